@@ -1,0 +1,323 @@
+/*
+ * cutoff — parallel alpha-beta game-tree search.
+ *
+ * This is the one public header of the library. It has four parts:
+ *
+ *   1. values, moves, errors   the numbers every other part speaks in
+ *   2. the game interface      what a game adapter fills in (a visible struct)
+ *   3. the engine              an opaque object owning threads, stacks and the table
+ *   4. limits, results, info   what a search is asked and what it answers
+ *
+ * General rules, true of every function below unless its contract says otherwise:
+ *
+ *   - Functions that can fail return 0 on success or a negative CUTOFF_E* code;
+ *     constructors return NULL on failure and, when given a non-NULL `err`, store the
+ *     code there. cutoff_strerror() names every code.
+ *   - The library never prints, never exits and never aborts on bad input. Diagnostics go
+ *     to the optional log callback of the engine configuration.
+ *   - There is no global mutable state: any number of engines may live and search in one
+ *     process at the same time, each from its own thread.
+ *   - Nothing is allocated while a search runs: every stack, move list and table is made
+ *     when the engine is created.
+ */
+#ifndef CUTOFF_H
+#define CUTOFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CUTOFF_BUILDING) && defined(__GNUC__)
+#define CUTOFF_API __attribute__((visibility("default")))
+#else
+#define CUTOFF_API
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * 1. Values, moves, errors
+ * ------------------------------------------------------------------------------------- */
+
+/*
+ * Values are from the point of view of the side to move, as in negamax.
+ *
+ *   |v| <  CUTOFF_WIN_MIN           an ordinary score (evaluation, game result)
+ *   CUTOFF_WIN_MIN <= |v| <= CUTOFF_WIN
+ *                                   a win (positive) or loss (negative) at a known
+ *                                   distance: CUTOFF_WIN - n means "the side to move wins
+ *                                   n plies from the search root"
+ *   CUTOFF_INF                      a window bound only; never returned as a value
+ *
+ * A game reports a won or lost terminal position as +CUTOFF_WIN or -CUTOFF_WIN; the search
+ * converts that into a distance from the root (a loss at ply p becomes -(CUTOFF_WIN - p)),
+ * so that shorter wins score higher. A game that prefers plain scores (a Connect Four
+ * score, +1/0/-1 for tic-tac-toe) returns them unchanged and nothing is converted.
+ * All values fit in 16 bits, so that the table can pack them.
+ */
+#define CUTOFF_INF 32000
+#define CUTOFF_WIN 31000
+#define CUTOFF_MAX_PLY 128
+#define CUTOFF_WIN_MIN (CUTOFF_WIN - CUTOFF_MAX_PLY)
+
+/* A move is any 32-bit number the game chooses, except CUTOFF_MOVE_NONE. */
+typedef uint32_t cutoff_move_t;
+#define CUTOFF_MOVE_NONE UINT32_MAX
+
+/* The most moves one position may have; a game's max_moves must not exceed it. */
+#define CUTOFF_MAX_MOVES 256
+
+/* The largest game state the engine accepts, in bytes. */
+#define CUTOFF_MAX_STATE 4096
+
+/* What a returned value says about the true value V (see docs/contract.md). */
+typedef enum cutoff_bound {
+	CUTOFF_BOUND_NONE = 0,  /* no information (aborted before any result) */
+	CUTOFF_BOUND_UPPER = 1, /* V <= value: the search failed low */
+	CUTOFF_BOUND_LOWER = 2, /* V >= value: the search failed high */
+	CUTOFF_BOUND_EXACT = 3  /* V == value */
+} cutoff_bound_t;
+
+enum {
+	CUTOFF_OK = 0,
+	CUTOFF_EINVAL = -1,   /* an argument is NULL, out of range or malformed */
+	CUTOFF_ENOMEM = -2,   /* memory could not be had */
+	CUTOFF_EGAME = -3,    /* the game description is incomplete or inconsistent */
+	CUTOFF_EBUSY = -4,    /* the engine is searching; the call needs it idle */
+	CUTOFF_ETERMINAL = -5, /* the root position is terminal: there is no move to search */
+	CUTOFF_ENOTSUP = -6,  /* the game lacks a hook that the request needs */
+	CUTOFF_ETHREAD = -7   /* a thread could not be created */
+};
+
+/* A short English description of a CUTOFF_E* code (or "unknown error"). Never NULL. */
+CUTOFF_API const char *cutoff_strerror(int code);
+
+/* The library version, "MAJOR.MINOR.PATCH". */
+CUTOFF_API const char *cutoff_version(void);
+
+/* ---------------------------------------------------------------------------------------
+ * 2. The game interface
+ * ------------------------------------------------------------------------------------- */
+
+/*
+ * A two-player, zero-sum game of perfect information, described by callbacks.
+ *
+ * State. A position is an opaque block of `state_size` bytes that the engine copies with
+ * memcpy and keeps on its own per-ply stacks, each state aligned like max_align_t (so a
+ * callback may cast the pointer to its own struct type); it must not hold pointers to
+ * memory that changes during a search. Callbacks receive `ctx`, the game's own read-only data (rules,
+ * tables, parameters), shared by every search thread: it must not be written while a
+ * search runs.
+ *
+ * Thread safety. Every callback may be called from several threads at once, for
+ * different states. Callbacks must not block, allocate, or call back into the engine.
+ *
+ * Required callbacks:
+ *
+ *   gen_moves   writes the moves of `state` into moves[0..n) and returns n (0 <= n <=
+ *               max_moves); when `hints` is not NULL it also writes one ordering hint per
+ *               move (higher means "try earlier"; 0 when the game has no opinion). Called
+ *               only on non-terminal states. A state that is not terminal but has no moves
+ *               is scored by `terminal`, so such a game must report it there.
+ *   play        copy-make: writes into `child` the state after `move` is played in
+ *               `state`. `move` is one that gen_moves (or gen_noisy) produced for `state`,
+ *               or one that is_legal accepted. `child` never aliases `state`.
+ *   evaluate    the static value of a non-terminal state for the side to move, with
+ *               |value| < CUTOFF_WIN_MIN.
+ *   terminal    returns true when the game is over in `state` and writes its value for the
+ *               side to move into *value: +CUTOFF_WIN / -CUTOFF_WIN for a win / loss that
+ *               the engine should score by distance, or any value with |value| <
+ *               CUTOFF_WIN_MIN (0 for a draw). Returns false otherwise.
+ *   key         a 64-bit key of the position; equal positions must have equal keys and
+ *               distinct ones should differ. Used by the transposition table.
+ *
+ * Optional hooks (NULL when the game does not have them):
+ *
+ *   gen_noisy   like gen_moves, restricted to the moves that quiescence search should
+ *               follow (captures, promotions); may return 0.
+ *   play_null   writes into `child` the state after the side to move passes; returns false
+ *               when passing makes no sense here (in check, zugzwang-prone endings).
+ *   is_legal    true when `move` (for instance taken from the table, written by another
+ *               position with the same key) is legal in `state`. Without it, moves from the
+ *               table are checked against the generated move list.
+ */
+typedef struct cutoff_game {
+	const char *name;  /* for messages; may be NULL */
+	size_t state_size; /* 1 .. CUTOFF_MAX_STATE */
+	int max_moves;     /* 1 .. CUTOFF_MAX_MOVES: most moves any state can have */
+	const void *ctx;   /* passed to every callback; read-only during a search */
+
+	int (*gen_moves)(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints);
+	void (*play)(const void *ctx, const void *state, cutoff_move_t move, void *child);
+	int32_t (*evaluate)(const void *ctx, const void *state);
+	bool (*terminal)(const void *ctx, const void *state, int32_t *value);
+	uint64_t (*key)(const void *ctx, const void *state);
+
+	int (*gen_noisy)(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints);
+	bool (*play_null)(const void *ctx, const void *state, void *child);
+	bool (*is_legal)(const void *ctx, const void *state, cutoff_move_t move);
+} cutoff_game_t;
+
+/* ---------------------------------------------------------------------------------------
+ * 3. The engine
+ * ------------------------------------------------------------------------------------- */
+
+/* The search algorithm run at every node. */
+typedef enum cutoff_algo {
+	CUTOFF_ALGO_MINIMAX = 0,   /* plain negamax, no pruning: the reference */
+	CUTOFF_ALGO_ALPHABETA = 1, /* fail-soft alpha-beta */
+	CUTOFF_ALGO_PVS = 2,       /* principal variation search (null-window probes) */
+	CUTOFF_ALGO_MTDF = 3       /* MTD(f): null-window alpha-beta passes over the table */
+} cutoff_algo_t;
+
+/* How threads share the work. This release has only the serial driver. */
+typedef enum cutoff_driver {
+	CUTOFF_DRIVER_SERIAL = 0
+} cutoff_driver_t;
+
+/* Log levels for the log callback. */
+typedef enum cutoff_log_level {
+	CUTOFF_LOG_DEBUG = 0,
+	CUTOFF_LOG_INFO = 1,
+	CUTOFF_LOG_WARN = 2
+} cutoff_log_level_t;
+
+typedef void (*cutoff_log_fn)(void *user, cutoff_log_level_t level, const char *message);
+
+/*
+ * Engine configuration. Start from cutoff_config_default() and change what you need;
+ * cutoff_engine_new() validates every field.
+ */
+typedef struct cutoff_config {
+	int threads;            /* 1 .. CUTOFF_MAX_THREADS; default 1 */
+	size_t tt_mb;           /* transposition table in MiB, 0 .. CUTOFF_MAX_TT_MB; 0 = none;
+	                           default 16 */
+	cutoff_algo_t algo;     /* default CUTOFF_ALGO_PVS */
+	cutoff_driver_t driver; /* default CUTOFF_DRIVER_SERIAL */
+	cutoff_log_fn log;      /* optional diagnostics; may be NULL (the default) */
+	void *log_user;         /* passed to `log` */
+} cutoff_config_t;
+
+#define CUTOFF_MAX_THREADS 1024
+#define CUTOFF_MAX_TT_MB ((size_t)1 << 20) /* 1 TiB */
+
+/* Fills *cfg with the defaults above. Does nothing when cfg is NULL. */
+CUTOFF_API void cutoff_config_default(cutoff_config_t *cfg);
+
+typedef struct cutoff_engine cutoff_engine_t;
+
+/*
+ * Makes an engine for `game` (the struct is copied; game->ctx must outlive the engine).
+ * Validates the game (required callbacks present, sizes in range) and the configuration
+ * (cfg may be NULL for the defaults), allocates every stack and the table, and returns the
+ * engine, or NULL with *err set (when err is not NULL): CUTOFF_EINVAL for a bad config
+ * field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out. On failure the
+ * log callback, when set, is told which field was wrong.
+ */
+CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
+                                              int *err);
+
+/* Frees the engine and everything it owns. NULL is ignored. Must not be called while a
+ * search of this engine runs. */
+CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
+
+/* Empties the table (forgets everything learnt). Returns CUTOFF_EBUSY while searching. */
+CUTOFF_API int cutoff_engine_clear(cutoff_engine_t *engine);
+
+/* The engine's configuration as validated (a copy into *cfg). */
+CUTOFF_API int cutoff_engine_config(const cutoff_engine_t *engine, cutoff_config_t *cfg);
+
+/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching. */
+CUTOFF_API int cutoff_engine_set_algo(cutoff_engine_t *engine, cutoff_algo_t algo);
+
+/*
+ * Asks the running search of `engine` (if any) to stop as soon as it can. Safe to call
+ * from any thread at any moment, including before the search starts (then the next search
+ * stops at once) — see cutoff_limits_t.
+ */
+CUTOFF_API void cutoff_engine_stop(cutoff_engine_t *engine);
+
+/* ---------------------------------------------------------------------------------------
+ * 4. Limits, results, info
+ * ------------------------------------------------------------------------------------- */
+
+/* Counters of one search, summed over its threads. */
+typedef struct cutoff_counters {
+	uint64_t nodes;              /* positions visited, the root included */
+	uint64_t leaves;             /* static evaluations and terminal scores */
+	uint64_t cutoffs;            /* nodes left early because a move reached beta */
+	uint64_t first_move_cutoffs; /* of those, cut by the first move tried */
+	uint64_t researches;         /* PVS re-searches after a null-window probe landed inside */
+	uint64_t mtdf_passes;        /* null-window passes made by MTD(f) */
+	uint64_t tt_probes;          /* table look-ups */
+	uint64_t tt_hits;            /* look-ups that found the position */
+	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
+} cutoff_counters_t;
+
+/*
+ * What a search may do. Start from cutoff_limits_default().
+ *
+ * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required).
+ * iterate   true: iterative deepening 1, 2, ..., depth (the info callback is called after
+ *           each completed iteration, and a stopped search answers with the deepest
+ *           completed one); false: one search at `depth`.
+ * nodes     stop after about this many nodes (0 = no limit).
+ * time_ms   stop after about this many milliseconds (0 = no limit).
+ * alpha, beta  the root window, -CUTOFF_INF <= alpha < beta <= CUTOFF_INF; the returned
+ *           value keeps the fail-soft contract for it (docs/contract.md).
+ * guess     MTD(f)'s first guess (ignored by the other algorithms).
+ */
+typedef struct cutoff_limits {
+	int depth;
+	bool iterate;
+	uint64_t nodes;
+	uint64_t time_ms;
+	int32_t alpha, beta;
+	int32_t guess;
+} cutoff_limits_t;
+
+/* Defaults: depth 0 (must be set), iterate false, no node or time limit, the full window
+ * (-CUTOFF_INF, CUTOFF_INF), guess 0. Does nothing when lim is NULL. */
+CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
+
+/* The answer of a search. */
+typedef struct cutoff_result {
+	int32_t value;            /* fail-soft value for the root window */
+	cutoff_bound_t bound;     /* what value says about the true value */
+	cutoff_move_t best_move;  /* CUTOFF_MOVE_NONE only when no move was searched */
+	int depth;                /* the depth the value belongs to (deepest completed) */
+	bool stopped;             /* a limit or cutoff_engine_stop() ended the search early */
+	int pv_length;            /* moves in pv[] */
+	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
+	cutoff_counters_t counters;
+	double time_s;            /* wall time of the search */
+} cutoff_result_t;
+
+/* Called after each completed iteration of an iterative search, from the searching
+ * thread, with a result as it stands. It must not call into the engine (except
+ * cutoff_engine_stop). */
+typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
+
+/*
+ * Searches `root` (a state of engine's game) within `limits` and writes the answer into
+ * *result. `info` may be NULL. Runs in the calling thread (and the engine's own threads);
+ * returns when done.
+ *
+ * Returns 0 on success. A search stopped by a limit or by cutoff_engine_stop() also
+ * returns 0, with result->stopped set and the answer of the deepest completed iteration;
+ * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
+ * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
+ * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad
+ * arguments or limits; CUTOFF_EBUSY when this engine is already searching.
+ */
+CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
+                                    const cutoff_limits_t *limits, cutoff_result_t *result,
+                                    cutoff_info_fn info, void *info_user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUTOFF_H */

@@ -1,0 +1,112 @@
+/*
+ * cutoff_games.h — the game adapters that ship with cutoff.
+ *
+ * Each adapter is written against include/cutoff.h alone, exactly as an outside user would
+ * write one; they live in the library so that the command-line tool, the tests and the
+ * benchmarks (and you) can use them. Every adapter's state is a plain fixed-size block
+ * (game->state_size bytes); use a buffer of at least that size, suitably aligned (for
+ * instance a uint64_t array), or the adapter's declared state type where one is given.
+ */
+#ifndef CUTOFF_GAMES_H
+#define CUTOFF_GAMES_H
+
+#include "cutoff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Tic-tac-toe
+ *
+ * Squares 0..8 row by row; a move is a square number. X moves first. gen_moves lists the
+ * empty squares in square order with no hints. Terminal values are +1 / -1 / 0 (plain
+ * scores, not distance-converted wins), so that counts match the classic figures:
+ * a full negamax from the empty board visits 549,946 positions.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct cutoff_ttt_state {
+	uint16_t x, o; /* bit i set: that side holds square i */
+} cutoff_ttt_state_t;
+
+/* The tic-tac-toe game description (static, immutable, shared). */
+CUTOFF_API const cutoff_game_t *cutoff_ttt_game(void);
+
+/* The empty board, X to move. */
+CUTOFF_API void cutoff_ttt_start(cutoff_ttt_state_t *state);
+
+/*
+ * Reads a board from 9 characters, row by row: 'x' or 'X', 'o' or 'O', '.' or '-' for an
+ * empty square. The side to move follows from the counts (X when equal). Returns
+ * CUTOFF_EINVAL for a wrong length, a bad character, or impossible counts.
+ */
+CUTOFF_API int cutoff_ttt_parse(const char *text, cutoff_ttt_state_t *state);
+
+/* ---------------------------------------------------------------------------------------
+ * Synthetic uniform random trees
+ *
+ * Every inner node has exactly `branching` children and every leaf is at `depth` below the
+ * root. A node is named by a 64-bit hash of (seed, path): the root's is mixed from the
+ * seed, a child's from its parent's and its natural index. Leaf values are drawn uniformly
+ * from [value_min, value_max] by that hash, so any node can be rebuilt without storing the
+ * tree. Inner nodes evaluate to a value drawn the same way (no correlation with the true
+ * value), so depth-limited searches are well defined.
+ *
+ * A move is the natural index of a child, 0 .. branching-1. gen_moves returns them in
+ * the configured order:
+ *   NATURAL  0, 1, ..., branching-1
+ *   BEST     sorted by the child's true negamax value, best for the side to move first
+ *            (an oracle: computed by searching the subtree to its leaves; stable on ties)
+ *   WORST    the reverse of BEST
+ * The key of a node is its hash, so there are no transpositions.
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum cutoff_rtree_order {
+	CUTOFF_RTREE_NATURAL = 0,
+	CUTOFF_RTREE_BEST = 1,
+	CUTOFF_RTREE_WORST = 2
+} cutoff_rtree_order_t;
+
+typedef struct cutoff_rtree_params {
+	int branching;              /* 1 .. CUTOFF_MAX_MOVES */
+	int depth;                  /* 0 .. CUTOFF_MAX_PLY - 1 */
+	int32_t value_min, value_max; /* value_min <= value_max, both within
+	                                 (-CUTOFF_WIN_MIN, CUTOFF_WIN_MIN); default -100, 100 */
+	cutoff_rtree_order_t order;
+} cutoff_rtree_params_t;
+
+typedef struct cutoff_rtree_state {
+	uint64_t hash;  /* names the node */
+	uint32_t ply;   /* distance from the tree's root */
+	uint32_t pad;
+} cutoff_rtree_state_t;
+
+typedef struct cutoff_rtree cutoff_rtree_t;
+
+/* Defaults: branching 6, depth 6, values -100..100, natural order. */
+CUTOFF_API void cutoff_rtree_params_default(cutoff_rtree_params_t *params);
+
+/* Makes a tree family (the game description plus its parameters). NULL with *err =
+ * CUTOFF_EINVAL for bad parameters, CUTOFF_ENOMEM when out of memory. */
+CUTOFF_API cutoff_rtree_t *cutoff_rtree_new(const cutoff_rtree_params_t *params, int *err);
+CUTOFF_API void cutoff_rtree_free(cutoff_rtree_t *tree);
+
+/* The game description; valid as long as the tree lives. */
+CUTOFF_API const cutoff_game_t *cutoff_rtree_game(const cutoff_rtree_t *tree);
+
+/* The root of the tree drawn with `seed`. */
+CUTOFF_API void cutoff_rtree_root(const cutoff_rtree_t *tree, uint64_t seed,
+                                  cutoff_rtree_state_t *root);
+
+/* The true negamax value of `state` for its side to move, searched to the leaves. */
+CUTOFF_API int32_t cutoff_rtree_value(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *state);
+
+/* The minimal tree's leaf count b^ceil(d/2) + b^floor(d/2) - 1 (Knuth and Moore), or
+ * UINT64_MAX when it does not fit in 64 bits. */
+CUTOFF_API uint64_t cutoff_minimal_tree(int branching, int depth);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUTOFF_GAMES_H */

@@ -1,0 +1,134 @@
+/*
+ * atomic.h — the only place in cutoff that names ck_pr, ck_spinlock or __atomic.
+ *
+ * Every access to memory that more than one thread touches during a search goes through
+ * these functions, and each name carries its memory order:
+ *
+ *   ..._load_relaxed / ..._store_relaxed   atomic (never torn), no ordering
+ *   ..._load_acquire                       later accesses are not moved before it
+ *   ..._store_release                      earlier accesses are not moved after it
+ *   ..._cas                                compare-and-swap, sequentially consistent
+ *   ..._faa                                fetch-and-add, sequentially consistent
+ *   cutoff_fence_*                         stand-alone fences
+ *   cutoff_spinlock_*                      a test-and-test-and-set lock (acquire / release)
+ *
+ * Backends. Normally Concurrency Kit: ck_pr gives exactly these orders on every target it
+ * supports. With CUTOFF_TSAN defined (the ThreadSanitizer build, CUTOFF_SANITIZE=thread) the
+ * same names use the compiler's __atomic builtins and a lock made from them, because
+ * ThreadSanitizer cannot see ck_pr's inline assembly: it would report false races on every
+ * relaxed access and through ck's locks. The two backends give the same guarantees.
+ */
+#ifndef CUTOFF_ATOMIC_H
+#define CUTOFF_ATOMIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef CUTOFF_TSAN
+#include <ck_pr.h>
+#include <ck_spinlock.h>
+#endif
+
+#ifndef CUTOFF_TSAN
+
+static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p) { return ck_pr_load_64(p); }
+static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
+static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v) { return ck_pr_faa_64(p, v); }
+
+static inline int cutoff_int_load_relaxed(const int *p) { return ck_pr_load_int(p); }
+static inline void cutoff_int_store_relaxed(int *p, int v) { ck_pr_store_int(p, v); }
+
+static inline int cutoff_int_load_acquire(const int *p)
+{
+	int v = ck_pr_load_int(p);
+	ck_pr_fence_acquire();
+	return v;
+}
+
+static inline void cutoff_int_store_release(int *p, int v)
+{
+	ck_pr_fence_release();
+	ck_pr_store_int(p, v);
+}
+
+static inline bool cutoff_int_cas(int *p, int expected, int desired)
+{
+	return ck_pr_cas_int(p, expected, desired);
+}
+
+static inline void cutoff_fence_acquire(void) { ck_pr_fence_acquire(); }
+static inline void cutoff_fence_release(void) { ck_pr_fence_release(); }
+static inline void cutoff_fence_seq_cst(void) { ck_pr_fence_memory(); }
+static inline void cutoff_cpu_relax(void) { ck_pr_stall(); }
+
+typedef ck_spinlock_t cutoff_spinlock_t;
+static inline void cutoff_spinlock_init(cutoff_spinlock_t *l) { ck_spinlock_init(l); }
+static inline void cutoff_spinlock_lock(cutoff_spinlock_t *l) { ck_spinlock_lock(l); }
+static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l) { ck_spinlock_unlock(l); }
+static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l) { return ck_spinlock_trylock(l); }
+
+#else /* CUTOFF_TSAN: compiler builtins that ThreadSanitizer understands */
+
+static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline int cutoff_int_load_relaxed(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void cutoff_int_store_relaxed(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+static inline int cutoff_int_load_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void cutoff_int_store_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+static inline bool cutoff_int_cas(int *p, int expected, int desired)
+{
+	return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
+	                                   __ATOMIC_SEQ_CST);
+}
+
+static inline void cutoff_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+static inline void cutoff_fence_release(void) { __atomic_thread_fence(__ATOMIC_RELEASE); }
+static inline void cutoff_fence_seq_cst(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void cutoff_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+typedef struct {
+	int locked;
+} cutoff_spinlock_t;
+
+static inline void cutoff_spinlock_init(cutoff_spinlock_t *l) { __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED); }
+
+static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l)
+{
+	return !__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void cutoff_spinlock_lock(cutoff_spinlock_t *l)
+{
+	for (;;) {
+		if (!__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+			return;
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			cutoff_cpu_relax();
+	}
+}
+
+static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+#endif /* CUTOFF_TSAN */
+
+#endif /* CUTOFF_ATOMIC_H */

@@ -1,0 +1,340 @@
+/*
+ * engine.c — the only door from the public API inward. An engine owns its game
+ * description (a copy), its configuration, the table and the searchers; it validates every
+ * argument that crosses the API and runs a search through the chosen driver.
+ *
+ * Shared state and its owners:
+ *   stop       written by cutoff_engine_stop() from any thread (relaxed store), read by the
+ *              searchers every few nodes (relaxed load), cleared by the searching thread
+ *              when its search returns. A stale read only delays a stop by one poll.
+ *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
+ *              release store when it ends: a second concurrent search of the same engine
+ *              gets CUTOFF_EBUSY instead of sharing the stacks.
+ *   table, searchers, game, config
+ *              written only while no search runs (creation, clear, set_algo, which take
+ *              `searching` like a search does), read by the search.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic.h"
+#include "search.h"
+#include "tt.h"
+
+struct cutoff_engine {
+	cutoff_game_t game;
+	cutoff_config_t cfg;
+	cutoff_tt_t *tt;
+	cutoff_searcher_t *searcher;
+	int stop;
+	int searching;
+};
+
+const char *cutoff_strerror(int code)
+{
+	switch (code) {
+	case CUTOFF_OK:
+		return "success";
+	case CUTOFF_EINVAL:
+		return "invalid argument";
+	case CUTOFF_ENOMEM:
+		return "out of memory";
+	case CUTOFF_EGAME:
+		return "invalid game description";
+	case CUTOFF_EBUSY:
+		return "engine is busy searching";
+	case CUTOFF_ETERMINAL:
+		return "position is terminal";
+	case CUTOFF_ENOTSUP:
+		return "not supported by this game";
+	case CUTOFF_ETHREAD:
+		return "thread creation failed";
+	default:
+		return "unknown error";
+	}
+}
+
+const char *cutoff_version(void) { return "0.1.0"; }
+
+static void say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	if (!cfg || !cfg->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cfg->log(cfg->log_user, level, buf);
+}
+
+void cutoff_config_default(cutoff_config_t *cfg)
+{
+	if (!cfg)
+		return;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->threads = 1;
+	cfg->tt_mb = 16;
+	cfg->algo = CUTOFF_ALGO_PVS;
+	cfg->driver = CUTOFF_DRIVER_SERIAL;
+}
+
+void cutoff_limits_default(cutoff_limits_t *lim)
+{
+	if (!lim)
+		return;
+	memset(lim, 0, sizeof(*lim));
+	lim->alpha = -CUTOFF_INF;
+	lim->beta = CUTOFF_INF;
+}
+
+static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
+{
+	const char *missing = !g->gen_moves ? "gen_moves"
+	                      : !g->play     ? "play"
+	                      : !g->evaluate ? "evaluate"
+	                      : !g->terminal ? "terminal"
+	                      : !g->key      ? "key"
+	                                     : NULL;
+	if (missing) {
+		say(cfg, CUTOFF_LOG_WARN, "game: the required callback %s is NULL", missing);
+		return CUTOFF_EGAME;
+	}
+	if (g->state_size < 1 || g->state_size > CUTOFF_MAX_STATE) {
+		say(cfg, CUTOFF_LOG_WARN, "game: state_size %zu is not in 1..%d", g->state_size,
+		    CUTOFF_MAX_STATE);
+		return CUTOFF_EGAME;
+	}
+	if (g->max_moves < 1 || g->max_moves > CUTOFF_MAX_MOVES) {
+		say(cfg, CUTOFF_LOG_WARN, "game: max_moves %d is not in 1..%d", g->max_moves,
+		    CUTOFF_MAX_MOVES);
+		return CUTOFF_EGAME;
+	}
+	return CUTOFF_OK;
+}
+
+static int check_config(const cutoff_config_t *c)
+{
+	if (c->threads < 1 || c->threads > CUTOFF_MAX_THREADS) {
+		say(c, CUTOFF_LOG_WARN, "config: threads %d is not in 1..%d", c->threads,
+		    CUTOFF_MAX_THREADS);
+		return CUTOFF_EINVAL;
+	}
+	if (c->tt_mb > CUTOFF_MAX_TT_MB) {
+		say(c, CUTOFF_LOG_WARN, "config: tt_mb %zu is not in 0..%zu", c->tt_mb,
+		    (size_t)CUTOFF_MAX_TT_MB);
+		return CUTOFF_EINVAL;
+	}
+	if ((unsigned)c->algo > CUTOFF_ALGO_MTDF) {
+		say(c, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t", (int)c->algo);
+		return CUTOFF_EINVAL;
+	}
+	if ((unsigned)c->driver > CUTOFF_DRIVER_SERIAL) {
+		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t", (int)c->driver);
+		return CUTOFF_EINVAL;
+	}
+	return CUTOFF_OK;
+}
+
+cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
+                                   int *err)
+{
+	cutoff_config_t defaults;
+	int dummy, rc;
+	if (!err)
+		err = &dummy;
+	if (!cfg) {
+		cutoff_config_default(&defaults);
+		cfg = &defaults;
+	}
+	if (!game) {
+		say(cfg, CUTOFF_LOG_WARN, "game: NULL");
+		*err = CUTOFF_EINVAL;
+		return NULL;
+	}
+	if ((rc = check_config(cfg)) < 0 || (rc = check_game(game, cfg)) < 0) {
+		*err = rc;
+		return NULL;
+	}
+	cutoff_engine_t *e = calloc(1, sizeof(*e));
+	if (!e) {
+		*err = CUTOFF_ENOMEM;
+		return NULL;
+	}
+	e->game = *game;
+	e->cfg = *cfg;
+	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_new(cfg->tt_mb, &rc))) {
+		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
+		    cfg->tt_mb);
+		free(e);
+		*err = rc;
+		return NULL;
+	}
+	e->searcher = malloc(sizeof(*e->searcher));
+	if (!e->searcher || cutoff_searcher_init(e->searcher, &e->game, e->tt, &e->stop) < 0) {
+		free(e->searcher);
+		e->searcher = NULL;
+		cutoff_engine_free(e);
+		*err = CUTOFF_ENOMEM;
+		return NULL;
+	}
+	*err = CUTOFF_OK;
+	return e;
+}
+
+void cutoff_engine_free(cutoff_engine_t *e)
+{
+	if (!e)
+		return;
+	if (e->searcher) {
+		cutoff_searcher_destroy(e->searcher);
+		free(e->searcher);
+	}
+	cutoff_tt_free(e->tt);
+	free(e);
+}
+
+/* Takes the engine for a search or a change of settings; false when it is busy. */
+static bool engine_take(cutoff_engine_t *e) { return cutoff_int_cas(&e->searching, 0, 1); }
+
+static void engine_release(cutoff_engine_t *e) { cutoff_int_store_release(&e->searching, 0); }
+
+int cutoff_engine_clear(cutoff_engine_t *e)
+{
+	if (!e)
+		return CUTOFF_EINVAL;
+	if (!engine_take(e))
+		return CUTOFF_EBUSY;
+	if (e->tt)
+		cutoff_tt_clear(e->tt);
+	engine_release(e);
+	return CUTOFF_OK;
+}
+
+int cutoff_engine_config(const cutoff_engine_t *e, cutoff_config_t *cfg)
+{
+	if (!e || !cfg)
+		return CUTOFF_EINVAL;
+	*cfg = e->cfg;
+	return CUTOFF_OK;
+}
+
+int cutoff_engine_set_algo(cutoff_engine_t *e, cutoff_algo_t algo)
+{
+	if (!e || (unsigned)algo > CUTOFF_ALGO_MTDF)
+		return CUTOFF_EINVAL;
+	if (!engine_take(e))
+		return CUTOFF_EBUSY;
+	e->cfg.algo = algo;
+	engine_release(e);
+	return CUTOFF_OK;
+}
+
+void cutoff_engine_stop(cutoff_engine_t *e)
+{
+	if (e)
+		cutoff_int_store_relaxed(&e->stop, 1);
+}
+
+static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
+{
+	const cutoff_config_t *c = &e->cfg;
+	if (l->depth < 1 || l->depth > CUTOFF_MAX_PLY - 1) {
+		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in 1..%d", l->depth, CUTOFF_MAX_PLY - 1);
+		return CUTOFF_EINVAL;
+	}
+	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
+		say(c, CUTOFF_LOG_WARN, "limits: window (%d, %d) is not -%d <= alpha < beta <= %d",
+		    (int)l->alpha, (int)l->beta, CUTOFF_INF, CUTOFF_INF);
+		return CUTOFF_EINVAL;
+	}
+	if (l->guess <= -CUTOFF_INF || l->guess >= CUTOFF_INF) {
+		say(c, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)", (int)l->guess,
+		    CUTOFF_INF, CUTOFF_INF);
+		return CUTOFF_EINVAL;
+	}
+	if (l->time_ms > UINT64_MAX / 2000000u) {
+		say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd", (unsigned long long)l->time_ms);
+		return CUTOFF_EINVAL;
+	}
+	return CUTOFF_OK;
+}
+
+/* Copies the searcher's answer for a completed iteration into *r. */
+static void take_iteration(const cutoff_searcher_t *s, int depth, int32_t value,
+                           cutoff_bound_t bound, cutoff_result_t *r)
+{
+	r->value = value;
+	r->bound = bound;
+	r->depth = depth;
+	r->pv_length = s->pv_length[0];
+	memcpy(r->pv, s->pv[0], (size_t)r->pv_length * sizeof(cutoff_move_t));
+	if (r->pv_length > 0)
+		r->best_move = r->pv[0];
+}
+
+int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
+                         cutoff_result_t *r, cutoff_info_fn info, void *info_user)
+{
+	int rc;
+	if (!e || !root || !limits || !r)
+		return CUTOFF_EINVAL;
+	if ((rc = check_limits(e, limits)) < 0)
+		return rc;
+	if (!engine_take(e))
+		return CUTOFF_EBUSY;
+
+	const cutoff_game_t *g = &e->game;
+	cutoff_searcher_t *s = e->searcher;
+	uint64_t t0 = cutoff_now_ns();
+	uint64_t deadline = limits->time_ms ? t0 + limits->time_ms * 1000000u : 0;
+	int32_t value;
+	cutoff_bound_t bound;
+
+	memset(r, 0, sizeof(*r));
+	r->best_move = CUTOFF_MOVE_NONE;
+	if (g->terminal(g->ctx, root, &value)) {
+		r->value = value >= CUTOFF_WIN_MIN || value <= -CUTOFF_WIN_MIN ? value : value;
+		r->bound = CUTOFF_BOUND_EXACT;
+		rc = CUTOFF_ETERMINAL;
+		goto out;
+	}
+	/* The first legal move is the answer of last resort, when a stop comes before any
+	 * iteration completes. */
+	if (g->gen_moves(g->ctx, root, s->moves, s->hints) < 1) {
+		say(&e->cfg, CUTOFF_LOG_WARN, "game: gen_moves found no move in a non-terminal root");
+		rc = CUTOFF_EGAME;
+		goto out;
+	}
+	r->best_move = s->moves[0];
+	if (e->tt)
+		cutoff_tt_new_search(e->tt);
+
+	cutoff_searcher_start(s, root, limits->nodes, deadline);
+	int32_t guess = limits->guess;
+	for (int d = limits->iterate ? 1 : limits->depth; d <= limits->depth; d++) {
+		if (!cutoff_search_root(s, e->cfg.algo, d, limits->alpha, limits->beta, guess, &value,
+		                        &bound))
+			break;
+		take_iteration(s, d, value, bound, r);
+		guess = value;
+		if (info && d < limits->depth) {
+			r->counters = s->count;
+			r->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
+			info(info_user, r);
+		}
+	}
+	r->stopped = s->aborted;
+	r->counters = s->count;
+	rc = CUTOFF_OK;
+out:
+	r->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
+	cutoff_int_store_relaxed(&e->stop, 0);
+	engine_release(e);
+	return rc;
+}

@@ -1,0 +1,438 @@
+/*
+ * search.c — the exact serial core: negamax, fail-soft alpha-beta, PVS and MTD(f).
+ *
+ * The contract (docs/contract.md). For a window (alpha, beta), a returned value v and the
+ * true depth-limited negamax value V of the node:
+ *     alpha < v < beta  =>  V == v
+ *     v <= alpha        =>  V <= v      (failed low: v is an upper bound)
+ *     v >= beta         =>  V >= v      (failed high: v is a lower bound)
+ * Every function below keeps it, for any window, including null windows (beta = alpha+1).
+ * Fail-soft: the value may lie outside the window, and then it is the tightest bound the
+ * search proved, which MTD(f) and the table use.
+ *
+ * State. A searcher (search.h) is owned by one thread. Its per-ply stacks (states, move
+ * lists, the triangular PV) are allocated once, by cutoff_searcher_init; nothing is
+ * allocated while searching. The only shared state it touches is the table (lock-free,
+ * tt.c) and the engine's stop flag, read with a relaxed atomic load every POLL_NODES
+ * nodes: a stale read only delays the stop by one poll.
+ *
+ * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
+ * is a node scored without looking at its moves: a terminal position or the horizon.
+ * Table cut-offs are never taken at the root, so a search always names a best move.
+ */
+#include "search.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atomic.h"
+
+enum { POLL_NODES = 1024 };
+
+uint64_t cutoff_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
+                         const int *stop)
+{
+	memset(s, 0, sizeof(*s));
+	s->game = game;
+	s->tt = tt;
+	s->stop = stop;
+	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
+	s->state_stride = (game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
+	s->moves = malloc(lists * sizeof(*s->moves));
+	s->hints = malloc(lists * sizeof(*s->hints));
+	if (!s->states || !s->moves || !s->hints) {
+		cutoff_searcher_destroy(s);
+		return CUTOFF_ENOMEM;
+	}
+	return CUTOFF_OK;
+}
+
+void cutoff_searcher_destroy(cutoff_searcher_t *s)
+{
+	free(s->states);
+	free(s->moves);
+	free(s->hints);
+	s->states = NULL;
+	s->moves = NULL;
+	s->hints = NULL;
+}
+
+static inline void *state_at(const cutoff_searcher_t *s, int ply)
+{
+	return s->states + (size_t)ply * s->state_stride;
+}
+
+static inline cutoff_move_t *moves_at(const cutoff_searcher_t *s, int ply)
+{
+	return s->moves + (size_t)ply * (size_t)s->game->max_moves;
+}
+
+static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
+{
+	return s->hints + (size_t)ply * (size_t)s->game->max_moves;
+}
+
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node_limit,
+                           uint64_t deadline_ns)
+{
+	memcpy(state_at(s, 0), root, s->game->state_size);
+	memset(&s->count, 0, sizeof(s->count));
+	s->node_limit = node_limit;
+	s->deadline_ns = deadline_ns;
+	s->poll = 1;
+	s->aborted = false;
+	s->pv_length[0] = 0;
+}
+
+/* Looks at the stop flag, the node limit and the clock; sets the next poll distance. */
+static bool poll_limits(cutoff_searcher_t *s)
+{
+	s->poll = POLL_NODES;
+	if (cutoff_int_load_relaxed(s->stop))
+		return s->aborted = true;
+	if (s->node_limit) {
+		if (s->count.nodes >= s->node_limit)
+			return s->aborted = true;
+		if (s->node_limit - s->count.nodes < POLL_NODES)
+			s->poll = (unsigned)(s->node_limit - s->count.nodes);
+	}
+	if (s->deadline_ns && cutoff_now_ns() >= s->deadline_ns)
+		return s->aborted = true;
+	return false;
+}
+
+/* Counts a node; true when the search must stop now. */
+static inline bool enter_node(cutoff_searcher_t *s, int ply)
+{
+	s->pv_length[ply] = 0;
+	if (s->aborted)
+		return true;
+	if (--s->poll == 0 && poll_limits(s))
+		return true;
+	s->count.nodes++;
+	return false;
+}
+
+/* A game's win or loss (+-CUTOFF_WIN) becomes a win or loss at distance `ply`. */
+static inline int32_t terminal_value(int32_t v, int ply)
+{
+	if (v >= CUTOFF_WIN_MIN)
+		return v - ply;
+	if (v <= -CUTOFF_WIN_MIN)
+		return v + ply;
+	return v;
+}
+
+/* True when the node at `ply` is scored without its moves (terminal or horizon). */
+static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t *value)
+{
+	const cutoff_game_t *g = s->game;
+	const void *st = state_at(s, ply);
+	if (g->terminal(g->ctx, st, value)) {
+		s->count.leaves++;
+		*value = terminal_value(*value, ply);
+		return true;
+	}
+	if (depth <= 0) {
+		s->count.leaves++;
+		*value = g->evaluate(g->ctx, st);
+		return true;
+	}
+	return false;
+}
+
+/* Generates the moves at `ply`, in the game's order, then stably by descending hint. */
+static int generate(cutoff_searcher_t *s, int ply)
+{
+	const cutoff_game_t *g = s->game;
+	cutoff_move_t *m = moves_at(s, ply);
+	int32_t *h = hints_at(s, ply);
+	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
+	bool ordered = true;
+	for (int i = 1; i < n && ordered; i++)
+		ordered = h[i] <= h[i - 1];
+	if (ordered)
+		return n;
+	for (int i = 1; i < n; i++) {
+		cutoff_move_t mv = m[i];
+		int32_t hv = h[i];
+		int j = i;
+		for (; j > 0 && h[j - 1] < hv; j--) {
+			m[j] = m[j - 1];
+			h[j] = h[j - 1];
+		}
+		m[j] = mv;
+		h[j] = hv;
+	}
+	return n;
+}
+
+static inline void play(cutoff_searcher_t *s, int ply, cutoff_move_t move)
+{
+	const cutoff_game_t *g = s->game;
+	g->play(g->ctx, state_at(s, ply), move, state_at(s, ply + 1));
+}
+
+static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
+{
+	int n = s->pv_length[ply + 1];
+	s->pv[ply][0] = move;
+	memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)n * sizeof(cutoff_move_t));
+	s->pv_length[ply] = n + 1;
+}
+
+static inline void count_cutoff(cutoff_searcher_t *s, int i)
+{
+	s->count.cutoffs++;
+	s->count.first_move_cutoffs += i == 0;
+}
+
+/* The table's verdict before searching a node: true with *value when its bounds settle
+ * the node for this window. Never at the root. */
+static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha,
+                             int32_t beta, uint64_t key, int32_t *value)
+{
+	cutoff_tt_hit_t hit;
+	s->count.tt_probes++;
+	if (!cutoff_tt_probe(s->tt, key, depth, ply, &hit))
+		return false;
+	s->count.tt_hits++;
+	if (ply == 0)
+		return false;
+	if (hit.lower >= beta || hit.lower == hit.upper)
+		*value = hit.lower;
+	else if (hit.upper <= alpha)
+		*value = hit.upper;
+	else
+		return false;
+	s->count.tt_cutoffs++;
+	return true;
+}
+
+static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t alpha,
+                             int32_t beta, uint64_t key, int32_t best, cutoff_move_t move)
+{
+	cutoff_bound_t b = best >= beta ? CUTOFF_BOUND_LOWER
+	                   : best <= alpha ? CUTOFF_BOUND_UPPER
+	                                   : CUTOFF_BOUND_EXACT;
+	cutoff_tt_store(s->tt, key, depth, ply, b, best, b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move);
+}
+
+/* Plain negamax: every move, no window, no table. The reference. */
+static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
+{
+	int32_t v;
+	if (enter_node(s, ply))
+		return 0;
+	if (is_leaf(s, ply, depth, &v))
+		return v;
+	int n = generate(s, ply);
+	if (n == 0) {
+		s->count.leaves++;
+		return s->game->evaluate(s->game->ctx, state_at(s, ply));
+	}
+	const cutoff_move_t *m = moves_at(s, ply);
+	int32_t best = -CUTOFF_INF;
+	for (int i = 0; i < n; i++) {
+		play(s, ply, m[i]);
+		v = -negamax(s, ply + 1, depth - 1);
+		if (s->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			pv_update(s, ply, m[i]);
+		}
+	}
+	return best;
+}
+
+/* Fail-soft alpha-beta. */
+static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
+{
+	int32_t v;
+	uint64_t key = 0;
+	if (enter_node(s, ply))
+		return 0;
+	if (is_leaf(s, ply, depth, &v))
+		return v;
+	if (s->tt) {
+		key = s->game->key(s->game->ctx, state_at(s, ply));
+		if (tt_lookup(s, ply, depth, alpha, beta, key, &v))
+			return v;
+	}
+	int n = generate(s, ply);
+	if (n == 0) {
+		s->count.leaves++;
+		return s->game->evaluate(s->game->ctx, state_at(s, ply));
+	}
+	const cutoff_move_t *m = moves_at(s, ply);
+	int32_t best = -CUTOFF_INF, a = alpha;
+	cutoff_move_t best_move = m[0];
+	for (int i = 0; i < n; i++) {
+		play(s, ply, m[i]);
+		v = -alphabeta(s, ply + 1, depth - 1, -beta, -a);
+		if (s->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			best_move = m[i];
+			pv_update(s, ply, m[i]);
+			if (v >= beta) {
+				count_cutoff(s, i);
+				break;
+			}
+			if (v > a)
+				a = v;
+		}
+	}
+	if (s->tt)
+		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
+	return best;
+}
+
+/* Principal variation search: the first move with the full window, the others with a
+ * null window at the best value so far, searched again when they land inside. */
+static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
+{
+	int32_t v;
+	uint64_t key = 0;
+	if (enter_node(s, ply))
+		return 0;
+	if (is_leaf(s, ply, depth, &v))
+		return v;
+	if (s->tt) {
+		key = s->game->key(s->game->ctx, state_at(s, ply));
+		if (tt_lookup(s, ply, depth, alpha, beta, key, &v))
+			return v;
+	}
+	int n = generate(s, ply);
+	if (n == 0) {
+		s->count.leaves++;
+		return s->game->evaluate(s->game->ctx, state_at(s, ply));
+	}
+	const cutoff_move_t *m = moves_at(s, ply);
+	int32_t best = -CUTOFF_INF, a = alpha;
+	cutoff_move_t best_move = m[0];
+	for (int i = 0; i < n; i++) {
+		play(s, ply, m[i]);
+		if (i == 0) {
+			v = -pvs(s, ply + 1, depth - 1, -beta, -a);
+		} else {
+			v = -pvs(s, ply + 1, depth - 1, -a - 1, -a);
+			if (v > a && v < beta && !s->aborted) {
+				/* The probe proved v is a lower bound inside the window: find the
+				 * exact value. The child's state is still on the stack. */
+				s->count.researches++;
+				v = -pvs(s, ply + 1, depth - 1, -beta, -a);
+			}
+		}
+		if (s->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			best_move = m[i];
+			pv_update(s, ply, m[i]);
+			if (v >= beta) {
+				count_cutoff(s, i);
+				break;
+			}
+			if (v > a)
+				a = v;
+		}
+	}
+	if (s->tt)
+		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
+	return best;
+}
+
+/*
+ * MTD(f): null-window alpha-beta passes that move a lower and an upper bound on the root
+ * value towards each other, starting at `guess`, until they meet — or until one of them
+ * settles the root window, which keeps the contract for any (alpha, beta). The best move is
+ * the one of the last pass that failed high (it proved the lower bound); the table, which
+ * keeps both bounds of a node, spares each pass most of the work of the one before.
+ */
+static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, int32_t guess,
+                 int32_t *value, cutoff_bound_t *bound)
+{
+	int32_t lower = -CUTOFF_INF, upper = CUTOFF_INF;
+	int32_t g = guess;
+	cutoff_move_t root_pv[CUTOFF_MAX_PLY];
+	int root_pv_length = 0;
+
+	if (g <= -CUTOFF_INF)
+		g = -CUTOFF_INF + 1;
+	if (g >= CUTOFF_INF)
+		g = CUTOFF_INF - 1;
+	while (lower < upper) {
+		int32_t b = g == lower ? g + 1 : g;
+		s->count.mtdf_passes++;
+		g = alphabeta(s, 0, depth, b - 1, b);
+		if (s->aborted)
+			return false;
+		if (g < b) {
+			upper = g;
+		} else {
+			lower = g;
+			root_pv_length = s->pv_length[0];
+			memcpy(root_pv, s->pv[0], (size_t)root_pv_length * sizeof(cutoff_move_t));
+		}
+		if (lower == upper)
+			break;
+		if (upper <= alpha) {
+			*value = upper;
+			*bound = CUTOFF_BOUND_UPPER;
+			goto found;
+		}
+		if (lower >= beta) {
+			*value = lower;
+			*bound = CUTOFF_BOUND_LOWER;
+			goto found;
+		}
+	}
+	*value = lower;
+	*bound = lower <= alpha ? CUTOFF_BOUND_UPPER : lower >= beta ? CUTOFF_BOUND_LOWER : CUTOFF_BOUND_EXACT;
+found:
+	if (root_pv_length > 0) {
+		s->pv_length[0] = root_pv_length;
+		memcpy(s->pv[0], root_pv, (size_t)root_pv_length * sizeof(cutoff_move_t));
+	}
+	return true;
+}
+
+bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int32_t alpha,
+                        int32_t beta, int32_t guess, int32_t *value, cutoff_bound_t *bound)
+{
+	int32_t v;
+	switch (algo) {
+	case CUTOFF_ALGO_MINIMAX:
+		v = negamax(s, 0, depth);
+		*value = v;
+		*bound = CUTOFF_BOUND_EXACT;
+		return !s->aborted;
+	case CUTOFF_ALGO_MTDF:
+		return mtdf(s, depth, alpha, beta, guess, value, bound);
+	case CUTOFF_ALGO_ALPHABETA:
+		v = alphabeta(s, 0, depth, alpha, beta);
+		break;
+	case CUTOFF_ALGO_PVS:
+	default:
+		v = pvs(s, 0, depth, alpha, beta);
+		break;
+	}
+	if (s->aborted)
+		return false;
+	*value = v;
+	*bound = v <= alpha ? CUTOFF_BOUND_UPPER : v >= beta ? CUTOFF_BOUND_LOWER : CUTOFF_BOUND_EXACT;
+	return true;
+}

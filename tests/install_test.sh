@@ -1,0 +1,112 @@
+#!/bin/bash
+# install_test.sh BUILD_DIR SOURCE_DIR CC [CFLAGS]
+#
+# Installs the build into a scratch prefix under BUILD_DIR and checks that an outside
+# project can use it, the way a user would:
+#   1. docs/examples/nim through find_package(cutoff) -> cutoff::cutoff (shared)
+#   2. the same nim.c through find_package(cutoff COMPONENTS static) -> cutoff::cutoff_static
+#   3. the same nim.c through `pkg-config --cflags --libs cutoff` (shared, LD_LIBRARY_PATH)
+#   4. the same nim.c against libcutoff.a and the modules of its Requires.private
+# Each program must exit 0 and print a line containing "nim". CFLAGS (the build's own C
+# flags, sanitizers included) are used for every compile and link.
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+	echo "usage: $0 BUILD_DIR SOURCE_DIR CC [CFLAGS]" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+cc=$3
+cflags=${4:-}
+cmake=${CMAKE:-cmake}
+example="$src/docs/examples/nim"
+
+tmp=$(mktemp -d "$build/install_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+log="$tmp/log"
+
+step() { printf 'install_test: %s\n' "$*"; }
+
+# Runs a command quietly; on failure shows its output and stops.
+quiet() {
+	if ! "$@" >"$log" 2>&1; then
+		echo "install_test: FAILED: $*" >&2
+		cat "$log" >&2
+		exit 1
+	fi
+}
+
+# Runs a built example and checks its output.
+check_run() {
+	local what=$1
+	shift
+	local out
+	if ! out=$("$@" 2>&1); then
+		printf '%s\n' "$out" >&2
+		echo "install_test: FAILED: $what exited non-zero" >&2
+		exit 1
+	fi
+	if ! printf '%s\n' "$out" | grep -q nim; then
+		printf '%s\n' "$out" >&2
+		echo "install_test: FAILED: $what printed no line with \"nim\"" >&2
+		exit 1
+	fi
+	step "ok: $what ($(printf '%s\n' "$out" | wc -l) lines)"
+}
+
+step "install $build -> $prefix"
+quiet "$cmake" --install "$build" --prefix "$prefix"
+
+for f in include/cutoff.h include/cutoff_games.h; do
+	[ -f "$prefix/$f" ] || { echo "install_test: FAILED: $f not installed" >&2; exit 1; }
+done
+pc=$(find "$prefix" -name cutoff.pc -path '*/pkgconfig/*' | head -n 1)
+[ -n "$pc" ] || { echo "install_test: FAILED: cutoff.pc not installed" >&2; exit 1; }
+pcdir=$(dirname "$pc")
+libdir=$(dirname "$pcdir")
+for f in libcutoff.so libcutoff.so.0 libcutoff.a; do
+	[ -e "$libdir/$f" ] || { echo "install_test: FAILED: $libdir/$f not installed" >&2; exit 1; }
+done
+
+configure_args=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc"
+	-DCMAKE_C_FLAGS="$cflags" -DCMAKE_BUILD_TYPE=Release)
+
+step "find_package(cutoff): docs/examples/nim"
+quiet "$cmake" -S "$example" -B "$tmp/nim-shared" "${configure_args[@]}"
+quiet "$cmake" --build "$tmp/nim-shared"
+check_run "find_package, shared" "$tmp/nim-shared/nim"
+
+step "find_package(cutoff COMPONENTS static)"
+mkdir -p "$tmp/static-src"
+cat >"$tmp/static-src/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(nim_static C)
+find_package(cutoff 0.1 REQUIRED COMPONENTS static)
+add_executable(nim_static "$example/nim.c")
+target_link_libraries(nim_static cutoff::cutoff_static)
+EOF
+quiet "$cmake" -S "$tmp/static-src" -B "$tmp/nim-static" "${configure_args[@]}"
+quiet "$cmake" --build "$tmp/nim-static"
+check_run "find_package, static" "$tmp/nim-static/nim_static"
+
+step "pkg-config cutoff ($pc)"
+export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+quiet pkg-config --exists --print-errors cutoff
+# shellcheck disable=SC2086 # the flags are meant to split into words
+{
+	quiet $cc $cflags -o "$tmp/nim-pc" "$example/nim.c" $(pkg-config --cflags --libs cutoff)
+	check_run "pkg-config, shared" env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"$tmp/nim-pc"
+
+	# libcutoff.a with shared ck and hwloc: the modules named by Requires.private, then
+	# Libs.private. (Not `pkg-config --static`: that also pulls in hwloc's private -ludev,
+	# which Debian's libhwloc-dev does not make linkable.)
+	requires=$(pkg-config --print-requires-private cutoff | tr '\n' ' ')
+	quiet $cc $cflags -o "$tmp/nim-pc-static" "$example/nim.c" $(pkg-config --cflags cutoff) \
+		"$libdir/libcutoff.a" $(pkg-config --libs $requires) -lpthread -lm
+	check_run "pkg-config, static" "$tmp/nim-pc-static"
+}
+
+step "passed"

@@ -1,0 +1,176 @@
+/*
+ * The library's boundary: every bad argument gets an error code (never a crash, a print
+ * or an exit), the log callback names the field that was wrong, and the engine is left
+ * as it was. Also the documented behaviour of stops and limits.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "cutoff_games.h"
+
+struct log {
+	int calls;
+	char last[256];
+};
+
+static void logger(void *user, cutoff_log_level_t level, const char *msg)
+{
+	struct log *l = user;
+	(void)level;
+	l->calls++;
+	snprintf(l->last, sizeof(l->last), "%s", msg);
+}
+
+static int new_err(const cutoff_game_t *g, const cutoff_config_t *cfg)
+{
+	int err = 12345;
+	cutoff_engine_t *e = cutoff_engine_new(g, cfg, &err);
+	cutoff_engine_free(e);
+	return e ? 0 : err;
+}
+
+struct nested {
+	cutoff_engine_t *engine;
+	const void *root;
+	int rc;
+	int calls;
+};
+
+static void nested_search(void *user, const cutoff_result_t *partial)
+{
+	struct nested *n = user;
+	cutoff_limits_t lim;
+	cutoff_result_t r;
+	(void)partial;
+	cutoff_limits_default(&lim);
+	lim.depth = 1;
+	n->rc = cutoff_engine_search(n->engine, n->root, &lim, &r, NULL, NULL);
+	n->calls++;
+}
+
+int main(void)
+{
+	const cutoff_game_t *ttt = cutoff_ttt_game();
+	cutoff_config_t cfg;
+	struct log log = {0};
+
+	for (int code = 0; code >= -7; code--)
+		CHECK(strcmp(cutoff_strerror(code), "unknown error") != 0, "code %d has a name", code);
+	CHECK(strcmp(cutoff_strerror(-999), "unknown error") == 0, "unknown codes are named so");
+
+	/* Configurations. */
+	cutoff_config_default(&cfg);
+	cfg.log = logger;
+	cfg.log_user = &log;
+	CHECK(new_err(NULL, &cfg) == CUTOFF_EINVAL, "NULL game");
+	CHECK(new_err(ttt, NULL) == 0, "NULL config means the defaults");
+	int bad_threads[] = {0, -1, CUTOFF_MAX_THREADS + 1};
+	for (int i = 0; i < 3; i++) {
+		cfg.threads = bad_threads[i];
+		CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "threads"),
+		      "threads %d refused, naming the field (\"%s\")", bad_threads[i], log.last);
+	}
+	cutoff_config_default(&cfg);
+	cfg.log = logger;
+	cfg.log_user = &log;
+	cfg.tt_mb = CUTOFF_MAX_TT_MB + 1;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "tt_mb"), "absurd table size refused");
+	cfg.tt_mb = 1;
+	cfg.algo = (cutoff_algo_t)99;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "algo"), "unknown algorithm refused");
+	cfg.algo = CUTOFF_ALGO_PVS;
+	cfg.driver = (cutoff_driver_t)7;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "driver"), "unknown driver refused");
+	cfg.driver = CUTOFF_DRIVER_SERIAL;
+
+	/* Games. */
+	cutoff_game_t g = *ttt;
+	g.play = NULL;
+	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "play"), "missing callback named");
+	g = *ttt;
+	g.state_size = 0;
+	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "state_size"), "state_size 0");
+	g = *ttt;
+	g.max_moves = CUTOFF_MAX_MOVES + 1;
+	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "max_moves"), "max_moves too big");
+
+	/* Searches. */
+	cutoff_engine_t *e = cutoff_engine_new(ttt, &cfg, NULL);
+	cutoff_ttt_state_t st;
+	cutoff_result_t r;
+	cutoff_limits_t lim;
+	cutoff_ttt_start(&st);
+	cutoff_limits_default(&lim);
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL &&
+	          strstr(log.last, "depth"),
+	      "depth 0 refused");
+	int bad_depths[] = {-1, CUTOFF_MAX_PLY, 1 << 30};
+	for (int i = 0; i < 3; i++) {
+		lim.depth = bad_depths[i];
+		CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL,
+		      "depth %d refused", bad_depths[i]);
+	}
+	lim.depth = 3;
+	lim.alpha = 5;
+	lim.beta = 5;
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL &&
+	          strstr(log.last, "window"),
+	      "empty window refused");
+	lim.alpha = -CUTOFF_INF - 1;
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "alpha below -INF");
+	cutoff_limits_default(&lim);
+	lim.depth = 3;
+	CHECK(cutoff_engine_search(NULL, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL engine");
+	CHECK(cutoff_engine_search(e, NULL, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL root");
+	CHECK(cutoff_engine_search(e, &st, NULL, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL limits");
+	CHECK(cutoff_engine_search(e, &st, &lim, NULL, NULL, NULL) == CUTOFF_EINVAL, "NULL result");
+	CHECK(cutoff_engine_set_algo(e, (cutoff_algo_t)-1) == CUTOFF_EINVAL, "set_algo refuses junk");
+	CHECK(cutoff_engine_clear(NULL) == CUTOFF_EINVAL, "clear(NULL)");
+	CHECK(cutoff_engine_config(e, NULL) == CUTOFF_EINVAL, "config(e, NULL)");
+	cutoff_engine_free(NULL);
+
+	/* After all those refusals the engine still works. */
+	lim.depth = 9;
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.value == 0, "still searches");
+
+	/* A search of a busy engine is refused (here: from inside its own info callback). */
+	struct nested n = {e, &st, 0, 0};
+	lim.iterate = true;
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, nested_search, &n) == 0 && n.calls > 0 &&
+	          n.rc == CUTOFF_EBUSY,
+	      "a second search of a busy engine gets CUTOFF_EBUSY (%d)", n.rc);
+
+	/* A stop before the search: it stops at once, yet names a legal move. */
+	cutoff_engine_stop(e);
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.stopped &&
+	          r.bound == CUTOFF_BOUND_NONE && r.best_move < 9,
+	      "stopped before depth 1: no value, a legal move (%u)", r.best_move);
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && !r.stopped && r.depth == 9,
+	      "the stop is spent: the next search runs to the end");
+
+	/* A node limit ends an iterative search with the deepest completed iteration. */
+	cutoff_engine_clear(e);
+	lim.nodes = 3000;
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.stopped && r.depth >= 1 &&
+	          r.depth < 9 && r.counters.nodes <= 3000 && r.best_move < 9,
+	      "node limit: stopped at depth %d after %llu nodes", r.depth,
+	      (unsigned long long)r.counters.nodes);
+	cutoff_engine_free(e);
+
+	/* Bundled games validate their input too. */
+	cutoff_rtree_params_t p;
+	cutoff_rtree_params_default(&p);
+	p.branching = 0;
+	int err = 0;
+	CHECK(cutoff_rtree_new(&p, &err) == NULL && err == CUTOFF_EINVAL, "rtree branching 0");
+	cutoff_rtree_params_default(&p);
+	p.value_min = 10;
+	p.value_max = -10;
+	CHECK(cutoff_rtree_new(&p, &err) == NULL && err == CUTOFF_EINVAL, "rtree empty value range");
+	const char *bad_boards[] = {"", "xx", "xxxxxxxxxx", "xx.o....?", "xxx......", "ooo.xx..."};
+	for (int i = 0; i < 6; i++)
+		CHECK(cutoff_ttt_parse(bad_boards[i], &st) == CUTOFF_EINVAL, "ttt board '%s' refused",
+		      bad_boards[i]);
+	CHECK(cutoff_ttt_parse(NULL, &st) == CUTOFF_EINVAL, "ttt board NULL refused");
+	return check_report();
+}
