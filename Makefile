@@ -5,11 +5,14 @@
 #   make bench       build/, then bench/run-main.sh
 #   make asan        build-asan/, address+undefined sanitizers, every test but "slow"
 #   make tsan        build-tsan/, thread sanitizer, the tests labelled "concurrent"
+#                    (both SAN_BUILD_TYPE, default RelWithDebInfo, with assert() kept)
 #   make install     build/, installed under PREFIX (default /usr/local)
 #   make format      clang-format -i over src, include, tests and docs/examples
 #   make clean       remove the build directories
 #
 # With CI=true in the environment every build adds -Werror (CUTOFF_WERROR=ON).
+# Variables: BUILD_TYPE, SAN_BUILD_TYPE, PREFIX, WERROR (ON/OFF), CTEST_JOBS, and CMAKE_FLAGS
+# for anything else (e.g. make test CMAKE_FLAGS=-DCMAKE_C_COMPILER=clang).
 
 BUILD_TYPE ?= Release
 SAN_BUILD_TYPE ?= RelWithDebInfo
@@ -28,6 +31,7 @@ endif
 
 # Configuring again is cheap and keeps the cache in step with the variables above.
 CONFIGURE = $(CMAKE) -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCUTOFF_WERROR=$(WERROR) \
+	-DCMAKE_INSTALL_PREFIX=$(PREFIX) \
 	-DCUTOFF_SANITIZE=$(3) $(CMAKE_FLAGS)
 
 .PHONY: all deps build build-asan build-tsan test test-slow bench asan tsan install format clean
@@ -51,14 +55,14 @@ bench: build
 	bench/run-main.sh build
 
 build-asan: deps
-	$(call CONFIGURE,build-asan,$(SAN_BUILD_TYPE),address)
+	$(call CONFIGURE,build-asan,$(SAN_BUILD_TYPE),address) -DCUTOFF_ASSERTS=ON
 	$(CMAKE) --build build-asan -j $(NPROC)
 
 asan: build-asan
 	$(CTEST) --test-dir build-asan $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS)
 
 build-tsan: deps
-	$(call CONFIGURE,build-tsan,$(SAN_BUILD_TYPE),thread)
+	$(call CONFIGURE,build-tsan,$(SAN_BUILD_TYPE),thread) -DCUTOFF_ASSERTS=ON
 	$(CMAKE) --build build-tsan -j $(NPROC)
 
 tsan: build-tsan

@@ -198,6 +198,9 @@ typedef struct cutoff_config {
 	cutoff_driver_t driver; /* default CUTOFF_DRIVER_SERIAL */
 	cutoff_log_fn log;      /* optional diagnostics; may be NULL (the default) */
 	void *log_user;         /* passed to `log` */
+	void *topology;         /* optional: a loaded hwloc_topology_t to share among engines
+	                           (it must outlive them, and is only read); NULL (the default):
+	                           the engine loads its own, which takes some milliseconds */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -315,6 +318,67 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
 CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
                                     const cutoff_limits_t *limits, cutoff_result_t *result,
                                     cutoff_info_fn info, void *info_user);
+
+/* ---------------------------------------------------------------------------------------
+ * 5. The transposition table
+ *
+ * Every engine owns one (config.tt_mb); it is public so that it can be tested, measured
+ * (`cutoff ttbench`) and reused on its own. Any number of threads may probe and store at
+ * once with no lock: an entry torn by concurrent writers is never returned as a hit. The
+ * layout, replacement rule and memory-ordering argument open src/tt.c.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct cutoff_tt cutoff_tt_t;
+
+/* Table flags. */
+enum {
+	CUTOFF_TT_LOCKED = 1 /* guard every bucket with a spinlock: a baseline to measure the
+	                        lock-free table against, never faster */
+};
+
+/* What a probe learnt about one position, for a search of a given depth. */
+typedef struct cutoff_tt_hit {
+	int32_t lower;      /* best lower bound from entries at least that deep, or -CUTOFF_INF */
+	int32_t upper;      /* best upper bound likewise, or +CUTOFF_INF */
+	cutoff_move_t move; /* the move of the deepest entry of the position (any depth), or
+	                       CUTOFF_MOVE_NONE; not checked for legality */
+	int depth;          /* the depth of the deepest entry found, or -1 */
+} cutoff_tt_hit_t;
+
+/* A table of at most `mb` MiB (1 .. CUTOFF_MAX_TT_MB), in whole 64-byte buckets, its memory
+ * interleaved over the NUMA nodes where the system supports it. `flags`: 0 or
+ * CUTOFF_TT_LOCKED. NULL with *err (when not NULL) CUTOFF_EINVAL for a bad size or flag,
+ * CUTOFF_ENOMEM when the memory cannot be had. */
+CUTOFF_API cutoff_tt_t *cutoff_tt_new(size_t mb, unsigned flags, int *err);
+CUTOFF_API void cutoff_tt_free(cutoff_tt_t *tt);
+
+/* Empties part `part` of `parts` equal slices of the table (0 <= part < parts), so that
+ * several threads can clear it together; cutoff_tt_clear does it all. Only while nobody
+ * probes or stores. */
+CUTOFF_API void cutoff_tt_clear_part(cutoff_tt_t *tt, int part, int parts);
+CUTOFF_API void cutoff_tt_clear(cutoff_tt_t *tt);
+
+/* Starts a new search generation: entries of older ones are replaced first. Only while
+ * nobody probes or stores. */
+CUTOFF_API void cutoff_tt_new_search(cutoff_tt_t *tt);
+
+/* Looks up `key` for a search of `depth` plies at distance `ply` from the root (win
+ * scores are stored as distance from the node and converted back). Writes *hit in every
+ * case; returns true when the position was found. Thread-safe, lock-free. */
+CUTOFF_API bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                                cutoff_tt_hit_t *hit);
+
+/* Records that a search of `depth` plies (0..255) of `key` at distance `ply` from the
+ * root returned `value` with `bound` (UPPER, LOWER or EXACT; NONE is ignored) and `move`
+ * (may be CUTOFF_MOVE_NONE). Thread-safe, lock-free. */
+CUTOFF_API void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                                cutoff_bound_t bound, int32_t value, cutoff_move_t move);
+
+/* Per mille of sampled entries written in the current generation (UCI's hashfull). */
+CUTOFF_API int cutoff_tt_hashfull(const cutoff_tt_t *tt);
+
+/* The number of entries (four per 64-byte bucket). */
+CUTOFF_API uint64_t cutoff_tt_entries(const cutoff_tt_t *tt);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
  */
+#include <hwloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 struct cutoff_engine {
 	cutoff_game_t game;
 	cutoff_config_t cfg;
+	hwloc_topology_t topology; /* cfg.topology, or our own when own_topology */
+	bool own_topology;
 	cutoff_tt_t *tt;
 	cutoff_searcher_t *searcher;
 	int stop;
@@ -168,10 +171,23 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	}
 	e->game = *game;
 	e->cfg = *cfg;
-	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_new(cfg->tt_mb, &rc))) {
+	e->topology = cfg->topology;
+	if (!e->topology) {
+		/* Without a topology the engine still works: memory is plain, threads unbound. */
+		if (hwloc_topology_init(&e->topology) < 0) {
+			e->topology = NULL;
+		} else if (hwloc_topology_load(e->topology) < 0) {
+			hwloc_topology_destroy(e->topology);
+			e->topology = NULL;
+		}
+		e->own_topology = e->topology != NULL;
+		if (!e->topology)
+			say(cfg, CUTOFF_LOG_WARN, "hwloc could not load the topology: running unplaced");
+	}
+	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, 0, &rc))) {
 		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
 		    cfg->tt_mb);
-		free(e);
+		cutoff_engine_free(e);
 		*err = rc;
 		return NULL;
 	}
@@ -196,6 +212,8 @@ void cutoff_engine_free(cutoff_engine_t *e)
 		free(e->searcher);
 	}
 	cutoff_tt_free(e->tt);
+	if (e->own_topology)
+		hwloc_topology_destroy(e->topology);
 	free(e);
 }
 
@@ -299,7 +317,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	memset(r, 0, sizeof(*r));
 	r->best_move = CUTOFF_MOVE_NONE;
 	if (g->terminal(g->ctx, root, &value)) {
-		r->value = value >= CUTOFF_WIN_MIN || value <= -CUTOFF_WIN_MIN ? value : value;
+		r->value = value;
 		r->bound = CUTOFF_BOUND_EXACT;
 		rc = CUTOFF_ETERMINAL;
 		goto out;

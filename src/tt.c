@@ -42,6 +42,7 @@
  */
 #include "tt.h"
 
+#include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,12 @@ _Static_assert(sizeof(tt_bucket_t) == 64, "a bucket is one cache line");
 struct cutoff_tt {
 	tt_bucket_t *buckets;
 	uint64_t nbuckets;
-	unsigned generation; /* 0..63; written only between searches */
+	size_t bytes;
+	unsigned generation;      /* 0..63; written only between searches */
+	cutoff_spinlock_t *locks; /* one per bucket with CUTOFF_TT_LOCKED, else NULL */
+	hwloc_topology_t topology; /* the bucket memory came from it, when from_hwloc */
+	bool from_hwloc;
+	bool own_topology;         /* loaded by the table itself (cutoff_tt_new) */
 };
 
 enum {
@@ -113,9 +119,9 @@ static inline int32_t value_from_tt(int32_t v, int ply)
 	return v;
 }
 
-static inline tt_bucket_t *bucket_of(const cutoff_tt_t *tt, uint64_t key)
+static inline uint64_t bucket_index(const cutoff_tt_t *tt, uint64_t key)
 {
-	return &tt->buckets[(uint64_t)(((unsigned __int128)key * tt->nbuckets) >> 64)];
+	return (uint64_t)(((unsigned __int128)key * tt->nbuckets) >> 64);
 }
 
 /* Reads one entry; returns its data when it is whole and belongs to `key`, else 0 (data 0
@@ -135,12 +141,33 @@ static inline void entry_write(tt_entry_t *e, uint64_t key, uint64_t data)
 	cutoff_u64_store_relaxed(&e->check, key ^ data);
 }
 
-cutoff_tt_t *cutoff_tt_new(size_t mb, int *err)
+/*
+ * The buckets come from hwloc, interleaved page by page over the NUMA nodes where the
+ * system supports it, so that every thread of a many-node machine sees the same average
+ * latency; on a single node, or where binding is refused, they are plain memory.
+ */
+static bool tt_alloc(cutoff_tt_t *tt)
+{
+	if (tt->topology) {
+		hwloc_const_nodeset_t nodes = hwloc_topology_get_topology_nodeset(tt->topology);
+		if (hwloc_bitmap_weight(nodes) > 1)
+			tt->buckets = hwloc_alloc_membind(tt->topology, tt->bytes, nodes,
+			                                  HWLOC_MEMBIND_INTERLEAVE, HWLOC_MEMBIND_BYNODESET);
+		if (!tt->buckets)
+			tt->buckets = hwloc_alloc(tt->topology, tt->bytes);
+		tt->from_hwloc = tt->buckets != NULL;
+	}
+	if (!tt->buckets)
+		tt->buckets = aligned_alloc(sizeof(tt_bucket_t), tt->bytes);
+	return tt->buckets != NULL;
+}
+
+cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err)
 {
 	int dummy;
 	if (!err)
 		err = &dummy;
-	if (mb < 1 || mb > CUTOFF_MAX_TT_MB) {
+	if (mb < 1 || mb > CUTOFF_MAX_TT_MB || (flags & ~(unsigned)CUTOFF_TT_LOCKED)) {
 		*err = CUTOFF_EINVAL;
 		return NULL;
 	}
@@ -149,15 +176,37 @@ cutoff_tt_t *cutoff_tt_new(size_t mb, int *err)
 		*err = CUTOFF_ENOMEM;
 		return NULL;
 	}
+	tt->topology = topology;
 	tt->nbuckets = ((uint64_t)mb << 20) / sizeof(tt_bucket_t);
-	tt->buckets = aligned_alloc(sizeof(tt_bucket_t), tt->nbuckets * sizeof(tt_bucket_t));
-	if (!tt->buckets) {
-		free(tt);
+	tt->bytes = tt->nbuckets * sizeof(tt_bucket_t);
+	if (!tt_alloc(tt) ||
+	    ((flags & CUTOFF_TT_LOCKED) && !(tt->locks = calloc(tt->nbuckets, sizeof(*tt->locks))))) {
+		cutoff_tt_free(tt);
 		*err = CUTOFF_ENOMEM;
 		return NULL;
 	}
+	if (tt->locks)
+		for (uint64_t i = 0; i < tt->nbuckets; i++)
+			cutoff_spinlock_init(&tt->locks[i]);
 	cutoff_tt_clear(tt);
 	*err = CUTOFF_OK;
+	return tt;
+}
+
+cutoff_tt_t *cutoff_tt_new(size_t mb, unsigned flags, int *err)
+{
+	hwloc_topology_t topo = NULL;
+	if (hwloc_topology_init(&topo) < 0)
+		topo = NULL;
+	else if (hwloc_topology_load(topo) < 0) {
+		hwloc_topology_destroy(topo);
+		topo = NULL;
+	}
+	cutoff_tt_t *tt = cutoff_tt_create(topo, mb, flags, err);
+	if (tt)
+		tt->own_topology = topo != NULL;
+	else if (topo)
+		hwloc_topology_destroy(topo);
 	return tt;
 }
 
@@ -165,35 +214,51 @@ void cutoff_tt_free(cutoff_tt_t *tt)
 {
 	if (!tt)
 		return;
-	free(tt->buckets);
+	if (tt->from_hwloc)
+		hwloc_free(tt->topology, tt->buckets, tt->bytes);
+	else
+		free(tt->buckets);
+	if (tt->own_topology)
+		hwloc_topology_destroy(tt->topology);
+	free(tt->locks);
 	free(tt);
 }
 
-void cutoff_tt_clear(cutoff_tt_t *tt)
+void cutoff_tt_clear_part(cutoff_tt_t *tt, int part, int parts)
 {
-	memset(tt->buckets, 0, tt->nbuckets * sizeof(tt_bucket_t));
-	tt->generation = 0;
+	if (!tt || parts < 1 || part < 0 || part >= parts)
+		return;
+	uint64_t from = tt->nbuckets * (uint64_t)part / (uint64_t)parts;
+	uint64_t to = tt->nbuckets * (uint64_t)(part + 1) / (uint64_t)parts;
+	memset(&tt->buckets[from], 0, (size_t)(to - from) * sizeof(tt_bucket_t));
+	if (part == 0)
+		tt->generation = 0;
 }
+
+void cutoff_tt_clear(cutoff_tt_t *tt) { cutoff_tt_clear_part(tt, 0, 1); }
 
 void cutoff_tt_new_search(cutoff_tt_t *tt) { tt->generation = (tt->generation + 1) & TT_GEN_MASK; }
 
 uint64_t cutoff_tt_entries(const cutoff_tt_t *tt) { return tt->nbuckets * TT_BUCKET_ENTRIES; }
 
-bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_tt_hit_t *hit)
+static bool probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
+                         cutoff_tt_hit_t *hit)
 {
-	const tt_bucket_t *b = bucket_of(tt, key);
 	bool found = false;
 	int move_depth = -1;
 
 	hit->lower = -CUTOFF_INF;
 	hit->upper = CUTOFF_INF;
 	hit->move = CUTOFF_MOVE_NONE;
+	hit->depth = -1;
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
 		uint64_t d = entry_read(&b->e[i], key);
 		if (!d)
 			continue;
 		found = true;
 		int edepth = data_depth(d);
+		if (edepth > hit->depth)
+			hit->depth = edepth;
 		if (edepth > move_depth && data_move(d) != CUTOFF_MOVE_NONE) {
 			move_depth = edepth;
 			hit->move = data_move(d);
@@ -210,11 +275,20 @@ bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cu
 	return found;
 }
 
-void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
-                     int32_t value, cutoff_move_t move)
+bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_tt_hit_t *hit)
 {
-	tt_bucket_t *b = bucket_of(tt, key);
-	unsigned gen = tt->generation;
+	uint64_t i = bucket_index(tt, key);
+	if (!tt->locks)
+		return probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+	cutoff_spinlock_lock(&tt->locks[i]);
+	bool found = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+	cutoff_spinlock_unlock(&tt->locks[i]);
+	return found;
+}
+
+static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
+                         cutoff_bound_t bound, int32_t value, cutoff_move_t move)
+{
 	int32_t stored = value_to_tt(value, ply);
 	int keep = -1; /* an entry of this key that must stay beside the new one */
 
@@ -264,6 +338,23 @@ void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_b
 		}
 	}
 	entry_write(&b->e[victim], key, data_pack(move, stored, depth, bound, gen));
+}
+
+void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
+                     int32_t value, cutoff_move_t move)
+{
+	if (bound < CUTOFF_BOUND_UPPER || bound > CUTOFF_BOUND_EXACT || depth < 0)
+		return;
+	if (depth > TT_DEPTH_MASK)
+		depth = TT_DEPTH_MASK;
+	uint64_t i = bucket_index(tt, key);
+	if (!tt->locks) {
+		store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound, value, move);
+		return;
+	}
+	cutoff_spinlock_lock(&tt->locks[i]);
+	store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound, value, move);
+	cutoff_spinlock_unlock(&tt->locks[i]);
 }
 
 int cutoff_tt_hashfull(const cutoff_tt_t *tt)

@@ -94,7 +94,7 @@ check_run "find_package, static" "$tmp/nim-static/nim_static"
 step "pkg-config cutoff ($pc)"
 export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 quiet pkg-config --exists --print-errors cutoff
-# shellcheck disable=SC2086 # the flags are meant to split into words
+# shellcheck disable=SC2086,SC2046 # the flags are meant to split into words
 {
 	quiet $cc $cflags -o "$tmp/nim-pc" "$example/nim.c" $(pkg-config --cflags --libs cutoff)
 	check_run "pkg-config, shared" env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \

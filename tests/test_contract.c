@@ -18,8 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwloc.h>
+
 #include "check.h"
 #include "cutoff_games.h"
+
+static hwloc_topology_t topology;
 
 static uint64_t rng_state;
 
@@ -95,31 +99,45 @@ struct tally {
 	int cases, violations, bound_errors, inside, low, high;
 };
 
+/* Trees and engines are made once per shape and reused (an engine loads nothing twice;
+ * its table is cleared per case). */
+static cutoff_rtree_t *trees[6][8];
+static cutoff_engine_t *engines[4][2][6][8];
+
 static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 {
-	cutoff_rtree_params_t p;
-	cutoff_rtree_params_default(&p);
-	p.branching = rnd_int(2, 5);
-	p.depth = rnd_int(1, 7);
-	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
+	int b = rnd_int(2, 5), depth = rnd_int(1, 7);
+	if (!trees[b][depth]) {
+		cutoff_rtree_params_t p;
+		cutoff_rtree_params_default(&p);
+		p.branching = b;
+		p.depth = depth;
+		trees[b][depth] = cutoff_rtree_new(&p, NULL);
+	}
+	cutoff_rtree_t *tree = trees[b][depth];
 	const cutoff_game_t *g = cutoff_rtree_game(tree);
+	cutoff_engine_t **slot = &engines[algo][table][b][depth];
+	if (!*slot) {
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cfg.algo = algo;
+		cfg.tt_mb = table ? 1 : 0;
+		cfg.topology = topology;
+		*slot = cutoff_engine_new(g, &cfg, NULL);
+	}
+	cutoff_engine_t *e = *slot;
+	cutoff_engine_clear(e);
 
 	cutoff_rtree_state_t node, child;
 	cutoff_rtree_root(tree, rnd(), &node);
-	for (int walk = rnd_int(0, p.depth - 1); walk > 0; walk--) {
-		g->play(g->ctx, &node, (cutoff_move_t)rnd_int(0, p.branching - 1), &child);
+	for (int walk = rnd_int(0, depth - 1); walk > 0; walk--) {
+		g->play(g->ctx, &node, (cutoff_move_t)rnd_int(0, b - 1), &child);
 		node = child;
 	}
 
-	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	cfg.algo = algo;
-	cfg.tt_mb = table ? 1 : 0;
-	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, NULL);
-
 	cutoff_limits_t lim;
 	cutoff_limits_default(&lim);
-	lim.depth = rnd_int(1, p.depth - (int)node.ply + 1);
+	lim.depth = rnd_int(1, depth - (int)node.ply + 1);
 	lim.iterate = table && rnd_int(0, 1);
 	lim.guess = rnd_int(-100, 100);
 	random_window(&lim.alpha, &lim.beta);
@@ -150,20 +168,20 @@ static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 		if (t->violations <= 5)
 			printf("  violation: %s table=%d b=%d d=%d ply=%u depth=%d window=(%d,%d) "
 			       "v=%d V=%d rc=%d\n",
-			       algo_name[algo], table, p.branching, p.depth, node.ply, lim.depth,
+			       algo_name[algo], table, b, depth, node.ply, lim.depth,
 			       (int)lim.alpha, (int)lim.beta, (int)v, (int)V, rc);
 	}
 	if (!bound_ok)
 		t->bound_errors++;
 	t->cases++;
-	cutoff_engine_free(e);
-	cutoff_rtree_free(tree);
 }
 
 int main(int argc, char **argv)
 {
 	int cases = argc > 1 ? atoi(argv[1]) : 3000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 20261130;
+	hwloc_topology_init(&topology);
+	hwloc_topology_load(topology);
 	printf("contract test: %d random cases per algorithm and table setting, seed %llu\n",
 	       cases, (unsigned long long)rng_state);
 	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
@@ -186,5 +204,14 @@ int main(int argc, char **argv)
 			      table);
 		}
 	}
+	for (int a = 0; a < 4; a++)
+		for (int tb = 0; tb < 2; tb++)
+			for (int b = 0; b < 6; b++)
+				for (int d = 0; d < 8; d++)
+					cutoff_engine_free(engines[a][tb][b][d]);
+	for (int b = 0; b < 6; b++)
+		for (int d = 0; d < 8; d++)
+			cutoff_rtree_free(trees[b][d]);
+	hwloc_topology_destroy(topology);
 	return check_report();
 }

@@ -2,8 +2,8 @@
  * nim.c — how to write a cutoff game adapter, on the smallest game worth searching.
  *
  * Single-pile Nim: a pile of stones; each player in turn takes 1, 2 or 3; whoever takes the
- * last stone wins. The side to move loses exactly when the pile is a multiple of 4 (any take
- * leaves the opponent a non-multiple, who restores one), which this program checks.
+ * last stone wins. The side to move loses exactly when the pile is a multiple of 4 (whatever
+ * it takes, the opponent takes the rest of 4 and restores a multiple), as this program checks.
  *
  * An adapter is a cutoff_game_t: the size of a state plus five callbacks. The engine copies
  * states with memcpy and may call the callbacks from several threads at once, so they read
@@ -19,7 +19,8 @@ typedef struct nim_state {
 	uint32_t pile; /* stones left */
 } nim_state_t;
 
-/* `ctx` is the game's shared read-only data; Nim has none. A move is the number taken. */
+/* A move is the number taken. Only called on non-terminal states (here: pile > 0). `ctx` is
+ * the game's shared read-only data; Nim has none. */
 static int nim_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
 {
 	const nim_state_t *s = state;
@@ -99,7 +100,7 @@ int main(void)
 	}
 
 	int status = 0;
-	for (uint32_t pile = 1; pile <= 12 && status == 0; pile++) {
+	for (uint32_t pile = 1; pile <= 12; pile++) {
 		nim_state_t root = { .pile = pile };
 		cutoff_limits_t lim;
 		cutoff_result_t res;
@@ -114,7 +115,7 @@ int main(void)
 			status = 1;
 			break;
 		}
-		bool win = res.value > 0;
+		bool win = res.value > 0; /* values are for the side to move, as in negamax */
 		printf("nim %u: %s, take %u\n", pile, win ? "win" : "loss",
 		       (unsigned)res.best_move);
 		/* The one winning move leaves a multiple of 4. */

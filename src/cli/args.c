@@ -1,0 +1,259 @@
+/*
+ * args.c — the option parser, error lines and report lines shared by the subcommands.
+ * The conventions are in args.h.
+ */
+#include "args.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutoff.h"
+
+const char *const cli_algo_names[] = { "minimax", "alphabeta", "pvs", "mtdf", NULL };
+
+_Static_assert(CUTOFF_ALGO_MINIMAX == 0 && CUTOFF_ALGO_ALPHABETA == 1 && CUTOFF_ALGO_PVS == 2 &&
+                       CUTOFF_ALGO_MTDF == 3,
+               "cli_algo_names is indexed by cutoff_algo_t");
+_Static_assert(sizeof(long long) == sizeof(int64_t), "strtoll and strtoull cover 64 bits");
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	if (cmd)
+		fprintf(stderr, "cutoff %s: ", cmd);
+	else
+		fputs("cutoff: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *cli_quote(char *buf, size_t size, const char *text)
+{
+	/* Room for the closing quote, "..." and the terminator, and for the longest escape
+	 * (4 bytes) that may be written just before the limit. */
+	size_t limit = size - 9, n = 0;
+	buf[n++] = '\'';
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (n >= limit) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		if (*p == '\\' || *p == '\'') {
+			buf[n++] = '\\';
+			buf[n++] = (char)*p;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+void cli_log_keep(void *user, cutoff_log_level_t level, const char *message)
+{
+	cli_log_t *log = user;
+	if (level < CUTOFF_LOG_WARN)
+		return;
+	snprintf(log->last, sizeof(log->last), "%s", message);
+	/* It ends up inside a one-line error message. */
+	for (char *p = log->last; *p; p++) {
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	}
+}
+
+void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log)
+{
+	if (log && log->last[0])
+		cli_error(cmd, "%s: %s (%s)", what, cutoff_strerror(code), log->last);
+	else
+		cli_error(cmd, "%s: %s", what, cutoff_strerror(code));
+}
+
+void cli_field(FILE *out, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(out, "%-22s", label);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
+/* strtoll and strtoull skip leading blanks and strtoull takes "-1" as UINT64_MAX, so the
+ * first character is checked here: a digit, or a '-' / '+' sign when signed. */
+bool cli_int_value(const char *text, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!((text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '+'))
+		return false;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+		return false;
+	*out = (int64_t)v;
+	return true;
+}
+
+bool cli_parse_int(const char *cmd, const char *opt, const char *text, int64_t min, int64_t max,
+                   int64_t *out)
+{
+	char q[CLI_QUOTE_SIZE];
+
+	if (cli_int_value(text, min, max, out))
+		return true;
+	cli_error(cmd, "--%s: expected an integer in %" PRId64 "..%" PRId64 ", got %s", opt, min,
+	          max, cli_quote(q, sizeof(q), text));
+	return false;
+}
+
+bool cli_parse_uint64(const char *cmd, const char *opt, const char *text, uint64_t *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	char *end;
+	unsigned long long v = 0;
+	bool ok = false;
+
+	if (text[0] >= '0' && text[0] <= '9') {
+		errno = 0;
+		v = strtoull(text, &end, 10);
+		ok = errno == 0 && *end == '\0';
+	}
+	if (!ok) {
+		cli_error(cmd, "--%s: expected an integer in 0..%" PRIu64 ", got %s", opt,
+		          UINT64_MAX, cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+static bool parse_choice(const char *cmd, const char *opt, const char *text,
+                         const char *const *choices, int *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	char list[256] = "";
+	size_t used = 0;
+
+	for (int i = 0; choices[i]; i++) {
+		if (strcmp(text, choices[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	}
+	for (int i = 0; choices[i] && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+		                         choices[i]);
+	cli_error(cmd, "--%s: expected one of %s, got %s", opt, list,
+	          cli_quote(q, sizeof(q), text));
+	return false;
+}
+
+static cli_opt_t *find_opt(cli_opt_t *opts, int nopts, const char *name, size_t len)
+{
+	for (int i = 0; i < nopts; i++) {
+		if (strlen(opts[i].name) == len && memcmp(opts[i].name, name, len) == 0)
+			return &opts[i];
+	}
+	return NULL;
+}
+
+bool cli_given(const cli_opt_t *opts, int nopts, const char *name)
+{
+	for (int i = 0; i < nopts; i++) {
+		if (strcmp(opts[i].name, name) == 0)
+			return opts[i].given;
+	}
+	return false;
+}
+
+static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
+{
+	switch (o->kind) {
+	case CLI_INT:
+		return cli_parse_int(cmd, o->name, value, o->min, o->max, o->dest.i);
+	case CLI_UINT64:
+		return cli_parse_uint64(cmd, o->name, value, o->dest.u);
+	case CLI_STRING:
+		*o->dest.s = value;
+		return true;
+	case CLI_CHOICE:
+		return parse_choice(cmd, o->name, value, o->choices, o->dest.choice);
+	case CLI_FLAG:
+		break;
+	}
+	return false;
+}
+
+cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
+                       char **argv)
+{
+	char q[CLI_QUOTE_SIZE];
+
+	/* --help wins over any error elsewhere on the line: whoever asks for it is finding
+	 * out how to write the line. */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(usage, stdout);
+			return CLI_HELP;
+		}
+	}
+	for (int i = 0; i < nopts; i++)
+		opts[i].given = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+			if (arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0)
+				cli_error(cmd, "unknown option %s", cli_quote(q, sizeof(q), arg));
+			else
+				cli_error(cmd, "unexpected argument %s",
+				          cli_quote(q, sizeof(q), arg));
+			return CLI_BAD;
+		}
+		const char *name = arg + 2;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		cli_opt_t *o = find_opt(opts, nopts, name, len);
+		if (!o) {
+			char shown[CLI_QUOTE_SIZE];
+			snprintf(shown, sizeof(shown), "--%.*s", (int)len, name);
+			cli_error(cmd, "unknown option %s", cli_quote(q, sizeof(q), shown));
+			return CLI_BAD;
+		}
+		o->given = true;
+		if (o->kind == CLI_FLAG) {
+			if (eq) {
+				cli_error(cmd, "--%s takes no value, got %s", o->name,
+				          cli_quote(q, sizeof(q), eq + 1));
+				return CLI_BAD;
+			}
+			*o->dest.flag = true;
+			continue;
+		}
+		const char *value;
+		if (eq) {
+			value = eq + 1;
+		} else {
+			if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+				cli_error(cmd, "--%s needs a value", o->name);
+				return CLI_BAD;
+			}
+			value = argv[++i];
+		}
+		if (!store_value(cmd, o, value))
+			return CLI_BAD;
+	}
+	return CLI_PARSED;
+}

@@ -1,0 +1,121 @@
+/*
+ * args.h — what every subcommand of the `cutoff` command shares: the option parser, the
+ * one-line error messages, the exit codes and the aligned lines of a text report.
+ *
+ * Conventions (the same for every subcommand):
+ *   - options are `--name value`, `--name=value` or flags `--name`; `--help` (or `-h`)
+ *     anywhere prints the subcommand's usage to stdout and succeeds;
+ *   - a usage error prints exactly one line on stderr, "cutoff <command>: <what>", names
+ *     the option and what was expected, prints nothing on stdout and exits with
+ *     CLI_EXIT_USAGE; a failure of the library or of the system exits with CLI_EXIT_FAIL;
+ *   - a value shown back in a message is quoted, with control bytes escaped and long
+ *     values shortened, so that the message stays on one line whatever was typed.
+ *
+ * Nothing here keeps state between calls: a subcommand's option table is its own local.
+ */
+#ifndef CUTOFF_CLI_ARGS_H
+#define CUTOFF_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cutoff.h"
+
+enum {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAIL = 1, /* the library or the system failed, or a check failed */
+	CLI_EXIT_USAGE = 2 /* the command line is wrong */
+};
+
+typedef enum cli_kind {
+	CLI_FLAG,   /* dest.flag = true; takes no value */
+	CLI_INT,    /* dest.i = an integer in [min, max] */
+	CLI_UINT64, /* dest.u = any integer in 0 .. UINT64_MAX */
+	CLI_STRING, /* dest.s = the value as given (points into argv) */
+	CLI_CHOICE  /* dest.choice = the index of the value in choices[] */
+} cli_kind_t;
+
+/*
+ * One option of a subcommand. The table is a local array of the subcommand; cli_parse()
+ * writes the destinations and `given`, and leaves a destination untouched when its option
+ * is absent, so the subcommand sets its defaults before parsing. When an option is given
+ * twice, the last one wins.
+ */
+typedef struct cli_opt {
+	const char *name; /* "depth" for --depth */
+	cli_kind_t kind;
+	union {
+		bool *flag;
+		int64_t *i;
+		uint64_t *u;
+		const char **s;
+		int *choice;
+	} dest;
+	int64_t min, max;           /* CLI_INT: the accepted range, inclusive */
+	const char *const *choices; /* CLI_CHOICE: the accepted words, NULL-terminated */
+	bool given;                 /* written by cli_parse(): the option was on the line */
+} cli_opt_t;
+
+typedef enum cli_status {
+	CLI_PARSED, /* go on: every destination is set */
+	CLI_HELP,   /* --help: the usage was printed to stdout; exit CLI_EXIT_OK */
+	CLI_BAD     /* a usage error was printed to stderr; exit CLI_EXIT_USAGE */
+} cli_status_t;
+
+/*
+ * Parses argv[1 .. argc) (argv[0] is the subcommand's name, `cmd`) against opts[0 ..
+ * nopts). `usage` is printed, as is, for --help. Rejects unknown options, missing or
+ * unexpected values, malformed or out-of-range numbers, unknown words and stray
+ * positional arguments. A value that starts with "--" after a separate option is taken as
+ * a missing value (write --name=--x to mean it); negative numbers ("-5") are values.
+ */
+cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
+                       char **argv);
+
+/* True when the option called `name` was on the command line (after cli_parse()). */
+bool cli_given(const cli_opt_t *opts, int nopts, const char *name);
+
+/* Strict number parsing, for values that need more than a table entry (a word or a
+ * number, a range known only after parsing). True with *out set, or false after printing
+ * "cutoff <cmd>: --<opt>: expected ..., got '<text>'". The whole text must be the number:
+ * no blanks, no trailing characters, no empty string, no overflow. cli_int_value() is the
+ * same test without the message, for a caller that words its own. */
+bool cli_int_value(const char *text, int64_t min, int64_t max, int64_t *out);
+bool cli_parse_int(const char *cmd, const char *opt, const char *text, int64_t min, int64_t max,
+                   int64_t *out);
+bool cli_parse_uint64(const char *cmd, const char *opt, const char *text, uint64_t *out);
+
+/* Prints "cutoff <cmd>: <message>\n" on stderr ("cutoff: <message>" when cmd is NULL).
+ * The message must be one line; quote user text in it with cli_quote(). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes 'text' into buf (size >= 16) in single quotes, with control bytes and quotes
+ * escaped and anything beyond about 60 bytes cut to "...". Returns buf. */
+enum {
+	CLI_QUOTE_SIZE = 80
+};
+const char *cli_quote(char *buf, size_t size, const char *text);
+
+/* One line of a text report: the label padded to a common column, then the formatted
+ * value. */
+void cli_field(FILE *out, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Library failures. An engine made with .log = cli_log_keep and .log_user = a cli_log_t
+ * keeps the library's last warning there, so that a failure is one line saying both the
+ * error code and what the library objected to. */
+typedef struct cli_log {
+	char last[200]; /* the last warning, or "" */
+} cli_log_t;
+void cli_log_keep(void *user, cutoff_log_level_t level, const char *message);
+
+/* Prints "cutoff <cmd>: <what>: <cutoff_strerror(code)>" and, when log is not NULL and has
+ * a warning, " (<warning>)". */
+void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log);
+
+/* The algorithm names accepted by --algo, indexed by cutoff_algo_t; NULL-terminated. */
+extern const char *const cli_algo_names[];
+
+#endif /* CUTOFF_CLI_ARGS_H */

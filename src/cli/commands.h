@@ -1,0 +1,17 @@
+/*
+ * commands.h — the subcommands of the `cutoff` command, dispatched by main.c.
+ *
+ * Each one takes (argc, argv) with argv[0] its own name, parses the rest with cli_parse()
+ * (args.h) and returns the process exit status: CLI_EXIT_OK, CLI_EXIT_FAIL or
+ * CLI_EXIT_USAGE. Each one prints its usage for --help.
+ */
+#ifndef CUTOFF_CLI_COMMANDS_H
+#define CUTOFF_CLI_COMMANDS_H
+
+/* cutoff search: one search of a tic-tac-toe position (search.c). */
+int cli_search(int argc, char **argv);
+
+/* cutoff tree: searches of synthetic random trees against their oracle (tree.c). */
+int cli_tree(int argc, char **argv);
+
+#endif /* CUTOFF_CLI_COMMANDS_H */

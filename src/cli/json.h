@@ -1,0 +1,59 @@
+/*
+ * json.h — a tiny streaming JSON writer for the `--json` output of the subcommands.
+ *
+ * Values are written as they come, with the commas and the escaping done here; nothing is
+ * buffered beyond the FILE. Inside an object every value takes a key; inside an array the
+ * key must be NULL. Misuse (a missing or unexpected key, an end without a begin, nesting
+ * deeper than JSON_MAX_DEPTH) writes nothing more and makes json_finish() fail, so a
+ * broken document is reported instead of printed as if whole.
+ *
+ * Usage:
+ *     json_writer_t w;
+ *     json_init(&w, stdout);
+ *     json_begin_object(&w, NULL);
+ *     json_string(&w, "game", "ttt");
+ *     json_begin_array(&w, "pv"); json_uint(&w, NULL, 4); json_end(&w);
+ *     json_end(&w);
+ *     if (json_finish(&w) < 0) ...
+ */
+#ifndef CUTOFF_CLI_JSON_H
+#define CUTOFF_CLI_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+	JSON_MAX_DEPTH = 16
+};
+
+typedef struct json_writer {
+	FILE *out;
+	int depth;                   /* open objects and arrays */
+	char closer[JSON_MAX_DEPTH]; /* '}' or ']' for each open level */
+	bool empty[JSON_MAX_DEPTH];  /* nothing written yet at that level: no comma due */
+	bool broken;                 /* misused: see above */
+	bool done;                   /* a top-level value is complete */
+} json_writer_t;
+
+void json_init(json_writer_t *w, FILE *out);
+
+void json_begin_object(json_writer_t *w, const char *key);
+void json_begin_array(json_writer_t *w, const char *key);
+/* Closes the innermost open object or array. */
+void json_end(json_writer_t *w);
+
+/* A NULL string is written as null. */
+void json_string(json_writer_t *w, const char *key, const char *value);
+void json_int(json_writer_t *w, const char *key, int64_t value);
+void json_uint(json_writer_t *w, const char *key, uint64_t value);
+/* Up to 10 significant digits; NaN and infinities (which JSON lacks) are written as null. */
+void json_double(json_writer_t *w, const char *key, double value);
+void json_bool(json_writer_t *w, const char *key, bool value);
+void json_null(json_writer_t *w, const char *key);
+
+/* Ends the document with a newline. Returns 0, or -1 when the writer was misused, the
+ * document is incomplete, or the stream reports an error. */
+int json_finish(json_writer_t *w);
+
+#endif /* CUTOFF_CLI_JSON_H */

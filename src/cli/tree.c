@@ -1,0 +1,409 @@
+/*
+ * tree.c — `cutoff tree`: searches a run of synthetic uniform random trees with one
+ * algorithm and compares the leaves it reads with Knuth and Moore's minimal tree, the
+ * least any alpha-beta search can read. Every answer is checked against the tree's true
+ * value (cutoff_rtree_value, a full negamax), so the command is a correctness check as
+ * well as a measurement: it fails when any value differs.
+ *
+ * Tree i (from 0) is the one drawn with seed S + i (mod 2^64), searched to its full depth
+ * in one search (no iterative deepening) with the full window, on a cleared table, so
+ * that no tree profits from the one before.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cutoff.h"
+#include "cutoff_games.h"
+#include "json.h"
+
+static const char tree_usage[] =
+	"usage: cutoff tree [options]\n"
+	"\n"
+	"Searches N random uniform trees (every inner node has B children, every leaf is D\n"
+	"plies deep, leaf values uniform in MIN..MAX) with one algorithm, checks each value\n"
+	"against a full negamax of the tree, and compares the leaves read with the minimal\n"
+	"tree B^ceil(D/2) + B^floor(D/2) - 1. Exits 1 when any value is wrong.\n"
+	"\n"
+	"  --branching B     children per inner node, 1..64; default 6\n"
+	"  --depth D         depth of every leaf, 1..30; default 6\n"
+	"  --trees N         trees to search, 1..1000000; default 20\n"
+	"  --seed S          tree i uses seed S+i, 0..2^64-1; default 1\n"
+	"  --order ORDER     move order: natural, best or worst (best and worst sort the\n"
+	"                    moves by their true value, found by reading the subtrees);\n"
+	"                    default natural\n"
+	"  --algo ALGO       alphabeta, pvs, mtdf or minimax; default alphabeta\n"
+	"  --guess G         MTD(f)'s first guess, an integer, or 'true' for each tree's\n"
+	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
+	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
+	"                    mtdf, 0 for the others; it is cleared before every tree, which\n"
+	"                    costs about 30 us a MiB: use a small one for many small trees\n"
+	"  --min V, --max V  the range of leaf values; default -100 and 100\n"
+	"  --json            print one JSON object instead of the text report\n"
+	"  --help            print this help\n"
+	"\n"
+	"Every tree is read in full to check its value, and best/worst ordering reads the\n"
+	"subtrees again at every ply, so runs estimated at more than 1e10 leaf reads (a\n"
+	"minute or two) are refused.\n";
+
+static const char *const order_names[] = { "natural", "best", "worst", NULL };
+
+_Static_assert(CUTOFF_RTREE_NATURAL == 0 && CUTOFF_RTREE_BEST == 1 && CUTOFF_RTREE_WORST == 2,
+               "order_names is indexed by cutoff_rtree_order_t");
+
+/* A guess or a value must stay an ordinary score (not a win), with room to negate it. */
+#define TREE_VALUE_LIMIT (CUTOFF_WIN_MIN - 1)
+
+/* The most leaf reads a run may be expected to make: a minute or two of work (a full read
+ * of a tree costs about 7 ns a leaf on a 2020s x86 core). */
+#define TREE_MAX_READS 1e10
+
+typedef struct tree_args {
+	int64_t branching, depth, trees;
+	uint64_t seed;
+	int order, algo;
+	bool guess_true;
+	int64_t guess;
+	int64_t hash_mb;
+	int64_t value_min, value_max;
+	bool json;
+} tree_args_t;
+
+typedef struct tree_totals {
+	uint64_t leaves, leaves_min, leaves_max, nodes;
+	uint64_t cutoffs, first_move_cutoffs, researches, passes;
+	uint64_t mismatches;
+	double search_s; /* the searches alone, as the library timed them */
+	double wall_s;   /* everything: oracle, table clearing, searches */
+} tree_totals_t;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The leaf reads a run costs, roughly: the oracle reads each tree in full (B^D), minimax
+ * reads it in full once more, and best/worst ordering reads the subtrees of every node it
+ * orders, which adds up to about one full tree per ply.
+ */
+static double estimated_reads(const tree_args_t *a)
+{
+	double full = pow((double)a->branching, (double)a->depth);
+	double per_tree = full * (a->algo == CUTOFF_ALGO_MINIMAX ? 2.0 : 1.0);
+	if (a->order != CUTOFF_RTREE_NATURAL)
+		per_tree += full * (double)a->depth;
+	return per_tree * (double)a->trees;
+}
+
+/* The checks that involve several options; one line on stderr when one fails. */
+static bool check_args(tree_args_t *a, const char *guess_text)
+{
+	char q[CLI_QUOTE_SIZE];
+
+	if (a->value_min > a->value_max) {
+		cli_error("tree", "--min %" PRId64 " is greater than --max %" PRId64, a->value_min,
+		          a->value_max);
+		return false;
+	}
+	if (guess_text) {
+		if (strcmp(guess_text, "true") == 0) {
+			a->guess_true = true;
+		} else if (!cli_int_value(guess_text, -TREE_VALUE_LIMIT, TREE_VALUE_LIMIT,
+		                          &a->guess)) {
+			cli_error("tree",
+			          "--guess: expected 'true' or an integer in %d..%d, got %s",
+			          -TREE_VALUE_LIMIT, TREE_VALUE_LIMIT,
+			          cli_quote(q, sizeof(q), guess_text));
+			return false;
+		}
+	}
+	double reads = estimated_reads(a);
+	if (reads > TREE_MAX_READS) {
+		bool ordered = a->order != CUTOFF_RTREE_NATURAL;
+		bool minimax = a->algo == CUTOFF_ALGO_MINIMAX;
+		cli_error("tree",
+		          "--branching %" PRId64 " --depth %" PRId64 " --trees %" PRId64 "%s%s%s "
+		          "would take about %.1e leaf reads (each tree is read in full to check "
+		          "its value%s%s); the limit is %.0e: make the trees smaller or fewer",
+		          a->branching, a->depth, a->trees, ordered ? " --order " : "",
+		          ordered ? order_names[a->order] : "", minimax ? " --algo minimax" : "",
+		          reads, minimax ? ", and again by minimax" : "",
+		          ordered ? ", and again at every ply to order the moves" : "",
+		          TREE_MAX_READS);
+		return false;
+	}
+	return true;
+}
+
+/* Searches every tree; CLI_EXIT_OK with *t filled, or CLI_EXIT_FAIL after one line. */
+static int run_trees(const tree_args_t *a, tree_totals_t *t)
+{
+	cli_log_t log = { "" };
+	cutoff_rtree_params_t params;
+	cutoff_rtree_params_default(&params);
+	params.branching = (int)a->branching;
+	params.depth = (int)a->depth;
+	params.value_min = (int32_t)a->value_min;
+	params.value_max = (int32_t)a->value_max;
+	params.order = (cutoff_rtree_order_t)a->order;
+
+	int err;
+	cutoff_rtree_t *tree = cutoff_rtree_new(&params, &err);
+	if (!tree) {
+		cli_fail("tree", "cannot make the trees", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.threads = 1;
+	cfg.algo = (cutoff_algo_t)a->algo;
+	cfg.tt_mb = (size_t)a->hash_mb;
+	cfg.log = cli_log_keep;
+	cfg.log_user = &log;
+	cutoff_engine_t *engine = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);
+	if (!engine) {
+		cli_fail("tree", "cannot make the engine", err, &log);
+		cutoff_rtree_free(tree);
+		return CLI_EXIT_FAIL;
+	}
+
+	int status = CLI_EXIT_OK;
+	double t0 = now_s();
+	memset(t, 0, sizeof(*t));
+	t->leaves_min = UINT64_MAX;
+	for (int64_t i = 0; i < a->trees; i++) {
+		cutoff_rtree_state_t root;
+		cutoff_rtree_root(tree, a->seed + (uint64_t)i, &root);
+		int32_t truth = cutoff_rtree_value(tree, &root);
+
+		int rc = cutoff_engine_clear(engine);
+		if (rc < 0) {
+			cli_fail("tree", "cannot clear the table", rc, &log);
+			status = CLI_EXIT_FAIL;
+			break;
+		}
+		cutoff_limits_t limits;
+		cutoff_limits_default(&limits);
+		limits.depth = (int)a->depth;
+		limits.iterate = false;
+		limits.guess = a->guess_true ? truth : (int32_t)a->guess;
+
+		cutoff_result_t r;
+		rc = cutoff_engine_search(engine, &root, &limits, &r, NULL, NULL);
+		if (rc < 0) {
+			cli_fail("tree", "the search failed", rc, &log);
+			status = CLI_EXIT_FAIL;
+			break;
+		}
+		const cutoff_counters_t *c = &r.counters;
+		t->leaves += c->leaves;
+		if (c->leaves < t->leaves_min)
+			t->leaves_min = c->leaves;
+		if (c->leaves > t->leaves_max)
+			t->leaves_max = c->leaves;
+		t->nodes += c->nodes;
+		t->cutoffs += c->cutoffs;
+		t->first_move_cutoffs += c->first_move_cutoffs;
+		t->researches += c->researches;
+		t->passes += c->mtdf_passes;
+		t->search_s += r.time_s;
+		if (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped)
+			t->mismatches++;
+	}
+	t->wall_s = now_s() - t0;
+	cutoff_engine_free(engine);
+	cutoff_rtree_free(tree);
+	return status;
+}
+
+static double rate(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+/* The derived figures, computed once for both reports. */
+typedef struct tree_figures {
+	double leaves_mean, nodes_mean, researches_mean, passes_mean;
+	uint64_t minimal;
+	double ratio, fmc_rate, nps;
+} tree_figures_t;
+
+static tree_figures_t figures(const tree_args_t *a, const tree_totals_t *t)
+{
+	double n = (double)a->trees;
+	tree_figures_t f = {
+		.leaves_mean = (double)t->leaves / n,
+		.nodes_mean = (double)t->nodes / n,
+		.researches_mean = (double)t->researches / n,
+		.passes_mean = (double)t->passes / n,
+		.minimal = cutoff_minimal_tree((int)a->branching, (int)a->depth),
+		.fmc_rate = rate(t->first_move_cutoffs, t->cutoffs),
+		.nps = t->search_s > 0 ? (double)t->nodes / t->search_s : 0.0,
+	};
+	f.ratio = f.minimal ? f.leaves_mean / (double)f.minimal : 0.0;
+	return f;
+}
+
+static int print_json(const tree_args_t *a, const tree_totals_t *t)
+{
+	tree_figures_t f = figures(a, t);
+	json_writer_t w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_int(&w, "branching", a->branching);
+	json_int(&w, "depth", a->depth);
+	json_int(&w, "trees", a->trees);
+	json_uint(&w, "seed", a->seed);
+	json_string(&w, "order", order_names[a->order]);
+	json_string(&w, "algo", cli_algo_names[a->algo]);
+	/* The word 'true' as given on the command line, or the number. */
+	if (a->guess_true)
+		json_string(&w, "guess", "true");
+	else
+		json_int(&w, "guess", a->guess);
+	json_int(&w, "hash_mb", a->hash_mb);
+	json_int(&w, "value_min", a->value_min);
+	json_int(&w, "value_max", a->value_max);
+	json_double(&w, "leaves_mean", f.leaves_mean);
+	json_uint(&w, "leaves_min", t->leaves_min);
+	json_uint(&w, "leaves_max", t->leaves_max);
+	json_double(&w, "nodes_mean", f.nodes_mean);
+	json_uint(&w, "minimal_tree", f.minimal);
+	json_double(&w, "ratio", f.ratio);
+	json_uint(&w, "mismatches", t->mismatches);
+	json_uint(&w, "cutoffs", t->cutoffs);
+	json_uint(&w, "first_move_cutoffs", t->first_move_cutoffs);
+	json_double(&w, "first_move_cutoff_rate", f.fmc_rate);
+	json_double(&w, "researches_mean", f.researches_mean);
+	json_double(&w, "passes_mean", f.passes_mean);
+	json_double(&w, "time_s", t->search_s);
+	json_double(&w, "wall_s", t->wall_s);
+	json_double(&w, "nps", f.nps);
+	json_end(&w);
+	if (json_finish(&w) < 0) {
+		cli_error("tree", "cannot write the JSON output");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+static void print_text(const tree_args_t *a, const tree_totals_t *t)
+{
+	tree_figures_t f = figures(a, t);
+
+	cli_field(stdout, "trees", "%" PRId64 " (seeds %" PRIu64 "..%" PRIu64 ")", a->trees,
+	          a->seed, a->seed + (uint64_t)(a->trees - 1));
+	cli_field(stdout, "tree",
+	          "branching %" PRId64 ", depth %" PRId64 ", values %" PRId64 "..%" PRId64
+	          ", %s order",
+	          a->branching, a->depth, a->value_min, a->value_max, order_names[a->order]);
+	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB", cli_algo_names[a->algo],
+	          a->hash_mb);
+	if (a->algo == CUTOFF_ALGO_MTDF) {
+		if (a->guess_true)
+			cli_field(stdout, "first guess", "each tree's true value");
+		else
+			cli_field(stdout, "first guess", "%" PRId64, a->guess);
+	}
+	cli_field(stdout, "leaves", "mean %.2f, min %" PRIu64 ", max %" PRIu64, f.leaves_mean,
+	          t->leaves_min, t->leaves_max);
+	cli_field(stdout, "nodes", "mean %.2f", f.nodes_mean);
+	cli_field(stdout, "minimal tree", "%" PRIu64 " leaves", f.minimal);
+	cli_field(stdout, "ratio", "%.3f (leaves mean / minimal tree)", f.ratio);
+	cli_field(stdout, "mismatches", "%" PRIu64, t->mismatches);
+	cli_field(stdout, "first-move cut-offs", "%.1f %% of %" PRIu64, 100.0 * f.fmc_rate,
+	          t->cutoffs);
+	cli_field(stdout, "re-searches", "mean %.2f", f.researches_mean);
+	if (a->algo == CUTOFF_ALGO_MTDF)
+		cli_field(stdout, "MTD(f) passes", "mean %.2f", f.passes_mean);
+	cli_field(stdout, "time", "%.6f s searching, %.6f s in all", t->search_s, t->wall_s);
+	cli_field(stdout, "nodes per second", "%.0f", f.nps);
+}
+
+int cli_tree(int argc, char **argv)
+{
+	tree_args_t a = {
+		.branching = 6,
+		.depth = 6,
+		.trees = 20,
+		.seed = 1,
+		.order = CUTOFF_RTREE_NATURAL,
+		.algo = CUTOFF_ALGO_ALPHABETA,
+		.value_min = -100,
+		.value_max = 100,
+	};
+	const char *guess_text = NULL;
+	cli_opt_t opts[] = {
+		{ .name = "branching",
+		  .kind = CLI_INT,
+		  .dest.i = &a.branching,
+		  .min = 1,
+		  .max = 64 },
+		{ .name = "depth", .kind = CLI_INT, .dest.i = &a.depth, .min = 1, .max = 30 },
+		{ .name = "trees", .kind = CLI_INT, .dest.i = &a.trees, .min = 1, .max = 1000000 },
+		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a.seed },
+		{ .name = "order",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a.order,
+		  .choices = order_names },
+		{ .name = "algo",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a.algo,
+		  .choices = cli_algo_names },
+		{ .name = "guess", .kind = CLI_STRING, .dest.s = &guess_text },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &a.hash_mb, .min = 0, .max = 65536 },
+		{ .name = "min",
+		  .kind = CLI_INT,
+		  .dest.i = &a.value_min,
+		  .min = -TREE_VALUE_LIMIT,
+		  .max = TREE_VALUE_LIMIT },
+		{ .name = "max",
+		  .kind = CLI_INT,
+		  .dest.i = &a.value_max,
+		  .min = -TREE_VALUE_LIMIT,
+		  .max = TREE_VALUE_LIMIT },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+
+	switch (cli_parse("tree", tree_usage, opts, nopts, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	/* As for `cutoff search`: MTD(f) needs a table to be efficient, the others run
+	 * without one so that the leaf counts are those of the textbook algorithms. */
+	if (!cli_given(opts, nopts, "hash"))
+		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF ? 16 : 0;
+	if (!check_args(&a, guess_text))
+		return CLI_EXIT_USAGE;
+
+	tree_totals_t t;
+	int status = run_trees(&a, &t);
+	if (status != CLI_EXIT_OK)
+		return status;
+	if (a.json) {
+		status = print_json(&a, &t);
+		if (status != CLI_EXIT_OK)
+			return status;
+	} else {
+		print_text(&a, &t);
+	}
+	if (t.mismatches > 0) {
+		cli_error("tree",
+		          "%" PRIu64 " of %" PRId64 " values differ from the trees' true values",
+		          t.mismatches, a.trees);
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,307 @@
+#!/bin/bash
+# cli_errors.sh CUTOFF — checks the `cutoff` command's handling of its command line.
+#
+# Bad invocations must exit non-zero, print exactly one line on stderr that names the
+# offending option or value, and print nothing on stdout. Good ones must exit 0 and print
+# the known figures; every --json output must be one JSON document (checked with
+# `python3 -m json.tool` when python3 is there). The figures are oracles, not snapshots:
+#   549946 nodes   a full negamax of tic-tac-toe from the empty board (every position the
+#                  search visits, the root included; the classic count)
+#   18297 nodes    fail-soft alpha-beta over the same tree, moves in square order
+#   431 leaves     Knuth and Moore's minimal tree for b = d = 6, 6^3 + 6^3 - 1, which
+#                  alpha-beta reads exactly when the best move always comes first
+#   2 passes       MTD(f) started at the true value: one pass fails high at it, one fails
+#                  low just above it
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+if [ ! -x "$cutoff" ]; then
+	echo "$0: '$cutoff' is not an executable" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_errors.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+err=$tmp/err
+
+# python3 may be a version manager's shim that takes a second to start; ask it once for
+# the interpreter itself.
+python=
+if command -v python3 >/dev/null 2>&1; then
+	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
+	if [ -z "$python" ] || [ ! -x "$python" ]; then
+		python=python3
+	fi
+fi
+
+passed=0
+failed=0
+
+ok() {
+	echo "ok - $*"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL - $*"
+	failed=$((failed + 1))
+}
+
+# run ARGS...: runs cutoff with stdout and stderr captured; sets $status, and $stdout and
+# $stderr to what was printed. Only bash builtins besides cutoff itself: a process costs
+# more than most of these checks.
+run() {
+	"$cutoff" "$@" >"$out" 2>"$err"
+	status=$?
+	IFS= read -r -d '' stdout <"$out"
+	IFS= read -r -d '' stderr <"$err"
+}
+
+# one_line TEXT: exactly one newline, at the end, and something before it.
+one_line() {
+	local body=${1%$'\n'}
+	[ -n "$body" ] && [ "$body" != "$1" ] && [[ $body != *$'\n'* ]]
+}
+
+# show TEXT: the text cut short and on one line, for a FAIL message.
+show() {
+	local t=${1:0:300}
+	printf '%s' "${t//$'\n'/\\n}"
+}
+
+# bad NEEDLE ARGS...: the invocation must fail with one line on stderr containing NEEDLE.
+bad() {
+	local needle=$1
+	shift
+	local what="cutoff $* -> one-line error mentioning $needle"
+	what=${what//$'\n'/\\n}
+	run "$@"
+	if [ "$status" -eq 0 ]; then
+		fail "$what: exit status 0"
+	elif [ "$status" -ge 126 ]; then
+		fail "$what: exit status $status (crashed or not run)"
+	elif [ -n "$stdout" ]; then
+		fail "$what: printed on stdout: $(show "$stdout")"
+	elif ! one_line "$stderr"; then
+		fail "$what: stderr is not exactly one line: $(show "$stderr")"
+	elif [[ $stderr != *"$needle"* ]]; then
+		fail "$what: stderr does not mention it: $(show "$stderr")"
+	else
+		ok "$what (exit $status)"
+	fi
+}
+
+# good_json WHAT ARGS...: the invocation must succeed silently on stderr and print one
+# JSON document; leaves it in $out for the checks that follow.
+good_json() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$status" -ne 0 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+		return 1
+	fi
+	if [ -n "$stderr" ]; then
+		fail "$what: printed on stderr: $(show "$stderr")"
+		return 1
+	fi
+	if ! one_line "$stdout"; then
+		fail "$what: the JSON output is not one line: $(show "$stdout")"
+		return 1
+	fi
+	if [ -n "$python" ]; then
+		if ! "$python" -m json.tool <"$out" >/dev/null 2>&1; then
+			fail "$what: the output is not valid JSON: $(show "$stdout")"
+			return 1
+		fi
+		ok "$what: valid JSON"
+	else
+		ok "$what: ran (python3 missing: JSON syntax not checked)"
+	fi
+	return 0
+}
+
+# has FIELD VALUE WHAT: the last JSON output has "FIELD":VALUE (VALUE a regex).
+has() {
+	local re="\"$1\":$2[,}]"
+	if [[ $stdout =~ $re ]]; then
+		ok "$3: $1 = $2"
+	else
+		fail "$3: expected $1 = $2 in: $(show "$stdout")"
+	fi
+}
+
+# good_help ARGS...: usage on stdout, nothing on stderr, exit 0.
+good_help() {
+	run "$@"
+	if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout == usage:* ]]; then
+		ok "cutoff $* prints its usage"
+	else
+		fail "cutoff $* -> exit $status, stdout: $(show "$stdout"), stderr: $(show "$stderr")"
+	fi
+}
+
+# --- the top level ---------------------------------------------------------------------
+bad "foo" foo
+bad "unknown command" foo
+bad "missing command"
+bad "'--frobnicate'" --frobnicate
+bad "'foo'" help foo
+good_help --help
+good_help help
+good_help help tree
+good_help search --help
+good_help tree --help
+good_help version --help
+run --help
+if [[ $stdout == *$'\n  search '* && $stdout == *$'\n  tree '* && $stdout == *$'\n  version '* ]]; then
+	ok "cutoff --help lists search, tree and version"
+else
+	fail "cutoff --help does not list the commands: $(show "$stdout")"
+fi
+run version
+if [ "$status" -eq 0 ] && [[ $stdout =~ ^cutoff\ [0-9]+\.[0-9]+\.[0-9]+$'\n'$ ]]; then
+	ok "cutoff version prints the version"
+else
+	fail "cutoff version -> exit $status: $(show "$stdout")"
+fi
+bad "'--x'" version --x
+
+# --- search: bad command lines -----------------------------------------------------------
+bad "'chess'" search --game chess
+bad "--game" search --game chess
+bad "'foo'" search --algo foo
+bad "--algo" search --algo foo
+bad "'abc'" search --depth abc
+bad "'12x'" search --depth 12x
+bad "--depth" search --depth ''
+bad "--depth" search --depth=
+bad "'-'" search --depth -
+bad "'-3'" search --depth -3
+bad "'0'" search --depth 0
+bad "'10'" search --depth 10
+bad "'99999999999999999999'" search --depth 99999999999999999999
+bad "' 5'" search --depth ' 5'
+bad "--depth needs a value" search --depth
+bad "--depth needs a value" search --depth --json
+bad "'--foo'" search --foo
+bad "'--foo'" search --foo=3
+bad "'-x'" search -x
+bad "'stray'" search stray
+bad "'stray'" search --json stray
+bad "--json" search --json=yes
+bad "--hash" search --hash 65537
+bad "'-1'" search --hash -1
+bad "'1.5'" search --hash 1.5
+bad "'xx'" search --position xx
+bad "--position" search --position ''
+bad "'xxxxxxxxxx'" search --position xxxxxxxxxx
+bad "'xoxzooxxx'" search --position xoxzooxxx
+bad "'xxxxxxxxx'" search --position xxxxxxxxx
+bad "'oo.......'" search --position oo.......
+bad "'xxxooo...'" search --position xxxooo...
+bad "--position" search --position "$(printf 'x\no.......')"
+bad "--position needs a value" search --position
+
+# --- tree: bad command lines ---------------------------------------------------------------
+bad "'sideways'" tree --order sideways
+bad "'quick'" tree --algo quick
+bad "'0'" tree --branching 0
+bad "'65'" tree --branching 65
+bad "'-6'" tree --branching -6
+bad "'31'" tree --depth 31
+bad "'-1'" tree --depth -1
+bad "'6x'" tree --depth 6x
+bad "'0'" tree --trees 0
+bad "'1000001'" tree --trees 1000001
+bad "'-1'" tree --seed -1
+bad "'18446744073709551616'" tree --seed 18446744073709551616
+bad "'+1'" tree --seed +1
+bad "--seed" tree --seed ''
+bad "'maybe'" tree --guess maybe
+bad "'True'" tree --guess True
+bad "'99999'" tree --guess 99999
+bad "--guess needs a value" tree --guess
+bad "'40000'" tree --min 40000
+bad "'-40000'" tree --max -40000
+bad "--min 5" tree --min 5 --max 3
+bad "--hash" tree --hash 1e3
+bad "--branching 64" tree --branching 64 --depth 30
+bad "--algo minimax" tree --algo minimax --branching 10 --depth 10
+bad "--order worst" tree --order worst --branching 10 --depth 9
+bad "'--size'" tree --size 3
+bad "'6'" tree 6
+
+# --- search: the figures -------------------------------------------------------------------
+if good_json "search ttt minimax --json" search --game ttt --algo minimax --json; then
+	has nodes 549946 "ttt minimax"
+	has value 0 "ttt minimax"
+	has bound '"exact"' "ttt minimax"
+fi
+if good_json "search ttt alphabeta --json" search --game ttt --algo alphabeta --json; then
+	has nodes 18297 "ttt alphabeta"
+	has value 0 "ttt alphabeta"
+fi
+for algo in pvs mtdf; do
+	if good_json "search ttt $algo --json" search --game ttt --algo $algo --json; then
+		has value 0 "ttt $algo"
+		has bound '"exact"' "ttt $algo"
+	fi
+done
+if good_json "search of a won position" search --position xx.oo.... --algo alphabeta --json; then
+	has value 1 "x to move wins at once"
+	has best_move 2 "x to move wins at once"
+fi
+if good_json "search of a finished game" search --position xxxoo.... --json; then
+	has best_move null "finished game"
+	has value -1 "finished game"
+	has terminal true "finished game"
+fi
+run search --position xxxoo....
+if [ "$status" -eq 0 ] && [[ $stdout == *"game is over"* ]]; then
+	ok "search of a finished game says there is no move"
+else
+	fail "search of a finished game -> exit $status: $(show "$stdout")"
+fi
+run search --algo minimax
+if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'nodes\ +549946$'\n' ]]; then
+	ok "search text report shows 549946 nodes"
+else
+	fail "search text report -> exit $status: $(show "$stdout")"
+fi
+
+# --- tree: the figures ---------------------------------------------------------------------
+if good_json "tree --order best --json" tree --order best --algo alphabeta --json; then
+	has leaves_mean 431 "alpha-beta on best-ordered b=d=6 trees"
+	has leaves_min 431 "alpha-beta on best-ordered b=d=6 trees"
+	has leaves_max 431 "alpha-beta on best-ordered b=d=6 trees"
+	has minimal_tree 431 "b=d=6"
+	has mismatches 0 "alpha-beta, best order"
+fi
+if good_json "tree mtdf --guess true --json" tree --algo mtdf --guess true --json; then
+	has passes_mean 2 "MTD(f) with a perfect guess"
+	has mismatches 0 "MTD(f) with a perfect guess"
+fi
+for algo in minimax alphabeta pvs mtdf; do
+	for order in natural worst; do
+		if good_json "tree --algo $algo --order $order --depth 5 --json" \
+			tree --algo $algo --order $order --depth 5 --trees 5 --json; then
+			has mismatches 0 "$algo, $order order"
+		fi
+	done
+done
+run tree --trees 3
+if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'mismatches\ +0$'\n' ]]; then
+	ok "tree text report shows no mismatches"
+else
+	fail "tree text report -> exit $status: $(show "$stdout")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
