@@ -177,6 +177,23 @@ typedef enum cutoff_driver {
 	CUTOFF_DRIVER_SERIAL = 0
 } cutoff_driver_t;
 
+/*
+ * Move ordering: which heuristics may reorder the game's moves (bits of config.ordering).
+ * With none of them the moves are searched exactly in the order gen_moves gives, which is
+ * what classic node counts (and oracle-ordered trees) assume. Order of precedence: the
+ * table's move first (once it is found among the generated moves, so an illegal move from
+ * a colliding position is never played), then by the game's hint, then the two killer
+ * moves of the ply, then by the history score; ties keep the game's order.
+ */
+enum {
+	CUTOFF_ORDER_NONE = 0,
+	CUTOFF_ORDER_TT = 1,       /* the table's best move first */
+	CUTOFF_ORDER_HINTS = 2,    /* the game's per-move hints (higher first) */
+	CUTOFF_ORDER_KILLERS = 4,  /* moves that caused a cut-off at the same ply */
+	CUTOFF_ORDER_HISTORY = 8,  /* moves that caused cut-offs anywhere, weighted by depth^2 */
+	CUTOFF_ORDER_ALL = 15
+};
+
 /* Log levels for the log callback. */
 typedef enum cutoff_log_level {
 	CUTOFF_LOG_DEBUG = 0,
@@ -196,6 +213,11 @@ typedef struct cutoff_config {
 	                           default 16 */
 	cutoff_algo_t algo;     /* default CUTOFF_ALGO_PVS */
 	cutoff_driver_t driver; /* default CUTOFF_DRIVER_SERIAL */
+	unsigned ordering;      /* CUTOFF_ORDER_* bits; default CUTOFF_ORDER_ALL */
+	int32_t aspiration;     /* iterative deepening: half-width of the first window around
+	                           the previous iteration's value, in the game's units, widened
+	                           on failure; 0 (the default) searches every iteration with the
+	                           caller's window. Used by alpha-beta and PVS. */
 	cutoff_log_fn log;      /* optional diagnostics; may be NULL (the default) */
 	void *log_user;         /* passed to `log` */
 	void *topology;         /* optional: a loaded hwloc_topology_t to share among engines
@@ -226,7 +248,8 @@ CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const c
  * search of this engine runs. */
 CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
 
-/* Empties the table (forgets everything learnt). Returns CUTOFF_EBUSY while searching. */
+/* Forgets everything learnt: empties the table and the move-ordering history, so that the
+ * next search runs as on a new engine. Returns CUTOFF_EBUSY while searching. */
 CUTOFF_API int cutoff_engine_clear(cutoff_engine_t *engine);
 
 /* The engine's configuration as validated (a copy into *cfg). */
@@ -234,6 +257,15 @@ CUTOFF_API int cutoff_engine_config(const cutoff_engine_t *engine, cutoff_config
 
 /* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching. */
 CUTOFF_API int cutoff_engine_set_algo(cutoff_engine_t *engine, cutoff_algo_t algo);
+
+/* Replaces the table with an empty one of `mb` MiB (0: no table). CUTOFF_EBUSY while
+ * searching; CUTOFF_EINVAL for a size out of range; CUTOFF_ENOMEM (the old table is then
+ * kept) when the memory cannot be had. */
+CUTOFF_API int cutoff_engine_set_tt_mb(cutoff_engine_t *engine, size_t mb);
+
+/* The table's fill, per mille of sampled entries written by the latest search (0 without a
+ * table). Safe to call during a search (the value is then approximate). */
+CUTOFF_API int cutoff_engine_hashfull(const cutoff_engine_t *engine);
 
 /*
  * Asks the running search of `engine` (if any) to stop as soon as it can. Safe to call
@@ -257,7 +289,18 @@ typedef struct cutoff_counters {
 	uint64_t tt_probes;          /* table look-ups */
 	uint64_t tt_hits;            /* look-ups that found the position */
 	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
+	uint64_t aspiration_researches; /* root searches repeated after an aspiration window failed */
 } cutoff_counters_t;
+
+/* One completed iteration of iterative deepening. */
+typedef struct cutoff_iteration {
+	int depth;
+	int32_t value;
+	cutoff_bound_t bound;
+	cutoff_move_t best_move;
+	cutoff_counters_t counters; /* of this iteration alone */
+	double time_s;              /* since the search started, when the iteration completed */
+} cutoff_iteration_t;
 
 /*
  * What a search may do. Start from cutoff_limits_default().
@@ -296,6 +339,8 @@ typedef struct cutoff_result {
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
 	cutoff_counters_t counters;
 	double time_s;            /* wall time of the search */
+	int iterations;           /* entries in iteration[]: every completed iteration */
+	cutoff_iteration_t iteration[CUTOFF_MAX_PLY];
 } cutoff_result_t;
 
 /* Called after each completed iteration of an iterative search, from the searching

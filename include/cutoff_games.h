@@ -47,10 +47,18 @@ CUTOFF_API int cutoff_ttt_parse(const char *text, cutoff_ttt_state_t *state);
  *
  * Every inner node has exactly `branching` children and every leaf is at `depth` below the
  * root. A node is named by a 64-bit hash of (seed, path): the root's is mixed from the
- * seed, a child's from its parent's and its natural index. Leaf values are drawn uniformly
- * from [value_min, value_max] by that hash, so any node can be rebuilt without storing the
- * tree. Inner nodes evaluate to a value drawn the same way (no correlation with the true
- * value), so depth-limited searches are well defined.
+ * seed, a child's from its parent's and its natural index, so any node can be rebuilt
+ * without storing the tree. Two value models:
+ *
+ *   IID          every leaf's value is drawn uniformly from [value_min, value_max] by its
+ *                hash, independently; inner nodes evaluate to a value drawn the same way,
+ *                which says nothing about their true value (the classic model of Knuth
+ *                and Moore: no structure for move ordering to learn).
+ *   INCREMENTAL  every move adds a step drawn from [value_min, value_max] to the mover's
+ *                score; a node's static value (at the leaves, and as the evaluation of an
+ *                inner node) is the sum of the steps along its path, for the side to move.
+ *                Shallow values predict deep ones, as in real games, so iterative
+ *                deepening and the table have something to learn from.
  *
  * A move is the natural index of a child, 0 .. branching-1. gen_moves returns them in
  * the configured order:
@@ -58,6 +66,8 @@ CUTOFF_API int cutoff_ttt_parse(const char *text, cutoff_ttt_state_t *state);
  *   BEST     sorted by the child's true negamax value, best for the side to move first
  *            (an oracle: computed by searching the subtree to its leaves; stable on ties)
  *   WORST    the reverse of BEST
+ * Hints: 0 for IID trees; for INCREMENTAL ones, the step each move gains at once (a cheap
+ * static guess, as a real game would give).
  * The key of a node is its hash, so there are no transpositions.
  * ------------------------------------------------------------------------------------- */
 
@@ -67,23 +77,31 @@ typedef enum cutoff_rtree_order {
 	CUTOFF_RTREE_WORST = 2
 } cutoff_rtree_order_t;
 
+typedef enum cutoff_rtree_model {
+	CUTOFF_RTREE_IID = 0,
+	CUTOFF_RTREE_INCREMENTAL = 1
+} cutoff_rtree_model_t;
+
 typedef struct cutoff_rtree_params {
 	int branching;              /* 1 .. CUTOFF_MAX_MOVES */
 	int depth;                  /* 0 .. CUTOFF_MAX_PLY - 1 */
 	int32_t value_min, value_max; /* value_min <= value_max, both within
-	                                 (-CUTOFF_WIN_MIN, CUTOFF_WIN_MIN); default -100, 100 */
+	                                 (-CUTOFF_WIN_MIN, CUTOFF_WIN_MIN); default -100, 100;
+	                                 INCREMENTAL: the step range, and depth times the
+	                                 largest step must stay below CUTOFF_WIN_MIN */
 	cutoff_rtree_order_t order;
+	cutoff_rtree_model_t model;   /* default IID */
 } cutoff_rtree_params_t;
 
 typedef struct cutoff_rtree_state {
 	uint64_t hash;  /* names the node */
 	uint32_t ply;   /* distance from the tree's root */
-	uint32_t pad;
+	int32_t sum;    /* INCREMENTAL: the path's score for the side to move; IID: 0 */
 } cutoff_rtree_state_t;
 
 typedef struct cutoff_rtree cutoff_rtree_t;
 
-/* Defaults: branching 6, depth 6, values -100..100, natural order. */
+/* Defaults: branching 6, depth 6, values -100..100, natural order, IID values. */
 CUTOFF_API void cutoff_rtree_params_default(cutoff_rtree_params_t *params);
 
 /* Makes a tree family (the game description plus its parameters). NULL with *err =

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "pool.h"
 #include "search.h"
 #include "tt.h"
 
@@ -30,6 +31,7 @@ struct cutoff_engine {
 	hwloc_topology_t topology; /* cfg.topology, or our own when own_topology */
 	bool own_topology;
 	cutoff_tt_t *tt;
+	cutoff_pool_t *pool; /* cfg.threads threads, the caller being thread 0 */
 	cutoff_searcher_t *searcher;
 	int stop;
 	int searching;
@@ -85,6 +87,7 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->tt_mb = 16;
 	cfg->algo = CUTOFF_ALGO_PVS;
 	cfg->driver = CUTOFF_DRIVER_SERIAL;
+	cfg->ordering = CUTOFF_ORDER_ALL;
 }
 
 void cutoff_limits_default(cutoff_limits_t *lim)
@@ -135,6 +138,16 @@ static int check_config(const cutoff_config_t *c)
 	}
 	if ((unsigned)c->algo > CUTOFF_ALGO_MTDF) {
 		say(c, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t", (int)c->algo);
+		return CUTOFF_EINVAL;
+	}
+	if (c->ordering & ~(unsigned)CUTOFF_ORDER_ALL) {
+		say(c, CUTOFF_LOG_WARN, "config: ordering 0x%x has bits outside CUTOFF_ORDER_ALL",
+		    c->ordering);
+		return CUTOFF_EINVAL;
+	}
+	if (c->aspiration < 0 || c->aspiration >= CUTOFF_INF) {
+		say(c, CUTOFF_LOG_WARN, "config: aspiration %d is not in 0..%d", (int)c->aspiration,
+		    CUTOFF_INF - 1);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->driver > CUTOFF_DRIVER_SERIAL) {
@@ -191,8 +204,15 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		*err = rc;
 		return NULL;
 	}
+	if ((rc = cutoff_pool_new(cfg->threads, &e->pool)) < 0) {
+		say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started", cfg->threads);
+		cutoff_engine_free(e);
+		*err = rc;
+		return NULL;
+	}
 	e->searcher = malloc(sizeof(*e->searcher));
-	if (!e->searcher || cutoff_searcher_init(e->searcher, &e->game, e->tt, &e->stop) < 0) {
+	if (!e->searcher ||
+	    cutoff_searcher_init(e->searcher, &e->game, e->tt, &e->stop, cfg->ordering) < 0) {
 		free(e->searcher);
 		e->searcher = NULL;
 		cutoff_engine_free(e);
@@ -211,6 +231,7 @@ void cutoff_engine_free(cutoff_engine_t *e)
 		cutoff_searcher_destroy(e->searcher);
 		free(e->searcher);
 	}
+	cutoff_pool_free(e->pool);
 	cutoff_tt_free(e->tt);
 	if (e->own_topology)
 		hwloc_topology_destroy(e->topology);
@@ -222,16 +243,58 @@ static bool engine_take(cutoff_engine_t *e) { return cutoff_int_cas(&e->searchin
 
 static void engine_release(cutoff_engine_t *e) { cutoff_int_store_release(&e->searching, 0); }
 
+static void clear_job(void *arg, int index, int threads)
+{
+	cutoff_tt_clear_part(arg, index, threads);
+}
+
+/* Every thread of the engine clears its slice: the pages are touched (and, under a
+ * first-touch policy, placed) by the threads that will use them. */
+static void clear_table(cutoff_engine_t *e)
+{
+	if (e->tt)
+		cutoff_pool_run(e->pool, clear_job, e->tt);
+}
+
 int cutoff_engine_clear(cutoff_engine_t *e)
 {
 	if (!e)
 		return CUTOFF_EINVAL;
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
-	if (e->tt)
-		cutoff_tt_clear(e->tt);
+	clear_table(e);
+	cutoff_searcher_forget(e->searcher);
 	engine_release(e);
 	return CUTOFF_OK;
+}
+
+int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
+{
+	int rc = CUTOFF_OK;
+	if (!e)
+		return CUTOFF_EINVAL;
+	if (mb > CUTOFF_MAX_TT_MB) {
+		say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb, (size_t)CUTOFF_MAX_TT_MB);
+		return CUTOFF_EINVAL;
+	}
+	if (!engine_take(e))
+		return CUTOFF_EBUSY;
+	cutoff_tt_t *tt = NULL;
+	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, 0, &rc))) {
+		say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated", mb);
+	} else {
+		cutoff_tt_free(e->tt);
+		e->tt = tt;
+		e->searcher->tt = tt;
+		e->cfg.tt_mb = mb;
+	}
+	engine_release(e);
+	return rc;
+}
+
+int cutoff_engine_hashfull(const cutoff_engine_t *e)
+{
+	return e && e->tt ? cutoff_tt_hashfull(e->tt) : 0;
 }
 
 int cutoff_engine_config(const cutoff_engine_t *e, cutoff_config_t *cfg)
@@ -296,6 +359,72 @@ static void take_iteration(const cutoff_searcher_t *s, int depth, int32_t value,
 		r->best_move = r->pv[0];
 }
 
+_Static_assert(sizeof(cutoff_counters_t) % sizeof(uint64_t) == 0, "counters are all uint64_t");
+
+static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff_counters_t *b)
+{
+	cutoff_counters_t d;
+	uint64_t w[sizeof(d) / sizeof(uint64_t)], x[sizeof(d) / sizeof(uint64_t)];
+	memcpy(w, a, sizeof(w));
+	memcpy(x, b, sizeof(x));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		w[i] -= x[i];
+	memcpy(&d, w, sizeof(d));
+	return d;
+}
+
+static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
+
+/*
+ * One iteration at `depth`, through an aspiration window around `prev` when configured:
+ * a failure widens the window on the side the fail-soft value points to, by a delta that
+ * doubles each time, and after a few failures (an unstable search) falls back to the
+ * caller's window instead of looping. The value and its bound are for the caller's window
+ * (alpha, beta), so the contract holds whatever the aspiration did.
+ */
+static bool iterate_once(cutoff_engine_t *e, int depth, const cutoff_limits_t *lim, int32_t prev,
+                         bool have_prev, int32_t *value, cutoff_bound_t *bound)
+{
+	cutoff_searcher_t *s = e->searcher;
+	const cutoff_algo_t algo = e->cfg.algo;
+	int32_t delta = e->cfg.aspiration;
+	int32_t lo = lim->alpha, hi = lim->beta;
+	bool aspire = delta > 0 && have_prev && !is_win(prev) &&
+	              (algo == CUTOFF_ALGO_ALPHABETA || algo == CUTOFF_ALGO_PVS);
+
+	for (int tries = 0;; tries++) {
+		if (aspire && tries < 4) {
+			lo = prev - delta > lim->alpha ? prev - delta : lim->alpha;
+			hi = prev + delta < lim->beta ? prev + delta : lim->beta;
+			if (lo >= hi) { /* the caller's window lies beside ours: take it */
+				lo = lim->alpha;
+				hi = lim->beta;
+			}
+		} else {
+			lo = lim->alpha;
+			hi = lim->beta;
+		}
+		if (!cutoff_search_root(s, algo, depth, lo, hi, prev, value, bound))
+			return false;
+		if (*value <= lo && lo > lim->alpha) {
+			prev = *value; /* fail-soft: the value says how far down to look */
+		} else if (*value >= hi && hi < lim->beta) {
+			prev = *value;
+		} else {
+			break;
+		}
+		s->count.aspiration_researches++;
+		delta *= 2;
+		if (delta > CUTOFF_INF / 4)
+			aspire = false;
+	}
+	if (*bound != CUTOFF_BOUND_EXACT || *value <= lim->alpha || *value >= lim->beta)
+		*bound = *value <= lim->alpha   ? CUTOFF_BOUND_UPPER
+		         : *value >= lim->beta ? CUTOFF_BOUND_LOWER
+		                               : CUTOFF_BOUND_EXACT;
+	return true;
+}
+
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
                          cutoff_result_t *r, cutoff_info_fn info, void *info_user)
 {
@@ -335,15 +464,23 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 
 	cutoff_searcher_start(s, root, limits->nodes, deadline);
 	int32_t guess = limits->guess;
+	cutoff_counters_t before = s->count;
 	for (int d = limits->iterate ? 1 : limits->depth; d <= limits->depth; d++) {
-		if (!cutoff_search_root(s, e->cfg.algo, d, limits->alpha, limits->beta, guess, &value,
-		                        &bound))
+		if (!iterate_once(e, d, limits, guess, r->iterations > 0, &value, &bound))
 			break;
 		take_iteration(s, d, value, bound, r);
 		guess = value;
+		cutoff_iteration_t *it = &r->iteration[r->iterations++];
+		it->depth = d;
+		it->value = value;
+		it->bound = bound;
+		it->best_move = r->best_move;
+		it->counters = counters_minus(&s->count, &before);
+		it->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
+		before = s->count;
 		if (info && d < limits->depth) {
 			r->counters = s->count;
-			r->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
+			r->time_s = it->time_s;
 			info(info_user, r);
 		}
 	}

@@ -23,6 +23,7 @@
 #include "search.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,18 +40,20 @@ uint64_t cutoff_now_ns(void)
 }
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         const int *stop)
+                         const int *stop, unsigned ordering)
 {
 	memset(s, 0, sizeof(*s));
 	s->game = game;
 	s->tt = tt;
 	s->stop = stop;
+	s->ordering = ordering;
 	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
 	s->state_stride = (game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
 	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
 	s->moves = malloc(lists * sizeof(*s->moves));
 	s->hints = malloc(lists * sizeof(*s->hints));
-	if (!s->states || !s->moves || !s->hints) {
+	s->scores = malloc((size_t)game->max_moves * sizeof(*s->scores));
+	if (!s->states || !s->moves || !s->hints || !s->scores) {
 		cutoff_searcher_destroy(s);
 		return CUTOFF_ENOMEM;
 	}
@@ -62,6 +65,8 @@ void cutoff_searcher_destroy(cutoff_searcher_t *s)
 	free(s->states);
 	free(s->moves);
 	free(s->hints);
+	free(s->scores);
+	s->scores = NULL;
 	s->states = NULL;
 	s->moves = NULL;
 	s->hints = NULL;
@@ -92,7 +97,14 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node
 	s->poll = 1;
 	s->aborted = false;
 	s->pv_length[0] = 0;
+	for (int i = 0; i <= CUTOFF_MAX_PLY; i++)
+		s->killers[i][0] = s->killers[i][1] = CUTOFF_MOVE_NONE;
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
+			s->history[side][i] >>= 1;
 }
+
+void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
 
 /* Looks at the stop flag, the node limit and the clock; sets the next poll distance. */
 static bool poll_limits(cutoff_searcher_t *s)
@@ -151,30 +163,78 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t *va
 	return false;
 }
 
-/* Generates the moves at `ply`, in the game's order, then stably by descending hint. */
-static int generate(cutoff_searcher_t *s, int ply)
+static inline uint32_t history_slot(cutoff_move_t m)
+{
+	return (uint32_t)(m * 2654435761u) >> (32 - 12);
+}
+
+_Static_assert(CUTOFF_HISTORY_SIZE == 1 << 12, "history_slot makes 12-bit indices");
+
+/*
+ * Generates the moves at `ply` and orders them (config.ordering): the table's move first,
+ * then by the game's hint, the killers, the history score; a stable insertion sort, so
+ * that equal keys keep the game's order and CUTOFF_ORDER_NONE is exactly the game's order.
+ */
+static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 {
 	const cutoff_game_t *g = s->game;
+	const unsigned ord = s->ordering;
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = hints_at(s, ply);
-	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
-	bool ordered = true;
-	for (int i = 1; i < n && ordered; i++)
-		ordered = h[i] <= h[i - 1];
-	if (ordered)
+	int n = g->gen_moves(g->ctx, state_at(s, ply), m, (ord & CUTOFF_ORDER_HINTS) ? h : NULL);
+	if (ord == CUTOFF_ORDER_NONE || n < 2)
+		return n;
+
+	int64_t *key = s->scores;
+	const cutoff_move_t *killer = s->killers[ply];
+	const uint32_t *history = s->history[ply & 1];
+	bool sorted = true;
+	for (int i = 0; i < n; i++) {
+		int64_t k = 0;
+		if ((ord & CUTOFF_ORDER_TT) && m[i] == tt_move)
+			k = INT64_MAX;
+		else {
+			if (ord & CUTOFF_ORDER_HINTS)
+				k = (int64_t)h[i] << 32;
+			if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[0])
+				k += 1 << 30;
+			else if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[1])
+				k += 1 << 29;
+			if (ord & CUTOFF_ORDER_HISTORY)
+				k += history[history_slot(m[i])];
+		}
+		key[i] = k;
+		sorted = sorted && (i == 0 || k <= key[i - 1]);
+	}
+	if (sorted)
 		return n;
 	for (int i = 1; i < n; i++) {
 		cutoff_move_t mv = m[i];
-		int32_t hv = h[i];
+		int64_t kv = key[i];
 		int j = i;
-		for (; j > 0 && h[j - 1] < hv; j--) {
+		for (; j > 0 && key[j - 1] < kv; j--) {
 			m[j] = m[j - 1];
-			h[j] = h[j - 1];
+			key[j] = key[j - 1];
 		}
 		m[j] = mv;
-		h[j] = hv;
+		key[j] = kv;
 	}
 	return n;
+}
+
+/* A move that cut off at `ply` becomes its first killer, and gains history. */
+static void reward(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
+{
+	cutoff_move_t *killer = s->killers[ply];
+	if (killer[0] != move) {
+		killer[1] = killer[0];
+		killer[0] = move;
+	}
+	uint32_t *slot = &s->history[ply & 1][history_slot(move)];
+	*slot += (uint32_t)(depth * depth);
+	if (*slot > 1u << 28) /* keep history below the killers' weight */
+		for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
+			s->history[ply & 1][i] >>= 1;
 }
 
 static inline void play(cutoff_searcher_t *s, int ply, cutoff_move_t move)
@@ -191,20 +251,25 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	s->pv_length[ply] = n + 1;
 }
 
-static inline void count_cutoff(cutoff_searcher_t *s, int i)
+static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i,
+                                cutoff_move_t move)
 {
 	s->count.cutoffs++;
 	s->count.first_move_cutoffs += i == 0;
+	if (s->ordering & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))
+		reward(s, ply, depth, move);
 }
 
 /* The table's verdict before searching a node: true with *value when its bounds settle
- * the node for this window. Never at the root. */
+ * the node for this window (never at the root); *move is the table's move or NONE. */
 static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha,
-                             int32_t beta, uint64_t key, int32_t *value)
+                             int32_t beta, uint64_t key, int32_t *value, cutoff_move_t *move)
 {
 	cutoff_tt_hit_t hit;
 	s->count.tt_probes++;
-	if (!cutoff_tt_probe(s->tt, key, depth, ply, &hit))
+	bool found = cutoff_tt_probe(s->tt, key, depth, ply, &hit);
+	*move = hit.move;
+	if (!found)
 		return false;
 	s->count.tt_hits++;
 	if (ply == 0)
@@ -236,7 +301,7 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 		return 0;
 	if (is_leaf(s, ply, depth, &v))
 		return v;
-	int n = generate(s, ply);
+	int n = generate(s, ply, CUTOFF_MOVE_NONE);
 	if (n == 0) {
 		s->count.leaves++;
 		return s->game->evaluate(s->game->ctx, state_at(s, ply));
@@ -261,16 +326,17 @@ static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha
 {
 	int32_t v;
 	uint64_t key = 0;
+	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	if (enter_node(s, ply))
 		return 0;
 	if (is_leaf(s, ply, depth, &v))
 		return v;
 	if (s->tt) {
 		key = s->game->key(s->game->ctx, state_at(s, ply));
-		if (tt_lookup(s, ply, depth, alpha, beta, key, &v))
+		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
-	int n = generate(s, ply);
+	int n = generate(s, ply, tt_move);
 	if (n == 0) {
 		s->count.leaves++;
 		return s->game->evaluate(s->game->ctx, state_at(s, ply));
@@ -288,7 +354,7 @@ static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
 			if (v >= beta) {
-				count_cutoff(s, i);
+				count_cutoff(s, ply, depth, i, m[i]);
 				break;
 			}
 			if (v > a)
@@ -306,16 +372,17 @@ static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int3
 {
 	int32_t v;
 	uint64_t key = 0;
+	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	if (enter_node(s, ply))
 		return 0;
 	if (is_leaf(s, ply, depth, &v))
 		return v;
 	if (s->tt) {
 		key = s->game->key(s->game->ctx, state_at(s, ply));
-		if (tt_lookup(s, ply, depth, alpha, beta, key, &v))
+		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
-	int n = generate(s, ply);
+	int n = generate(s, ply, tt_move);
 	if (n == 0) {
 		s->count.leaves++;
 		return s->game->evaluate(s->game->ctx, state_at(s, ply));
@@ -343,7 +410,7 @@ static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int3
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
 			if (v >= beta) {
-				count_cutoff(s, i);
+				count_cutoff(s, ply, depth, i, m[i]);
 				break;
 			}
 			if (v > a)

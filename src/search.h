@@ -10,6 +10,8 @@
 #include "cutoff.h"
 #include "tt.h"
 
+enum { CUTOFF_HISTORY_SIZE = 4096 };
+
 typedef struct cutoff_searcher {
 	/* set when the engine is made, read-only afterwards */
 	const cutoff_game_t *game;
@@ -21,6 +23,9 @@ typedef struct cutoff_searcher {
 	cutoff_move_t *moves;   /* CUTOFF_MAX_PLY lists of game->max_moves moves */
 	int32_t *hints;         /* hints for those moves */
 
+	unsigned ordering;      /* CUTOFF_ORDER_* bits */
+	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
+
 	/* set at the start of each search */
 	uint64_t node_limit;    /* 0: none */
 	uint64_t deadline_ns;   /* 0: none; CLOCK_MONOTONIC */
@@ -28,18 +33,24 @@ typedef struct cutoff_searcher {
 	bool aborted;           /* a limit or the stop flag ended this search */
 
 	cutoff_counters_t count;
+	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
+	uint32_t history[2][CUTOFF_HISTORY_SIZE]; /* by ply parity and a hash of the move */
 	int pv_length[CUTOFF_MAX_PLY + 1];
 	cutoff_move_t pv[CUTOFF_MAX_PLY + 1][CUTOFF_MAX_PLY];
 } cutoff_searcher_t;
 
 /* Allocates the stacks of a searcher for `game`. Returns 0 or CUTOFF_ENOMEM. */
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         const int *stop);
+                         const int *stop, unsigned ordering);
 void cutoff_searcher_destroy(cutoff_searcher_t *s);
 
-/* Prepares for a new search from `root` under the given limits (resets counters). */
+/* Prepares for a new search from `root` under the given limits: resets counters and
+ * killers, and halves the history scores (they fade over searches). */
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node_limit,
                            uint64_t deadline_ns);
+
+/* Forgets what ordering learnt (history scores). Only while not searching. */
+void cutoff_searcher_forget(cutoff_searcher_t *s);
 
 /*
  * One search of the root (already on the searcher's stack) to `depth` with `algo` and the

@@ -1,7 +1,8 @@
 /*
  * The contract test: every search algorithm, on random cases, against brute-force negamax.
  *
- * A case is a random uniform tree (branching 2..5, depth 1..7, a random seed), a random
+ * A case is a random uniform tree (branching 2..5, depth 1..7, independent or incremental
+ * values, a random seed), a random
  * node in it (a random walk from the root), a search depth that may stop above the
  * leaves or reach past them (odd and even mixed), and a random window: wide, narrow, null
  * (beta = alpha + 1), or infinite on either side. For the returned value v and the true
@@ -11,7 +12,8 @@
  * and the reported bound must say which case it is. Each algorithm runs CASES cases
  * without a table, and CASES more with a table (cleared per case, since a node searched
  * deeper in an earlier case would rightly answer with its deeper value), half of them
- * through iterative deepening. Zero violations are allowed.
+ * through iterative deepening with narrow aspiration windows. Every move-ordering
+ * heuristic is on (the default). Zero violations are allowed.
  *
  * Usage: test_contract [cases] [seed]
  */
@@ -101,27 +103,33 @@ struct tally {
 
 /* Trees and engines are made once per shape and reused (an engine loads nothing twice;
  * its table is cleared per case). */
-static cutoff_rtree_t *trees[6][8];
-static cutoff_engine_t *engines[4][2][6][8];
+static cutoff_rtree_t *trees[2][6][8];
+static cutoff_engine_t *engines[2][4][2][6][8];
 
 static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 {
-	int b = rnd_int(2, 5), depth = rnd_int(1, 7);
-	if (!trees[b][depth]) {
+	int b = rnd_int(2, 5), depth = rnd_int(1, 7), model = rnd_int(0, 1);
+	if (!trees[model][b][depth]) {
 		cutoff_rtree_params_t p;
 		cutoff_rtree_params_default(&p);
 		p.branching = b;
 		p.depth = depth;
-		trees[b][depth] = cutoff_rtree_new(&p, NULL);
+		p.model = (cutoff_rtree_model_t)model;
+		if (model == CUTOFF_RTREE_INCREMENTAL) {
+			p.value_min = -15;
+			p.value_max = 15;
+		}
+		trees[model][b][depth] = cutoff_rtree_new(&p, NULL);
 	}
-	cutoff_rtree_t *tree = trees[b][depth];
+	cutoff_rtree_t *tree = trees[model][b][depth];
 	const cutoff_game_t *g = cutoff_rtree_game(tree);
-	cutoff_engine_t **slot = &engines[algo][table][b][depth];
+	cutoff_engine_t **slot = &engines[model][algo][table][b][depth];
 	if (!*slot) {
 		cutoff_config_t cfg;
 		cutoff_config_default(&cfg);
 		cfg.algo = algo;
 		cfg.tt_mb = table ? 1 : 0;
+		cfg.aspiration = table ? 8 : 0; /* narrow: aspiration windows fail often */
 		cfg.topology = topology;
 		*slot = cutoff_engine_new(g, &cfg, NULL);
 	}
@@ -204,14 +212,14 @@ int main(int argc, char **argv)
 			      table);
 		}
 	}
-	for (int a = 0; a < 4; a++)
-		for (int tb = 0; tb < 2; tb++)
-			for (int b = 0; b < 6; b++)
-				for (int d = 0; d < 8; d++)
-					cutoff_engine_free(engines[a][tb][b][d]);
-	for (int b = 0; b < 6; b++)
-		for (int d = 0; d < 8; d++)
-			cutoff_rtree_free(trees[b][d]);
+	for (int m = 0; m < 2; m++)
+		for (int b = 0; b < 6; b++)
+			for (int d = 0; d < 8; d++) {
+				for (int a = 0; a < 4; a++)
+					for (int tb = 0; tb < 2; tb++)
+						cutoff_engine_free(engines[m][a][tb][b][d]);
+				cutoff_rtree_free(trees[m][b][d]);
+			}
 	hwloc_topology_destroy(topology);
 	return check_report();
 }

@@ -32,6 +32,7 @@ int main(void)
 				cutoff_config_default(&cfg);
 				cfg.algo = (cutoff_algo_t)algo;
 				cfg.tt_mb = 0;
+				cfg.ordering = CUTOFF_ORDER_NONE; /* the oracle's order, untouched */
 				cfg.topology = topology; /* loaded once: engines are made by the thousand */
 				cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, NULL);
 				int seeds = b * d > 40 ? 2 : 5;

@@ -16,6 +16,7 @@ static int search(cutoff_algo_t algo, size_t tt_mb, const char *board, cutoff_re
 	cutoff_config_default(&cfg);
 	cfg.algo = algo;
 	cfg.tt_mb = tt_mb;
+	cfg.ordering = CUTOFF_ORDER_NONE; /* square order, as the classic counts assume */
 	cutoff_engine_t *e = cutoff_engine_new(cutoff_ttt_game(), &cfg, NULL);
 	cutoff_ttt_state_t st;
 	if (cutoff_ttt_parse(board, &st) != 0)

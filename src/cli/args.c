@@ -257,3 +257,39 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 	}
 	return CLI_PARSED;
 }
+
+bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
+{
+	static const struct {
+		const char *word;
+		unsigned bits;
+	} words[] = {
+		{ "none", CUTOFF_ORDER_NONE },       { "all", CUTOFF_ORDER_ALL },
+		{ "tt", CUTOFF_ORDER_TT },           { "hints", CUTOFF_ORDER_HINTS },
+		{ "killers", CUTOFF_ORDER_KILLERS }, { "history", CUTOFF_ORDER_HISTORY },
+	};
+	char q[CLI_QUOTE_SIZE];
+	unsigned bits = 0;
+	const char *p = text;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t i = 0;
+		for (; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i].word) == len && strncmp(p, words[i].word, len) == 0)
+				break;
+		if (len == 0 || i == sizeof(words) / sizeof(words[0])) {
+			cli_error(cmd,
+			          "--ordering: expected none, all, or a comma-separated list of tt, "
+			          "hints, killers, history; got %s",
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		bits |= words[i].bits;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return true;
+}

@@ -115,6 +115,10 @@ void cli_log_keep(void *user, cutoff_log_level_t level, const char *message);
  * a warning, " (<warning>)". */
 void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log);
 
+/* --ordering: "none", "all", or a comma-separated list of tt, hints, killers, history.
+ * True with *out set to CUTOFF_ORDER_* bits, or false after a one-line error. */
+bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);
+
 /* The algorithm names accepted by --algo, indexed by cutoff_algo_t; NULL-terminated. */
 extern const char *const cli_algo_names[];
 

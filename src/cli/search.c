@@ -27,6 +27,8 @@ static const char search_usage[] =
 	"  --depth D         plies to search, 1..9; default 9 (the whole game)\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
 	"                    mtdf, 0 for the others (so that the classic counts come out)\n"
+	"  --ordering O      the engine's move ordering: none (square order), all, or a list\n"
+	"                    of tt,hints,killers,history; default none\n"
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n";
 
@@ -192,6 +194,8 @@ int cli_search(int argc, char **argv)
 	int game = GAME_TTT, algo = CUTOFF_ALGO_ALPHABETA;
 	const char *position = NULL;
 	int64_t depth = 9, hash_mb = 0;
+	const char *ordering_text = "none";
+	unsigned ordering;
 	bool json = false;
 	cli_opt_t opts[] = {
 		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &game, .choices = game_names },
@@ -202,6 +206,7 @@ int cli_search(int argc, char **argv)
 		{ .name = "position", .kind = CLI_STRING, .dest.s = &position },
 		{ .name = "depth", .kind = CLI_INT, .dest.i = &depth, .min = 1, .max = 9 },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
+		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
@@ -218,6 +223,8 @@ int cli_search(int argc, char **argv)
 	 * without one by default so that their counts are the textbook ones. */
 	if (!cli_given(opts, nopts, "hash"))
 		hash_mb = algo == CUTOFF_ALGO_MTDF ? 16 : 0;
+	if (!cli_parse_ordering("search", ordering_text, &ordering))
+		return CLI_EXIT_USAGE;
 
 	cutoff_ttt_state_t root;
 	if (position) {
@@ -234,6 +241,7 @@ int cli_search(int argc, char **argv)
 	cfg.threads = 1;
 	cfg.algo = (cutoff_algo_t)algo;
 	cfg.tt_mb = (size_t)hash_mb;
+	cfg.ordering = ordering;
 	cfg.log = cli_log_keep;
 	cfg.log_user = &log;
 

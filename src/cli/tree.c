@@ -6,8 +6,11 @@
  * well as a measurement: it fails when any value differs.
  *
  * Tree i (from 0) is the one drawn with seed S + i (mod 2^64), searched to its full depth
- * in one search (no iterative deepening) with the full window, on a cleared table, so
- * that no tree profits from the one before.
+ * with the full window (in one search, or by iterative deepening with --iterate), on a
+ * cleared table and a fresh move-ordering history, so that no tree profits from the one
+ * before. By default the engine keeps the tree's own move order (--ordering none), which
+ * is what the minimal-tree comparison is about; --ordering all measures the engine's
+ * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -41,7 +44,14 @@ static const char tree_usage[] =
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
 	"                    mtdf, 0 for the others; it is cleared before every tree, which\n"
 	"                    costs about 30 us a MiB: use a small one for many small trees\n"
-	"  --min V, --max V  the range of leaf values; default -100 and 100\n"
+	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
+	"                    default -100 and 100\n"
+	"  --model M         iid (leaves drawn independently) or incremental (each move\n"
+	"                    adds a step; shallow values predict deep ones); default iid\n"
+	"  --ordering O      the engine's move ordering: none (the tree's order), all, or a\n"
+	"                    list of tt,hints,killers,history; default none\n"
+	"  --iterate         iterative deepening 1..D (reports each iteration)\n"
+	"  --aspiration A    with --iterate: aspiration half-width, 0..10000; default 0 (off)\n"
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n"
 	"\n"
@@ -50,6 +60,7 @@ static const char tree_usage[] =
 	"minute or two) are refused.\n";
 
 static const char *const order_names[] = { "natural", "best", "worst", NULL };
+static const char *const model_names[] = { "iid", "incremental", NULL };
 
 _Static_assert(CUTOFF_RTREE_NATURAL == 0 && CUTOFF_RTREE_BEST == 1 && CUTOFF_RTREE_WORST == 2,
                "order_names is indexed by cutoff_rtree_order_t");
@@ -69,8 +80,14 @@ typedef struct tree_args {
 	int64_t guess;
 	int64_t hash_mb;
 	int64_t value_min, value_max;
+	int model;
+	unsigned ordering;
+	bool iterate;
+	int64_t aspiration;
 	bool json;
 } tree_args_t;
+
+enum { TREE_MAX_DEPTH = 30 };
 
 typedef struct tree_totals {
 	uint64_t leaves, leaves_min, leaves_max, nodes;
@@ -78,6 +95,9 @@ typedef struct tree_totals {
 	uint64_t mismatches;
 	double search_s; /* the searches alone, as the library timed them */
 	double wall_s;   /* everything: oracle, table clearing, searches */
+	/* by iteration depth, with --iterate */
+	uint64_t it_nodes[TREE_MAX_DEPTH + 1], it_cutoffs[TREE_MAX_DEPTH + 1],
+		it_first[TREE_MAX_DEPTH + 1];
 } tree_totals_t;
 
 static double now_s(void)
@@ -123,6 +143,14 @@ static bool check_args(tree_args_t *a, const char *guess_text)
 			return false;
 		}
 	}
+	int64_t step = a->value_max > -a->value_min ? a->value_max : -a->value_min;
+	if (a->model == CUTOFF_RTREE_INCREMENTAL && step * a->depth >= CUTOFF_WIN_MIN) {
+		cli_error("tree",
+		          "--model incremental: --depth %" PRId64 " times the largest step %" PRId64
+		          " must stay below %d",
+		          a->depth, step, CUTOFF_WIN_MIN);
+		return false;
+	}
 	double reads = estimated_reads(a);
 	if (reads > TREE_MAX_READS) {
 		bool ordered = a->order != CUTOFF_RTREE_NATURAL;
@@ -152,6 +180,7 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	params.value_min = (int32_t)a->value_min;
 	params.value_max = (int32_t)a->value_max;
 	params.order = (cutoff_rtree_order_t)a->order;
+	params.model = (cutoff_rtree_model_t)a->model;
 
 	int err;
 	cutoff_rtree_t *tree = cutoff_rtree_new(&params, &err);
@@ -164,6 +193,8 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	cfg.threads = 1;
 	cfg.algo = (cutoff_algo_t)a->algo;
 	cfg.tt_mb = (size_t)a->hash_mb;
+	cfg.ordering = a->ordering;
+	cfg.aspiration = (int32_t)a->aspiration;
 	cfg.log = cli_log_keep;
 	cfg.log_user = &log;
 	cutoff_engine_t *engine = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);
@@ -191,7 +222,7 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 		cutoff_limits_t limits;
 		cutoff_limits_default(&limits);
 		limits.depth = (int)a->depth;
-		limits.iterate = false;
+		limits.iterate = a->iterate;
 		limits.guess = a->guess_true ? truth : (int32_t)a->guess;
 
 		cutoff_result_t r;
@@ -215,6 +246,12 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 		t->search_s += r.time_s;
 		if (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped)
 			t->mismatches++;
+		for (int k = 0; k < r.iterations; k++) {
+			const cutoff_iteration_t *it = &r.iteration[k];
+			t->it_nodes[it->depth] += it->counters.nodes;
+			t->it_cutoffs[it->depth] += it->counters.cutoffs;
+			t->it_first[it->depth] += it->counters.first_move_cutoffs;
+		}
 	}
 	t->wall_s = now_s() - t0;
 	cutoff_engine_free(engine);
@@ -271,6 +308,10 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_int(&w, "hash_mb", a->hash_mb);
 	json_int(&w, "value_min", a->value_min);
 	json_int(&w, "value_max", a->value_max);
+	json_string(&w, "model", model_names[a->model]);
+	json_uint(&w, "ordering", a->ordering);
+	json_bool(&w, "iterate", a->iterate);
+	json_int(&w, "aspiration", a->aspiration);
 	json_double(&w, "leaves_mean", f.leaves_mean);
 	json_uint(&w, "leaves_min", t->leaves_min);
 	json_uint(&w, "leaves_max", t->leaves_max);
@@ -286,6 +327,16 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_double(&w, "time_s", t->search_s);
 	json_double(&w, "wall_s", t->wall_s);
 	json_double(&w, "nps", f.nps);
+	json_begin_array(&w, "iterations");
+	for (int d = 1; a->iterate && d <= a->depth; d++) {
+		json_begin_object(&w, NULL);
+		json_int(&w, "depth", d);
+		json_double(&w, "nodes_mean", (double)t->it_nodes[d] / (double)a->trees);
+		json_uint(&w, "cutoffs", t->it_cutoffs[d]);
+		json_double(&w, "first_move_cutoff_rate", rate(t->it_first[d], t->it_cutoffs[d]));
+		json_end(&w);
+	}
+	json_end(&w);
 	json_end(&w);
 	if (json_finish(&w) < 0) {
 		cli_error("tree", "cannot write the JSON output");
@@ -304,8 +355,9 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	          "branching %" PRId64 ", depth %" PRId64 ", values %" PRId64 "..%" PRId64
 	          ", %s order",
 	          a->branching, a->depth, a->value_min, a->value_max, order_names[a->order]);
-	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB", cli_algo_names[a->algo],
-	          a->hash_mb);
+	cli_field(stdout, "model", "%s", model_names[a->model]);
+	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s", cli_algo_names[a->algo],
+	          a->hash_mb, a->ordering, a->iterate ? ", iterative deepening" : "");
 	if (a->algo == CUTOFF_ALGO_MTDF) {
 		if (a->guess_true)
 			cli_field(stdout, "first guess", "each tree's true value");
@@ -325,6 +377,13 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 		cli_field(stdout, "MTD(f) passes", "mean %.2f", f.passes_mean);
 	cli_field(stdout, "time", "%.6f s searching, %.6f s in all", t->search_s, t->wall_s);
 	cli_field(stdout, "nodes per second", "%.0f", f.nps);
+	for (int d = 1; a->iterate && d <= a->depth; d++) {
+		char label[32];
+		snprintf(label, sizeof(label), "iteration %d", d);
+		cli_field(stdout, label, "nodes mean %.1f, first-move cut-offs %.1f %% of %" PRIu64,
+		          (double)t->it_nodes[d] / (double)a->trees,
+		          100.0 * rate(t->it_first[d], t->it_cutoffs[d]), t->it_cutoffs[d]);
+	}
 }
 
 int cli_tree(int argc, char **argv)
@@ -340,13 +399,14 @@ int cli_tree(int argc, char **argv)
 		.value_max = 100,
 	};
 	const char *guess_text = NULL;
+	const char *ordering_text = "none";
 	cli_opt_t opts[] = {
 		{ .name = "branching",
 		  .kind = CLI_INT,
 		  .dest.i = &a.branching,
 		  .min = 1,
 		  .max = 64 },
-		{ .name = "depth", .kind = CLI_INT, .dest.i = &a.depth, .min = 1, .max = 30 },
+		{ .name = "depth", .kind = CLI_INT, .dest.i = &a.depth, .min = 1, .max = TREE_MAX_DEPTH },
 		{ .name = "trees", .kind = CLI_INT, .dest.i = &a.trees, .min = 1, .max = 1000000 },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a.seed },
 		{ .name = "order",
@@ -369,6 +429,13 @@ int cli_tree(int argc, char **argv)
 		  .dest.i = &a.value_max,
 		  .min = -TREE_VALUE_LIMIT,
 		  .max = TREE_VALUE_LIMIT },
+		{ .name = "model",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a.model,
+		  .choices = model_names },
+		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
+		{ .name = "iterate", .kind = CLI_FLAG, .dest.flag = &a.iterate },
+		{ .name = "aspiration", .kind = CLI_INT, .dest.i = &a.aspiration, .min = 0, .max = 10000 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
@@ -385,7 +452,7 @@ int cli_tree(int argc, char **argv)
 	 * without one so that the leaf counts are those of the textbook algorithms. */
 	if (!cli_given(opts, nopts, "hash"))
 		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF ? 16 : 0;
-	if (!check_args(&a, guess_text))
+	if (!check_args(&a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a.ordering))
 		return CLI_EXIT_USAGE;
 
 	tree_totals_t t;

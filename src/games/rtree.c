@@ -7,10 +7,12 @@
  * finaliser, a bijection on 64 bits, so the b children of one node always have distinct
  * hashes; nodes elsewhere in the tree collide only by 64-bit chance.
  *
- * Values. A node's drawn value is value_min + value_mix(hash) % (value_max - value_min + 1).
+ * Values. A node's draw is value_min + value_mix(hash) % (value_max - value_min + 1).
  * value_mix uses other constants than name_mix, so a node's value is not a function of
- * the mixing that names its children. Leaves (ply >= depth) score their drawn value;
- * inner nodes evaluate to theirs, which says nothing about their true value. Everything is
+ * the mixing that names its children. IID: leaves (ply >= depth) score their draw; inner
+ * nodes evaluate to theirs, which says nothing about their true value. INCREMENTAL: a
+ * child's draw is the step its move gains for the mover, so child.sum = -(parent.sum +
+ * draw(child)); every node scores its sum. Everything is
  * a pure function of (params, seed, path), so every run, thread and machine sees the same
  * tree, and the true value of any node can be recomputed by negamax over its subtree.
  *
@@ -18,7 +20,9 @@
  * leaf draws in all: an oracle for experiments, not cheap on deep trees) and lists the
  * children best-first for the side to move, stable on ties (equal children keep natural
  * order). WORST is that list reversed, so equal children come in reverse natural order.
- * Hints are always 0: the order of the list is the only information the search gets.
+ * Hints: IID, always 0 (the order of the list is the only information the search gets);
+ * INCREMENTAL, the step the move gains at once, the kind of cheap static guess a real
+ * game's move ordering makes (a search may ignore it: CUTOFF_ORDER_HINTS).
  *
  * No callback allocates or writes shared data; the only context is the read-only
  * cutoff_rtree_t, so any number of threads may walk one tree. The oracle's recursion is
@@ -74,16 +78,33 @@ static inline cutoff_rtree_state_t rtree_load(const void *state)
 	return s;
 }
 
+/* The child of (hash, ply, sum) by natural index i. */
+static inline cutoff_rtree_state_t rtree_child(const cutoff_rtree_params_t *p,
+                                               const cutoff_rtree_state_t *s, uint32_t i)
+{
+	cutoff_rtree_state_t c = {.hash = rtree_child_hash(s->hash, i), .ply = s->ply + 1, .sum = 0};
+	if (p->model == CUTOFF_RTREE_INCREMENTAL)
+		c.sum = -(s->sum + rtree_draw(p, c.hash));
+	return c;
+}
+
+/* A node's static value: its leaf value, or its evaluation as an inner node. */
+static inline int32_t rtree_static(const cutoff_rtree_params_t *p, const cutoff_rtree_state_t *s)
+{
+	return p->model == CUTOFF_RTREE_INCREMENTAL ? s->sum : rtree_draw(p, s->hash);
+}
+
 /* Negamax to the leaves; values stay inside (-CUTOFF_WIN_MIN, CUTOFF_WIN_MIN), so negating
  * them cannot overflow. */
-static int32_t rtree_negamax(const cutoff_rtree_params_t *p, uint64_t hash, uint32_t ply)
+static int32_t rtree_negamax(const cutoff_rtree_params_t *p, const cutoff_rtree_state_t *s)
 {
-	if (ply >= (uint32_t)p->depth)
-		return rtree_draw(p, hash);
+	if (s->ply >= (uint32_t)p->depth)
+		return rtree_static(p, s);
 
 	int32_t best = -CUTOFF_INF;
 	for (uint32_t i = 0; i < (uint32_t)p->branching; i++) {
-		int32_t v = -rtree_negamax(p, rtree_child_hash(hash, i), ply + 1);
+		cutoff_rtree_state_t c = rtree_child(p, s, i);
+		int32_t v = -rtree_negamax(p, &c);
 		if (v > best)
 			best = v;
 	}
@@ -96,18 +117,22 @@ static int rtree_gen_moves(const void *ctx, const void *state, cutoff_move_t *mo
 	const cutoff_rtree_params_t *p = &tree->params;
 	int n = p->branching;
 
+	cutoff_rtree_state_t s = rtree_load(state);
 	for (int i = 0; i < n; i++) {
 		moves[i] = (cutoff_move_t)i;
-		if (hints != NULL)
-			hints[i] = 0;
+		if (hints != NULL) /* INCREMENTAL: what the move gains at once, like a capture */
+			hints[i] = p->model == CUTOFF_RTREE_INCREMENTAL
+			                   ? rtree_draw(p, rtree_child_hash(s.hash, (uint32_t)i))
+			                   : 0;
 	}
 	if (p->order == CUTOFF_RTREE_NATURAL)
 		return n;
 
-	cutoff_rtree_state_t s = rtree_load(state);
 	int32_t score[CUTOFF_MAX_MOVES]; /* each child's value for the side to move here */
-	for (int i = 0; i < n; i++)
-		score[i] = -rtree_negamax(p, rtree_child_hash(s.hash, (uint32_t)i), s.ply + 1);
+	for (int i = 0; i < n; i++) {
+		cutoff_rtree_state_t c = rtree_child(p, &s, (uint32_t)i);
+		score[i] = -rtree_negamax(p, &c);
+	}
 
 	/* Insertion sort, best first; strict comparison keeps it stable on ties. */
 	for (int i = 1; i < n; i++) {
@@ -134,20 +159,17 @@ static int rtree_gen_moves(const void *ctx, const void *state, cutoff_move_t *mo
 
 static void rtree_play(const void *ctx, const void *state, cutoff_move_t move, void *child)
 {
-	(void)ctx;
+	const cutoff_rtree_t *tree = ctx;
 	cutoff_rtree_state_t s = rtree_load(state);
-	cutoff_rtree_state_t c = {
-		.hash = rtree_child_hash(s.hash, move),
-		.ply = s.ply + 1,
-		.pad = 0,
-	};
+	cutoff_rtree_state_t c = rtree_child(&tree->params, &s, move);
 	memcpy(child, &c, sizeof c);
 }
 
 static int32_t rtree_evaluate(const void *ctx, const void *state)
 {
 	const cutoff_rtree_t *tree = ctx;
-	return rtree_draw(&tree->params, rtree_load(state).hash);
+	cutoff_rtree_state_t s = rtree_load(state);
+	return rtree_static(&tree->params, &s);
 }
 
 static bool rtree_terminal(const void *ctx, const void *state, int32_t *value)
@@ -157,7 +179,7 @@ static bool rtree_terminal(const void *ctx, const void *state, int32_t *value)
 
 	if (s.ply < (uint32_t)tree->params.depth)
 		return false;
-	*value = rtree_draw(&tree->params, s.hash);
+	*value = rtree_static(&tree->params, &s);
 	return true;
 }
 
@@ -183,6 +205,7 @@ void cutoff_rtree_params_default(cutoff_rtree_params_t *params)
 	params->value_min = -100;
 	params->value_max = 100;
 	params->order = CUTOFF_RTREE_NATURAL;
+	params->model = CUTOFF_RTREE_IID;
 }
 
 static bool rtree_params_valid(const cutoff_rtree_params_t *p)
@@ -195,6 +218,13 @@ static bool rtree_params_valid(const cutoff_rtree_params_t *p)
 		return false;
 	if (p->value_min <= -CUTOFF_WIN_MIN || p->value_max >= CUTOFF_WIN_MIN)
 		return false;
+	if (p->model == CUTOFF_RTREE_INCREMENTAL) {
+		int64_t step = p->value_max > -(int64_t)p->value_min ? p->value_max : -(int64_t)p->value_min;
+		if (step * p->depth >= CUTOFF_WIN_MIN)
+			return false;
+	} else if (p->model != CUTOFF_RTREE_IID) {
+		return false;
+	}
 	switch (p->order) {
 	case CUTOFF_RTREE_NATURAL:
 	case CUTOFF_RTREE_BEST:
@@ -255,14 +285,14 @@ void cutoff_rtree_root(const cutoff_rtree_t *tree, uint64_t seed, cutoff_rtree_s
 		return;
 	root->hash = rtree_name_mix(seed ^ RTREE_SEED_SALT);
 	root->ply = 0;
-	root->pad = 0;
+	root->sum = 0;
 }
 
 int32_t cutoff_rtree_value(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *state)
 {
 	if (tree == NULL || state == NULL)
 		return 0;
-	return rtree_negamax(&tree->params, state->hash, state->ply);
+	return rtree_negamax(&tree->params, state);
 }
 
 /* b^e for b >= 1, or UINT64_MAX when it does not fit (b >= 2 overflows within 64 steps). */

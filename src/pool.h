@@ -1,0 +1,28 @@
+/*
+ * pool.h — an engine's persistent threads (internal). Invariants at the top of pool.c.
+ */
+#ifndef CUTOFF_POOL_H
+#define CUTOFF_POOL_H
+
+typedef struct cutoff_pool cutoff_pool_t;
+
+/* A job run by every thread of the pool: `index` is 0 for the calling thread and
+ * 1 .. threads-1 for the workers. */
+typedef void (*cutoff_pool_job_fn)(void *arg, int index, int threads);
+
+/* Starts threads-1 workers (threads >= 1), which sleep until a job comes. Returns 0,
+ * CUTOFF_ENOMEM or CUTOFF_ETHREAD (then nothing is left running). */
+int cutoff_pool_new(int threads, cutoff_pool_t **out);
+
+/* Stops and joins the workers. NULL is ignored. Not while a job runs. */
+void cutoff_pool_free(cutoff_pool_t *pool);
+
+/* Runs job(arg, i, threads) on every thread i of the pool, the caller being thread 0, and
+ * returns when all have returned. Only one caller at a time (the engine's `searching`
+ * flag guarantees it). Everything the caller wrote before the call is visible to the
+ * job, and everything the job wrote is visible to the caller after it. */
+void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg);
+
+int cutoff_pool_threads(const cutoff_pool_t *pool);
+
+#endif /* CUTOFF_POOL_H */

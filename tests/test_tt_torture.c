@@ -1,0 +1,259 @@
+/*
+ * Many threads store and probe one small table at once, on purpose more threads than
+ * cores, and every answer is checked: an entry torn by concurrent writers must never come
+ * back as a hit (the XOR check of src/tt.c).
+ *
+ * How a hit can be checked. Every entry is a function of its key: the move, the value
+ * (seen from the ply of the probe) and the lowest depth come from a hash of the key; only
+ * the bound (upper, lower or exact), the ply and an extra depth of 0..3 vary from store
+ * to store. So a hit for key K must carry K's move, a depth in K's range, and bounds that
+ * are either absent (+-CUTOFF_INF) or K's value, and a bound only when the deepest entry
+ * is as deep as the probe asked. Anything else is a "corrupt hit": a mix of two writes, or
+ * of two keys. One key in eight holds a win or a loss at a fixed distance from its node,
+ * stored and probed at random plies, so that the distance conversion is checked under
+ * load too.
+ *
+ * The fight. The keys come from a pool of 4096 random keys that all land in 512 of the
+ * 16384 buckets of a 1 MiB table (8 keys for the 4 entries of each bucket; the bucket of
+ * a key is (key * nbuckets) >> 64, as the opening comment of src/tt.c says), so that
+ * threads overwrite each other's entries all the time. 2, 4, 8 and 16 threads, started
+ * together on a barrier, share 4 million operations (one store for three probes); then
+ * one thread reads every key of the pool, so that a corrupt entry left in the table is
+ * seen too. The same runs on a CUTOFF_TT_LOCKED table, where no entry can be torn, give
+ * the figures to compare with. Under a sanitizer the runs are 16 times shorter; the
+ * environment variable CUTOFF_TORTURE_OPS sets the operations per run instead.
+ *
+ * The test can fail: it asserts that probes hit (hits > 0) besides the absence of corrupt
+ * hits, and a table whose check ignores the data word (check = key) fails it at once.
+ *
+ * cutoff-test-labels: concurrent
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "cutoff.h"
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || defined(CUTOFF_TSAN)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef UNDER_SANITIZER
+#define UNDER_SANITIZER 0
+#endif
+
+enum {
+	TABLE_MB = 1,
+	POOL_KEYS = 4096,  /* a power of two: drawn with a mask */
+	HOT_BUCKETS = 512 /* the pool's keys all land in buckets 0 .. HOT_BUCKETS - 1 */
+};
+
+static const uint64_t OPS_PER_RUN = UNDER_SANITIZER ? 4000000 / 16 : 4000000;
+
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static uint64_t next_u64(uint64_t *s) { return mix(*s += 0x9e3779b97f4a7c15u); }
+
+/* What the table may say about a key: all of it from h = key_hash(key). */
+static uint64_t key_hash(uint64_t key) { return mix(key ^ 0x5bd1e9955bd1e995u); }
+
+static cutoff_move_t key_move(uint64_t h)
+{
+	cutoff_move_t m = (cutoff_move_t)h;
+	return m == CUTOFF_MOVE_NONE ? 0 : m;
+}
+
+static int key_depth(uint64_t h) { return (int)(h >> 32 & 31); } /* stored: + 0..3 */
+
+/* The key's value seen from `ply`: a plain value, or for one key in eight a win or a loss
+ * 1..64 plies from the node. */
+static int32_t key_value(uint64_t h, int ply)
+{
+	if ((h >> 40 & 7) == 0) {
+		int32_t v = CUTOFF_WIN - (ply + 1 + (int32_t)(h >> 43 & 63));
+		return (h >> 49 & 1) ? v : -v;
+	}
+	return (int32_t)((h >> 48) % (2 * (CUTOFF_WIN_MIN - 1) + 1)) - (CUTOFF_WIN_MIN - 1);
+}
+
+/* True when the answer of a probe of (key, depth, ply) is possible. */
+static bool answer_ok(uint64_t h, int depth, int ply, bool found, const cutoff_tt_hit_t *hit)
+{
+	if (!found)
+		return hit->lower == -CUTOFF_INF && hit->upper == CUTOFF_INF &&
+		       hit->move == CUTOFF_MOVE_NONE && hit->depth == -1;
+	int32_t v = key_value(h, ply);
+	int d0 = key_depth(h);
+	bool bounded = hit->lower != -CUTOFF_INF || hit->upper != CUTOFF_INF;
+	return hit->move == key_move(h) && hit->depth >= d0 && hit->depth <= d0 + 3 &&
+	       (hit->lower == -CUTOFF_INF || hit->lower == v) &&
+	       (hit->upper == CUTOFF_INF || hit->upper == v) && (!bounded || hit->depth >= depth);
+}
+
+typedef struct run {
+	cutoff_tt_t *tt;
+	const uint64_t *pool;
+	uint64_t ops_per_thread;
+	pthread_barrier_t start;
+} run_t;
+
+/* One thread's counters: plain fields in its own cache line, summed after the join. */
+typedef struct worker {
+	run_t *run;
+	pthread_t thread;
+	uint64_t rng;
+	uint64_t stores, probes, hits, corrupt;
+	uint64_t bad_key; /* the first corrupt hit's key, for the report */
+	cutoff_tt_hit_t bad_hit;
+} __attribute__((aligned(64))) worker_t;
+
+static void *worker_main(void *arg)
+{
+	worker_t *w = arg;
+	run_t *run = w->run;
+	pthread_barrier_wait(&run->start);
+	for (uint64_t op = 0; op < run->ops_per_thread; op++) {
+		uint64_t r = next_u64(&w->rng);
+		uint64_t key = run->pool[r & (POOL_KEYS - 1)];
+		uint64_t h = key_hash(key);
+		int ply = (int)(r >> 16 & 31);
+		if ((r >> 12 & 3) == 0) {
+			cutoff_bound_t bound = (cutoff_bound_t)(1 + (r >> 21 & 0xff) % 3);
+			cutoff_tt_store(run->tt, key, key_depth(h) + (int)(r >> 14 & 3), ply, bound,
+			                key_value(h, ply), key_move(h));
+			w->stores++;
+			continue;
+		}
+		int depth = key_depth(h) + (int)(r >> 32 & 0xff) % 6;
+		cutoff_tt_hit_t hit;
+		bool found = cutoff_tt_probe(run->tt, key, depth, ply, &hit);
+		w->probes++;
+		w->hits += found;
+		if (!answer_ok(h, depth, ply, found, &hit) && w->corrupt++ == 0) {
+			w->bad_key = key;
+			w->bad_hit = hit;
+		}
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Runs `threads` workers over the table; false when they could not be started (the
+ * process then ends: the workers already made wait on the barrier for ever). */
+static bool run_threads(cutoff_tt_t *tt, const char *kind, const uint64_t *pool, int threads,
+                        uint64_t ops)
+{
+	static worker_t workers[16];
+	run_t run = { .tt = tt, .pool = pool, .ops_per_thread = ops / (uint64_t)threads };
+
+	cutoff_tt_clear(tt);
+	cutoff_tt_new_search(tt); /* generation 1: its bits are in the checked words too */
+	pthread_barrier_init(&run.start, NULL, (unsigned)threads);
+	for (int i = 0; i < threads; i++) {
+		memset(&workers[i], 0, sizeof(workers[i]));
+		workers[i].run = &run;
+		workers[i].rng = 0x1234567u * (uint64_t)(i + 1) + (uint64_t)threads;
+		int rc = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+		CHECK(rc == 0, "%s, %d threads: thread %d not started (%s)", kind, threads, i,
+		      strerror(rc));
+		if (rc != 0)
+			return false;
+	}
+	double t0 = now_s();
+	uint64_t stores = 0, probes = 0, hits = 0, corrupt = 0;
+	for (int i = 0; i < threads; i++) {
+		pthread_join(workers[i].thread, NULL);
+		stores += workers[i].stores;
+		probes += workers[i].probes;
+		hits += workers[i].hits;
+		corrupt += workers[i].corrupt;
+		if (workers[i].corrupt)
+			printf("  thread %d: first corrupt hit: key %016" PRIx64 " -> [%d, %d], "
+			       "move %u, depth %d\n",
+			       i, workers[i].bad_key, (int)workers[i].bad_hit.lower,
+			       (int)workers[i].bad_hit.upper, (unsigned)workers[i].bad_hit.move,
+			       workers[i].bad_hit.depth);
+	}
+	double seconds = now_s() - t0;
+	pthread_barrier_destroy(&run.start);
+
+	/* What the threads left behind: every key of the pool, read by one thread. */
+	uint64_t left = 0, left_corrupt = 0;
+	for (int i = 0; i < POOL_KEYS; i++) {
+		uint64_t h = key_hash(pool[i]);
+		cutoff_tt_hit_t hit;
+		bool found = cutoff_tt_probe(tt, pool[i], 0, 7, &hit);
+		left += found;
+		left_corrupt += !answer_ok(h, 0, 7, found, &hit);
+	}
+
+	printf("%-9s %2d threads: %8" PRIu64 " stores %8" PRIu64 " probes %8" PRIu64
+	       " hits %" PRIu64 " corrupt; afterwards %4" PRIu64 " of %d keys found, %" PRIu64
+	       " corrupt (%.2f s)\n",
+	       kind, threads, stores, probes, hits, corrupt, left, POOL_KEYS, left_corrupt, seconds);
+	fflush(stdout);
+	CHECK(corrupt == 0, "%s, %d threads: %" PRIu64 " corrupt hits", kind, threads, corrupt);
+	CHECK(left_corrupt == 0, "%s, %d threads: %" PRIu64 " corrupt entries left", kind, threads,
+	      left_corrupt);
+	CHECK(hits > 0 && hits < probes, "%s, %d threads: %" PRIu64 " hits of %" PRIu64 " probes",
+	      kind, threads, hits, probes);
+	CHECK(left > 0, "%s, %d threads: the table keeps some of the keys", kind, threads);
+	return true;
+}
+
+int main(void)
+{
+	static const int thread_counts[] = { 2, 4, 8, 16 };
+	static const unsigned flags[] = { 0, CUTOFF_TT_LOCKED };
+	static const char *const kinds[] = { "lock-free", "locked" };
+	static uint64_t pool[POOL_KEYS];
+
+	uint64_t ops = OPS_PER_RUN;
+	const char *env = getenv("CUTOFF_TORTURE_OPS");
+	if (env && *env) {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (*end == '\0' && v >= 16)
+			ops = v;
+	}
+	printf("%" PRIu64 " operations per run (3 probes per store), %d keys in %d buckets of a "
+	       "%d MiB table%s\n",
+	       ops, POOL_KEYS, HOT_BUCKETS, TABLE_MB, UNDER_SANITIZER ? " (sanitizer build)" : "");
+
+	for (int k = 0; k < 2; k++) {
+		int err;
+		cutoff_tt_t *tt = cutoff_tt_new(TABLE_MB, flags[k], &err);
+		CHECK(tt != NULL, "%s: cutoff_tt_new: %s", kinds[k], cutoff_strerror(err));
+		if (!tt)
+			continue;
+		uint64_t nbuckets = cutoff_tt_entries(tt) / 4, rng = 42;
+		for (int i = 0; i < POOL_KEYS;) {
+			uint64_t key = next_u64(&rng);
+			if ((uint64_t)(((unsigned __int128)key * nbuckets) >> 64) < HOT_BUCKETS)
+				pool[i++] = key;
+		}
+		for (int t = 0; t < 4; t++) {
+			if (!run_threads(tt, kinds[k], pool, thread_counts[t], ops))
+				return check_report();
+		}
+		cutoff_tt_free(tt);
+	}
+	return check_report();
+}
