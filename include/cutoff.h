@@ -172,10 +172,37 @@ typedef enum cutoff_algo {
 	CUTOFF_ALGO_MTDF = 3       /* MTD(f): null-window alpha-beta passes over the table */
 } cutoff_algo_t;
 
-/* How threads share the work. This release has only the serial driver. */
+/*
+ * How threads share the work.
+ *   SERIAL   one thread searches (the others, if any, only help clear the table).
+ *   LAZYSMP  every thread runs its own iterative deepening from the root; they share only
+ *            the table. The reported answer is the deepest completed iteration of any
+ *            thread (docs/architecture.md gives the whole rule).
+ *   YBW      Young Brothers Wait: a node's eldest child is searched first; once it has not
+ *            cut off, the remaining children are offered to idle threads at a split point.
+ *            Exact wherever the serial search is exact.
+ */
 typedef enum cutoff_driver {
-	CUTOFF_DRIVER_SERIAL = 0
+	CUTOFF_DRIVER_SERIAL = 0,
+	CUTOFF_DRIVER_LAZYSMP = 1,
+	CUTOFF_DRIVER_YBW = 2
 } cutoff_driver_t;
+
+/*
+ * Where the engine's worker threads run (through hwloc, on the CPUs the process may use).
+ *   NONE     unbound: the operating system decides.
+ *   COMPACT  fill the cores of one package first, one thread per core before the second
+ *            hardware thread of any core.
+ *   SCATTER  spread over packages and NUMA nodes, round robin, one thread per core first.
+ * The calling thread (index 0) is the user's and is never bound; it is given slot 0 of
+ * the plan, the workers slots 1 .. threads-1. When binding is refused the engine says so
+ * once through the log callback and runs unbound.
+ */
+typedef enum cutoff_placement {
+	CUTOFF_PLACE_NONE = 0,
+	CUTOFF_PLACE_COMPACT = 1,
+	CUTOFF_PLACE_SCATTER = 2
+} cutoff_placement_t;
 
 /*
  * Move ordering: which heuristics may reorder the game's moves (bits of config.ordering).
@@ -223,6 +250,11 @@ typedef struct cutoff_config {
 	void *topology;         /* optional: a loaded hwloc_topology_t to share among engines
 	                           (it must outlive them, and is only read); NULL (the default):
 	                           the engine loads its own, which takes some milliseconds */
+	cutoff_placement_t placement; /* default CUTOFF_PLACE_NONE */
+	int ybw_min_split_depth;  /* YBW: split only where at least this many plies remain,
+	                             1 .. CUTOFF_MAX_PLY; default 3 */
+	int ybw_max_helpers;      /* YBW: most threads helping at one split point besides its
+	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -290,6 +322,7 @@ typedef struct cutoff_counters {
 	uint64_t tt_hits;            /* look-ups that found the position */
 	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
 	uint64_t aspiration_researches; /* root searches repeated after an aspiration window failed */
+	uint64_t splits;             /* YBW: split points made */
 } cutoff_counters_t;
 
 /* One completed iteration of iterative deepening. */
@@ -342,6 +375,11 @@ typedef struct cutoff_result {
 	int iterations;           /* entries in iteration[]: every completed iteration */
 	cutoff_iteration_t iteration[CUTOFF_MAX_PLY];
 } cutoff_result_t;
+
+/* The counters of thread `thread` (0 .. threads-1) in the latest search: per-thread node
+ * rates and load balance. CUTOFF_EINVAL for a bad index. Not during a search. */
+CUTOFF_API int cutoff_engine_thread_counters(const cutoff_engine_t *engine, int thread,
+                                             cutoff_counters_t *counters);
 
 /* Called after each completed iteration of an iterative search, from the searching
  * thread, with a result as it stands. It must not call into the engine (except
@@ -424,6 +462,30 @@ CUTOFF_API int cutoff_tt_hashfull(const cutoff_tt_t *tt);
 
 /* The number of entries (four per 64-byte bucket). */
 CUTOFF_API uint64_t cutoff_tt_entries(const cutoff_tt_t *tt);
+
+/* ---------------------------------------------------------------------------------------
+ * 6. Topology and placement
+ * ------------------------------------------------------------------------------------- */
+
+/* What hwloc sees of the CPUs this process may use. */
+typedef struct cutoff_topology_info {
+	int packages, numa_nodes, cores, pus;
+} cutoff_topology_info_t;
+
+/* Describes `topology` (a loaded hwloc_topology_t; NULL: load this machine's, honouring
+ * HWLOC_SYNTHETIC and the like). Returns 0, CUTOFF_EINVAL, or CUTOFF_ENOMEM. */
+CUTOFF_API int cutoff_topology_describe(void *topology, cutoff_topology_info_t *info);
+
+/*
+ * The placement plan for `threads` threads under `policy`: pu[i] is the operating-system
+ * index of the processing unit (hardware thread) that thread i is bound to, or -1 when
+ * it is not bound (CUTOFF_PLACE_NONE, and always thread 0, the caller); core[i], when
+ * `core` is not NULL, the logical index of its core, package[i] and numa[i] likewise (-1
+ * when unbound or unknown). More threads than PUs wrap around the plan. The engine binds
+ * its workers exactly so. Returns 0, CUTOFF_EINVAL (bad arguments) or CUTOFF_ENOMEM.
+ */
+CUTOFF_API int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy,
+                                     int *pu, int *core, int *package, int *numa);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,20 @@ static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_sto
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v) { return ck_pr_faa_64(p, v); }
 
 static inline int cutoff_int_load_relaxed(const int *p) { return ck_pr_load_int(p); }
+static inline int cutoff_int_faa(int *p, int v) { return ck_pr_faa_int(p, v); }
+
+static inline void *cutoff_ptr_load_relaxed(void *const *p) { return ck_pr_load_ptr(p); }
+static inline void *cutoff_ptr_load_acquire(void *const *p)
+{
+	void *v = ck_pr_load_ptr(p);
+	ck_pr_fence_acquire();
+	return v;
+}
+static inline void cutoff_ptr_store_release(void **p, void *v)
+{
+	ck_pr_fence_release();
+	ck_pr_store_ptr(p, v);
+}
 static inline void cutoff_int_store_relaxed(int *p, int v) { ck_pr_store_int(p, v); }
 
 static inline int cutoff_int_load_acquire(const int *p)
@@ -83,6 +97,11 @@ static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
 }
 
 static inline int cutoff_int_load_relaxed(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline int cutoff_int_faa(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+
+static inline void *cutoff_ptr_load_relaxed(void *const *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void *cutoff_ptr_load_acquire(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void cutoff_ptr_store_release(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline void cutoff_int_store_relaxed(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 static inline int cutoff_int_load_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void cutoff_int_store_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }

@@ -4,9 +4,13 @@
  * argument that crosses the API and runs a search through the chosen driver.
  *
  * Shared state and its owners:
- *   stop       written by cutoff_engine_stop() from any thread (relaxed store), read by the
- *              searchers every few nodes (relaxed load), cleared by the searching thread
- *              when its search returns. A stale read only delays a stop by one poll.
+ *   control    (search.h) stop: written by cutoff_engine_stop() from any thread (relaxed
+ *              store), read by every searcher at each poll (relaxed load), cleared by the
+ *              searching thread when its search returns; a stale read only delays a stop
+ *              by one poll. halt: the driver's own stop (lazy SMP's "some thread finished
+ *              the last iteration"), cleared before each search. nodes: the shared count.
+ *   results    results[i] is written only by thread i during a search and read by the
+ *              caller after cutoff_pool_run returns (the pool orders the two).
  *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
  *              release store when it ends: a second concurrent search of the same engine
  *              gets CUTOFF_EBUSY instead of sharing the stacks.
@@ -21,9 +25,11 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "lazysmp.h"
 #include "pool.h"
 #include "search.h"
 #include "tt.h"
+#include "ybw.h"
 
 struct cutoff_engine {
 	cutoff_game_t game;
@@ -31,9 +37,11 @@ struct cutoff_engine {
 	hwloc_topology_t topology; /* cfg.topology, or our own when own_topology */
 	bool own_topology;
 	cutoff_tt_t *tt;
-	cutoff_pool_t *pool; /* cfg.threads threads, the caller being thread 0 */
-	cutoff_searcher_t *searcher;
-	int stop;
+	cutoff_pool_t *pool;          /* cfg.threads threads, the caller being thread 0 */
+	cutoff_searcher_t *searchers; /* one per thread */
+	cutoff_result_t *results;     /* one per thread, for the drivers */
+	cutoff_ybw_t *ybw;            /* the YBW driver, when cfg.driver is YBW */
+	cutoff_control_t control;
 	int searching;
 };
 
@@ -88,6 +96,9 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->algo = CUTOFF_ALGO_PVS;
 	cfg->driver = CUTOFF_DRIVER_SERIAL;
 	cfg->ordering = CUTOFF_ORDER_ALL;
+	cfg->placement = CUTOFF_PLACE_NONE;
+	cfg->ybw_min_split_depth = 3;
+	cfg->ybw_max_helpers = 8;
 }
 
 void cutoff_limits_default(cutoff_limits_t *lim)
@@ -150,8 +161,23 @@ static int check_config(const cutoff_config_t *c)
 		    CUTOFF_INF - 1);
 		return CUTOFF_EINVAL;
 	}
-	if ((unsigned)c->driver > CUTOFF_DRIVER_SERIAL) {
+	if ((unsigned)c->driver > CUTOFF_DRIVER_YBW) {
 		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t", (int)c->driver);
+		return CUTOFF_EINVAL;
+	}
+	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
+		say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
+		    (int)c->placement);
+		return CUTOFF_EINVAL;
+	}
+	if (c->ybw_min_split_depth < 1 || c->ybw_min_split_depth > CUTOFF_MAX_PLY) {
+		say(c, CUTOFF_LOG_WARN, "config: ybw_min_split_depth %d is not in 1..%d",
+		    c->ybw_min_split_depth, CUTOFF_MAX_PLY);
+		return CUTOFF_EINVAL;
+	}
+	if (c->ybw_max_helpers < 1 || c->ybw_max_helpers > CUTOFF_MAX_THREADS) {
+		say(c, CUTOFF_LOG_WARN, "config: ybw_max_helpers %d is not in 1..%d",
+		    c->ybw_max_helpers, CUTOFF_MAX_THREADS);
 		return CUTOFF_EINVAL;
 	}
 	return CUTOFF_OK;
@@ -210,13 +236,18 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		*err = rc;
 		return NULL;
 	}
-	e->searcher = malloc(sizeof(*e->searcher));
-	if (!e->searcher ||
-	    cutoff_searcher_init(e->searcher, &e->game, e->tt, &e->stop, cfg->ordering) < 0) {
-		free(e->searcher);
-		e->searcher = NULL;
+	e->searchers = calloc((size_t)cfg->threads, sizeof(*e->searchers));
+	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
+	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
+	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
+		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i,
+		                          cfg->ordering);
+	if (rc == CUTOFF_OK && cfg->driver == CUTOFF_DRIVER_YBW &&
+	    !(e->ybw = cutoff_ybw_new(cfg->threads, e->searchers, cfg->ybw_max_helpers)))
+		rc = CUTOFF_ENOMEM;
+	if (rc < 0) {
 		cutoff_engine_free(e);
-		*err = CUTOFF_ENOMEM;
+		*err = rc;
 		return NULL;
 	}
 	*err = CUTOFF_OK;
@@ -227,10 +258,11 @@ void cutoff_engine_free(cutoff_engine_t *e)
 {
 	if (!e)
 		return;
-	if (e->searcher) {
-		cutoff_searcher_destroy(e->searcher);
-		free(e->searcher);
-	}
+	for (int i = 0; e->searchers && i < e->cfg.threads; i++)
+		cutoff_searcher_destroy(&e->searchers[i]);
+	free(e->searchers);
+	free(e->results);
+	cutoff_ybw_free(e->ybw);
 	cutoff_pool_free(e->pool);
 	cutoff_tt_free(e->tt);
 	if (e->own_topology)
@@ -263,7 +295,8 @@ int cutoff_engine_clear(cutoff_engine_t *e)
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	clear_table(e);
-	cutoff_searcher_forget(e->searcher);
+	for (int i = 0; i < e->cfg.threads; i++)
+		cutoff_searcher_forget(&e->searchers[i]);
 	engine_release(e);
 	return CUTOFF_OK;
 }
@@ -285,7 +318,8 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	} else {
 		cutoff_tt_free(e->tt);
 		e->tt = tt;
-		e->searcher->tt = tt;
+		for (int i = 0; i < e->cfg.threads; i++)
+			e->searchers[i].tt = tt;
 		e->cfg.tt_mb = mb;
 	}
 	engine_release(e);
@@ -319,7 +353,7 @@ int cutoff_engine_set_algo(cutoff_engine_t *e, cutoff_algo_t algo)
 void cutoff_engine_stop(cutoff_engine_t *e)
 {
 	if (e)
-		cutoff_int_store_relaxed(&e->stop, 1);
+		cutoff_int_store_relaxed(&e->control.stop, 1);
 }
 
 static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
@@ -373,6 +407,16 @@ static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff
 	return d;
 }
 
+static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
+{
+	uint64_t w[sizeof(*sum) / sizeof(uint64_t)], x[sizeof(*sum) / sizeof(uint64_t)];
+	memcpy(w, sum, sizeof(w));
+	memcpy(x, c, sizeof(x));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		w[i] += x[i];
+	memcpy(sum, w, sizeof(w));
+}
+
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
@@ -382,10 +426,10 @@ static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_M
  * caller's window instead of looping. The value and its bound are for the caller's window
  * (alpha, beta), so the contract holds whatever the aspiration did.
  */
-static bool iterate_once(cutoff_engine_t *e, int depth, const cutoff_limits_t *lim, int32_t prev,
-                         bool have_prev, int32_t *value, cutoff_bound_t *bound)
+static bool iterate_once(cutoff_engine_t *e, cutoff_searcher_t *s, int depth,
+                         const cutoff_limits_t *lim, int32_t prev, bool have_prev, int32_t *value,
+                         cutoff_bound_t *bound)
 {
-	cutoff_searcher_t *s = e->searcher;
 	const cutoff_algo_t algo = e->cfg.algo;
 	int32_t delta = e->cfg.aspiration;
 	int32_t lo = lim->alpha, hi = lim->beta;
@@ -425,6 +469,82 @@ static bool iterate_once(cutoff_engine_t *e, int depth, const cutoff_limits_t *l
 	return true;
 }
 
+/* One search as the drivers see it. */
+struct search_job {
+	cutoff_engine_t *e;
+	const cutoff_limits_t *lim;
+	uint64_t t0;
+	cutoff_info_fn info;
+	void *info_user;
+};
+
+/*
+ * Iterative deepening by thread `index` into results[index]: every driver's searching
+ * loop (serial and YBW: thread 0 alone; lazy SMP: every thread, helpers skipping some
+ * iterations). Lazy SMP ends the whole search (halt) as soon as any thread completes the
+ * final depth. Only thread 0 calls the info callback.
+ */
+static void run_iterations(struct search_job *j, int index)
+{
+	cutoff_engine_t *e = j->e;
+	const cutoff_limits_t *lim = j->lim;
+	cutoff_searcher_t *s = &e->searchers[index];
+	cutoff_result_t *r = &e->results[index];
+	bool lazy = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP;
+	int32_t guess = lim->guess, value;
+	cutoff_bound_t bound;
+	cutoff_counters_t before = s->count;
+
+	for (int d = lim->iterate ? 1 : lim->depth; d <= lim->depth; d++) {
+		if (lazy && cutoff_lazysmp_skips(index, d, lim->depth))
+			continue;
+		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
+			break;
+		take_iteration(s, d, value, bound, r);
+		guess = value;
+		cutoff_iteration_t *it = &r->iteration[r->iterations++];
+		it->depth = d;
+		it->value = value;
+		it->bound = bound;
+		it->best_move = r->best_move;
+		it->counters = counters_minus(&s->count, &before);
+		it->time_s = (double)(cutoff_now_ns() - j->t0) / 1e9;
+		before = s->count;
+		if (j->info && index == 0 && d < lim->depth) {
+			r->counters = s->count;
+			r->time_s = it->time_s;
+			j->info(j->info_user, r);
+		}
+	}
+	if (lazy && r->depth == lim->depth)
+		cutoff_int_store_relaxed(&e->control.halt, 1);
+}
+
+static void search_job(void *arg, int index, int threads)
+{
+	struct search_job *j = arg;
+	cutoff_engine_t *e = j->e;
+	(void)threads;
+	switch (e->cfg.driver) {
+	case CUTOFF_DRIVER_LAZYSMP:
+		run_iterations(j, index);
+		break;
+	case CUTOFF_DRIVER_YBW:
+		if (index == 0) {
+			run_iterations(j, 0);
+			cutoff_ybw_end(e->ybw);
+		} else {
+			cutoff_ybw_idle_loop(e->ybw, index);
+		}
+		break;
+	case CUTOFF_DRIVER_SERIAL:
+	default:
+		if (index == 0)
+			run_iterations(j, 0);
+		break;
+	}
+}
+
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
                          cutoff_result_t *r, cutoff_info_fn info, void *info_user)
 {
@@ -437,11 +557,10 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		return CUTOFF_EBUSY;
 
 	const cutoff_game_t *g = &e->game;
-	cutoff_searcher_t *s = e->searcher;
-	uint64_t t0 = cutoff_now_ns();
-	uint64_t deadline = limits->time_ms ? t0 + limits->time_ms * 1000000u : 0;
+	const int threads = e->cfg.threads;
+	struct search_job job = {e, limits, cutoff_now_ns(), info, info_user};
+	cutoff_searcher_t *s0 = &e->searchers[0];
 	int32_t value;
-	cutoff_bound_t bound;
 
 	memset(r, 0, sizeof(*r));
 	r->best_move = CUTOFF_MOVE_NONE;
@@ -453,43 +572,52 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	}
 	/* The first legal move is the answer of last resort, when a stop comes before any
 	 * iteration completes. */
-	if (g->gen_moves(g->ctx, root, s->moves, s->hints) < 1) {
+	if (g->gen_moves(g->ctx, root, s0->moves, s0->hints) < 1) {
 		say(&e->cfg, CUTOFF_LOG_WARN, "game: gen_moves found no move in a non-terminal root");
 		rc = CUTOFF_EGAME;
 		goto out;
 	}
-	r->best_move = s->moves[0];
+	cutoff_move_t last_resort = s0->moves[0];
 	if (e->tt)
 		cutoff_tt_new_search(e->tt);
 
-	cutoff_searcher_start(s, root, limits->nodes, deadline);
-	int32_t guess = limits->guess;
-	cutoff_counters_t before = s->count;
-	for (int d = limits->iterate ? 1 : limits->depth; d <= limits->depth; d++) {
-		if (!iterate_once(e, d, limits, guess, r->iterations > 0, &value, &bound))
-			break;
-		take_iteration(s, d, value, bound, r);
-		guess = value;
-		cutoff_iteration_t *it = &r->iteration[r->iterations++];
-		it->depth = d;
-		it->value = value;
-		it->bound = bound;
-		it->best_move = r->best_move;
-		it->counters = counters_minus(&s->count, &before);
-		it->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
-		before = s->count;
-		if (info && d < limits->depth) {
-			r->counters = s->count;
-			r->time_s = it->time_s;
-			info(info_user, r);
-		}
+	/* Everything the threads read is written here, before the pool starts them. */
+	e->control.halt = 0;
+	e->control.nodes = 0;
+	e->control.node_limit = limits->nodes;
+	e->control.deadline_ns = limits->time_ms ? job.t0 + limits->time_ms * 1000000u : 0;
+	e->control.threads = e->cfg.driver == CUTOFF_DRIVER_SERIAL ? 1 : threads;
+	bool ybw = e->cfg.driver == CUTOFF_DRIVER_YBW;
+	if (ybw)
+		cutoff_ybw_begin(e->ybw);
+	for (int i = 0; i < threads; i++) {
+		cutoff_searcher_start(&e->searchers[i], i == 0 || !ybw ? root : NULL,
+		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth);
+		memset(&e->results[i], 0, sizeof(e->results[i]));
+		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}
-	r->stopped = s->aborted;
-	r->counters = s->count;
+	cutoff_pool_run(e->pool, search_job, &job);
+
+	int pick = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP ? cutoff_lazysmp_pick(e->results, threads) : 0;
+	*r = e->results[pick];
+	if (r->best_move == CUTOFF_MOVE_NONE)
+		r->best_move = last_resort;
+	memset(&r->counters, 0, sizeof(r->counters));
+	for (int i = 0; i < threads; i++)
+		counters_add(&r->counters, &e->searchers[i].count);
+	r->stopped = r->depth < limits->depth;
 	rc = CUTOFF_OK;
 out:
-	r->time_s = (double)(cutoff_now_ns() - t0) / 1e9;
-	cutoff_int_store_relaxed(&e->stop, 0);
+	r->time_s = (double)(cutoff_now_ns() - job.t0) / 1e9;
+	cutoff_int_store_relaxed(&e->control.stop, 0);
 	engine_release(e);
 	return rc;
+}
+
+int cutoff_engine_thread_counters(const cutoff_engine_t *e, int thread, cutoff_counters_t *out)
+{
+	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
+		return CUTOFF_EINVAL;
+	*out = e->searchers[thread].count;
+	return CUTOFF_OK;
 }

@@ -12,9 +12,12 @@
  *
  * State. A searcher (search.h) is owned by one thread. Its per-ply stacks (states, move
  * lists, the triangular PV) are allocated once, by cutoff_searcher_init; nothing is
- * allocated while searching. The only shared state it touches is the table (lock-free,
- * tt.c) and the engine's stop flag, read with a relaxed atomic load every POLL_NODES
- * nodes: a stale read only delays the stop by one poll.
+ * allocated while searching. The shared state it touches: the table (lock-free, tt.c);
+ * the engine's control (stop and halt flags, read with relaxed loads every POLL_NODES
+ * nodes — a stale read only delays the stop by one poll — and the shared node count,
+ * added to with one fetch-and-add per poll); and under YBW the split points above it,
+ * whose cut-off flags it reads at every node (ybw.h) and whose moves it takes at
+ * cutoff_ybw_try_split.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
@@ -29,6 +32,7 @@
 #include <time.h>
 
 #include "atomic.h"
+#include "ybw.h"
 
 enum { POLL_NODES = 1024 };
 
@@ -40,12 +44,13 @@ uint64_t cutoff_now_ns(void)
 }
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         const int *stop, unsigned ordering)
+                         cutoff_control_t *ctl, int index, unsigned ordering)
 {
 	memset(s, 0, sizeof(*s));
 	s->game = game;
 	s->tt = tt;
-	s->stop = stop;
+	s->ctl = ctl;
+	s->index = index;
 	s->ordering = ordering;
 	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
 	s->state_stride = (game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
@@ -77,6 +82,8 @@ static inline void *state_at(const cutoff_searcher_t *s, int ply)
 	return s->states + (size_t)ply * s->state_stride;
 }
 
+void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply) { return state_at(s, ply); }
+
 static inline cutoff_move_t *moves_at(const cutoff_searcher_t *s, int ply)
 {
 	return s->moves + (size_t)ply * (size_t)s->game->max_moves;
@@ -87,13 +94,16 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 	return s->hints + (size_t)ply * (size_t)s->game->max_moves;
 }
 
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node_limit,
-                           uint64_t deadline_ns)
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
+                           int min_split_depth)
 {
-	memcpy(state_at(s, 0), root, s->game->state_size);
+	if (root)
+		memcpy(state_at(s, 0), root, s->game->state_size);
 	memset(&s->count, 0, sizeof(s->count));
-	s->node_limit = node_limit;
-	s->deadline_ns = deadline_ns;
+	s->ybw = ybw;
+	s->min_split_depth = min_split_depth;
+	s->sp = NULL;
+	s->polled_nodes = 0;
 	s->poll = 1;
 	s->aborted = false;
 	s->pv_length[0] = 0;
@@ -106,28 +116,40 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node
 
 void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
 
-/* Looks at the stop flag, the node limit and the clock; sets the next poll distance. */
+/* Looks at the control (stop, halt, the shared node count) and the clock; sets the
+ * next poll distance. */
 static bool poll_limits(cutoff_searcher_t *s)
 {
+	cutoff_control_t *ctl = s->ctl;
+	uint64_t fresh = s->count.nodes - s->polled_nodes;
+	uint64_t total = cutoff_u64_faa(&ctl->nodes, fresh) + fresh;
+	s->polled_nodes = s->count.nodes;
 	s->poll = POLL_NODES;
-	if (cutoff_int_load_relaxed(s->stop))
+	if (cutoff_int_load_relaxed(&ctl->stop) || cutoff_int_load_relaxed(&ctl->halt))
 		return s->aborted = true;
-	if (s->node_limit) {
-		if (s->count.nodes >= s->node_limit)
+	if (ctl->node_limit) {
+		if (total >= ctl->node_limit)
 			return s->aborted = true;
-		if (s->node_limit - s->count.nodes < POLL_NODES)
-			s->poll = (unsigned)(s->node_limit - s->count.nodes);
+		/* Poll again before the threads together could pass the limit. */
+		uint64_t share = (ctl->node_limit - total) / (uint64_t)ctl->threads;
+		if (share < POLL_NODES)
+			s->poll = share > 0 ? (unsigned)share : 1;
 	}
-	if (s->deadline_ns && cutoff_now_ns() >= s->deadline_ns)
+	if (ctl->deadline_ns && cutoff_now_ns() >= ctl->deadline_ns)
 		return s->aborted = true;
 	return false;
+}
+
+bool cutoff_search_halted(const cutoff_searcher_t *s)
+{
+	return s->aborted || (s->sp && cutoff_ybw_cut_above(s->sp));
 }
 
 /* Counts a node; true when the search must stop now. */
 static inline bool enter_node(cutoff_searcher_t *s, int ply)
 {
 	s->pv_length[ply] = 0;
-	if (s->aborted)
+	if (cutoff_search_halted(s))
 		return true;
 	if (--s->poll == 0 && poll_limits(s))
 		return true;
@@ -243,12 +265,18 @@ static inline void play(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	g->play(g->ctx, state_at(s, ply), move, state_at(s, ply + 1));
 }
 
+int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n)
+{
+	if (n > CUTOFF_MAX_PLY - 1)
+		n = CUTOFF_MAX_PLY - 1;
+	dst[0] = move;
+	memmove(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
+	return n + 1;
+}
+
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
-	int n = s->pv_length[ply + 1];
-	s->pv[ply][0] = move;
-	memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)n * sizeof(cutoff_move_t));
-	s->pv_length[ply] = n + 1;
+	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
 }
 
 static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i,
@@ -311,115 +339,113 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	for (int i = 0; i < n; i++) {
 		play(s, ply, m[i]);
 		v = -negamax(s, ply + 1, depth - 1);
-		if (s->aborted)
+		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
 			best = v;
 			pv_update(s, ply, m[i]);
 		}
 	}
+	return best;
+}
+
+static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta);
+static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta);
+
+int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           cutoff_move_t move, bool first, int32_t a, int32_t beta)
+{
+	int32_t v;
+	play(s, ply, move);
+	if (algo != CUTOFF_ALGO_PVS)
+		return -alphabeta(s, ply + 1, depth - 1, -beta, -a);
+	if (first)
+		return -pvs(s, ply + 1, depth - 1, -beta, -a);
+	v = -pvs(s, ply + 1, depth - 1, -a - 1, -a);
+	if (v > a && v < beta && !cutoff_search_halted(s)) {
+		/* The probe proved v is a lower bound inside the window: find the exact
+		 * value. The child's state is still on the stack. */
+		s->count.researches++;
+		v = -pvs(s, ply + 1, depth - 1, -beta, -a);
+	}
+	return v;
+}
+
+/*
+ * The body of fail-soft alpha-beta and of PVS (they differ only in how a move after the
+ * first is searched, cutoff_search_move). Under YBW, once the eldest move is searched and
+ * has not cut off, the node is an expected ALL node and the rest of its moves may go to a
+ * split point (cutoff_ybw_try_split), which searches them with helpers and hands back the
+ * best value, move and PV.
+ */
+static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           int32_t alpha, int32_t beta)
+{
+	int32_t v;
+	uint64_t key = 0;
+	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
+	if (enter_node(s, ply))
+		return 0;
+	if (is_leaf(s, ply, depth, &v))
+		return v;
+	if (s->tt) {
+		key = s->game->key(s->game->ctx, state_at(s, ply));
+		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
+			return v;
+	}
+	int n = generate(s, ply, tt_move);
+	if (n == 0) {
+		s->count.leaves++;
+		return s->game->evaluate(s->game->ctx, state_at(s, ply));
+	}
+	const cutoff_move_t *m = moves_at(s, ply);
+	int32_t best = -CUTOFF_INF, a = alpha;
+	cutoff_move_t best_move = m[0];
+	for (int i = 0; i < n; i++) {
+		if (i == 1 && s->ybw && depth >= s->min_split_depth) {
+			cutoff_ybw_outcome_t out;
+			if (cutoff_ybw_try_split(s, algo, ply, depth, a, beta, best, best_move, m, n,
+			                         &out)) {
+				if (cutoff_search_halted(s))
+					return 0;
+				best = out.best;
+				best_move = out.best_move;
+				if (out.cut)
+					count_cutoff(s, ply, depth, out.cut_index, best_move);
+				break;
+			}
+		}
+		v = cutoff_search_move(s, algo, ply, depth, m[i], i == 0, a, beta);
+		if (cutoff_search_halted(s))
+			return 0;
+		if (v > best) {
+			best = v;
+			best_move = m[i];
+			pv_update(s, ply, m[i]);
+			if (v >= beta) {
+				count_cutoff(s, ply, depth, i, m[i]);
+				break;
+			}
+			if (v > a)
+				a = v;
+		}
+	}
+	if (s->tt)
+		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
 	return best;
 }
 
 /* Fail-soft alpha-beta. */
 static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	int32_t v;
-	uint64_t key = 0;
-	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
-	if (enter_node(s, ply))
-		return 0;
-	if (is_leaf(s, ply, depth, &v))
-		return v;
-	if (s->tt) {
-		key = s->game->key(s->game->ctx, state_at(s, ply));
-		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
-			return v;
-	}
-	int n = generate(s, ply, tt_move);
-	if (n == 0) {
-		s->count.leaves++;
-		return s->game->evaluate(s->game->ctx, state_at(s, ply));
-	}
-	const cutoff_move_t *m = moves_at(s, ply);
-	int32_t best = -CUTOFF_INF, a = alpha;
-	cutoff_move_t best_move = m[0];
-	for (int i = 0; i < n; i++) {
-		play(s, ply, m[i]);
-		v = -alphabeta(s, ply + 1, depth - 1, -beta, -a);
-		if (s->aborted)
-			return 0;
-		if (v > best) {
-			best = v;
-			best_move = m[i];
-			pv_update(s, ply, m[i]);
-			if (v >= beta) {
-				count_cutoff(s, ply, depth, i, m[i]);
-				break;
-			}
-			if (v > a)
-				a = v;
-		}
-	}
-	if (s->tt)
-		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
-	return best;
+	return search_node(s, CUTOFF_ALGO_ALPHABETA, ply, depth, alpha, beta);
 }
 
 /* Principal variation search: the first move with the full window, the others with a
  * null window at the best value so far, searched again when they land inside. */
 static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	int32_t v;
-	uint64_t key = 0;
-	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
-	if (enter_node(s, ply))
-		return 0;
-	if (is_leaf(s, ply, depth, &v))
-		return v;
-	if (s->tt) {
-		key = s->game->key(s->game->ctx, state_at(s, ply));
-		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
-			return v;
-	}
-	int n = generate(s, ply, tt_move);
-	if (n == 0) {
-		s->count.leaves++;
-		return s->game->evaluate(s->game->ctx, state_at(s, ply));
-	}
-	const cutoff_move_t *m = moves_at(s, ply);
-	int32_t best = -CUTOFF_INF, a = alpha;
-	cutoff_move_t best_move = m[0];
-	for (int i = 0; i < n; i++) {
-		play(s, ply, m[i]);
-		if (i == 0) {
-			v = -pvs(s, ply + 1, depth - 1, -beta, -a);
-		} else {
-			v = -pvs(s, ply + 1, depth - 1, -a - 1, -a);
-			if (v > a && v < beta && !s->aborted) {
-				/* The probe proved v is a lower bound inside the window: find the
-				 * exact value. The child's state is still on the stack. */
-				s->count.researches++;
-				v = -pvs(s, ply + 1, depth - 1, -beta, -a);
-			}
-		}
-		if (s->aborted)
-			return 0;
-		if (v > best) {
-			best = v;
-			best_move = m[i];
-			pv_update(s, ply, m[i]);
-			if (v >= beta) {
-				count_cutoff(s, ply, depth, i, m[i]);
-				break;
-			}
-			if (v > a)
-				a = v;
-		}
-	}
-	if (s->tt)
-		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
-	return best;
+	return search_node(s, CUTOFF_ALGO_PVS, ply, depth, alpha, beta);
 }
 
 /*
@@ -445,7 +471,7 @@ static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, i
 		int32_t b = g == lower ? g + 1 : g;
 		s->count.mtdf_passes++;
 		g = alphabeta(s, 0, depth, b - 1, b);
-		if (s->aborted)
+		if (cutoff_search_halted(s))
 			return false;
 		if (g < b) {
 			upper = g;
@@ -486,7 +512,7 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 		v = negamax(s, 0, depth);
 		*value = v;
 		*bound = CUTOFF_BOUND_EXACT;
-		return !s->aborted;
+		return !cutoff_search_halted(s);
 	case CUTOFF_ALGO_MTDF:
 		return mtdf(s, depth, alpha, beta, guess, value, bound);
 	case CUTOFF_ALGO_ALPHABETA:
@@ -497,7 +523,7 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 		v = pvs(s, 0, depth, alpha, beta);
 		break;
 	}
-	if (s->aborted)
+	if (cutoff_search_halted(s))
 		return false;
 	*value = v;
 	*bound = v <= alpha ? CUTOFF_BOUND_UPPER : v >= beta ? CUTOFF_BOUND_LOWER : CUTOFF_BOUND_EXACT;

@@ -1,8 +1,9 @@
 /*
- * search.h — the serial search core (internal): one searcher runs negamax, fail-soft
- * alpha-beta, PVS or MTD(f) over a game, with its own stacks, counters and principal
- * variation. A searcher is owned by exactly one thread while it searches; the only state
- * it shares is the table (tt.h) and the engine's stop flag, read through atomic.h.
+ * search.h — the search core (internal): one searcher runs negamax, fail-soft alpha-beta,
+ * PVS or MTD(f) over a game, with its own stacks, counters and principal variation. A
+ * searcher is owned by exactly one thread while it searches. What it shares: the table
+ * (tt.h), the engine's search control (below) and, under Young Brothers Wait, the split
+ * points it works at (ybw.h) — all read and written through atomic.h.
  */
 #ifndef CUTOFF_SEARCH_H
 #define CUTOFF_SEARCH_H
@@ -12,11 +13,31 @@
 
 enum { CUTOFF_HISTORY_SIZE = 4096 };
 
+struct cutoff_ybw;
+struct cutoff_split;
+
+/*
+ * One search's shared control, owned by the engine. stop: written by
+ * cutoff_engine_stop() from any thread; halt: written by a driver when the search is over
+ * (lazy SMP: a thread completed the last iteration); nodes: every searcher adds its new
+ * nodes at each poll (fetch-and-add, off the hot path), so that a node limit holds across
+ * threads. The rest is written before the search starts and read-only during it.
+ */
+typedef struct cutoff_control {
+	int stop;
+	int halt;
+	uint64_t nodes;
+	uint64_t node_limit; /* 0: none */
+	uint64_t deadline_ns; /* 0: none; CLOCK_MONOTONIC */
+	int threads;         /* searching threads, to share the node limit's slack */
+} cutoff_control_t;
+
 typedef struct cutoff_searcher {
 	/* set when the engine is made, read-only afterwards */
 	const cutoff_game_t *game;
 	cutoff_tt_t *tt;        /* NULL: search without a table */
-	const int *stop;        /* the engine's stop flag: nonzero means stop now */
+	cutoff_control_t *ctl;  /* the engine's search control */
+	int index;              /* the thread this searcher belongs to, 0 = the caller */
 	unsigned char *states;  /* (CUTOFF_MAX_PLY + 1) states, one per ply, each at a
 	                           multiple of state_stride (aligned like max_align_t) */
 	size_t state_stride;
@@ -27,10 +48,12 @@ typedef struct cutoff_searcher {
 	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
 
 	/* set at the start of each search */
-	uint64_t node_limit;    /* 0: none */
-	uint64_t deadline_ns;   /* 0: none; CLOCK_MONOTONIC */
-	unsigned poll;          /* nodes until the next look at the stop flag and the clock */
-	bool aborted;           /* a limit or the stop flag ended this search */
+	struct cutoff_ybw *ybw; /* the YBW driver, or NULL: search alone */
+	int min_split_depth;
+	struct cutoff_split *sp; /* YBW: the innermost split point this thread works under */
+	unsigned poll;          /* nodes until the next look at the control and the clock */
+	uint64_t polled_nodes;  /* count.nodes at the last poll */
+	bool aborted;           /* a limit, the stop flag or the driver ended this search */
 
 	cutoff_counters_t count;
 	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
@@ -41,13 +64,17 @@ typedef struct cutoff_searcher {
 
 /* Allocates the stacks of a searcher for `game`. Returns 0 or CUTOFF_ENOMEM. */
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         const int *stop, unsigned ordering);
+                         cutoff_control_t *ctl, int index, unsigned ordering);
 void cutoff_searcher_destroy(cutoff_searcher_t *s);
 
-/* Prepares for a new search from `root` under the given limits: resets counters and
- * killers, and halves the history scores (they fade over searches). */
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, uint64_t node_limit,
-                           uint64_t deadline_ns);
+/* Prepares for a new search from `root` (NULL: a YBW helper, whose positions come from
+ * split points): resets counters and killers, and halves the history scores (they fade
+ * over searches). `ybw` is the YBW driver or NULL. */
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
+                           int min_split_depth);
+
+/* The state slot of `ply` on the searcher's stack. */
+void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply);
 
 /* Forgets what ordering learnt (history scores). Only while not searching. */
 void cutoff_searcher_forget(cutoff_searcher_t *s);
@@ -60,6 +87,24 @@ void cutoff_searcher_forget(cutoff_searcher_t *s);
  */
 bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int32_t alpha,
                         int32_t beta, int32_t guess, int32_t *value, cutoff_bound_t *bound);
+
+/*
+ * Searches `move` from the node at `ply` (its state on s's stack) with the window
+ * (a, beta) and returns its value for the side to move at `ply`: the one move of a node's
+ * loop, shared by the serial loop and YBW's split points. With PVS and first == false it
+ * probes with a null window at `a` first and searches again when the probe lands inside.
+ * The value is meaningless when cutoff_search_halted(s) is true afterwards.
+ */
+int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           cutoff_move_t move, bool first, int32_t a, int32_t beta);
+
+/* True when the work in hand is void: the search is over, or a split point above this
+ * thread's current node has cut off. */
+bool cutoff_search_halted(const cutoff_searcher_t *s);
+
+/* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
+ * length. */
+int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n);
 
 /* The monotonic clock in nanoseconds. */
 uint64_t cutoff_now_ns(void);

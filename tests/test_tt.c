@@ -59,8 +59,8 @@ static cutoff_tt_t *make_table(size_t mb, unsigned flags)
 
 /* Probes and compares every field of the answer; `found` is the expected return value. */
 static void expect(const cutoff_tt_t *tt, const char *kind, const char *what, uint64_t key,
-                   int depth, int ply, bool found, int32_t lower, int32_t upper,
-                   cutoff_move_t move, int edepth)
+                   int depth, int ply, bool found, int32_t lower, int32_t upper, cutoff_move_t move,
+                   int edepth)
 {
 	cutoff_tt_hit_t h;
 	memset(&h, 0x5a, sizeof(h)); /* written in every case, found or not */
@@ -110,8 +110,9 @@ static void test_bad_arguments(unsigned flags, const char *kind)
 	}
 	tt = make_table(3, flags);
 	if (tt) {
-		CHECK(cutoff_tt_entries(tt) == 3 * 65536, "%s: 3 MiB holds 196608 entries, got %llu",
-		      kind, (unsigned long long)cutoff_tt_entries(tt));
+		CHECK(cutoff_tt_entries(tt) == 3 * 65536,
+		      "%s: 3 MiB holds 196608 entries, got %llu", kind,
+		      (unsigned long long)cutoff_tt_entries(tt));
 		cutoff_tt_free(tt);
 	}
 	cutoff_tt_free(NULL);
@@ -137,14 +138,15 @@ static void test_round_trip(cutoff_tt_t *tt, const char *kind)
 			       (bounds[b] & CUTOFF_BOUND_UPPER) ? value : INF, move, 5);
 		}
 	}
-	expect(tt, kind, "a key never stored", 0x5555aaaa5555aaaau, 0, 0, false, -INF, INF,
-	       NOMOVE, -1);
+	expect(tt, kind, "a key never stored", 0x5555aaaa5555aaaau, 0, 0, false, -INF, INF, NOMOVE,
+	       -1);
 
 	/* Stores that must be ignored, and the depth limits. */
 	cutoff_tt_store(tt, K(0x1111), 3, 0, CUTOFF_BOUND_NONE, 5, 1);
 	expect(tt, kind, "a bound NONE is ignored", K(0x1111), 0, 0, false, -INF, INF, NOMOVE, -1);
 	cutoff_tt_store(tt, K(0x2222), -1, 0, CUTOFF_BOUND_EXACT, 5, 1);
-	expect(tt, kind, "a negative depth is ignored", K(0x2222), 0, 0, false, -INF, INF, NOMOVE, -1);
+	expect(tt, kind, "a negative depth is ignored", K(0x2222), 0, 0, false, -INF, INF, NOMOVE,
+	       -1);
 	cutoff_tt_store(tt, K(0x3333), 0, 0, CUTOFF_BOUND_EXACT, 6, NOMOVE);
 	expect(tt, kind, "depth 0, no move", K(0x3333), 0, 0, true, 6, 6, NOMOVE, 0);
 	cutoff_tt_store(tt, K(0x4444), 255, 0, CUTOFF_BOUND_EXACT, 7, 2);
@@ -152,8 +154,8 @@ static void test_round_trip(cutoff_tt_t *tt, const char *kind)
 	cutoff_tt_store(tt, K(0x5555), 300, 0, CUTOFF_BOUND_EXACT, 8, 3);
 	expect(tt, kind, "depth 300 is kept as 255", K(0x5555), 255, 0, true, 8, 8, 3, 255);
 	cutoff_tt_store(tt, 0, 4, 0, CUTOFF_BOUND_LOWER, 9, 4);
-	expect(tt, kind, "key 0 (the key of an empty entry's check word)", 0, 4, 0, true, 9, INF,
-	       4, 4);
+	expect(tt, kind, "key 0 (the key of an empty entry's check word)", 0, 4, 0, true, 9, INF, 4,
+	       4);
 	printf("%s: store and probe round trips for upper, lower and exact\n", kind);
 }
 
@@ -209,15 +211,16 @@ static void test_depth_rule(cutoff_tt_t *tt, const char *kind)
 	/* The documented replacement of an entry of the same key. */
 	cutoff_tt_store(tt, K(0xbeef), 20, 0, CUTOFF_BOUND_LOWER, 1, 5);
 	cutoff_tt_store(tt, K(0xbeef), 3, 0, CUTOFF_BOUND_LOWER, 2, 6);
-	expect(tt, kind, "a shallower bound of the same type is not written", K(0xbeef), 3, 0, true, 1,
-	       INF, 5, 20);
+	expect(tt, kind, "a shallower bound of the same type is not written", K(0xbeef), 3, 0, true,
+	       1, INF, 5, 20);
 	cutoff_tt_store(tt, K(0xbeef), 3, 0, CUTOFF_BOUND_EXACT, 2, 6);
-	expect(tt, kind, "a shallower exact value replaces a bound", K(0xbeef), 3, 0, true, 2, 2, 6, 3);
+	expect(tt, kind, "a shallower exact value replaces a bound", K(0xbeef), 3, 0, true, 2, 2, 6,
+	       3);
 	cutoff_tt_store(tt, K(0xcafe), 20, 0, CUTOFF_BOUND_EXACT, 1, 5);
 	cutoff_tt_new_search(tt);
 	cutoff_tt_store(tt, K(0xcafe), 3, 0, CUTOFF_BOUND_UPPER, 2, 6);
-	expect(tt, kind, "an older generation's entry is replaced", K(0xcafe), 3, 0, true, -INF, 2, 6,
-	       3);
+	expect(tt, kind, "an older generation's entry is replaced", K(0xcafe), 3, 0, true, -INF, 2,
+	       6, 3);
 	printf("%s: deeper entries answer, shallower ones give their move only\n", kind);
 }
 
@@ -232,7 +235,8 @@ static void test_win_distance(cutoff_tt_t *tt, const char *kind)
 	expect(tt, kind, "win stored at ply 3, read at 3", K(0xa1), 4, 3, true, win7, win7, 1, 4);
 	expect(tt, kind, "win stored at ply 3, read at 0", K(0xa1), 4, 0, true, win4, win4, 1, 4);
 	cutoff_tt_store(tt, K(0xa2), 4, 3, CUTOFF_BOUND_EXACT, -win7, 2);
-	expect(tt, kind, "loss stored at ply 3, read at 5", K(0xa2), 4, 5, true, -win9, -win9, 2, 4);
+	expect(tt, kind, "loss stored at ply 3, read at 5", K(0xa2), 4, 5, true, -win9, -win9, 2,
+	       4);
 	cutoff_tt_store(tt, K(0xa3), 4, 3, CUTOFF_BOUND_LOWER, win7, 3);
 	expect(tt, kind, "lower bound of a win", K(0xa3), 4, 5, true, win9, INF, 3, 4);
 	cutoff_tt_store(tt, K(0xa4), 4, 3, CUTOFF_BOUND_UPPER, -win7, 4);
@@ -241,7 +245,8 @@ static void test_win_distance(cutoff_tt_t *tt, const char *kind)
 	expect(tt, kind, "a win at the node itself, read at 2", K(0xa5), 4, 2, true, CUTOFF_WIN - 2,
 	       CUTOFF_WIN - 2, 5, 4);
 
-	static const int32_t plain[] = { 1234, -1234, 0, CUTOFF_WIN_MIN - 1, -(CUTOFF_WIN_MIN - 1) };
+	static const int32_t plain[] = { 1234, -1234, 0, CUTOFF_WIN_MIN - 1,
+		                         -(CUTOFF_WIN_MIN - 1) };
 	for (int i = 0; i < 5; i++) {
 		uint64_t key = K(0xb0 + (uint64_t)i);
 		cutoff_tt_store(tt, key, 4, 3, CUTOFF_BOUND_EXACT, plain[i], 6);
@@ -263,7 +268,8 @@ static int fill(cutoff_tt_t *tt, uint64_t seed, uint64_t *keys, bool *found)
 	int n = 0;
 	for (int i = 0; i < FILL_KEYS; i++) {
 		keys[i] = next_u64(&rng);
-		cutoff_tt_store(tt, keys[i], 1 + i % 7, 0, CUTOFF_BOUND_EXACT, i % 1000, (cutoff_move_t)i);
+		cutoff_tt_store(tt, keys[i], 1 + i % 7, 0, CUTOFF_BOUND_EXACT, i % 1000,
+		                (cutoff_move_t)i);
 	}
 	for (int i = 0; i < FILL_KEYS; i++) {
 		found[i] = present(tt, keys[i]);
@@ -284,7 +290,9 @@ static void test_clear(cutoff_tt_t *tt, const char *kind)
 {
 	static uint64_t keys[FILL_KEYS];
 	static bool found[FILL_KEYS];
-	static const int parts[] = { 1, 2, 3, 7, 64, 20000 }; /* the last: more parts than buckets */
+	static const int parts[] = {
+		1, 2, 3, 7, 64, 20000
+	}; /* the last: more parts than buckets */
 
 	cutoff_tt_clear(tt);
 	int n = fill(tt, 1, keys, found);
@@ -330,8 +338,8 @@ static void test_clear(cutoff_tt_t *tt, const char *kind)
 static void test_aging(cutoff_tt_t *tt, const char *kind)
 {
 	uint64_t rng = 77;
-	uint64_t k[5]; /* A (old and deep), B, C, D (new), E (the newcomer): one bucket */
-	for (int i = 0; i < 5; i++)
+	uint64_t k[6]; /* A (old and deep), B, C, D (new), E (the newcomer), F: one bucket */
+	for (int i = 0; i < 6; i++)
 		k[i] = key_in_bucket(tt, 1000, &rng);
 
 	/* Same generation: the depth decides, A stays, one of the shallow ones goes. */
@@ -343,6 +351,8 @@ static void test_aging(cutoff_tt_t *tt, const char *kind)
 	int new_kept = present(tt, k[1]) + present(tt, k[2]) + present(tt, k[3]);
 	CHECK(present(tt, k[0]) && present(tt, k[4]) && new_kept == 2,
 	      "%s: one generation: the deep entry stays, a shallow one is replaced", kind);
+	expect(tt, kind, "another key of a full bucket is not found", k[5], 0, 0, false, -INF, INF,
+	       NOMOVE, -1);
 
 	/* Two generations later A is still worth more than the new depth-10 entries. */
 	cutoff_tt_clear(tt);
@@ -413,7 +423,8 @@ static void test_same_answers(void)
 			int32_t value = (int32_t)(r >> 20 & 63) - 32;
 			if ((r >> 26 & 7) == 0)
 				value = CUTOFF_WIN - 10 - (int32_t)(r >> 29 & 15);
-			cutoff_move_t move = (r >> 33 & 7) ? (cutoff_move_t)(r >> 36 & 255) : NOMOVE;
+			cutoff_move_t move =
+				(r >> 33 & 7) ? (cutoff_move_t)(r >> 36 & 255) : NOMOVE;
 			cutoff_tt_store(a, key, depth, ply, bound, value, move);
 			cutoff_tt_store(b, key, depth, ply, bound, value, move);
 		} else if ((r >> 16 & 1023) == 1) {

@@ -13,18 +13,26 @@
  * stored and probed at random plies, so that the distance conversion is checked under
  * load too.
  *
- * The fight. The keys come from a pool of 4096 random keys that all land in 512 of the
- * 16384 buckets of a 1 MiB table (8 keys for the 4 entries of each bucket; the bucket of
- * a key is (key * nbuckets) >> 64, as the opening comment of src/tt.c says), so that
- * threads overwrite each other's entries all the time. 2, 4, 8 and 16 threads, started
- * together on a barrier, share 4 million operations (one store for three probes); then
- * one thread reads every key of the pool, so that a corrupt entry left in the table is
- * seen too. The same runs on a CUTOFF_TT_LOCKED table, where no entry can be torn, give
- * the figures to compare with. Under a sanitizer the runs are 16 times shorter; the
- * environment variable CUTOFF_TORTURE_OPS sets the operations per run instead.
+ * The fight. The keys come from a small pool of random keys that all land in a few
+ * buckets of a 1 MiB table (the bucket of a key is (key * nbuckets) >> 64, as the opening
+ * comment of src/tt.c says), 8 keys for the 4 entries of each bucket, so that threads
+ * overwrite each other's entries all the time. Two shapes of pool:
+ *   wide   4096 keys in 512 buckets: replacement among many keys, as in a full table;
+ *   hot    32 keys in 4 buckets: every thread writes the same four cache lines, which is
+ *          where a reader can catch a half-written entry. On x86 that is rare even there
+ *          (both words of an entry share a cache line, and stores leave in order), so
+ *          this shape is the one that catches a broken check.
+ * For each, 2, 4, 8 and 16 threads, started together on a barrier, share 4 million
+ * operations (one store for three probes); then one thread reads every key of the pool,
+ * so that a corrupt entry left in the table is seen too. The same runs on a
+ * CUTOFF_TT_LOCKED table, where no entry can be torn, give the figures to compare with.
+ * Under a sanitizer the runs are 4 times shorter; the environment variable
+ * CUTOFF_TORTURE_OPS sets the operations per run instead.
  *
  * The test can fail: it asserts that probes hit (hits > 0) besides the absence of corrupt
- * hits, and a table whose check ignores the data word (check = key) fails it at once.
+ * hits, and a table whose check ignores the data word (check = key instead of key XOR
+ * data) fails it: a few to a few hundred corrupt hits per run of the hot shape on a
+ * 2-core x86 machine.
  *
  * cutoff-test-labels: concurrent
  */
@@ -50,11 +58,18 @@
 
 enum {
 	TABLE_MB = 1,
-	POOL_KEYS = 4096,  /* a power of two: drawn with a mask */
-	HOT_BUCKETS = 512 /* the pool's keys all land in buckets 0 .. HOT_BUCKETS - 1 */
+	MAX_POOL = 4096
 };
 
-static const uint64_t OPS_PER_RUN = UNDER_SANITIZER ? 4000000 / 16 : 4000000;
+/* A pool of `keys` keys (a power of two: drawn with a mask) in buckets 0 .. buckets - 1. */
+typedef struct shape {
+	const char *name;
+	int keys, buckets;
+} shape_t;
+
+static const shape_t shapes[] = { { "wide", 4096, 512 }, { "hot", 32, 4 } };
+
+static const uint64_t OPS_PER_RUN = UNDER_SANITIZER ? 1000000 : 4000000;
 
 static uint64_t mix(uint64_t z)
 {
@@ -104,6 +119,7 @@ static bool answer_ok(uint64_t h, int depth, int ply, bool found, const cutoff_t
 typedef struct run {
 	cutoff_tt_t *tt;
 	const uint64_t *pool;
+	uint64_t pool_mask;
 	uint64_t ops_per_thread;
 	pthread_barrier_t start;
 } run_t;
@@ -125,7 +141,7 @@ static void *worker_main(void *arg)
 	pthread_barrier_wait(&run->start);
 	for (uint64_t op = 0; op < run->ops_per_thread; op++) {
 		uint64_t r = next_u64(&w->rng);
-		uint64_t key = run->pool[r & (POOL_KEYS - 1)];
+		uint64_t key = run->pool[r & run->pool_mask];
 		uint64_t h = key_hash(key);
 		int ply = (int)(r >> 16 & 31);
 		if ((r >> 12 & 3) == 0) {
@@ -157,11 +173,14 @@ static double now_s(void)
 
 /* Runs `threads` workers over the table; false when they could not be started (the
  * process then ends: the workers already made wait on the barrier for ever). */
-static bool run_threads(cutoff_tt_t *tt, const char *kind, const uint64_t *pool, int threads,
-                        uint64_t ops)
+static bool run_threads(cutoff_tt_t *tt, const char *kind, const shape_t *shape,
+                        const uint64_t *pool, int threads, uint64_t ops)
 {
 	static worker_t workers[16];
-	run_t run = { .tt = tt, .pool = pool, .ops_per_thread = ops / (uint64_t)threads };
+	run_t run = { .tt = tt,
+		      .pool = pool,
+		      .pool_mask = (uint64_t)shape->keys - 1,
+		      .ops_per_thread = ops / (uint64_t)threads };
 
 	cutoff_tt_clear(tt);
 	cutoff_tt_new_search(tt); /* generation 1: its bits are in the checked words too */
@@ -196,7 +215,7 @@ static bool run_threads(cutoff_tt_t *tt, const char *kind, const uint64_t *pool,
 
 	/* What the threads left behind: every key of the pool, read by one thread. */
 	uint64_t left = 0, left_corrupt = 0;
-	for (int i = 0; i < POOL_KEYS; i++) {
+	for (int i = 0; i < shape->keys; i++) {
 		uint64_t h = key_hash(pool[i]);
 		cutoff_tt_hit_t hit;
 		bool found = cutoff_tt_probe(tt, pool[i], 0, 7, &hit);
@@ -204,17 +223,21 @@ static bool run_threads(cutoff_tt_t *tt, const char *kind, const uint64_t *pool,
 		left_corrupt += !answer_ok(h, 0, 7, found, &hit);
 	}
 
-	printf("%-9s %2d threads: %8" PRIu64 " stores %8" PRIu64 " probes %8" PRIu64
-	       " hits %" PRIu64 " corrupt; afterwards %4" PRIu64 " of %d keys found, %" PRIu64
+	printf("%-9s %-4s %2d threads: %7" PRIu64 " stores %7" PRIu64 " probes %7" PRIu64
+	       " hits %" PRIu64 " corrupt; then %4" PRIu64 " of %4d keys found, %" PRIu64
 	       " corrupt (%.2f s)\n",
-	       kind, threads, stores, probes, hits, corrupt, left, POOL_KEYS, left_corrupt, seconds);
+	       kind, shape->name, threads, stores, probes, hits, corrupt, left, shape->keys,
+	       left_corrupt, seconds);
 	fflush(stdout);
-	CHECK(corrupt == 0, "%s, %d threads: %" PRIu64 " corrupt hits", kind, threads, corrupt);
-	CHECK(left_corrupt == 0, "%s, %d threads: %" PRIu64 " corrupt entries left", kind, threads,
-	      left_corrupt);
-	CHECK(hits > 0 && hits < probes, "%s, %d threads: %" PRIu64 " hits of %" PRIu64 " probes",
-	      kind, threads, hits, probes);
-	CHECK(left > 0, "%s, %d threads: the table keeps some of the keys", kind, threads);
+	CHECK(corrupt == 0, "%s, %s, %d threads: %" PRIu64 " corrupt hits", kind, shape->name,
+	      threads, corrupt);
+	CHECK(left_corrupt == 0, "%s, %s, %d threads: %" PRIu64 " corrupt entries left", kind,
+	      shape->name, threads, left_corrupt);
+	CHECK(hits > 0 && hits < probes,
+	      "%s, %s, %d threads: %" PRIu64 " hits of %" PRIu64 " probes", kind, shape->name,
+	      threads, hits, probes);
+	CHECK(left > 0, "%s, %s, %d threads: the table keeps some keys", kind, shape->name,
+	      threads);
 	return true;
 }
 
@@ -223,7 +246,7 @@ int main(void)
 	static const int thread_counts[] = { 2, 4, 8, 16 };
 	static const unsigned flags[] = { 0, CUTOFF_TT_LOCKED };
 	static const char *const kinds[] = { "lock-free", "locked" };
-	static uint64_t pool[POOL_KEYS];
+	static uint64_t pool[MAX_POOL];
 
 	uint64_t ops = OPS_PER_RUN;
 	const char *env = getenv("CUTOFF_TORTURE_OPS");
@@ -233,9 +256,8 @@ int main(void)
 		if (*end == '\0' && v >= 16)
 			ops = v;
 	}
-	printf("%" PRIu64 " operations per run (3 probes per store), %d keys in %d buckets of a "
-	       "%d MiB table%s\n",
-	       ops, POOL_KEYS, HOT_BUCKETS, TABLE_MB, UNDER_SANITIZER ? " (sanitizer build)" : "");
+	printf("%" PRIu64 " operations per run (3 probes per store), %d MiB tables%s\n", ops,
+	       TABLE_MB, UNDER_SANITIZER ? " (sanitizer build)" : "");
 
 	for (int k = 0; k < 2; k++) {
 		int err;
@@ -243,15 +265,20 @@ int main(void)
 		CHECK(tt != NULL, "%s: cutoff_tt_new: %s", kinds[k], cutoff_strerror(err));
 		if (!tt)
 			continue;
-		uint64_t nbuckets = cutoff_tt_entries(tt) / 4, rng = 42;
-		for (int i = 0; i < POOL_KEYS;) {
-			uint64_t key = next_u64(&rng);
-			if ((uint64_t)(((unsigned __int128)key * nbuckets) >> 64) < HOT_BUCKETS)
-				pool[i++] = key;
-		}
-		for (int t = 0; t < 4; t++) {
-			if (!run_threads(tt, kinds[k], pool, thread_counts[t], ops))
-				return check_report();
+		uint64_t nbuckets = cutoff_tt_entries(tt) / 4;
+		for (int s = 0; s < (int)(sizeof(shapes) / sizeof(shapes[0])); s++) {
+			uint64_t rng = 42;
+			for (int i = 0; i < shapes[s].keys;) {
+				uint64_t key = next_u64(&rng);
+				uint64_t b = (uint64_t)(((unsigned __int128)key * nbuckets) >> 64);
+				if (b < (uint64_t)shapes[s].buckets)
+					pool[i++] = key;
+			}
+			for (int t = 0; t < 4; t++) {
+				if (!run_threads(tt, kinds[k], &shapes[s], pool, thread_counts[t],
+				                 ops))
+					return check_report();
+			}
 		}
 		cutoff_tt_free(tt);
 	}

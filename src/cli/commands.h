@@ -14,4 +14,10 @@ int cli_search(int argc, char **argv);
 /* cutoff tree: searches of synthetic random trees against their oracle (tree.c). */
 int cli_tree(int argc, char **argv);
 
+/* cutoff ttbench: probes and stores per second, lock-free table against locked (ttbench.c). */
+int cli_ttbench(int argc, char **argv);
+
+/* cutoff topo: the machine as hwloc sees it and an engine's thread placement (topo.c). */
+int cli_topo(int argc, char **argv);
+
 #endif /* CUTOFF_CLI_COMMANDS_H */

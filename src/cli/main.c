@@ -27,6 +27,8 @@ typedef struct cli_command {
 static const cli_command_t commands[] = {
 	{ "search", cli_search, "search a tic-tac-toe position with one algorithm" },
 	{ "tree", cli_tree, "search synthetic random trees and compare with the minimal tree" },
+	{ "ttbench", cli_ttbench, "measure the transposition table, lock-free against locked" },
+	{ "topo", cli_topo, "show the CPUs hwloc sees and where an engine's threads would run" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

@@ -303,5 +303,20 @@ else
 	fail "tree text report -> exit $status: $(show "$stdout")"
 fi
 
+# --- ttbench: bad command lines, and one short run -----------------------------------------
+bad "'0'" ttbench --threads 0
+bad "--threads" ttbench --threads 1025
+bad "'65537'" ttbench --mb 65537
+bad "'0.05'" ttbench --seconds 0.05
+bad "'1e3'" ttbench --seconds 1e3
+bad "--seconds" ttbench --seconds 601
+bad "--keys" ttbench --keys 0
+bad "--keys needs a value" ttbench --keys
+good_help ttbench --help
+if good_json "ttbench --json" ttbench --threads 2 --mb 1 --seconds 0.1 --json; then
+	has threads 2 "ttbench"
+	has corrupt_hits 0 "ttbench"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

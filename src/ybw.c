@@ -1,0 +1,329 @@
+/*
+ * ybw.c — Young Brothers Wait with helpful masters.
+ *
+ * The idea. A node's eldest brother (its first move) is searched alone. If it did not cut
+ * off, the node is an expected ALL node: every younger brother will have to be searched,
+ * so they may be searched in parallel without speculative work. The node's owner makes
+ * a split point from its own pool, books idle threads for it, and all of them take moves
+ * from its cursor until none is left or one of them reaches beta (a cut-off: everything
+ * below the split point stops). The owner, out of moves, waits for its helpers — and while
+ * it waits it helps them: it may be booked for any split point made below its own (a
+ * "helpful master"), never elsewhere, so that it is back as soon as its helpers are done
+ * and no thread ever waits on a thread that waits on it.
+ *
+ * Shared state and who touches it:
+ *   ybw->lock     guards every thread's `state` and `waiting` and the booking of idle
+ *                 threads; held for a few dozen instructions, never while searching.
+ *   ybw->idle     the number of idle threads, changed under ybw->lock; read without it as
+ *                 a hint (a stale read only makes a split try in vain or be skipped).
+ *   ybw->done     set (release) by thread 0 when its search is over; helpers read it
+ *                 (acquire) in their idle loop.
+ *   t->assigned   the split point thread t is booked for: stored (release) by the booker
+ *                 under ybw->lock after the split point is complete (and t marked busy),
+ *                 read (acquire) and cleared by t as it takes the booking.
+ *   sp fields     see cutoff_split_t: the read-only part is written before publication;
+ *                 next, alpha, best, best_move, best_index and pv under sp->lock;
+ *                 sp->cut set under sp->lock and read anywhere (relaxed: a late read only
+ *                 costs some wasted nodes); sp->helpers set before publication, decremented
+ *                 by each helper as it leaves (fetch-and-add), awaited by the owner.
+ *   owner's stack the split node's state and move list stay on the owner's stack, which
+ *                 it does not touch at that ply or above while the split point lives
+ *                 (helping below its own split point, it only writes deeper plies).
+ *
+ * Locking order: ybw->lock, then no other lock; sp->lock alone. No thread holds two locks.
+ *
+ * Lifetime. A split point is released (its owner pops it) only after helpers == 0; a
+ * helper's last access is its decrement. Split points nest LIFO in each owner's pool, at
+ * most one per ply, so a pool of CUTOFF_MAX_PLY split points per thread is enough.
+ *
+ * The few points where a thread waits, locks or looks for work are named: split_lock
+ * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
+ * threads). A later deterministic scheduler of virtual threads can take over these three.
+ */
+#include "ybw.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { THREAD_BUSY = 0, THREAD_IDLE = 1 };
+
+typedef struct ybw_thread {
+	void *assigned;             /* cutoff_split_t *: booked for it, or NULL (atomic) */
+	int state;                  /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
+	cutoff_split_t *waiting;    /* a helpful master's own split point, under ybw->lock */
+	int nsplits;                /* owner only */
+	cutoff_split_t *splits;     /* CUTOFF_MAX_PLY split points, owner only */
+} __attribute__((aligned(64))) ybw_thread_t;
+
+struct cutoff_ybw {
+	int threads;
+	int max_helpers;
+	cutoff_searcher_t *searchers;
+	ybw_thread_t *t;
+	int *booked;                /* scratch for book_helpers, under ybw->lock */
+	cutoff_spinlock_t lock;
+	int idle;
+	int done;
+};
+
+/* Every lock of the driver: spins briefly, then yields, because with more threads than
+ * cores the holder may be preempted, and a pure spin would burn the time slice it needs. */
+static void split_lock(cutoff_spinlock_t *l)
+{
+	for (int spins = 0; !cutoff_spinlock_trylock(l); spins++) {
+		if (spins < 64)
+			cutoff_cpu_relax();
+		else
+			sched_yield();
+	}
+}
+
+cutoff_ybw_t *cutoff_ybw_new(int threads, cutoff_searcher_t *searchers, int max_helpers)
+{
+	cutoff_ybw_t *y = calloc(1, sizeof(*y));
+	if (!y)
+		return NULL;
+	y->threads = threads;
+	y->max_helpers = max_helpers;
+	y->searchers = searchers;
+	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
+	y->booked = calloc((size_t)threads, sizeof(int));
+	if (!y->t || !y->booked) {
+		free(y->t);
+		free(y->booked);
+		free(y);
+		return NULL;
+	}
+	memset(y->t, 0, sizeof(ybw_thread_t) * (size_t)threads);
+	for (int i = 0; i < threads; i++) {
+		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
+		if (!y->t[i].splits) {
+			cutoff_ybw_free(y);
+			return NULL;
+		}
+	}
+	cutoff_spinlock_init(&y->lock);
+	return y;
+}
+
+void cutoff_ybw_free(cutoff_ybw_t *y)
+{
+	if (!y)
+		return;
+	for (int i = 0; i < y->threads; i++)
+		free(y->t[i].splits);
+	free(y->t);
+	free(y->booked);
+	free(y);
+}
+
+void cutoff_ybw_begin(cutoff_ybw_t *y)
+{
+	for (int i = 0; i < y->threads; i++) {
+		y->t[i].assigned = NULL;
+		y->t[i].state = THREAD_BUSY;
+		y->t[i].waiting = NULL;
+		y->t[i].nsplits = 0;
+	}
+	y->idle = 0;
+	y->done = 0;
+}
+
+void cutoff_ybw_end(cutoff_ybw_t *y) { cutoff_int_store_release(&y->done, 1); }
+
+/* Takes moves from `sp` and searches them until none is left, the split point cut off, or
+ * the search is over. Run by the owner and by every helper. */
+static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
+{
+	for (;;) {
+		split_lock(&sp->lock);
+		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->cut) || cutoff_search_halted(s)) {
+			cutoff_spinlock_unlock(&sp->lock);
+			return;
+		}
+		int i = sp->next++;
+		cutoff_move_t m = sp->moves[i];
+		int32_t a = sp->alpha;
+		cutoff_spinlock_unlock(&sp->lock);
+
+		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, m, false, a, sp->beta);
+		if (cutoff_search_halted(s))
+			return;
+
+		split_lock(&sp->lock);
+		if (v > sp->best) {
+			sp->best = v;
+			sp->best_move = m;
+			sp->best_index = i;
+			sp->pv_length = cutoff_pv_join(sp->pv, m, s->pv[sp->ply + 1],
+			                               s->pv_length[sp->ply + 1]);
+			if (v >= sp->beta)
+				cutoff_int_store_relaxed(&sp->cut, 1);
+			else if (v > sp->alpha)
+				sp->alpha = v;
+		}
+		cutoff_spinlock_unlock(&sp->lock);
+	}
+}
+
+/* A booked thread's visit to a split point: its node's state onto the thread's own stack,
+ * its share of the moves, and the decrement that lets the owner go on. */
+static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
+{
+	cutoff_searcher_t *s = &y->searchers[index];
+	cutoff_split_t *saved = s->sp;
+	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
+	s->sp = sp;
+	work(s, sp);
+	s->sp = saved;
+	cutoff_int_faa(&sp->helpers, -1);
+}
+
+/*
+ * The only place a thread waits: until *until_zero is 0 (an owner waiting for its
+ * helpers) or, when until_zero is NULL, until the search is done (a helper between split
+ * points). The caller is marked idle; whenever it is booked meanwhile it helps, then is
+ * idle again. It leaves busy, after a last look, under the lock, for a booking that came
+ * at the last moment.
+ */
+static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
+{
+	ybw_thread_t *me = &y->t[index];
+	for (int spins = 0;;) {
+		cutoff_split_t *sp = cutoff_ptr_load_acquire(&me->assigned);
+		if (sp) {
+			/* Taken at once: a helper that makes a split point of its own inside
+			 * help() waits here again, and must not find this booking twice. No one
+			 * else writes `assigned` while the thread is busy. */
+			cutoff_ptr_store_release(&me->assigned, NULL);
+			help(y, index, sp);
+			split_lock(&y->lock);
+			me->state = THREAD_IDLE;
+			y->idle++;
+			cutoff_spinlock_unlock(&y->lock);
+			spins = 0;
+			continue;
+		}
+		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
+		                       : cutoff_int_load_acquire(&y->done) != 0;
+		if (over) {
+			split_lock(&y->lock);
+			if (cutoff_ptr_load_relaxed(&me->assigned)) {
+				cutoff_spinlock_unlock(&y->lock);
+				continue;
+			}
+			me->state = THREAD_BUSY;
+			y->idle--;
+			cutoff_spinlock_unlock(&y->lock);
+			return;
+		}
+		if (++spins < 64)
+			cutoff_cpu_relax();
+		else
+			sched_yield();
+	}
+}
+
+void cutoff_ybw_idle_loop(cutoff_ybw_t *y, int index)
+{
+	split_lock(&y->lock);
+	y->t[index].state = THREAD_IDLE;
+	y->t[index].waiting = NULL;
+	y->idle++;
+	cutoff_spinlock_unlock(&y->lock);
+	wait_for_work(y, index, NULL);
+}
+
+/* True when `sp` lies below `above` (its chain of parents reaches it). */
+static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
+{
+	for (sp = sp->parent; sp; sp = sp->parent)
+		if (sp == above)
+			return true;
+	return false;
+}
+
+/* The only search for idle threads: books up to max_helpers of them for `sp` (a helpful
+ * master only for a split point below its own) and returns how many. */
+static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
+{
+	int n = 0;
+	split_lock(&y->lock);
+	for (int j = 0; j < y->threads && n < y->max_helpers && y->idle > n; j++) {
+		ybw_thread_t *t = &y->t[j];
+		if (j == owner || t->state != THREAD_IDLE)
+			continue;
+		if (t->waiting && !lies_below(sp, t->waiting))
+			continue;
+		y->booked[n++] = j;
+	}
+	/* The count is complete before any helper can see the split point and leave it. */
+	cutoff_int_store_relaxed(&sp->helpers, n);
+	for (int k = 0; k < n; k++) {
+		ybw_thread_t *t = &y->t[y->booked[k]];
+		t->state = THREAD_BUSY;
+		cutoff_ptr_store_release(&t->assigned, sp);
+	}
+	y->idle -= n;
+	cutoff_spinlock_unlock(&y->lock);
+	return n;
+}
+
+bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                          int32_t alpha, int32_t beta, int32_t best, cutoff_move_t best_move,
+                          const cutoff_move_t *moves, int n, cutoff_ybw_outcome_t *out)
+{
+	cutoff_ybw_t *y = s->ybw;
+	ybw_thread_t *me = &y->t[s->index];
+	if (cutoff_int_load_relaxed(&y->idle) == 0 || me->nsplits >= CUTOFF_MAX_PLY)
+		return false;
+
+	cutoff_split_t *sp = &me->splits[me->nsplits];
+	sp->parent = s->sp;
+	sp->state = cutoff_searcher_state(s, ply);
+	sp->moves = moves;
+	sp->n = n;
+	sp->ply = ply;
+	sp->depth = depth;
+	sp->algo = algo;
+	sp->beta = beta;
+	cutoff_spinlock_init(&sp->lock);
+	sp->next = 1;
+	sp->alpha = alpha;
+	sp->best = best;
+	sp->best_move = best_move;
+	sp->best_index = 0;
+	sp->pv_length = s->pv_length[ply];
+	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
+	cutoff_int_store_relaxed(&sp->cut, 0);
+	if (book_helpers(y, s->index, sp) == 0)
+		return false;
+	me->nsplits++;
+	s->count.splits++;
+
+	s->sp = sp;
+	work(s, sp);
+
+	/* Out of moves: wait for the helpers, helping below this split point meanwhile. */
+	split_lock(&y->lock);
+	cutoff_split_t *outer = me->waiting;
+	me->waiting = sp;
+	me->state = THREAD_IDLE;
+	y->idle++;
+	cutoff_spinlock_unlock(&y->lock);
+	wait_for_work(y, s->index, &sp->helpers);
+	split_lock(&y->lock);
+	me->waiting = outer;
+	cutoff_spinlock_unlock(&y->lock);
+
+	s->sp = sp->parent;
+	me->nsplits--;
+	out->best = sp->best;
+	out->best_move = sp->best_move;
+	out->cut = cutoff_int_load_relaxed(&sp->cut) != 0;
+	out->cut_index = sp->best_index;
+	s->pv_length[ply] = sp->pv_length;
+	memcpy(s->pv[ply], sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));
+	return true;
+}

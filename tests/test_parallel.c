@@ -1,0 +1,193 @@
+/*
+ * Exactness of the parallel drivers: on exact searches, YBW returns exactly the serial
+ * value at 1, 2, 3, 4, 8 and 16 threads (more threads than cores on purpose: races show
+ * up when threads are preempted at any point), over repeated runs, with the table off and
+ * on, for alpha-beta, PVS and MTD(f); lazy SMP returns the serial value at the final depth
+ * on random trees (no transpositions, and helpers never search deeper than asked). Also
+ * tic-tac-toe (real transpositions) through both drivers, and the contract through both
+ * drivers with random windows and depths.
+ *
+ * cutoff-test-labels: concurrent
+ */
+#include <hwloc.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "cutoff_games.h"
+
+static hwloc_topology_t topology;
+
+static uint64_t rng = 7;
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
+
+static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int threads,
+                             cutoff_algo_t algo, size_t mb)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.driver = driver;
+	cfg.threads = threads;
+	cfg.algo = algo;
+	cfg.tt_mb = mb;
+	cfg.topology = topology;
+	cfg.ybw_min_split_depth = 2;
+	int err;
+	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);
+	if (!e)
+		printf("engine: %s\n", cutoff_strerror(err));
+	return e;
+}
+
+static int32_t search(cutoff_engine_t *e, const void *root, int depth, bool iterate,
+                      int32_t alpha, int32_t beta, cutoff_result_t *r)
+{
+	cutoff_limits_t lim;
+	cutoff_limits_default(&lim);
+	lim.depth = depth;
+	lim.iterate = iterate;
+	lim.alpha = alpha;
+	lim.beta = beta;
+	cutoff_engine_clear(e);
+	int rc = cutoff_engine_search(e, root, &lim, r, NULL, NULL);
+	return rc == 0 ? r->value : -99999;
+}
+
+static const char *driver_name[] = {"serial", "lazysmp", "ybw"};
+static const char *algo_name[] = {"minimax", "alphabeta", "pvs", "mtdf"};
+
+/* Random trees searched to their full depth: every driver, thread count, algorithm and
+ * table setting gives the tree's true value, and the best move's value is that value. */
+static void exact_trees(void)
+{
+	static const int thread_counts[] = {1, 2, 3, 4, 8, 16};
+	for (int model = 0; model < 2; model++) {
+		cutoff_rtree_params_t p;
+		cutoff_rtree_params_default(&p);
+		p.branching = 5;
+		p.depth = 7;
+		p.model = (cutoff_rtree_model_t)model;
+		cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
+		const cutoff_game_t *g = cutoff_rtree_game(tree);
+		int runs = 0, wrong = 0;
+		for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+			for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++)
+				for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++)
+					for (int mb = 0; mb <= 1; mb++) {
+						if (algo == CUTOFF_ALGO_MTDF && mb == 0)
+							continue; /* MTD(f) without a table: slow, not different */
+						cutoff_engine_t *e = make(g, (cutoff_driver_t)d, thread_counts[ti],
+						                          (cutoff_algo_t)algo, (size_t)mb);
+						for (int seed = 1; seed <= 4; seed++) {
+							cutoff_rtree_state_t root;
+							cutoff_result_t r;
+							cutoff_rtree_root(tree, (uint64_t)(seed + 100 * model), &root);
+							int32_t truth = cutoff_rtree_value(tree, &root);
+							int32_t v = search(e, &root, p.depth, seed % 2 == 0,
+							                   -CUTOFF_INF, CUTOFF_INF, &r);
+							runs++;
+							if (v != truth || r.bound != CUTOFF_BOUND_EXACT) {
+								wrong++;
+								printf("  %s %d threads %s table %d model %d seed %d: %d, "
+								       "true %d\n",
+								       driver_name[d], thread_counts[ti], algo_name[algo], mb,
+								       model, seed, (int)v, (int)truth);
+							}
+						}
+						cutoff_engine_free(e);
+					}
+		printf("exact trees (%s): %d runs, %d wrong\n", model ? "incremental" : "iid", runs,
+		       wrong);
+		CHECK(wrong == 0, "every driver returns the true value on %s trees",
+		      model ? "incremental" : "iid");
+		cutoff_rtree_free(tree);
+	}
+}
+
+/* The contract through both drivers, at depths short of the leaves and random windows,
+ * against the serial engine's exact value (itself checked by test_contract). YBW must
+ * equal the serial answer exactly; lazy SMP at the final depth too (it never searches
+ * deeper than asked, and random trees have no transpositions). */
+static void contract(void)
+{
+	int cases = 0, violations = 0;
+	cutoff_rtree_params_t p;
+	cutoff_rtree_params_default(&p);
+	p.branching = 4;
+	p.depth = 8;
+	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
+	const cutoff_game_t *g = cutoff_rtree_game(tree);
+	cutoff_engine_t *serial = make(g, CUTOFF_DRIVER_SERIAL, 1, CUTOFF_ALGO_MINIMAX, 0);
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+		for (int threads = 2; threads <= 6; threads += 4)
+			for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++) {
+				cutoff_engine_t *e = make(g, (cutoff_driver_t)d, threads, (cutoff_algo_t)algo, 1);
+				for (int k = 0; k < 60; k++) {
+					cutoff_rtree_state_t root;
+					cutoff_result_t r, ref;
+					cutoff_rtree_root(tree, rnd(), &root);
+					int depth = rnd_int(1, 7);
+					int32_t a = rnd_int(-60, 40), b = a + rnd_int(1, 60);
+					if (rnd_int(0, 3) == 0) {
+						a = -CUTOFF_INF;
+						b = CUTOFF_INF;
+					}
+					int32_t V = search(serial, &root, depth, false, -CUTOFF_INF, CUTOFF_INF, &ref);
+					int32_t v = search(e, &root, depth, rnd_int(0, 1), a, b, &r);
+					bool ok = v > a && v < b ? V == v : v <= a ? V <= v : V >= v;
+					cases++;
+					if (!ok) {
+						violations++;
+						printf("  %s %d threads %s depth %d window (%d,%d): %d, true %d\n",
+						       driver_name[d], threads, algo_name[algo], depth, (int)a, (int)b,
+						       (int)v, (int)V);
+					}
+				}
+				cutoff_engine_free(e);
+			}
+	printf("contract through the drivers: %d cases, %d violations\n", cases, violations);
+	CHECK(violations == 0, "the contract holds through lazy SMP and YBW");
+	cutoff_engine_free(serial);
+	cutoff_rtree_free(tree);
+}
+
+/* Tic-tac-toe: real transpositions. YBW with the table: the game value and a move that
+ * keeps it; lazy SMP likewise. */
+static void ttt(void)
+{
+	int wrong = 0, runs = 0;
+	cutoff_ttt_state_t board;
+	cutoff_ttt_parse("x...o....", &board);
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+		for (int threads = 1; threads <= 16; threads *= 2)
+			for (int mb = 0; mb <= 1; mb++) {
+				cutoff_engine_t *e = make(cutoff_ttt_game(), (cutoff_driver_t)d, threads,
+				                          CUTOFF_ALGO_PVS, (size_t)mb);
+				for (int k = 0; k < 3; k++) {
+					cutoff_result_t r;
+					int32_t v = search(e, &board, 7, k == 1, -CUTOFF_INF, CUTOFF_INF, &r);
+					runs++;
+					wrong += v != 0 || r.best_move >= 9;
+				}
+				cutoff_engine_free(e);
+			}
+	printf("tic-tac-toe through both drivers: %d runs, %d wrong\n", runs, wrong);
+	CHECK(wrong == 0, "tic-tac-toe value 0 through both drivers at 1..16 threads");
+}
+
+int main(void)
+{
+	hwloc_topology_init(&topology);
+	hwloc_topology_load(topology);
+	exact_trees();
+	contract();
+	ttt();
+	hwloc_topology_destroy(topology);
+	return check_report();
+}
