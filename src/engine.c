@@ -28,6 +28,7 @@
 #include "lazysmp.h"
 #include "pool.h"
 #include "search.h"
+#include "topo.h"
 #include "tt.h"
 #include "ybw.h"
 
@@ -61,7 +62,7 @@ const char *cutoff_strerror(int code)
 	case CUTOFF_ETERMINAL:
 		return "position is terminal";
 	case CUTOFF_ENOTSUP:
-		return "not supported by this game";
+		return "not supported";
 	case CUTOFF_ETHREAD:
 		return "thread creation failed";
 	default:
@@ -213,15 +214,13 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	e->topology = cfg->topology;
 	if (!e->topology) {
 		/* Without a topology the engine still works: memory is plain, threads unbound. */
-		if (hwloc_topology_init(&e->topology) < 0) {
-			e->topology = NULL;
-		} else if (hwloc_topology_load(e->topology) < 0) {
-			hwloc_topology_destroy(e->topology);
-			e->topology = NULL;
-		}
-		e->own_topology = e->topology != NULL;
-		if (!e->topology)
+		void *topo = NULL;
+		if (cutoff_topo_load(&topo) == 0) {
+			e->topology = topo;
+			e->own_topology = true;
+		} else {
 			say(cfg, CUTOFF_LOG_WARN, "hwloc could not load the topology: running unplaced");
+		}
 	}
 	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, 0, &rc))) {
 		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
@@ -230,12 +229,29 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		*err = rc;
 		return NULL;
 	}
-	if ((rc = cutoff_pool_new(cfg->threads, &e->pool)) < 0) {
+	int *plan = NULL, failures = 0;
+	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
+		plan = malloc(sizeof(int) * (size_t)cfg->threads);
+		if (plan && cutoff_placement_plan(e->topology, cfg->threads, cfg->placement, plan, NULL,
+		                                  NULL, NULL) < 0) {
+			free(plan);
+			plan = NULL;
+		}
+		if (!plan)
+			say(cfg, CUTOFF_LOG_WARN, "placement: no plan could be made: running unbound");
+	}
+	rc = cutoff_pool_new(cfg->threads, e->topology, plan, &failures, &e->pool);
+	free(plan);
+	if (rc < 0) {
 		say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started", cfg->threads);
 		cutoff_engine_free(e);
 		*err = rc;
 		return NULL;
 	}
+	if (failures > 0)
+		say(cfg, CUTOFF_LOG_WARN,
+		    "placement: %d of %d worker threads could not be bound: they run unbound",
+		    failures, cfg->threads - 1);
 	e->searchers = calloc((size_t)cfg->threads, sizeof(*e->searchers));
 	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
@@ -266,7 +282,7 @@ void cutoff_engine_free(cutoff_engine_t *e)
 	cutoff_pool_free(e->pool);
 	cutoff_tt_free(e->tt);
 	if (e->own_topology)
-		hwloc_topology_destroy(e->topology);
+		cutoff_topo_free(e->topology);
 	free(e);
 }
 

@@ -11,6 +11,9 @@
  *
  * Workers sleep on a condition variable between jobs: an idle engine costs nothing. The
  * search drivers do their own fine-grained waiting inside a job.
+ *
+ * Placement: a worker binds itself (topo.c) before anything else, and cutoff_pool_new
+ * returns only when all have tried (`ready`, under `lock`, signalled on `done`).
  */
 #include "pool.h"
 
@@ -19,10 +22,12 @@
 #include <stdlib.h>
 
 #include "cutoff.h"
+#include "topo.h"
 
 struct worker {
 	cutoff_pool_t *pool;
 	int index;
+	int pu; /* bind to this PU first, or -1 */
 	pthread_t thread;
 };
 
@@ -39,6 +44,9 @@ struct cutoff_pool {
 	bool quit;
 	cutoff_pool_job_fn job;
 	void *arg;
+	void *topology;    /* for binding, read-only */
+	int ready;         /* workers that have tried to bind */
+	int bind_failures; /* of those, how many could not */
 };
 
 static void *worker_main(void *p)
@@ -46,8 +54,12 @@ static void *worker_main(void *p)
 	struct worker *w = p;
 	cutoff_pool_t *pool = w->pool;
 	unsigned seen = 0;
+	int rc = w->pu >= 0 ? cutoff_topo_bind_thread(pool->topology, w->pu) : 0;
 
 	pthread_mutex_lock(&pool->lock);
+	pool->bind_failures += rc != 0;
+	pool->ready++;
+	pthread_cond_signal(&pool->done);
 	for (;;) {
 		while (!pool->quit && pool->generation == seen)
 			pthread_cond_wait(&pool->wake, &pool->lock);
@@ -66,13 +78,15 @@ static void *worker_main(void *p)
 	return NULL;
 }
 
-int cutoff_pool_new(int threads, cutoff_pool_t **out)
+int cutoff_pool_new(int threads, void *topology, const int *pu, int *bind_failures,
+                    cutoff_pool_t **out)
 {
 	*out = NULL;
 	cutoff_pool_t *pool = calloc(1, sizeof(*pool));
 	if (!pool)
 		return CUTOFF_ENOMEM;
 	pool->threads = threads;
+	pool->topology = topology;
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->wake, NULL);
 	pthread_cond_init(&pool->done, NULL);
@@ -84,12 +98,20 @@ int cutoff_pool_new(int threads, cutoff_pool_t **out)
 		struct worker *w = &pool->workers[i - 1];
 		w->pool = pool;
 		w->index = i;
+		w->pu = pu && topology ? pu[i] : -1;
 		if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
 			cutoff_pool_free(pool);
 			return CUTOFF_ETHREAD;
 		}
 		pool->started++;
 	}
+	/* Every worker has bound itself (or tried) before the engine is handed out. */
+	pthread_mutex_lock(&pool->lock);
+	while (pool->ready < pool->started)
+		pthread_cond_wait(&pool->done, &pool->lock);
+	if (bind_failures)
+		*bind_failures = pool->bind_failures;
+	pthread_mutex_unlock(&pool->lock);
 	*out = pool;
 	return CUTOFF_OK;
 }

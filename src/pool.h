@@ -10,9 +10,12 @@ typedef struct cutoff_pool cutoff_pool_t;
  * 1 .. threads-1 for the workers. */
 typedef void (*cutoff_pool_job_fn)(void *arg, int index, int threads);
 
-/* Starts threads-1 workers (threads >= 1), which sleep until a job comes. Returns 0,
- * CUTOFF_ENOMEM or CUTOFF_ETHREAD (then nothing is left running). */
-int cutoff_pool_new(int threads, cutoff_pool_t **out);
+/* Starts threads-1 workers (threads >= 1), which sleep until a job comes. When `pu` is not
+ * NULL, worker i first binds itself to the PU pu[i] of `topology` (-1: unbound); the call
+ * returns once every worker has tried, and *bind_failures (when not NULL) says how many
+ * could not. Returns 0, CUTOFF_ENOMEM or CUTOFF_ETHREAD (then nothing is left running). */
+int cutoff_pool_new(int threads, void *topology, const int *pu, int *bind_failures,
+                    cutoff_pool_t **out);
 
 /* Stops and joins the workers. NULL is ignored. Not while a job runs. */
 void cutoff_pool_free(cutoff_pool_t *pool);

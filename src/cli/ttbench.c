@@ -229,13 +229,19 @@ static bool measure(cutoff_tt_t *tt, int threads, double seconds, uint64_t keys,
 	memset(w, 0, (size_t)threads * sizeof(*w));
 	memset(m, 0, sizeof(*m));
 	cutoff_tt_clear(tt);
+	int rc = pthread_barrier_init(&run.start, NULL, (unsigned)threads + 1);
+	if (rc != 0) {
+		free(w);
+		cli_error("ttbench", "cannot make a barrier for %d threads: %s", threads,
+		          strerror(rc));
+		return false;
+	}
 	pthread_mutex_init(&run.gate, NULL);
-	pthread_barrier_init(&run.start, NULL, (unsigned)threads + 1);
 
 	/* The gate stays shut while the threads are made, so that none waits on the barrier
 	 * before all exist: should one fail, the others are told to leave instead. */
 	pthread_mutex_lock(&run.gate);
-	int made = 0, rc = 0;
+	int made = 0;
 	for (; made < threads; made++) {
 		w[made].run = &run;
 		w[made].rng = 0x9e3779b97f4a7c15u * (uint64_t)(made + 1) ^ (uint64_t)threads;
@@ -389,8 +395,8 @@ static void print_text(const bench_report_t *r)
 	cli_field(stdout, "table", "%" PRId64 " MiB, %" PRIu64 " entries, lock-free and locked",
 	          r->mb, r->entries);
 	cli_field(stdout, "keys", "%" PRIu64 ", %d probes per store", r->keys, PROBES_PER_STORE);
-	cli_field(stdout, "time", "%.3g s per measurement", r->seconds);
-	snprintf(head, sizeof(head), "%d threads", r->threads);
+	cli_field(stdout, "time", "%g s per measurement", r->seconds);
+	snprintf(head, sizeof(head), "%d thread%s", r->threads, r->threads > 1 ? "s" : "");
 	cli_field(stdout, "", "%-18s%s", "1 thread", head);
 	snprintf(a, sizeof(a), "%.2f M", r->lockfree_1.ops_per_s / 1e6);
 	snprintf(b, sizeof(b), "%.2f M", r->lockfree_n.ops_per_s / 1e6);
