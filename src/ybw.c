@@ -14,8 +14,9 @@
  * Shared state and who touches it:
  *   ybw->lock     guards every thread's `state` and `waiting` and the booking of idle
  *                 threads; held for a few dozen instructions, never while searching.
- *   ybw->idle     the number of idle threads, changed under ybw->lock; read without it as
- *                 a hint (a stale read only makes a split try in vain or be skipped).
+ *   ybw->idle     the number of idle threads, changed (atomically) under ybw->lock; read
+ *                 without it as a hint (a stale read only makes a split try in vain or
+ *                 be skipped).
  *   ybw->done     set (release) by thread 0 when its search is over; helpers read it
  *                 (acquire) in their idle loop.
  *   t->assigned   the split point thread t is booked for: stored (release) by the booker
@@ -24,7 +25,9 @@
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
  *                 next, alpha, best, best_move, best_index and pv under sp->lock;
  *                 sp->cut set under sp->lock and read anywhere (relaxed: a late read only
- *                 costs some wasted nodes); sp->helpers set before publication, decremented
+ *                 costs some wasted nodes); sp->aborted set by a thread that a stop made
+ *                 leave a move unsearched, read by the owner after its helpers have left
+ *                 (ordered by the decrement below); sp->helpers set before publication, decremented
  *                 by each helper as it leaves (fetch-and-add), awaited by the owner.
  *   owner's stack the split node's state and move list stay on the owner's stack, which
  *                 it does not touch at that ply or above while the split point lives
@@ -148,8 +151,14 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		cutoff_spinlock_unlock(&sp->lock);
 
 		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, m, false, a, sp->beta);
-		if (cutoff_search_halted(s))
+		if (cutoff_search_halted(s)) {
+			/* A cut-off above only voids work that nobody needs; a stopped search
+			 * leaves this move unsearched, which the owner must learn even if its
+			 * own next poll is far away. */
+			if (s->aborted)
+				cutoff_int_store_relaxed(&sp->aborted, 1);
 			return;
+		}
 
 		split_lock(&sp->lock);
 		if (v > sp->best) {
@@ -200,7 +209,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			help(y, index, sp);
 			split_lock(&y->lock);
 			me->state = THREAD_IDLE;
-			y->idle++;
+			cutoff_int_faa(&y->idle, 1);
 			cutoff_spinlock_unlock(&y->lock);
 			spins = 0;
 			continue;
@@ -214,7 +223,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 				continue;
 			}
 			me->state = THREAD_BUSY;
-			y->idle--;
+			cutoff_int_faa(&y->idle, -1);
 			cutoff_spinlock_unlock(&y->lock);
 			return;
 		}
@@ -230,7 +239,7 @@ void cutoff_ybw_idle_loop(cutoff_ybw_t *y, int index)
 	split_lock(&y->lock);
 	y->t[index].state = THREAD_IDLE;
 	y->t[index].waiting = NULL;
-	y->idle++;
+	cutoff_int_faa(&y->idle, 1);
 	cutoff_spinlock_unlock(&y->lock);
 	wait_for_work(y, index, NULL);
 }
@@ -250,7 +259,7 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
 	int n = 0;
 	split_lock(&y->lock);
-	for (int j = 0; j < y->threads && n < y->max_helpers && y->idle > n; j++) {
+	for (int j = 0; j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
 		ybw_thread_t *t = &y->t[j];
 		if (j == owner || t->state != THREAD_IDLE)
 			continue;
@@ -265,7 +274,7 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 		t->state = THREAD_BUSY;
 		cutoff_ptr_store_release(&t->assigned, sp);
 	}
-	y->idle -= n;
+	cutoff_int_faa(&y->idle, -n);
 	cutoff_spinlock_unlock(&y->lock);
 	return n;
 }
@@ -297,6 +306,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	sp->pv_length = s->pv_length[ply];
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	cutoff_int_store_relaxed(&sp->cut, 0);
+	cutoff_int_store_relaxed(&sp->aborted, 0);
 	if (book_helpers(y, s->index, sp) == 0)
 		return false;
 	me->nsplits++;
@@ -310,7 +320,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	cutoff_split_t *outer = me->waiting;
 	me->waiting = sp;
 	me->state = THREAD_IDLE;
-	y->idle++;
+	cutoff_int_faa(&y->idle, 1);
 	cutoff_spinlock_unlock(&y->lock);
 	wait_for_work(y, s->index, &sp->helpers);
 	split_lock(&y->lock);
@@ -319,6 +329,8 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 
 	s->sp = sp->parent;
 	me->nsplits--;
+	if (cutoff_int_load_relaxed(&sp->aborted))
+		s->aborted = true; /* the stop reached a helper first: this node is void */
 	out->best = sp->best;
 	out->best_move = sp->best_move;
 	out->cut = cutoff_int_load_relaxed(&sp->cut) != 0;

@@ -35,6 +35,8 @@ typedef struct cutoff_split {
 	/* atomic */
 	int cut;     /* a move reached beta: all work below stops (set under `lock`, read anywhere) */
 	int helpers; /* booked helpers that have not left yet (the owner waits for 0) */
+	int aborted; /* a thread left a move unfinished because the search was stopped: the
+	                node's result is void, and its owner must stop too */
 } cutoff_split_t;
 
 typedef struct cutoff_ybw cutoff_ybw_t;

@@ -17,6 +17,13 @@ const char *const cli_algo_names[] = { "minimax", "alphabeta", "pvs", "mtdf", NU
 _Static_assert(CUTOFF_ALGO_MINIMAX == 0 && CUTOFF_ALGO_ALPHABETA == 1 && CUTOFF_ALGO_PVS == 2 &&
                        CUTOFF_ALGO_MTDF == 3,
                "cli_algo_names is indexed by cutoff_algo_t");
+const char *const cli_driver_names[] = { "serial", "lazysmp", "ybw", NULL };
+const char *const cli_placement_names[] = { "none", "compact", "scatter", NULL };
+
+_Static_assert(CUTOFF_DRIVER_SERIAL == 0 && CUTOFF_DRIVER_LAZYSMP == 1 && CUTOFF_DRIVER_YBW == 2,
+               "cli_driver_names is indexed by cutoff_driver_t");
+_Static_assert(CUTOFF_PLACE_NONE == 0 && CUTOFF_PLACE_COMPACT == 1 && CUTOFF_PLACE_SCATTER == 2,
+               "cli_placement_names is indexed by cutoff_placement_t");
 _Static_assert(sizeof(long long) == sizeof(int64_t), "strtoll and strtoull cover 64 bits");
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -292,4 +299,69 @@ bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
 	}
 	*out = bits;
 	return true;
+}
+
+/* The index of the `len` bytes at `text` in names[], or -1. */
+static int find_name(const char *const *names, const char *text, size_t len)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strlen(names[i]) == len && memcmp(names[i], text, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver, cutoff_algo_t *algo)
+{
+	char q[CLI_QUOTE_SIZE];
+	const char *slash = strchr(text, '/');
+	int d = -1, a = -1;
+
+	if (slash) {
+		d = find_name(cli_driver_names, text, (size_t)(slash - text));
+		a = find_name(cli_algo_names, slash + 1, strlen(slash + 1));
+	} else if ((a = find_name(cli_algo_names, text, strlen(text))) >= 0) {
+		d = CUTOFF_DRIVER_SERIAL;
+	} else if ((d = find_name(cli_driver_names, text, strlen(text))) >= 0) {
+		a = CUTOFF_ALGO_PVS;
+	}
+	if (d < 0 || a < 0) {
+		cli_error(cmd,
+		          "--algo: expected ALGO, DRIVER or DRIVER/ALGO (ALGO: minimax, alphabeta, "
+		          "pvs, mtdf; DRIVER: serial, lazysmp, ybw), got %s",
+		          cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	*driver = (cutoff_driver_t)d;
+	*algo = (cutoff_algo_t)a;
+	return true;
+}
+
+const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size)
+{
+	const char *a = (unsigned)algo <= CUTOFF_ALGO_MTDF ? cli_algo_names[algo] : "?";
+	if (driver == CUTOFF_DRIVER_SERIAL)
+		snprintf(buf, size, "%s", a);
+	else
+		snprintf(buf, size, "%s/%s",
+		         (unsigned)driver <= CUTOFF_DRIVER_YBW ? cli_driver_names[driver] : "?", a);
+	return buf;
+}
+
+void cli_parallel_default(cli_parallel_t *p)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	p->threads = cfg.threads;
+	p->placement = (int)cfg.placement;
+	p->min_split = cfg.ybw_min_split_depth;
+	p->max_helpers = cfg.ybw_max_helpers;
+}
+
+void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
+{
+	cfg->threads = (int)p->threads;
+	cfg->placement = (cutoff_placement_t)p->placement;
+	cfg->ybw_min_split_depth = (int)p->min_split;
+	cfg->ybw_max_helpers = (int)p->max_helpers;
 }

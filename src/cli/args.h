@@ -122,4 +122,64 @@ bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);
 /* The algorithm names accepted by --algo, indexed by cutoff_algo_t; NULL-terminated. */
 extern const char *const cli_algo_names[];
 
+/* The driver names, indexed by cutoff_driver_t, and the placement policies, indexed by
+ * cutoff_placement_t; NULL-terminated. */
+extern const char *const cli_driver_names[];
+extern const char *const cli_placement_names[];
+
+/*
+ * --algo of `search` and `tree`: ALGO (minimax, alphabeta, pvs, mtdf: that algorithm under
+ * the serial driver), DRIVER (serial, lazysmp, ybw: that driver with PVS underneath), or
+ * DRIVER/ALGO (ybw/mtdf). True with *driver and *algo set, or false after a one-line error
+ * that lists the accepted forms.
+ */
+bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver,
+                    cutoff_algo_t *algo);
+
+/* The name of a driver and algorithm as reports show it: the algorithm alone under the
+ * serial driver ("alphabeta"), DRIVER/ALGO otherwise ("ybw/pvs"). Returns buf. */
+enum {
+	CLI_ALGO_LABEL_SIZE = 32
+};
+const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size);
+
+/*
+ * The options of the parallel drivers, shared by `search` and `tree`: --threads,
+ * --placement, --min-split and --max-helpers. cli_parallel_default() sets the library's
+ * defaults; CLI_PARALLEL_OPTS(p) are the four option-table entries writing into *p;
+ * CLI_PARALLEL_USAGE their lines of --help; cli_parallel_apply() copies them into an
+ * engine configuration.
+ */
+typedef struct cli_parallel {
+	int64_t threads;     /* 1 .. CUTOFF_MAX_THREADS */
+	int placement;       /* a cutoff_placement_t */
+	int64_t min_split;   /* YBW: 1 .. CUTOFF_MAX_PLY - 1 */
+	int64_t max_helpers; /* YBW: 1 .. CUTOFF_MAX_THREADS */
+} cli_parallel_t;
+
+void cli_parallel_default(cli_parallel_t *p);
+void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
+
+/* clang-format off */
+#define CLI_PARALLEL_OPTS(p)                                                             \
+	{ .name = "threads", .kind = CLI_INT, .dest.i = &(p)->threads, .min = 1,         \
+	  .max = CUTOFF_MAX_THREADS },                                                   \
+	{ .name = "placement", .kind = CLI_CHOICE, .dest.choice = &(p)->placement,       \
+	  .choices = cli_placement_names },                                              \
+	{ .name = "min-split", .kind = CLI_INT, .dest.i = &(p)->min_split, .min = 1,     \
+	  .max = CUTOFF_MAX_PLY - 1 },                                                   \
+	{ .name = "max-helpers", .kind = CLI_INT, .dest.i = &(p)->max_helpers, .min = 1, \
+	  .max = CUTOFF_MAX_THREADS }
+/* clang-format on */
+
+#define CLI_PARALLEL_USAGE                                                                         \
+	"  --threads N       threads of the engine, 1..1024; default 1; under the serial\n"        \
+	"                    driver the threads beyond the first only help clear the table\n"      \
+	"  --placement P     where the threads run: none (unbound), compact or scatter\n"          \
+	"                    (see 'cutoff topo'); default none\n"                                  \
+	"  --min-split D     ybw: split only where at least D plies remain, 1..127;\n"             \
+	"                    default 3\n"                                                          \
+	"  --max-helpers H   ybw: most threads helping at one split point besides its\n"           \
+	"                    owner, 1..1024; default 8\n"
+
 #endif /* CUTOFF_CLI_ARGS_H */

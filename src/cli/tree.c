@@ -11,6 +11,10 @@
  * before. By default the engine keeps the tree's own move order (--ordering none), which
  * is what the minimal-tree comparison is about; --ordering all measures the engine's
  * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
+ *
+ * With a parallel driver (--algo lazysmp or ybw, --threads N) the same check is the
+ * exactness test of the driver at N threads: every tree's value must still be the true
+ * one. The report adds the split points made and each thread's share of the nodes.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -23,6 +27,7 @@
 #include "cutoff_games.h"
 #include "json.h"
 
+/* clang-format off */
 static const char tree_usage[] =
 	"usage: cutoff tree [options]\n"
 	"\n"
@@ -38,12 +43,18 @@ static const char tree_usage[] =
 	"  --order ORDER     move order: natural, best or worst (best and worst sort the\n"
 	"                    moves by their true value, found by reading the subtrees);\n"
 	"                    default natural\n"
-	"  --algo ALGO       alphabeta, pvs, mtdf or minimax; default alphabeta\n"
+	"  --algo ALGO       the algorithm at every node: alphabeta, pvs, mtdf or minimax\n"
+	"                    (on the serial driver); or a parallel driver: serial,\n"
+	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
+	"                    Minimax never splits: ybw/minimax searches on one thread\n"
+	"                    (lazysmp/minimax runs the same full search on every one).\n"
+	"                    Default alphabeta\n"
 	"  --guess G         MTD(f)'s first guess, an integer, or 'true' for each tree's\n"
 	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
-	"                    mtdf, 0 for the others; it is cleared before every tree, which\n"
-	"                    costs about 30 us a MiB: use a small one for many small trees\n"
+	"                    mtdf and lazysmp (whose threads share only the table), 0 for\n"
+	"                    the others; it is cleared before every tree, which costs about\n"
+	"                    30 us a MiB: use a small one for many small trees\n"
 	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
 	"                    default -100 and 100\n"
 	"  --model M         iid (leaves drawn independently) or incremental (each move\n"
@@ -52,12 +63,14 @@ static const char tree_usage[] =
 	"                    list of tt,hints,killers,history; default none\n"
 	"  --iterate         iterative deepening 1..D (reports each iteration)\n"
 	"  --aspiration A    with --iterate: aspiration half-width, 0..10000; default 0 (off)\n"
+	CLI_PARALLEL_USAGE
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n"
 	"\n"
 	"Every tree is read in full to check its value, and best/worst ordering reads the\n"
 	"subtrees again at every ply, so runs estimated at more than 1e10 leaf reads (a\n"
 	"minute or two) are refused.\n";
+/* clang-format on */
 
 static const char *const order_names[] = { "natural", "best", "worst", NULL };
 static const char *const model_names[] = { "iid", "incremental", NULL };
@@ -75,7 +88,10 @@ _Static_assert(CUTOFF_RTREE_NATURAL == 0 && CUTOFF_RTREE_BEST == 1 && CUTOFF_RTR
 typedef struct tree_args {
 	int64_t branching, depth, trees;
 	uint64_t seed;
-	int order, algo;
+	int order;
+	cutoff_driver_t driver;
+	cutoff_algo_t algo;
+	cli_parallel_t par;
 	bool guess_true;
 	int64_t guess;
 	int64_t hash_mb;
@@ -92,7 +108,9 @@ enum { TREE_MAX_DEPTH = 30 };
 typedef struct tree_totals {
 	uint64_t leaves, leaves_min, leaves_max, nodes;
 	uint64_t cutoffs, first_move_cutoffs, researches, passes;
+	uint64_t splits;
 	uint64_t mismatches;
+	uint64_t *thread_nodes; /* [par.threads]: each thread's nodes over all trees */
 	double search_s; /* the searches alone, as the library timed them */
 	double wall_s;   /* everything: oracle, table clearing, searches */
 	/* by iteration depth, with --iterate */
@@ -190,8 +208,9 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	}
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
-	cfg.threads = 1;
-	cfg.algo = (cutoff_algo_t)a->algo;
+	cli_parallel_apply(&a->par, &cfg);
+	cfg.driver = a->driver;
+	cfg.algo = a->algo;
 	cfg.tt_mb = (size_t)a->hash_mb;
 	cfg.ordering = a->ordering;
 	cfg.aspiration = (int32_t)a->aspiration;
@@ -205,8 +224,11 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	}
 
 	int status = CLI_EXIT_OK;
+	uint64_t *thread_nodes = t->thread_nodes;
 	double t0 = now_s();
 	memset(t, 0, sizeof(*t));
+	t->thread_nodes = thread_nodes;
+	memset(thread_nodes, 0, (size_t)a->par.threads * sizeof(*thread_nodes));
 	t->leaves_min = UINT64_MAX;
 	for (int64_t i = 0; i < a->trees; i++) {
 		cutoff_rtree_state_t root;
@@ -243,7 +265,20 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 		t->first_move_cutoffs += c->first_move_cutoffs;
 		t->researches += c->researches;
 		t->passes += c->mtdf_passes;
+		t->splits += c->splits;
 		t->search_s += r.time_s;
+		for (int k = 0; k < (int)a->par.threads; k++) {
+			cutoff_counters_t tc;
+			rc = cutoff_engine_thread_counters(engine, k, &tc);
+			if (rc < 0) {
+				cli_fail("tree", "cannot read the thread counters", rc, &log);
+				status = CLI_EXIT_FAIL;
+				break;
+			}
+			thread_nodes[k] += tc.nodes;
+		}
+		if (status != CLI_EXIT_OK)
+			break;
 		if (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped)
 			t->mismatches++;
 		for (int k = 0; k < r.iterations; k++) {
@@ -266,7 +301,7 @@ static double rate(uint64_t part, uint64_t whole)
 
 /* The derived figures, computed once for both reports. */
 typedef struct tree_figures {
-	double leaves_mean, nodes_mean, researches_mean, passes_mean;
+	double leaves_mean, nodes_mean, researches_mean, passes_mean, splits_mean;
 	uint64_t minimal;
 	double ratio, fmc_rate, nps;
 } tree_figures_t;
@@ -279,6 +314,7 @@ static tree_figures_t figures(const tree_args_t *a, const tree_totals_t *t)
 		.nodes_mean = (double)t->nodes / n,
 		.researches_mean = (double)t->researches / n,
 		.passes_mean = (double)t->passes / n,
+		.splits_mean = (double)t->splits / n,
 		.minimal = cutoff_minimal_tree((int)a->branching, (int)a->depth),
 		.fmc_rate = rate(t->first_move_cutoffs, t->cutoffs),
 		.nps = t->search_s > 0 ? (double)t->nodes / t->search_s : 0.0,
@@ -290,6 +326,7 @@ static tree_figures_t figures(const tree_args_t *a, const tree_totals_t *t)
 static int print_json(const tree_args_t *a, const tree_totals_t *t)
 {
 	tree_figures_t f = figures(a, t);
+	char algo_label[CLI_ALGO_LABEL_SIZE];
 	json_writer_t w;
 
 	json_init(&w, stdout);
@@ -299,7 +336,12 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_int(&w, "trees", a->trees);
 	json_uint(&w, "seed", a->seed);
 	json_string(&w, "order", order_names[a->order]);
-	json_string(&w, "algo", cli_algo_names[a->algo]);
+	json_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
+	json_string(&w, "driver", cli_driver_names[a->driver]);
+	json_int(&w, "threads", a->par.threads);
+	json_string(&w, "placement", cli_placement_names[a->par.placement]);
+	json_int(&w, "min_split", a->par.min_split);
+	json_int(&w, "max_helpers", a->par.max_helpers);
 	/* The word 'true' as given on the command line, or the number. */
 	if (a->guess_true)
 		json_string(&w, "guess", "true");
@@ -324,6 +366,11 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_double(&w, "first_move_cutoff_rate", f.fmc_rate);
 	json_double(&w, "researches_mean", f.researches_mean);
 	json_double(&w, "passes_mean", f.passes_mean);
+	json_double(&w, "splits_mean", f.splits_mean);
+	json_begin_array(&w, "per_thread_nodes_mean");
+	for (int k = 0; k < (int)a->par.threads; k++)
+		json_double(&w, NULL, (double)t->thread_nodes[k] / (double)a->trees);
+	json_end(&w);
 	json_double(&w, "time_s", t->search_s);
 	json_double(&w, "wall_s", t->wall_s);
 	json_double(&w, "nps", f.nps);
@@ -348,6 +395,7 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 static void print_text(const tree_args_t *a, const tree_totals_t *t)
 {
 	tree_figures_t f = figures(a, t);
+	char algo_label[CLI_ALGO_LABEL_SIZE];
 
 	cli_field(stdout, "trees", "%" PRId64 " (seeds %" PRIu64 "..%" PRIu64 ")", a->trees,
 	          a->seed, a->seed + (uint64_t)(a->trees - 1));
@@ -356,8 +404,17 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	          ", %s order",
 	          a->branching, a->depth, a->value_min, a->value_max, order_names[a->order]);
 	cli_field(stdout, "model", "%s", model_names[a->model]);
-	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s", cli_algo_names[a->algo],
-	          a->hash_mb, a->ordering, a->iterate ? ", iterative deepening" : "");
+	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s",
+	          cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)), a->hash_mb,
+	          a->ordering, a->iterate ? ", iterative deepening" : "");
+	/* The default (one thread, serial) keeps the report as it always was. */
+	if (a->par.threads > 1 || a->driver != CUTOFF_DRIVER_SERIAL)
+		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
+		          cli_driver_names[a->driver], cli_placement_names[a->par.placement]);
+	if (a->driver == CUTOFF_DRIVER_YBW)
+		cli_field(stdout, "split rules",
+		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
+		          a->par.min_split, a->par.max_helpers);
 	if (a->algo == CUTOFF_ALGO_MTDF) {
 		if (a->guess_true)
 			cli_field(stdout, "first guess", "each tree's true value");
@@ -375,8 +432,17 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "re-searches", "mean %.2f", f.researches_mean);
 	if (a->algo == CUTOFF_ALGO_MTDF)
 		cli_field(stdout, "MTD(f) passes", "mean %.2f", f.passes_mean);
+	if (a->driver == CUTOFF_DRIVER_YBW)
+		cli_field(stdout, "split points", "mean %.2f", f.splits_mean);
 	cli_field(stdout, "time", "%.6f s searching, %.6f s in all", t->search_s, t->wall_s);
 	cli_field(stdout, "nodes per second", "%.0f", f.nps);
+	for (int k = 0; a->par.threads > 1 && k < (int)a->par.threads; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), "thread %d", k);
+		cli_field(stdout, name, "nodes mean %.2f (%.1f %%)",
+		          (double)t->thread_nodes[k] / (double)a->trees,
+		          100.0 * rate(t->thread_nodes[k], t->nodes));
+	}
 	for (int d = 1; a->iterate && d <= a->depth; d++) {
 		char label[32];
 		snprintf(label, sizeof(label), "iteration %d", d);
@@ -394,29 +460,32 @@ int cli_tree(int argc, char **argv)
 		.trees = 20,
 		.seed = 1,
 		.order = CUTOFF_RTREE_NATURAL,
+		.driver = CUTOFF_DRIVER_SERIAL,
 		.algo = CUTOFF_ALGO_ALPHABETA,
 		.value_min = -100,
 		.value_max = 100,
 	};
 	const char *guess_text = NULL;
 	const char *ordering_text = "none";
+	const char *algo_text = "alphabeta";
 	cli_opt_t opts[] = {
 		{ .name = "branching",
 		  .kind = CLI_INT,
 		  .dest.i = &a.branching,
 		  .min = 1,
 		  .max = 64 },
-		{ .name = "depth", .kind = CLI_INT, .dest.i = &a.depth, .min = 1, .max = TREE_MAX_DEPTH },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &a.depth,
+		  .min = 1,
+		  .max = TREE_MAX_DEPTH },
 		{ .name = "trees", .kind = CLI_INT, .dest.i = &a.trees, .min = 1, .max = 1000000 },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a.seed },
 		{ .name = "order",
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &a.order,
 		  .choices = order_names },
-		{ .name = "algo",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a.algo,
-		  .choices = cli_algo_names },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
 		{ .name = "guess", .kind = CLI_STRING, .dest.s = &guess_text },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &a.hash_mb, .min = 0, .max = 65536 },
 		{ .name = "min",
@@ -435,11 +504,17 @@ int cli_tree(int argc, char **argv)
 		  .choices = model_names },
 		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
 		{ .name = "iterate", .kind = CLI_FLAG, .dest.flag = &a.iterate },
-		{ .name = "aspiration", .kind = CLI_INT, .dest.i = &a.aspiration, .min = 0, .max = 10000 },
+		{ .name = "aspiration",
+		  .kind = CLI_INT,
+		  .dest.i = &a.aspiration,
+		  .min = 0,
+		  .max = 10000 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
+		CLI_PARALLEL_OPTS(&a.par),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
+	cli_parallel_default(&a.par);
 	switch (cli_parse("tree", tree_usage, opts, nopts, argc, argv)) {
 	case CLI_HELP:
 		return CLI_EXIT_OK;
@@ -448,14 +523,19 @@ int cli_tree(int argc, char **argv)
 	case CLI_PARSED:
 		break;
 	}
-	/* As for `cutoff search`: MTD(f) needs a table to be efficient, the others run
-	 * without one so that the leaf counts are those of the textbook algorithms. */
+	if (!cli_parse_algo("tree", algo_text, &a.driver, &a.algo))
+		return CLI_EXIT_USAGE;
+	/* As for `cutoff search`: MTD(f) needs a table to be efficient and lazy SMP's threads
+	 * share nothing else; the others run without one so that the leaf counts are those of
+	 * the textbook algorithms. */
 	if (!cli_given(opts, nopts, "hash"))
-		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF ? 16 : 0;
+		a.hash_mb =
+			a.algo == CUTOFF_ALGO_MTDF || a.driver == CUTOFF_DRIVER_LAZYSMP ? 16 : 0;
 	if (!check_args(&a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a.ordering))
 		return CLI_EXIT_USAGE;
 
-	tree_totals_t t;
+	static uint64_t thread_nodes[CUTOFF_MAX_THREADS];
+	tree_totals_t t = { .thread_nodes = thread_nodes };
 	int status = run_trees(&a, &t);
 	if (status != CLI_EXIT_OK)
 		return status;

@@ -208,6 +208,24 @@ bad "'oo.......'" search --position oo.......
 bad "'xxxooo...'" search --position xxxooo...
 bad "--position" search --position "$(printf 'x\no.......')"
 bad "--position needs a value" search --position
+bad "'spread'" search --algo spread
+bad "'ybw/foo'" search --algo ybw/foo
+bad "'foo/pvs'" search --algo foo/pvs
+bad "'pvs/ybw'" search --algo pvs/ybw
+bad "'ybw/'" search --algo ybw/
+bad "'/pvs'" search --algo /pvs
+bad "'ybw/pvs/x'" search --algo ybw/pvs/x
+bad "DRIVER/ALGO" search --algo lazy
+bad "'0'" search --threads 0
+bad "'2000'" search --threads 2000
+bad "--threads" search --threads 1025
+bad "--threads needs a value" search --threads
+bad "'spread'" search --placement spread
+bad "--placement" search --placement ''
+bad "'0'" search --min-split 0
+bad "'128'" search --min-split 128
+bad "'0'" search --max-helpers 0
+bad "'1025'" search --max-helpers 1025
 
 # --- tree: bad command lines ---------------------------------------------------------------
 bad "'sideways'" tree --order sideways
@@ -237,6 +255,14 @@ bad "--algo minimax" tree --algo minimax --branching 10 --depth 10
 bad "--order worst" tree --order worst --branching 10 --depth 9
 bad "'--size'" tree --size 3
 bad "'6'" tree 6
+bad "'fast'" tree --algo fast
+bad "'ybw/foo'" tree --algo ybw/foo
+bad "'foo/pvs'" tree --algo foo/pvs
+bad "'0'" tree --threads 0
+bad "'2000'" tree --threads 2000
+bad "'spread'" tree --placement spread
+bad "'0'" tree --min-split 0
+bad "'x'" tree --max-helpers x
 
 # --- search: the figures -------------------------------------------------------------------
 if good_json "search ttt minimax --json" search --game ttt --algo minimax --json; then
@@ -269,6 +295,28 @@ if [ "$status" -eq 0 ] && [[ $stdout == *"game is over"* ]]; then
 else
 	fail "search of a finished game -> exit $status: $(show "$stdout")"
 fi
+if good_json "search ybw --threads 2 --json" search --algo ybw --threads 2 --json; then
+	has value 0 "ybw/pvs on 2 threads"
+	has bound '"exact"' "ybw/pvs on 2 threads"
+	has algo '"ybw/pvs"' "ybw/pvs on 2 threads"
+	has driver '"ybw"' "ybw/pvs on 2 threads"
+	has threads 2 "ybw/pvs on 2 threads"
+	re='"per_thread":\[\{"thread":0,[^{}]*\},\{"thread":1,[^{}]*\}\]'
+	if [[ $stdout =~ $re ]]; then
+		ok "ybw/pvs on 2 threads: per_thread has 2 entries"
+	else
+		fail "ybw/pvs on 2 threads: expected a per_thread array of 2 in: $(show "$stdout")"
+	fi
+fi
+if good_json "search serial/alphabeta --json" search --algo serial/alphabeta --json; then
+	has nodes 18297 "serial/alphabeta"
+	has algo '"alphabeta"' "serial/alphabeta"
+	has driver '"serial"' "serial/alphabeta"
+	has threads 1 "serial/alphabeta"
+fi
+if good_json "search minimax --threads 3 --json" search --algo minimax --threads 3 --json; then
+	has nodes 549946 "serial minimax on 3 threads (the others only clear the table)"
+fi
 run search --algo minimax
 if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'nodes\ +549946$'\n' ]]; then
 	ok "search text report shows 549946 nodes"
@@ -296,6 +344,19 @@ for algo in minimax alphabeta pvs mtdf; do
 		fi
 	done
 done
+if good_json "tree --algo ybw --threads 4 --json" tree --algo ybw --threads 4 --json; then
+	has mismatches 0 "ybw/pvs on 4 threads"
+	has algo '"ybw/pvs"' "ybw/pvs on 4 threads"
+	has threads 4 "ybw/pvs on 4 threads"
+fi
+if good_json "tree --algo lazysmp --threads 3 --json" tree --algo lazysmp --threads 3 --json; then
+	has mismatches 0 "lazysmp/pvs on 3 threads"
+	has driver '"lazysmp"' "lazysmp/pvs on 3 threads"
+fi
+if good_json "tree --order best --algo serial/alphabeta --json" \
+	tree --order best --algo serial/alphabeta --json; then
+	has leaves_mean 431 "serial/alphabeta on best-ordered b=d=6 trees"
+fi
 run tree --trees 3
 if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'mismatches\ +0$'\n' ]]; then
 	ok "tree text report shows no mismatches"

@@ -1,0 +1,221 @@
+#!/bin/bash
+# drivers.sh CUTOFF — the parallel drivers through the `cutoff` command.
+#
+# `cutoff tree` checks every tree's value against a full negamax of the tree, so a run with
+# no mismatches is an exactness test of the driver: every driver (serial, lazysmp, ybw)
+# with every algorithm, at 1 to 4 threads, on naturally and worst-ordered trees, in one
+# search and by iterative deepening, and with YBW's split rules at their extremes. `cutoff
+# search` must find tic-tac-toe's value (0, exact) with each of them, and its per-thread
+# counts must add up to the total. The figures of the serial driver are those of
+# cli_errors.sh; here only the values are oracles, since parallel node counts vary.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+if [ ! -x "$cutoff" ]; then
+	echo "$0: '$cutoff' is not an executable" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_drivers.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+err=$tmp/err
+
+python=
+if command -v python3 >/dev/null 2>&1; then
+	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
+	if [ -z "$python" ] || [ ! -x "$python" ]; then
+		python=python3
+	fi
+fi
+
+passed=0
+failed=0
+
+ok() {
+	echo "ok - $*"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL - $*"
+	failed=$((failed + 1))
+}
+
+# run ARGS...: runs cutoff with stdout and stderr captured into $status, $stdout, $stderr.
+run() {
+	"$cutoff" "$@" >"$out" 2>"$err"
+	status=$?
+	IFS= read -r -d '' stdout <"$out"
+	IFS= read -r -d '' stderr <"$err"
+}
+
+show() {
+	local t=${1:0:300}
+	printf '%s' "${t//$'\n'/\\n}"
+}
+
+# good WHAT ARGS...: the invocation must exit 0 with nothing on stderr.
+good() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$status" -ne 0 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+		return 1
+	fi
+	if [ -n "$stderr" ]; then
+		fail "$what: printed on stderr: $(show "$stderr")"
+		return 1
+	fi
+	return 0
+}
+
+# field NAME VALUE: the last JSON output has "NAME":VALUE (VALUE a regex).
+field() {
+	local re="\"$1\":$2[,}]"
+	[[ $stdout =~ $re ]]
+}
+
+# sums WHAT: with python3, the per-thread node counts of the last JSON output add up to its
+# total (search: per_thread[].nodes = nodes; tree: per_thread_nodes_mean[] = nodes_mean).
+sums() {
+	[ -n "$python" ] || return 0
+	if "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+if "per_thread" in d:
+    parts, whole, n = [t["nodes"] for t in d["per_thread"]], d["nodes"], d["threads"]
+else:
+    parts, whole, n = d["per_thread_nodes_mean"], d["nodes_mean"], d["threads"]
+sys.exit(0 if len(parts) == n and abs(sum(parts) - whole) <= 1e-6 * max(1, whole) else 1)
+' "$out" 2>/dev/null; then
+		ok "$1: per-thread nodes add up to the total"
+	else
+		fail "$1: per-thread nodes do not add up: $(show "$stdout")"
+	fi
+}
+
+# --- tree: exact at 1..4 threads -----------------------------------------------------------
+for driver in serial lazysmp ybw; do
+	for algo in minimax alphabeta pvs mtdf; do
+		for threads in 1 2 3 4; do
+			what="tree --algo $driver/$algo --threads $threads"
+			if good "$what" tree --algo $driver/$algo --threads $threads \
+				--depth 5 --trees 6 --order worst --json; then
+				if field mismatches 0 && field threads $threads &&
+					field driver "\"$driver\""; then
+					ok "$what: exact on every tree"
+				else
+					fail "$what: $(show "$stdout")"
+				fi
+				[ "$threads" -eq 3 ] && sums "$what"
+			fi
+		done
+	done
+done
+
+for driver in lazysmp ybw; do
+	what="tree --algo $driver --threads 3 --iterate --ordering all --aspiration 10"
+	if good "$what" tree --algo $driver --threads 3 --iterate --ordering all \
+		--aspiration 10 --model incremental --trees 8 --json; then
+		if field mismatches 0; then
+			ok "$what: exact on every tree"
+		else
+			fail "$what: $(show "$stdout")"
+		fi
+	fi
+done
+
+for split in "--min-split 1 --max-helpers 1" "--min-split 1 --max-helpers 8" \
+	"--min-split 127"; do
+	what="tree --algo ybw --threads 4 $split"
+	# shellcheck disable=SC2086
+	if good "$what" tree --algo ybw --threads 4 $split --branching 5 --depth 7 --trees 4 \
+		--json; then
+		if field mismatches 0; then
+			ok "$what: exact on every tree"
+		else
+			fail "$what: $(show "$stdout")"
+		fi
+	fi
+done
+
+# At --min-split 127 no node of a depth-7 tree qualifies: YBW never splits.
+if field splits_mean 0; then
+	ok "ybw --min-split 127 makes no split point"
+else
+	fail "ybw --min-split 127 made split points: $(show "$stdout")"
+fi
+
+for placement in compact scatter; do
+	what="tree --algo ybw --threads 2 --placement $placement"
+	if good "$what" tree --algo ybw --threads 2 --placement $placement --trees 4 --json; then
+		if field mismatches 0 && field placement "\"$placement\""; then
+			ok "$what: exact on every tree"
+		else
+			fail "$what: $(show "$stdout")"
+		fi
+	fi
+done
+
+# --- search: tic-tac-toe's value with every driver -----------------------------------------
+for driver in serial lazysmp ybw; do
+	for algo in alphabeta pvs mtdf; do
+		for threads in 1 2 4; do
+			what="search --algo $driver/$algo --threads $threads"
+			if good "$what" search --algo $driver/$algo --threads $threads --json; then
+				if field value 0 && field bound '"exact"'; then
+					ok "$what: value 0, exact"
+				else
+					fail "$what: $(show "$stdout")"
+				fi
+				[ "$threads" -eq 4 ] && sums "$what"
+			fi
+		done
+	done
+done
+
+# The label: the algorithm alone under the serial driver, DRIVER/ALGO otherwise.
+for pair in "serial:\"pvs\"" "ybw:\"ybw/pvs\"" "lazysmp/mtdf:\"lazysmp/mtdf\"" \
+	"serial/minimax:\"minimax\""; do
+	given=${pair%%:*}
+	label=${pair#*:}
+	if good "search --algo $given" search --algo "$given" --depth 3 --json && field algo "$label"; then
+		ok "search --algo $given is labelled $label"
+	else
+		fail "search --algo $given: expected algo $label in $(show "$stdout")"
+	fi
+done
+
+# --- text reports ----------------------------------------------------------------------------
+if good "search text, ybw on 2 threads" search --algo ybw --threads 2; then
+	if [[ $stdout == *$'\n'"thread 0 "* && $stdout == *$'\n'"thread 1 "* &&
+		$stdout == *$'\n'"split points "* ]]; then
+		ok "search text report has a line per thread and the split points"
+	else
+		fail "search text report lacks the thread lines: $(show "$stdout")"
+	fi
+fi
+if good "search text, default" search; then
+	if [[ $stdout != *"thread 0"* && $stdout != *"threads"* ]]; then
+		ok "the default search text report has no thread lines"
+	else
+		fail "the default search text report changed: $(show "$stdout")"
+	fi
+fi
+if good "tree text, lazysmp on 3 threads" tree --algo lazysmp --threads 3 --trees 3; then
+	if [[ $stdout == *$'\n'"thread 2 "* && $stdout =~ $'\n'mismatches\ +0$'\n' ]]; then
+		ok "tree text report has a line per thread and no mismatches"
+	else
+		fail "tree text report: $(show "$stdout")"
+	fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
