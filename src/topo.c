@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <hwloc.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "cutoff.h"
@@ -79,6 +80,11 @@ int cutoff_topo_load(void **topology)
 	*topology = NULL;
 	if (hwloc_topology_init(&t) < 0)
 		return CUTOFF_ENOMEM;
+	/* Without sysfs (a chroot, some containers) hwloc's Linux discovery prints a warning
+	 * of its own on stderr, and the library never prints: skip it, and let the other
+	 * components (CPUID on x86, else a flat machine) describe what they can. */
+	if (access("/sys/devices/system/cpu", F_OK) != 0)
+		hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "linux");
 	if (hwloc_topology_load(t) < 0) {
 		int rc = topo_error_from_errno(errno);
 		hwloc_topology_destroy(t);

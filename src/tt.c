@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "topo.h"
 
 typedef struct tt_entry {
 	uint64_t check;
@@ -195,18 +196,14 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 
 cutoff_tt_t *cutoff_tt_new(size_t mb, unsigned flags, int *err)
 {
-	hwloc_topology_t topo = NULL;
-	if (hwloc_topology_init(&topo) < 0)
-		topo = NULL;
-	else if (hwloc_topology_load(topo) < 0) {
-		hwloc_topology_destroy(topo);
-		topo = NULL;
-	}
+	void *topo = NULL;
+	if (cutoff_topo_load(&topo) < 0)
+		topo = NULL; /* plain memory then */
 	cutoff_tt_t *tt = cutoff_tt_create(topo, mb, flags, err);
 	if (tt)
 		tt->own_topology = topo != NULL;
-	else if (topo)
-		hwloc_topology_destroy(topo);
+	else
+		cutoff_topo_free(topo);
 	return tt;
 }
 
@@ -219,7 +216,7 @@ void cutoff_tt_free(cutoff_tt_t *tt)
 	else
 		free(tt->buckets);
 	if (tt->own_topology)
-		hwloc_topology_destroy(tt->topology);
+		cutoff_topo_free(tt->topology);
 	free(tt->locks);
 	free(tt);
 }
