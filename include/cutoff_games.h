@@ -127,4 +127,8 @@ CUTOFF_API uint64_t cutoff_minimal_tree(int branching, int depth);
 }
 #endif
 
+/* The larger adapters have headers of their own. */
+#include "cutoff_connect4.h"
+#include "cutoff_chess.h"
+
 #endif /* CUTOFF_GAMES_H */
