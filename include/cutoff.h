@@ -255,6 +255,9 @@ typedef struct cutoff_config {
 	                             1 .. CUTOFF_MAX_PLY; default 3 */
 	int ybw_max_helpers;      /* YBW: most threads helping at one split point besides its
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
+	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
+	                             half of them search one ply ahead (true, the default); false:
+	                             every thread searches every depth */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024

@@ -100,6 +100,7 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->placement = CUTOFF_PLACE_NONE;
 	cfg->ybw_min_split_depth = 3;
 	cfg->ybw_max_helpers = 8;
+	cfg->lazysmp_skip = true;
 }
 
 void cutoff_limits_default(cutoff_limits_t *lim)
@@ -512,7 +513,7 @@ static void run_iterations(struct search_job *j, int index)
 	cutoff_counters_t before = s->count;
 
 	for (int d = lim->iterate ? 1 : lim->depth; d <= lim->depth; d++) {
-		if (lazy && cutoff_lazysmp_skips(index, d, lim->depth))
+		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, lim->depth))
 			continue;
 		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
 			break;

@@ -217,7 +217,7 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 			k = INT64_MAX;
 		else {
 			if (ord & CUTOFF_ORDER_HINTS)
-				k = (int64_t)h[i] << 32;
+				k = (int64_t)h[i] * ((int64_t)1 << 32); /* not <<: hints may be negative */
 			if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[0])
 				k += 1 << 30;
 			else if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[1])

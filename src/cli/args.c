@@ -356,7 +356,10 @@ void cli_parallel_default(cli_parallel_t *p)
 	p->placement = (int)cfg.placement;
 	p->min_split = cfg.ybw_min_split_depth;
 	p->max_helpers = cfg.ybw_max_helpers;
+	p->lazy_skip = cfg.lazysmp_skip ? 1 : 0;
 }
+
+const char *const cli_onoff_names[] = { "off", "on", NULL };
 
 void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
 {
@@ -364,4 +367,5 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
 	cfg->placement = (cutoff_placement_t)p->placement;
 	cfg->ybw_min_split_depth = (int)p->min_split;
 	cfg->ybw_max_helpers = (int)p->max_helpers;
+	cfg->lazysmp_skip = p->lazy_skip == 1;
 }

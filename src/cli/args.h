@@ -145,7 +145,7 @@ const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf
 
 /*
  * The options of the parallel drivers, shared by `search` and `tree`: --threads,
- * --placement, --min-split and --max-helpers. cli_parallel_default() sets the library's
+ * --placement, --min-split, --max-helpers and --lazy-skip. cli_parallel_default() sets the library's
  * defaults; CLI_PARALLEL_OPTS(p) are the four option-table entries writing into *p;
  * CLI_PARALLEL_USAGE their lines of --help; cli_parallel_apply() copies them into an
  * engine configuration.
@@ -155,7 +155,10 @@ typedef struct cli_parallel {
 	int placement;       /* a cutoff_placement_t */
 	int64_t min_split;   /* YBW: 1 .. CUTOFF_MAX_PLY - 1 */
 	int64_t max_helpers; /* YBW: 1 .. CUTOFF_MAX_THREADS */
+	int lazy_skip;       /* lazy SMP: index into cli_onoff_names (1 = on) */
 } cli_parallel_t;
+
+extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
 
 void cli_parallel_default(cli_parallel_t *p);
 void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
@@ -169,7 +172,9 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 	{ .name = "min-split", .kind = CLI_INT, .dest.i = &(p)->min_split, .min = 1,     \
 	  .max = CUTOFF_MAX_PLY - 1 },                                                   \
 	{ .name = "max-helpers", .kind = CLI_INT, .dest.i = &(p)->max_helpers, .min = 1, \
-	  .max = CUTOFF_MAX_THREADS }
+	  .max = CUTOFF_MAX_THREADS },                                                   \
+	{ .name = "lazy-skip", .kind = CLI_CHOICE, .dest.choice = &(p)->lazy_skip,       \
+	  .choices = cli_onoff_names }
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \
@@ -180,6 +185,7 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 	"  --min-split D     ybw: split only where at least D plies remain, 1..127;\n"             \
 	"                    default 3\n"                                                          \
 	"  --max-helpers H   ybw: most threads helping at one split point besides its\n"           \
-	"                    owner, 1..1024; default 8\n"
+	"                    owner, 1..1024; default 8\n"                                          \
+	"  --lazy-skip on|off  lazysmp: helpers skip iterations in blocks; default on\n"
 
 #endif /* CUTOFF_CLI_ARGS_H */
