@@ -38,7 +38,7 @@ workload_args() {
 }
 
 # json_num KEY: the first number after "KEY": in the JSON on stdin.
-json_num() { sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p" | head -n 1; }
+json_num() { grep -o "\"$1\":[-0-9.eE+]*" | head -n 1 | cut -d: -f2; }
 
 # median_spread: the median, min and max of the numbers on stdin.
 median_spread() { sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.4f %.4f %.4f\n", m, v[1], v[NR] }'; }

@@ -334,7 +334,8 @@ typedef struct cutoff_iteration {
 	int32_t value;
 	cutoff_bound_t bound;
 	cutoff_move_t best_move;
-	cutoff_counters_t counters; /* of this iteration alone */
+	cutoff_counters_t counters; /* of this iteration alone, as counted by the thread that
+	                               ran it (under YBW, thread 0 without its helpers) */
 	double time_s;              /* since the search started, when the iteration completed */
 } cutoff_iteration_t;
 
