@@ -3,6 +3,7 @@
  * or an exit), the log callback names the field that was wrong, and the engine is left
  * as it was. Also the documented behaviour of stops and limits.
  */
+#include <hwloc.h>
 #include <string.h>
 
 #include "check.h"
@@ -156,6 +157,32 @@ int main(void)
 	      "node limit: stopped at depth %d after %llu nodes", r.depth,
 	      (unsigned long long)r.counters.nodes);
 	cutoff_engine_free(e);
+
+	/* Placement through a topology that cannot bind (synthetic): the engine says so once
+	 * through the log and runs unbound; its searches are unaffected. */
+	hwloc_topology_t synthetic;
+	hwloc_topology_init(&synthetic);
+	hwloc_topology_set_synthetic(synthetic, "package:1 numa:2 core:4 pu:2");
+	hwloc_topology_load(synthetic);
+	cutoff_config_default(&cfg);
+	log.calls = 0;
+	cfg.log = logger;
+	cfg.log_user = &log;
+	cfg.topology = synthetic;
+	cfg.placement = CUTOFF_PLACE_COMPACT;
+	cfg.threads = 4;
+	cfg.driver = CUTOFF_DRIVER_YBW;
+	e = cutoff_engine_new(ttt, &cfg, NULL);
+	CHECK(e && log.calls == 1 && strstr(log.last, "could not be bound"),
+	      "refused binding is logged once (%d calls: \"%s\")", log.calls, log.last);
+	cutoff_ttt_start(&st);
+	cutoff_limits_default(&lim);
+	lim.depth = 9;
+	CHECK(e && cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.value == 0 &&
+	          log.calls == 1,
+	      "an unbound engine still searches, and says nothing more");
+	cutoff_engine_free(e);
+	hwloc_topology_destroy(synthetic);
 
 	/* Bundled games validate their input too. */
 	cutoff_rtree_params_t p;
