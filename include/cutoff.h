@@ -142,6 +142,18 @@ CUTOFF_API const char *cutoff_version(void);
  *   is_legal    true when `move` (for instance taken from the table, written by another
  *               position with the same key) is legal in `state`. Without it, moves from the
  *               table are checked against the generated move list.
+ *   in_check    true when the side to move is in check: the search then extends the move
+ *               that gave check by one ply (config.extensions), and never tries a null
+ *               move or a reduction there.
+ *   reversible  the number of plies since the last irreversible move (in chess the
+ *               halfmove clock): a repetition can only be found that far back. With it, a
+ *               position that repeats one on the search path or in the game's history
+ *               (limits.history) scores as a draw, 0.
+ *
+ * Which hooks the search uses: gen_noisy for quiescence search at the horizon
+ * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
+ * for null-move pruning (config.pruning), reversible for repetitions. Without them the
+ * search is the plain fixed-depth search that the classic figures assume.
  */
 typedef struct cutoff_game {
 	const char *name;  /* for messages; may be NULL */
@@ -158,6 +170,8 @@ typedef struct cutoff_game {
 	int (*gen_noisy)(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints);
 	bool (*play_null)(const void *ctx, const void *state, void *child);
 	bool (*is_legal)(const void *ctx, const void *state, cutoff_move_t move);
+	bool (*in_check)(const void *ctx, const void *state);
+	int (*reversible)(const void *ctx, const void *state);
 } cutoff_game_t;
 
 /* ---------------------------------------------------------------------------------------
@@ -221,6 +235,39 @@ enum {
 	CUTOFF_ORDER_ALL = 15
 };
 
+/*
+ * Speculative pruning (bits of config.pruning): faster, but no longer exact — the value is
+ * that of a search that skipped some moves. Off by default; the exactness tests run
+ * without it, and a game engine turns it on for play.
+ *   NULL_MOVE  at a null-window node with at least 3 plies left, not in check, whose
+ *              static value is at least beta: let the opponent move twice (play_null); if
+ *              a search reduced by 2-3 plies still fails high, cut off.
+ *   LMR        late move reductions: from the fourth move on, quiet moves (hint <= 0) at
+ *              nodes with at least 3 plies left, not in check, are searched one ply (from
+ *              the ninth move at 6 plies, two) shallower with a null window first, and
+ *              again at full depth only if they beat alpha.
+ */
+enum {
+	CUTOFF_PRUNE_NONE = 0,
+	CUTOFF_PRUNE_NULL_MOVE = 1,
+	CUTOFF_PRUNE_LMR = 2,
+	CUTOFF_PRUNE_ALL = 3
+};
+
+/*
+ * Exact extensions of the search (bits of config.extensions), used only when the game has
+ * the hook they need; both on by default.
+ *   QUIESCENCE  at the horizon, search the noisy moves (gen_noisy) with stand-pat
+ *               instead of trusting the static evaluation of an unquiet position.
+ *   CHECKS      a move that gives check (in_check on the child) does not use up a ply.
+ */
+enum {
+	CUTOFF_EXTEND_NONE = 0,
+	CUTOFF_EXTEND_QUIESCENCE = 1,
+	CUTOFF_EXTEND_CHECKS = 2,
+	CUTOFF_EXTEND_ALL = 3
+};
+
 /* Log levels for the log callback. */
 typedef enum cutoff_log_level {
 	CUTOFF_LOG_DEBUG = 0,
@@ -255,6 +302,8 @@ typedef struct cutoff_config {
 	                             1 .. CUTOFF_MAX_PLY; default 3 */
 	int ybw_max_helpers;      /* YBW: most threads helping at one split point besides its
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
+	unsigned pruning;         /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
+	unsigned extensions;      /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
@@ -326,6 +375,11 @@ typedef struct cutoff_counters {
 	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
 	uint64_t aspiration_researches; /* root searches repeated after an aspiration window failed */
 	uint64_t splits;             /* YBW: split points made */
+	uint64_t null_cutoffs;       /* null-move searches that cut off */
+	uint64_t reductions;         /* late moves searched reduced */
+	uint64_t reduction_researches; /* of those, searched again at full depth */
+	uint64_t repetitions;        /* nodes scored as a draw by repetition */
+	uint64_t qnodes;             /* nodes of quiescence search (also counted in nodes) */
 } cutoff_counters_t;
 
 /* One completed iteration of iterative deepening. */
@@ -351,6 +405,9 @@ typedef struct cutoff_iteration {
  * alpha, beta  the root window, -CUTOFF_INF <= alpha < beta <= CUTOFF_INF; the returned
  *           value keeps the fail-soft contract for it (docs/contract.md).
  * guess     MTD(f)'s first guess (ignored by the other algorithms).
+ * history   keys of the positions played before the root, oldest first, and their
+ *           number (0..CUTOFF_MAX_HISTORY; the oldest beyond that are not looked at): for
+ *           repetitions (the game's `reversible` hook). NULL when there are none.
  */
 typedef struct cutoff_limits {
 	int depth;
@@ -359,7 +416,11 @@ typedef struct cutoff_limits {
 	uint64_t time_ms;
 	int32_t alpha, beta;
 	int32_t guess;
+	const uint64_t *history;
+	int history_length;
 } cutoff_limits_t;
+
+#define CUTOFF_MAX_HISTORY 1024
 
 /* Defaults: depth 0 (must be set), iterate false, no node or time limit, the full window
  * (-CUTOFF_INF, CUTOFF_INF), guess 0. Does nothing when lim is NULL. */

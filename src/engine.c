@@ -101,6 +101,8 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->ybw_min_split_depth = 3;
 	cfg->ybw_max_helpers = 8;
 	cfg->lazysmp_skip = true;
+	cfg->pruning = CUTOFF_PRUNE_NONE;
+	cfg->extensions = CUTOFF_EXTEND_ALL;
 }
 
 void cutoff_limits_default(cutoff_limits_t *lim)
@@ -165,6 +167,16 @@ static int check_config(const cutoff_config_t *c)
 	}
 	if ((unsigned)c->driver > CUTOFF_DRIVER_YBW) {
 		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t", (int)c->driver);
+		return CUTOFF_EINVAL;
+	}
+	if (c->pruning & ~(unsigned)CUTOFF_PRUNE_ALL) {
+		say(c, CUTOFF_LOG_WARN, "config: pruning 0x%x has bits outside CUTOFF_PRUNE_ALL",
+		    c->pruning);
+		return CUTOFF_EINVAL;
+	}
+	if (c->extensions & ~(unsigned)CUTOFF_EXTEND_ALL) {
+		say(c, CUTOFF_LOG_WARN, "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL",
+		    c->extensions);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
@@ -257,8 +269,7 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
 	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
-		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i,
-		                          cfg->ordering);
+		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i, cfg);
 	if (rc == CUTOFF_OK && cfg->driver == CUTOFF_DRIVER_YBW &&
 	    !(e->ybw = cutoff_ybw_new(cfg->threads, e->searchers, cfg->ybw_max_helpers)))
 		rc = CUTOFF_ENOMEM;
@@ -388,6 +399,11 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 	if (l->guess <= -CUTOFF_INF || l->guess >= CUTOFF_INF) {
 		say(c, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)", (int)l->guess,
 		    CUTOFF_INF, CUTOFF_INF);
+		return CUTOFF_EINVAL;
+	}
+	if (l->history_length < 0 || (l->history_length > 0 && !l->history)) {
+		say(c, CUTOFF_LOG_WARN, "limits: history_length %d without a history array",
+		    l->history_length);
 		return CUTOFF_EINVAL;
 	}
 	if (l->time_ms > UINT64_MAX / 2000000u) {
@@ -609,7 +625,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		cutoff_ybw_begin(e->ybw);
 	for (int i = 0; i < threads; i++) {
 		cutoff_searcher_start(&e->searchers[i], i == 0 || !ybw ? root : NULL,
-		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth);
+		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth, limits->history,
+		                      limits->history_length);
 		memset(&e->results[i], 0, sizeof(e->results[i]));
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}

@@ -44,14 +44,17 @@ uint64_t cutoff_now_ns(void)
 }
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         cutoff_control_t *ctl, int index, unsigned ordering)
+                         cutoff_control_t *ctl, int index, const cutoff_config_t *cfg)
 {
 	memset(s, 0, sizeof(*s));
 	s->game = game;
 	s->tt = tt;
 	s->ctl = ctl;
 	s->index = index;
-	s->ordering = ordering;
+	s->ordering = cfg->ordering;
+	s->pruning = cfg->pruning;
+	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
+	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
 	s->state_stride = (game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
 	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
@@ -95,10 +98,19 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 }
 
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth)
+                           int min_split_depth, const uint64_t *history, int history_length)
 {
 	if (root)
 		memcpy(state_at(s, 0), root, s->game->state_size);
+	if (history_length > CUTOFF_MAX_HISTORY) {
+		history += history_length - CUTOFF_MAX_HISTORY;
+		history_length = CUTOFF_MAX_HISTORY;
+	}
+	s->history_length = s->game->reversible && history ? history_length : 0;
+	if (s->history_length > 0)
+		memcpy(s->keys, history, (size_t)s->history_length * sizeof(uint64_t));
+	s->rep_floor[0] = 0;
+	s->null_move[0] = false;
 	memset(&s->count, 0, sizeof(s->count));
 	s->ybw = ybw;
 	s->min_split_depth = min_split_depth;
@@ -115,6 +127,17 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 }
 
 void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
+
+void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply)
+{
+	s->history_length = owner->history_length;
+	int from = owner->rep_floor[ply];
+	memcpy(&s->keys[from], &owner->keys[from],
+	       (size_t)(owner->history_length + ply + 1 - from) * sizeof(uint64_t));
+	s->rep_floor[ply] = from;
+	s->in_check[ply] = owner->in_check[ply];
+	s->null_move[ply] = owner->null_move[ply];
+}
 
 /* Looks at the control (stop, halt, the shared node count) and the clock; sets the
  * next poll distance. */
@@ -167,8 +190,38 @@ static inline int32_t terminal_value(int32_t v, int ply)
 	return v;
 }
 
-/* True when the node at `ply` is scored without its moves (terminal or horizon). */
-static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t *value)
+/*
+ * Repetitions (the game's `reversible` hook): writes the node's key into the path and
+ * looks for it 2, 4, ... plies back, as far as the last irreversible move and never across
+ * a null move. The root itself is never scored as a repetition.
+ */
+static inline bool repetition(cutoff_searcher_t *s, int ply)
+{
+	const cutoff_game_t *g = s->game;
+	const void *st = state_at(s, ply);
+	int here = s->history_length + ply;
+	s->keys[here] = g->key(g->ctx, st);
+	if (ply == 0)
+		return false;
+	s->rep_floor[ply] = s->null_move[ply] ? here : s->rep_floor[ply - 1];
+	int lowest = here - g->reversible(g->ctx, st);
+	if (lowest < s->rep_floor[ply])
+		lowest = s->rep_floor[ply];
+	for (int i = here - 2; i >= lowest; i -= 2)
+		if (s->keys[i] == s->keys[here])
+			return true;
+	return false;
+}
+
+static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta);
+
+/*
+ * True when the node at `ply` is scored without its moves: a terminal position, a
+ * repetition, or the horizon — where quiescence (when on) searches the noisy moves
+ * within (alpha, beta), and the static evaluation scores it otherwise.
+ */
+static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
+                           int32_t *value)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
@@ -177,12 +230,90 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t *va
 		*value = terminal_value(*value, ply);
 		return true;
 	}
-	if (depth <= 0) {
+	if (g->reversible && repetition(s, ply)) {
 		s->count.leaves++;
-		*value = g->evaluate(g->ctx, st);
+		s->count.repetitions++;
+		*value = 0;
+		return true;
+	}
+	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
+		if (s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
+			*value = quiesce(s, ply, alpha, beta);
+		} else {
+			s->count.leaves++;
+			*value = g->evaluate(g->ctx, st);
+		}
 		return true;
 	}
 	return false;
+}
+
+/* Orders moves[0..n) stably by descending key, carrying the hints along. */
+static void sort_moves(cutoff_move_t *m, int32_t *h, int64_t *key, int n)
+{
+	for (int i = 1; i < n; i++) {
+		cutoff_move_t mv = m[i];
+		int32_t hv = h ? h[i] : 0;
+		int64_t kv = key[i];
+		int j = i;
+		for (; j > 0 && key[j - 1] < kv; j--) {
+			m[j] = m[j - 1];
+			if (h)
+				h[j] = h[j - 1];
+			key[j] = key[j - 1];
+		}
+		m[j] = mv;
+		if (h)
+			h[j] = hv;
+		key[j] = kv;
+	}
+}
+
+/*
+ * Quiescence at a horizon node (already entered, not terminal): stand pat on the static
+ * value, then the noisy moves, best hint first, fail-soft. With the infinite window of
+ * minimax nothing is cut, which makes it the reference for the same definition.
+ */
+static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta)
+{
+	const cutoff_game_t *g = s->game;
+	const void *st = state_at(s, ply);
+	int32_t best = g->evaluate(g->ctx, st);
+	s->count.leaves++;
+	if (best >= beta || ply >= CUTOFF_MAX_PLY - 2)
+		return best;
+	int32_t a = alpha > best ? alpha : best;
+	cutoff_move_t *m = moves_at(s, ply);
+	int32_t *h = hints_at(s, ply);
+	int n = g->gen_noisy(g->ctx, st, m, h);
+	if (s->ordering & CUTOFF_ORDER_HINTS) {
+		for (int i = 0; i < n; i++)
+			s->scores[i] = h[i];
+		sort_moves(m, NULL, s->scores, n);
+	}
+	for (int i = 0; i < n; i++) {
+		int32_t v;
+		g->play(g->ctx, st, m[i], state_at(s, ply + 1));
+		if (enter_node(s, ply + 1))
+			return 0;
+		s->count.qnodes++;
+		if (g->terminal(g->ctx, state_at(s, ply + 1), &v)) {
+			s->count.leaves++;
+			v = -terminal_value(v, ply + 1);
+		} else {
+			v = -quiesce(s, ply + 1, -beta, -a);
+		}
+		if (cutoff_search_halted(s))
+			return 0;
+		if (v > best) {
+			best = v;
+			if (v >= beta)
+				break;
+			if (v > a)
+				a = v;
+		}
+	}
+	return best;
 }
 
 static inline uint32_t history_slot(cutoff_move_t m)
@@ -197,13 +328,23 @@ _Static_assert(CUTOFF_HISTORY_SIZE == 1 << 12, "history_slot makes 12-bit indice
  * then by the game's hint, the killers, the history score; a stable insertion sort, so
  * that equal keys keep the game's order and CUTOFF_ORDER_NONE is exactly the game's order.
  */
+static inline bool wants_hints(const cutoff_searcher_t *s)
+{
+	return (s->ordering & CUTOFF_ORDER_HINTS) || (s->pruning & CUTOFF_PRUNE_LMR);
+}
+
+const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply)
+{
+	return wants_hints(s) ? hints_at(s, ply) : NULL;
+}
+
 static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 {
 	const cutoff_game_t *g = s->game;
 	const unsigned ord = s->ordering;
 	cutoff_move_t *m = moves_at(s, ply);
-	int32_t *h = hints_at(s, ply);
-	int n = g->gen_moves(g->ctx, state_at(s, ply), m, (ord & CUTOFF_ORDER_HINTS) ? h : NULL);
+	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
+	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
 	if (ord == CUTOFF_ORDER_NONE || n < 2)
 		return n;
 
@@ -228,19 +369,8 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 		key[i] = k;
 		sorted = sorted && (i == 0 || k <= key[i - 1]);
 	}
-	if (sorted)
-		return n;
-	for (int i = 1; i < n; i++) {
-		cutoff_move_t mv = m[i];
-		int64_t kv = key[i];
-		int j = i;
-		for (; j > 0 && key[j - 1] < kv; j--) {
-			m[j] = m[j - 1];
-			key[j] = key[j - 1];
-		}
-		m[j] = mv;
-		key[j] = kv;
-	}
+	if (!sorted)
+		sort_moves(m, h, key, n);
 	return n;
 }
 
@@ -321,13 +451,25 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	cutoff_tt_store(s->tt, key, depth, ply, b, best, b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move);
 }
 
+/* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
+ * less, or as much when the move gives check and checks are extended. */
+static inline int descend(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
+{
+	const cutoff_game_t *g = s->game;
+	play(s, ply, move);
+	s->null_move[ply + 1] = false;
+	if (s->check_extension && g->in_check(g->ctx, state_at(s, ply + 1)))
+		return depth;
+	return depth - 1;
+}
+
 /* Plain negamax: every move, no window, no table. The reference. */
 static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 {
 	int32_t v;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, depth, &v))
+	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v))
 		return v;
 	int n = generate(s, ply, CUTOFF_MOVE_NONE);
 	if (n == 0) {
@@ -337,8 +479,7 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
-		play(s, ply, m[i]);
-		v = -negamax(s, ply + 1, depth - 1);
+		v = -negamax(s, ply + 1, descend(s, ply, depth, m[i]));
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -349,26 +490,72 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	return best;
 }
 
-static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta);
-static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta);
+static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           int32_t alpha, int32_t beta);
+
+static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                                   int32_t alpha, int32_t beta)
+{
+	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA, ply,
+	                   depth, alpha, beta);
+}
 
 int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_move_t move, bool first, int32_t a, int32_t beta)
+                           cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta)
 {
 	int32_t v;
-	play(s, ply, move);
+	int child_depth = descend(s, ply, depth, move);
+
+	/* Late move reduction: a late quiet move is first searched shallower with a null
+	 * window, and searched at full depth only if it beats alpha. */
+	if ((s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
+	    !s->in_check[ply] && child_depth == depth - 1) {
+		int r = index >= 8 && depth >= 6 ? 2 : 1;
+		s->count.reductions++;
+		v = -child_search(s, algo, ply + 1, child_depth - r, -a - 1, -a);
+		if (cutoff_search_halted(s) || v <= a)
+			return v;
+		s->count.reduction_researches++;
+	}
 	if (algo != CUTOFF_ALGO_PVS)
-		return -alphabeta(s, ply + 1, depth - 1, -beta, -a);
-	if (first)
-		return -pvs(s, ply + 1, depth - 1, -beta, -a);
-	v = -pvs(s, ply + 1, depth - 1, -a - 1, -a);
+		return -child_search(s, algo, ply + 1, child_depth, -beta, -a);
+	if (index == 0)
+		return -child_search(s, algo, ply + 1, child_depth, -beta, -a);
+	v = -child_search(s, algo, ply + 1, child_depth, -a - 1, -a);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -pvs(s, ply + 1, depth - 1, -beta, -a);
+		v = -child_search(s, algo, ply + 1, child_depth, -beta, -a);
 	}
 	return v;
+}
+
+/*
+ * Null-move pruning (config.pruning): at a null-window node with depth to spare, not in
+ * check and not right after another null move, whose static value already reaches beta,
+ * let the opponent move twice; if a reduced search still fails high, so would the node.
+ * True with *value when it cuts off. Wins are not claimed from a null move.
+ */
+static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           int32_t alpha, int32_t beta, int32_t *value)
+{
+	const cutoff_game_t *g = s->game;
+	const void *st = state_at(s, ply);
+	if (!(s->pruning & CUTOFF_PRUNE_NULL_MOVE) || !g->play_null || ply == 0 ||
+	    beta - alpha != 1 || depth < 3 || s->in_check[ply] || s->null_move[ply] ||
+	    beta >= CUTOFF_WIN_MIN || beta <= -CUTOFF_WIN_MIN || g->evaluate(g->ctx, st) < beta)
+		return false;
+	if (!g->play_null(g->ctx, st, state_at(s, ply + 1)))
+		return false;
+	s->null_move[ply + 1] = true;
+	int r = depth >= 7 ? 3 : 2;
+	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, -beta, -beta + 1);
+	if (cutoff_search_halted(s) || v < beta)
+		return false;
+	s->count.null_cutoffs++;
+	*value = v >= CUTOFF_WIN_MIN ? beta : v;
+	return true;
 }
 
 /*
@@ -381,24 +568,32 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            int32_t alpha, int32_t beta)
 {
+	const cutoff_game_t *g = s->game;
 	int32_t v;
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, depth, &v))
+	if (is_leaf(s, ply, depth, alpha, beta, &v))
 		return v;
 	if (s->tt) {
-		key = s->game->key(s->game->ctx, state_at(s, ply));
+		key = g->reversible ? s->keys[s->history_length + ply] : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
+	s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
+	                   g->in_check(g->ctx, state_at(s, ply));
+	if (null_move_cuts(s, algo, ply, depth, alpha, beta, &v))
+		return v;
+	if (cutoff_search_halted(s))
+		return 0;
 	int n = generate(s, ply, tt_move);
 	if (n == 0) {
 		s->count.leaves++;
-		return s->game->evaluate(s->game->ctx, state_at(s, ply));
+		return g->evaluate(g->ctx, state_at(s, ply));
 	}
 	const cutoff_move_t *m = moves_at(s, ply);
+	const int32_t *h = cutoff_searcher_hints(s, ply);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
@@ -415,7 +610,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 				break;
 			}
 		}
-		v = cutoff_search_move(s, algo, ply, depth, m[i], i == 0, a, beta);
+		v = cutoff_search_move(s, algo, ply, depth, m[i], i, h ? h[i] : 0, a, beta);
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {

@@ -45,6 +45,9 @@ typedef struct cutoff_searcher {
 	int32_t *hints;         /* hints for those moves */
 
 	unsigned ordering;      /* CUTOFF_ORDER_* bits */
+	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
+	bool quiescence;        /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
+	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
 	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
 
 	/* set at the start of each search */
@@ -55,6 +58,15 @@ typedef struct cutoff_searcher {
 	uint64_t polled_nodes;  /* count.nodes at the last poll */
 	bool aborted;           /* a limit, the stop flag or the driver ended this search */
 
+	/* repetitions: keys[0 .. history) are the game's history, keys[history + p] the key
+	 * of the node at ply p (written on entry); a repetition at ply p is looked for among
+	 * indices >= rep_floor[p] (a null move starts a new floor) */
+	int history_length;
+	int rep_floor[CUTOFF_MAX_PLY + 1];
+	uint64_t keys[CUTOFF_MAX_HISTORY + CUTOFF_MAX_PLY + 1];
+	bool in_check[CUTOFF_MAX_PLY + 1]; /* the node at that ply, when the game can tell */
+	bool null_move[CUTOFF_MAX_PLY + 1]; /* the node at that ply was reached by a null move */
+
 	cutoff_counters_t count;
 	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
 	uint32_t history[2][CUTOFF_HISTORY_SIZE]; /* by ply parity and a hash of the move */
@@ -64,14 +76,18 @@ typedef struct cutoff_searcher {
 
 /* Allocates the stacks of a searcher for `game`. Returns 0 or CUTOFF_ENOMEM. */
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
-                         cutoff_control_t *ctl, int index, unsigned ordering);
+                         cutoff_control_t *ctl, int index, const cutoff_config_t *cfg);
 void cutoff_searcher_destroy(cutoff_searcher_t *s);
 
 /* Prepares for a new search from `root` (NULL: a YBW helper, whose positions come from
  * split points): resets counters and killers, and halves the history scores (they fade
  * over searches). `ybw` is the YBW driver or NULL. */
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth);
+                           int min_split_depth, const uint64_t *history, int history_length);
+
+/* A YBW helper joining a split point at `ply` takes over its owner's view of the path:
+ * the keys above the node (for repetitions) and whether the node is in check. */
+void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply);
 
 /* The state slot of `ply` on the searcher's stack. */
 void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply);
@@ -91,16 +107,22 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 /*
  * Searches `move` from the node at `ply` (its state on s's stack) with the window
  * (a, beta) and returns its value for the side to move at `ply`: the one move of a node's
- * loop, shared by the serial loop and YBW's split points. With PVS and first == false it
- * probes with a null window at `a` first and searches again when the probe lands inside.
+ * loop, shared by the serial loop and YBW's split points. `index` is the move's place in
+ * the node's order (0: the eldest) and `hint` its ordering hint (late quiet moves may be
+ * reduced, config.pruning). With PVS and index > 0 it probes with a null window at `a`
+ * first and searches again when the probe lands inside; a move that gives check is
+ * extended (config.extensions).
  * The value is meaningless when cutoff_search_halted(s) is true afterwards.
  */
 int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_move_t move, bool first, int32_t a, int32_t beta);
+                           cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta);
 
 /* True when the work in hand is void: the search is over, or a split point above this
  * thread's current node has cut off. */
 bool cutoff_search_halted(const cutoff_searcher_t *s);
+
+/* The hints at `ply` as ordered with the moves, or NULL when ordering by hints is off. */
+const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply);
 
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */

@@ -150,7 +150,8 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		int32_t a = sp->alpha;
 		cutoff_spinlock_unlock(&sp->lock);
 
-		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, m, false, a, sp->beta);
+		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, m, i,
+		                               sp->hints ? sp->hints[i] : 0, a, sp->beta);
 		if (cutoff_search_halted(s)) {
 			/* A cut-off above only voids work that nobody needs; a stopped search
 			 * leaves this move unsearched, which the owner must learn even if its
@@ -183,6 +184,7 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 	cutoff_searcher_t *s = &y->searchers[index];
 	cutoff_split_t *saved = s->sp;
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
+	cutoff_searcher_adopt_path(s, sp->owner, sp->ply);
 	s->sp = sp;
 	work(s, sp);
 	s->sp = saved;
@@ -290,6 +292,8 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 
 	cutoff_split_t *sp = &me->splits[me->nsplits];
 	sp->parent = s->sp;
+	sp->owner = s;
+	sp->hints = cutoff_searcher_hints(s, ply);
 	sp->state = cutoff_searcher_state(s, ply);
 	sp->moves = moves;
 	sp->n = n;

@@ -16,6 +16,8 @@
 typedef struct cutoff_split {
 	/* written by the owner before the split point is published; read-only afterwards */
 	struct cutoff_split *parent; /* the split point the owner was working under, or NULL */
+	const cutoff_searcher_t *owner; /* whose stack holds the node (path keys, in-check) */
+	const int32_t *hints;        /* the moves' hints, or NULL */
 	const void *state;           /* the node's state, on the owner's stack */
 	const cutoff_move_t *moves;  /* the node's ordered moves, on the owner's stack */
 	int n, ply, depth;
