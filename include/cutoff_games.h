@@ -91,6 +91,11 @@ typedef struct cutoff_rtree_params {
 	                                 largest step must stay below CUTOFF_WIN_MIN */
 	cutoff_rtree_order_t order;
 	cutoff_rtree_model_t model;   /* default IID */
+	int32_t noisy_step;  /* INCREMENTAL, > 0: moves that gain at least this step are noisy
+	                        (gen_noisy lists them, for quiescence search); 0 (default): the
+	                        tree has no gen_noisy */
+	bool null_moves;     /* INCREMENTAL: the tree has play_null (passing gains nothing, and
+	                        the side to move changes), for null-move pruning; default false */
 } cutoff_rtree_params_t;
 
 typedef struct cutoff_rtree_state {

@@ -157,6 +157,36 @@ static int rtree_gen_moves(const void *ctx, const void *state, cutoff_move_t *mo
 	return n;
 }
 
+/* INCREMENTAL trees with noisy_step: the moves that gain at least that much, in natural
+ * order, hints as in gen_moves. */
+static int rtree_gen_noisy(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
+{
+	const cutoff_rtree_t *tree = ctx;
+	const cutoff_rtree_params_t *p = &tree->params;
+	cutoff_rtree_state_t s = rtree_load(state);
+	int n = 0;
+	for (int i = 0; i < p->branching; i++) {
+		int32_t step = rtree_draw(p, rtree_child_hash(s.hash, (uint32_t)i));
+		if (step < p->noisy_step)
+			continue;
+		if (hints)
+			hints[n] = step;
+		moves[n++] = (cutoff_move_t)i;
+	}
+	return n;
+}
+
+/* A pass: a child named by a marker instead of an index, gaining nothing. */
+static bool rtree_play_null(const void *ctx, const void *state, void *child)
+{
+	(void)ctx;
+	cutoff_rtree_state_t s = rtree_load(state);
+	cutoff_rtree_state_t c = {
+		.hash = rtree_name_mix(s.hash ^ UINT64_C(0x6e756c6c6d6f7665)), .ply = s.ply + 1, .sum = -s.sum};
+	memcpy(child, &c, sizeof c);
+	return true;
+}
+
 static void rtree_play(const void *ctx, const void *state, cutoff_move_t move, void *child)
 {
 	const cutoff_rtree_t *tree = ctx;
@@ -206,6 +236,8 @@ void cutoff_rtree_params_default(cutoff_rtree_params_t *params)
 	params->value_max = 100;
 	params->order = CUTOFF_RTREE_NATURAL;
 	params->model = CUTOFF_RTREE_IID;
+	params->noisy_step = 0;
+	params->null_moves = false;
 }
 
 static bool rtree_params_valid(const cutoff_rtree_params_t *p)
@@ -217,6 +249,8 @@ static bool rtree_params_valid(const cutoff_rtree_params_t *p)
 	if (p->value_min > p->value_max)
 		return false;
 	if (p->value_min <= -CUTOFF_WIN_MIN || p->value_max >= CUTOFF_WIN_MIN)
+		return false;
+	if (p->noisy_step < 0 || ((p->noisy_step > 0 || p->null_moves) && p->model != CUTOFF_RTREE_INCREMENTAL))
 		return false;
 	if (p->model == CUTOFF_RTREE_INCREMENTAL) {
 		int64_t step = p->value_max > -(int64_t)p->value_min ? p->value_max : -(int64_t)p->value_min;
@@ -260,8 +294,8 @@ cutoff_rtree_t *cutoff_rtree_new(const cutoff_rtree_params_t *params, int *err)
 		.evaluate = rtree_evaluate,
 		.terminal = rtree_terminal,
 		.key = rtree_key,
-		.gen_noisy = NULL,
-		.play_null = NULL,
+		.gen_noisy = params->noisy_step > 0 ? rtree_gen_noisy : NULL,
+		.play_null = params->null_moves ? rtree_play_null : NULL,
 		.is_legal = rtree_is_legal,
 	};
 	if (err != NULL)
