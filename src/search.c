@@ -128,13 +128,18 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 
 void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
 
-void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply)
+void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply,
+                                int own_ply)
 {
-	s->history_length = owner->history_length;
+	/* The keys up to own_ply are this thread's own path already, and helpers of its own
+	 * split point may be reading them: they are not written again. */
 	int from = owner->rep_floor[ply];
-	memcpy(&s->keys[from], &owner->keys[from],
-	       (size_t)(owner->history_length + ply + 1 - from) * sizeof(uint64_t));
-	s->rep_floor[ply] = from;
+	if (own_ply >= 0 && from <= owner->history_length + own_ply)
+		from = owner->history_length + own_ply + 1;
+	if (from <= owner->history_length + ply)
+		memcpy(&s->keys[from], &owner->keys[from],
+		       (size_t)(owner->history_length + ply + 1 - from) * sizeof(uint64_t));
+	s->rep_floor[ply] = owner->rep_floor[ply];
 	s->in_check[ply] = owner->in_check[ply];
 	s->null_move[ply] = owner->null_move[ply];
 }

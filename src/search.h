@@ -86,8 +86,11 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
                            int min_split_depth, const uint64_t *history, int history_length);
 
 /* A YBW helper joining a split point at `ply` takes over its owner's view of the path:
- * the keys above the node (for repetitions) and whether the node is in check. */
-void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply);
+ * the keys above the node (for repetitions) and whether the node is in check. `own_ply`
+ * is the ply of the split point the helper itself owns and waits at (a helpful master),
+ * or -1: the path down to it is the helper's own already. */
+void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply,
+                                int own_ply);
 
 /* The state slot of `ply` on the searcher's stack. */
 void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply);

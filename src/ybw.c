@@ -184,7 +184,8 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 	cutoff_searcher_t *s = &y->searchers[index];
 	cutoff_split_t *saved = s->sp;
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
-	cutoff_searcher_adopt_path(s, sp->owner, sp->ply);
+	const cutoff_split_t *own = y->t[index].waiting; /* written only by this thread */
+	cutoff_searcher_adopt_path(s, sp->owner, sp->ply, own ? own->ply : -1);
 	s->sp = sp;
 	work(s, sp);
 	s->sp = saved;
