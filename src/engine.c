@@ -116,7 +116,7 @@ void cutoff_limits_default(cutoff_limits_t *lim)
 
 static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
 {
-	const char *missing = !g->gen_moves ? "gen_moves"
+	const char *missing = !g->gen_moves  ? "gen_moves"
 	                      : !g->play     ? "play"
 	                      : !g->evaluate ? "evaluate"
 	                      : !g->terminal ? "terminal"
@@ -166,7 +166,8 @@ static int check_config(const cutoff_config_t *c)
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->driver > CUTOFF_DRIVER_YBW) {
-		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t", (int)c->driver);
+		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
+		    (int)c->driver);
 		return CUTOFF_EINVAL;
 	}
 	if (c->pruning & ~(unsigned)CUTOFF_PRUNE_ALL) {
@@ -175,8 +176,8 @@ static int check_config(const cutoff_config_t *c)
 		return CUTOFF_EINVAL;
 	}
 	if (c->extensions & ~(unsigned)CUTOFF_EXTEND_ALL) {
-		say(c, CUTOFF_LOG_WARN, "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL",
-		    c->extensions);
+		say(c, CUTOFF_LOG_WARN,
+		    "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL", c->extensions);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
@@ -197,8 +198,7 @@ static int check_config(const cutoff_config_t *c)
 	return CUTOFF_OK;
 }
 
-cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
-                                   int *err)
+cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg, int *err)
 {
 	cutoff_config_t defaults;
 	int dummy, rc;
@@ -232,7 +232,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			e->topology = topo;
 			e->own_topology = true;
 		} else {
-			say(cfg, CUTOFF_LOG_WARN, "hwloc could not load the topology: running unplaced");
+			say(cfg, CUTOFF_LOG_WARN,
+			    "hwloc could not load the topology: running unplaced");
 		}
 	}
 	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, 0, &rc))) {
@@ -245,13 +246,14 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	int *plan = NULL, failures = 0;
 	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
 		plan = malloc(sizeof(int) * (size_t)cfg->threads);
-		if (plan && cutoff_placement_plan(e->topology, cfg->threads, cfg->placement, plan, NULL,
-		                                  NULL, NULL) < 0) {
+		if (plan && cutoff_placement_plan(e->topology, cfg->threads, cfg->placement, plan,
+		                                  NULL, NULL, NULL) < 0) {
 			free(plan);
 			plan = NULL;
 		}
 		if (!plan)
-			say(cfg, CUTOFF_LOG_WARN, "placement: no plan could be made: running unbound");
+			say(cfg, CUTOFF_LOG_WARN,
+			    "placement: no plan could be made: running unbound");
 	}
 	rc = cutoff_pool_new(cfg->threads, e->topology, plan, &failures, &e->pool);
 	free(plan);
@@ -335,7 +337,8 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!e)
 		return CUTOFF_EINVAL;
 	if (mb > CUTOFF_MAX_TT_MB) {
-		say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb, (size_t)CUTOFF_MAX_TT_MB);
+		say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb,
+		    (size_t)CUTOFF_MAX_TT_MB);
 		return CUTOFF_EINVAL;
 	}
 	if (!engine_take(e))
@@ -388,7 +391,8 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 {
 	const cutoff_config_t *c = &e->cfg;
 	if (l->depth < 1 || l->depth > CUTOFF_MAX_PLY - 1) {
-		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in 1..%d", l->depth, CUTOFF_MAX_PLY - 1);
+		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in 1..%d", l->depth,
+		    CUTOFF_MAX_PLY - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
@@ -407,7 +411,8 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 		return CUTOFF_EINVAL;
 	}
 	if (l->time_ms > UINT64_MAX / 2000000u) {
-		say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd", (unsigned long long)l->time_ms);
+		say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd",
+		    (unsigned long long)l->time_ms);
 		return CUTOFF_EINVAL;
 	}
 	return CUTOFF_OK;
@@ -496,7 +501,7 @@ static bool iterate_once(cutoff_engine_t *e, cutoff_searcher_t *s, int depth,
 			aspire = false;
 	}
 	if (*bound != CUTOFF_BOUND_EXACT || *value <= lim->alpha || *value >= lim->beta)
-		*bound = *value <= lim->alpha   ? CUTOFF_BOUND_UPPER
+		*bound = *value <= lim->alpha  ? CUTOFF_BOUND_UPPER
 		         : *value >= lim->beta ? CUTOFF_BOUND_LOWER
 		                               : CUTOFF_BOUND_EXACT;
 	return true;
@@ -591,7 +596,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 
 	const cutoff_game_t *g = &e->game;
 	const int threads = e->cfg.threads;
-	struct search_job job = {e, limits, cutoff_now_ns(), info, info_user};
+	struct search_job job = { e, limits, cutoff_now_ns(), info, info_user };
 	cutoff_searcher_t *s0 = &e->searchers[0];
 	int32_t value;
 
@@ -606,7 +611,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	/* The first legal move is the answer of last resort, when a stop comes before any
 	 * iteration completes. */
 	if (g->gen_moves(g->ctx, root, s0->moves, s0->hints) < 1) {
-		say(&e->cfg, CUTOFF_LOG_WARN, "game: gen_moves found no move in a non-terminal root");
+		say(&e->cfg, CUTOFF_LOG_WARN,
+		    "game: gen_moves found no move in a non-terminal root");
 		rc = CUTOFF_EGAME;
 		goto out;
 	}
@@ -625,14 +631,15 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		cutoff_ybw_begin(e->ybw);
 	for (int i = 0; i < threads; i++) {
 		cutoff_searcher_start(&e->searchers[i], i == 0 || !ybw ? root : NULL,
-		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth, limits->history,
-		                      limits->history_length);
+		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth,
+		                      limits->history, limits->history_length);
 		memset(&e->results[i], 0, sizeof(e->results[i]));
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}
 	cutoff_pool_run(e->pool, search_job, &job);
 
-	int pick = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP ? cutoff_lazysmp_pick(e->results, threads) : 0;
+	int pick = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP ? cutoff_lazysmp_pick(e->results, threads)
+	                                                  : 0;
 	*r = e->results[pick];
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;

@@ -37,8 +37,8 @@ struct cutoff_pool {
 	int started;            /* workers actually created */
 
 	pthread_mutex_t lock;
-	pthread_cond_t wake;  /* a new generation, or quit */
-	pthread_cond_t done;  /* running reached 0 */
+	pthread_cond_t wake; /* a new generation, or quit */
+	pthread_cond_t done; /* running reached 0 */
 	unsigned generation;
 	int running;
 	bool quit;

@@ -34,7 +34,9 @@
 #include "atomic.h"
 #include "ybw.h"
 
-enum { POLL_NODES = 1024 };
+enum {
+	POLL_NODES = 1024
+};
 
 uint64_t cutoff_now_ns(void)
 {
@@ -56,7 +58,8 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
-	s->state_stride = (game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+	s->state_stride =
+		(game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
 	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
 	s->moves = malloc(lists * sizeof(*s->moves));
 	s->hints = malloc(lists * sizeof(*s->hints));
@@ -363,7 +366,8 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 			k = INT64_MAX;
 		else {
 			if (ord & CUTOFF_ORDER_HINTS)
-				k = (int64_t)h[i] * ((int64_t)1 << 32); /* not <<: hints may be negative */
+				k = (int64_t)h[i] *
+				    ((int64_t)1 << 32); /* not <<: hints may be negative */
 			if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[0])
 				k += 1 << 30;
 			else if ((ord & CUTOFF_ORDER_KILLERS) && m[i] == killer[1])
@@ -414,8 +418,7 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
 }
 
-static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i,
-                                cutoff_move_t move)
+static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i, cutoff_move_t move)
 {
 	s->count.cutoffs++;
 	s->count.first_move_cutoffs += i == 0;
@@ -425,8 +428,8 @@ static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i,
 
 /* The table's verdict before searching a node: true with *value when its bounds settle
  * the node for this window (never at the root); *move is the table's move or NONE. */
-static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha,
-                             int32_t beta, uint64_t key, int32_t *value, cutoff_move_t *move)
+static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
+                             uint64_t key, int32_t *value, cutoff_move_t *move)
 {
 	cutoff_tt_hit_t hit;
 	s->count.tt_probes++;
@@ -447,13 +450,14 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	return true;
 }
 
-static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t alpha,
-                             int32_t beta, uint64_t key, int32_t best, cutoff_move_t move)
+static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
+                             uint64_t key, int32_t best, cutoff_move_t move)
 {
-	cutoff_bound_t b = best >= beta ? CUTOFF_BOUND_LOWER
+	cutoff_bound_t b = best >= beta    ? CUTOFF_BOUND_LOWER
 	                   : best <= alpha ? CUTOFF_BOUND_UPPER
 	                                   : CUTOFF_BOUND_EXACT;
-	cutoff_tt_store(s->tt, key, depth, ply, b, best, b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move);
+	cutoff_tt_store(s->tt, key, depth, ply, b, best,
+	                b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move);
 }
 
 /* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
@@ -501,8 +505,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                                    int32_t alpha, int32_t beta)
 {
-	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA, ply,
-	                   depth, alpha, beta);
+	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA,
+	                   ply, depth, alpha, beta);
 }
 
 int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
@@ -582,7 +586,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	if (is_leaf(s, ply, depth, alpha, beta, &v))
 		return v;
 	if (s->tt) {
-		key = g->reversible ? s->keys[s->history_length + ply] : g->key(g->ctx, state_at(s, ply));
+		key = g->reversible ? s->keys[s->history_length + ply]
+		                    : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
@@ -604,8 +609,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	for (int i = 0; i < n; i++) {
 		if (i == 1 && s->ybw && depth >= s->min_split_depth) {
 			cutoff_ybw_outcome_t out;
-			if (cutoff_ybw_try_split(s, algo, ply, depth, a, beta, best, best_move, m, n,
-			                         &out)) {
+			if (cutoff_ybw_try_split(s, algo, ply, depth, a, beta, best, best_move, m,
+			                         n, &out)) {
 				if (cutoff_search_halted(s))
 					return 0;
 				best = out.best;
@@ -694,7 +699,9 @@ static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, i
 		}
 	}
 	*value = lower;
-	*bound = lower <= alpha ? CUTOFF_BOUND_UPPER : lower >= beta ? CUTOFF_BOUND_LOWER : CUTOFF_BOUND_EXACT;
+	*bound = lower <= alpha  ? CUTOFF_BOUND_UPPER
+	         : lower >= beta ? CUTOFF_BOUND_LOWER
+	                         : CUTOFF_BOUND_EXACT;
 found:
 	if (root_pv_length > 0) {
 		s->pv_length[0] = root_pv_length;
@@ -726,6 +733,8 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 	if (cutoff_search_halted(s))
 		return false;
 	*value = v;
-	*bound = v <= alpha ? CUTOFF_BOUND_UPPER : v >= beta ? CUTOFF_BOUND_LOWER : CUTOFF_BOUND_EXACT;
+	*bound = v <= alpha  ? CUTOFF_BOUND_UPPER
+	         : v >= beta ? CUTOFF_BOUND_LOWER
+	                     : CUTOFF_BOUND_EXACT;
 	return true;
 }

@@ -30,8 +30,8 @@
 
 #include <errno.h>
 #include <hwloc.h>
-#include <unistd.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cutoff.h"
 

@@ -67,11 +67,11 @@ struct cutoff_tt {
 	tt_bucket_t *buckets;
 	uint64_t nbuckets;
 	size_t bytes;
-	unsigned generation;      /* 0..63; written only between searches */
-	cutoff_spinlock_t *locks; /* one per bucket with CUTOFF_TT_LOCKED, else NULL */
+	unsigned generation;       /* 0..63; written only between searches */
+	cutoff_spinlock_t *locks;  /* one per bucket with CUTOFF_TT_LOCKED, else NULL */
 	hwloc_topology_t topology; /* the bucket memory came from it, when from_hwloc */
 	bool from_hwloc;
-	bool own_topology;         /* loaded by the table itself (cutoff_tt_new) */
+	bool own_topology; /* loaded by the table itself (cutoff_tt_new) */
 };
 
 enum {
@@ -89,12 +89,16 @@ static inline cutoff_move_t data_move(uint64_t d) { return (cutoff_move_t)(d >> 
 static inline int32_t data_value(uint64_t d) { return (int16_t)(uint16_t)(d >> TT_VALUE_SHIFT); }
 static inline int data_depth(uint64_t d) { return (int)((d >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK); }
 static inline int data_bound(uint64_t d) { return (int)((d >> TT_BOUND_SHIFT) & TT_BOUND_MASK); }
-static inline unsigned data_gen(uint64_t d) { return (unsigned)((d >> TT_GEN_SHIFT) & TT_GEN_MASK); }
+static inline unsigned data_gen(uint64_t d)
+{
+	return (unsigned)((d >> TT_GEN_SHIFT) & TT_GEN_MASK);
+}
 
 static inline uint64_t data_pack(cutoff_move_t move, int32_t value, int depth, int bound,
                                  unsigned gen)
 {
-	return (uint64_t)move << TT_MOVE_SHIFT | (uint64_t)(uint16_t)(int16_t)value << TT_VALUE_SHIFT |
+	return (uint64_t)move << TT_MOVE_SHIFT |
+	       (uint64_t)(uint16_t)(int16_t)value << TT_VALUE_SHIFT |
 	       (uint64_t)(depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT |
 	       (uint64_t)(bound & TT_BOUND_MASK) << TT_BOUND_SHIFT |
 	       (uint64_t)(gen & TT_GEN_MASK) << TT_GEN_SHIFT;
@@ -153,7 +157,8 @@ static bool tt_alloc(cutoff_tt_t *tt)
 		hwloc_const_nodeset_t nodes = hwloc_topology_get_topology_nodeset(tt->topology);
 		if (hwloc_bitmap_weight(nodes) > 1)
 			tt->buckets = hwloc_alloc_membind(tt->topology, tt->bytes, nodes,
-			                                  HWLOC_MEMBIND_INTERLEAVE, HWLOC_MEMBIND_BYNODESET);
+			                                  HWLOC_MEMBIND_INTERLEAVE,
+			                                  HWLOC_MEMBIND_BYNODESET);
 		if (!tt->buckets)
 			tt->buckets = hwloc_alloc(tt->topology, tt->bytes);
 		tt->from_hwloc = tt->buckets != NULL;
@@ -180,8 +185,8 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 	tt->topology = topology;
 	tt->nbuckets = ((uint64_t)mb << 20) / sizeof(tt_bucket_t);
 	tt->bytes = tt->nbuckets * sizeof(tt_bucket_t);
-	if (!tt_alloc(tt) ||
-	    ((flags & CUTOFF_TT_LOCKED) && !(tt->locks = calloc(tt->nbuckets, sizeof(*tt->locks))))) {
+	if (!tt_alloc(tt) || ((flags & CUTOFF_TT_LOCKED) &&
+	                      !(tt->locks = calloc(tt->nbuckets, sizeof(*tt->locks))))) {
 		cutoff_tt_free(tt);
 		*err = CUTOFF_ENOMEM;
 		return NULL;
@@ -302,14 +307,16 @@ static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, 
 		if (opposite && !old && edepth >= depth) {
 			if (edepth == depth && data_value(d) == stored) {
 				/* lower == upper: the value is known */
-				entry_write(&b->e[i], key,
-				            data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
+				entry_write(
+					&b->e[i], key,
+					data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
 				return;
 			}
 			keep = i;
 			continue;
 		}
-		if (old || depth >= edepth || (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT)) {
+		if (old || depth >= edepth ||
+		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT)) {
 			entry_write(&b->e[i], key, data_pack(move, stored, depth, bound, gen));
 			return;
 		}

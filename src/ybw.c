@@ -49,14 +49,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { THREAD_BUSY = 0, THREAD_IDLE = 1 };
+enum {
+	THREAD_BUSY = 0,
+	THREAD_IDLE = 1
+};
 
 typedef struct ybw_thread {
-	void *assigned;             /* cutoff_split_t *: booked for it, or NULL (atomic) */
-	int state;                  /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
-	cutoff_split_t *waiting;    /* a helpful master's own split point, under ybw->lock */
-	int nsplits;                /* owner only */
-	cutoff_split_t *splits;     /* CUTOFF_MAX_PLY split points, owner only */
+	void *assigned;          /* cutoff_split_t *: booked for it, or NULL (atomic) */
+	int state;               /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
+	cutoff_split_t *waiting; /* a helpful master's own split point, under ybw->lock */
+	int nsplits;             /* owner only */
+	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
 } __attribute__((aligned(64))) ybw_thread_t;
 
 struct cutoff_ybw {
@@ -64,7 +67,7 @@ struct cutoff_ybw {
 	int max_helpers;
 	cutoff_searcher_t *searchers;
 	ybw_thread_t *t;
-	int *booked;                /* scratch for book_helpers, under ybw->lock */
+	int *booked; /* scratch for book_helpers, under ybw->lock */
 	cutoff_spinlock_t lock;
 	int idle;
 	int done;
@@ -141,7 +144,8 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 {
 	for (;;) {
 		split_lock(&sp->lock);
-		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->cut) || cutoff_search_halted(s)) {
+		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->cut) ||
+		    cutoff_search_halted(s)) {
 			cutoff_spinlock_unlock(&sp->lock);
 			return;
 		}
@@ -262,7 +266,8 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
 	int n = 0;
 	split_lock(&y->lock);
-	for (int j = 0; j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
+	for (int j = 0;
+	     j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
 		ybw_thread_t *t = &y->t[j];
 		if (j == owner || t->state != THREAD_IDLE)
 			continue;

@@ -9,16 +9,16 @@
 
 static int check_passed, check_failed;
 
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (cond) {                                                                \
-			check_passed++;                                                    \
-		} else {                                                                   \
-			check_failed++;                                                    \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-			printf(__VA_ARGS__);                                               \
-			printf("\n");                                                      \
-		}                                                                          \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			check_passed++;                                                            \
+		} else {                                                                           \
+			check_failed++;                                                            \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
+			printf(__VA_ARGS__);                                                       \
+			printf("\n");                                                              \
+		}                                                                                  \
 	} while (0)
 
 static inline int check_report(void)

@@ -53,10 +53,11 @@ int main(void)
 {
 	const cutoff_game_t *ttt = cutoff_ttt_game();
 	cutoff_config_t cfg;
-	struct log log = {0};
+	struct log log = { 0 };
 
 	for (int code = 0; code >= -7; code--)
-		CHECK(strcmp(cutoff_strerror(code), "unknown error") != 0, "code %d has a name", code);
+		CHECK(strcmp(cutoff_strerror(code), "unknown error") != 0, "code %d has a name",
+		      code);
 	CHECK(strcmp(cutoff_strerror(-999), "unknown error") == 0, "unknown codes are named so");
 
 	/* Configurations. */
@@ -65,7 +66,7 @@ int main(void)
 	cfg.log_user = &log;
 	CHECK(new_err(NULL, &cfg) == CUTOFF_EINVAL, "NULL game");
 	CHECK(new_err(ttt, NULL) == 0, "NULL config means the defaults");
-	int bad_threads[] = {0, -1, CUTOFF_MAX_THREADS + 1};
+	int bad_threads[] = { 0, -1, CUTOFF_MAX_THREADS + 1 };
 	for (int i = 0; i < 3; i++) {
 		cfg.threads = bad_threads[i];
 		CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "threads"),
@@ -75,25 +76,30 @@ int main(void)
 	cfg.log = logger;
 	cfg.log_user = &log;
 	cfg.tt_mb = CUTOFF_MAX_TT_MB + 1;
-	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "tt_mb"), "absurd table size refused");
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "tt_mb"),
+	      "absurd table size refused");
 	cfg.tt_mb = 1;
 	cfg.algo = (cutoff_algo_t)99;
-	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "algo"), "unknown algorithm refused");
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "algo"),
+	      "unknown algorithm refused");
 	cfg.algo = CUTOFF_ALGO_PVS;
 	cfg.driver = (cutoff_driver_t)7;
-	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "driver"), "unknown driver refused");
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "driver"),
+	      "unknown driver refused");
 	cfg.driver = CUTOFF_DRIVER_SERIAL;
 
 	/* Games. */
 	cutoff_game_t g = *ttt;
 	g.play = NULL;
-	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "play"), "missing callback named");
+	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "play"),
+	      "missing callback named");
 	g = *ttt;
 	g.state_size = 0;
 	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "state_size"), "state_size 0");
 	g = *ttt;
 	g.max_moves = CUTOFF_MAX_MOVES + 1;
-	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "max_moves"), "max_moves too big");
+	CHECK(new_err(&g, &cfg) == CUTOFF_EGAME && strstr(log.last, "max_moves"),
+	      "max_moves too big");
 
 	/* Searches. */
 	cutoff_engine_t *e = cutoff_engine_new(ttt, &cfg, NULL);
@@ -103,9 +109,9 @@ int main(void)
 	cutoff_ttt_start(&st);
 	cutoff_limits_default(&lim);
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL &&
-	          strstr(log.last, "depth"),
+	              strstr(log.last, "depth"),
 	      "depth 0 refused");
-	int bad_depths[] = {-1, CUTOFF_MAX_PLY, 1 << 30};
+	int bad_depths[] = { -1, CUTOFF_MAX_PLY, 1 << 30 };
 	for (int i = 0; i < 3; i++) {
 		lim.depth = bad_depths[i];
 		CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL,
@@ -115,36 +121,40 @@ int main(void)
 	lim.alpha = 5;
 	lim.beta = 5;
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL &&
-	          strstr(log.last, "window"),
+	              strstr(log.last, "window"),
 	      "empty window refused");
 	lim.alpha = -CUTOFF_INF - 1;
-	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "alpha below -INF");
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL,
+	      "alpha below -INF");
 	cutoff_limits_default(&lim);
 	lim.depth = 3;
-	CHECK(cutoff_engine_search(NULL, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL engine");
+	CHECK(cutoff_engine_search(NULL, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL,
+	      "NULL engine");
 	CHECK(cutoff_engine_search(e, NULL, &lim, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL root");
 	CHECK(cutoff_engine_search(e, &st, NULL, &r, NULL, NULL) == CUTOFF_EINVAL, "NULL limits");
 	CHECK(cutoff_engine_search(e, &st, &lim, NULL, NULL, NULL) == CUTOFF_EINVAL, "NULL result");
-	CHECK(cutoff_engine_set_algo(e, (cutoff_algo_t)-1) == CUTOFF_EINVAL, "set_algo refuses junk");
+	CHECK(cutoff_engine_set_algo(e, (cutoff_algo_t)-1) == CUTOFF_EINVAL,
+	      "set_algo refuses junk");
 	CHECK(cutoff_engine_clear(NULL) == CUTOFF_EINVAL, "clear(NULL)");
 	CHECK(cutoff_engine_config(e, NULL) == CUTOFF_EINVAL, "config(e, NULL)");
 	cutoff_engine_free(NULL);
 
 	/* After all those refusals the engine still works. */
 	lim.depth = 9;
-	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.value == 0, "still searches");
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.value == 0,
+	      "still searches");
 
 	/* A search of a busy engine is refused (here: from inside its own info callback). */
-	struct nested n = {e, &st, 0, 0};
+	struct nested n = { e, &st, 0, 0 };
 	lim.iterate = true;
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, nested_search, &n) == 0 && n.calls > 0 &&
-	          n.rc == CUTOFF_EBUSY,
+	              n.rc == CUTOFF_EBUSY,
 	      "a second search of a busy engine gets CUTOFF_EBUSY (%d)", n.rc);
 
 	/* A stop before the search: it stops at once, yet names a legal move. */
 	cutoff_engine_stop(e);
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.stopped &&
-	          r.bound == CUTOFF_BOUND_NONE && r.best_move < 9,
+	              r.bound == CUTOFF_BOUND_NONE && r.best_move < 9,
 	      "stopped before depth 1: no value, a legal move (%u)", r.best_move);
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && !r.stopped && r.depth == 9,
 	      "the stop is spent: the next search runs to the end");
@@ -152,8 +162,8 @@ int main(void)
 	/* A node limit ends an iterative search with the deepest completed iteration. */
 	cutoff_engine_clear(e);
 	lim.nodes = 3000;
-	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.stopped && r.depth >= 1 &&
-	          r.depth < 9 && r.counters.nodes <= 3000 && r.best_move < 9,
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.stopped &&
+	              r.depth >= 1 && r.depth < 9 && r.counters.nodes <= 3000 && r.best_move < 9,
 	      "node limit: stopped at depth %d after %llu nodes", r.depth,
 	      (unsigned long long)r.counters.nodes);
 	cutoff_engine_free(e);
@@ -179,7 +189,7 @@ int main(void)
 	cutoff_limits_default(&lim);
 	lim.depth = 9;
 	CHECK(e && cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && r.value == 0 &&
-	          log.calls == 1,
+	              log.calls == 1,
 	      "an unbound engine still searches, and says nothing more");
 	cutoff_engine_free(e);
 	hwloc_topology_destroy(synthetic);
@@ -193,11 +203,14 @@ int main(void)
 	cutoff_rtree_params_default(&p);
 	p.value_min = 10;
 	p.value_max = -10;
-	CHECK(cutoff_rtree_new(&p, &err) == NULL && err == CUTOFF_EINVAL, "rtree empty value range");
-	const char *bad_boards[] = {"", "xx", "xxxxxxxxxx", "xx.o....?", "xxx......", "ooo.xx..."};
+	CHECK(cutoff_rtree_new(&p, &err) == NULL && err == CUTOFF_EINVAL,
+	      "rtree empty value range");
+	const char *bad_boards[] = {
+		"", "xx", "xxxxxxxxxx", "xx.o....?", "xxx......", "ooo.xx..."
+	};
 	for (int i = 0; i < 6; i++)
-		CHECK(cutoff_ttt_parse(bad_boards[i], &st) == CUTOFF_EINVAL, "ttt board '%s' refused",
-		      bad_boards[i]);
+		CHECK(cutoff_ttt_parse(bad_boards[i], &st) == CUTOFF_EINVAL,
+		      "ttt board '%s' refused", bad_boards[i]);
 	CHECK(cutoff_ttt_parse(NULL, &st) == CUTOFF_EINVAL, "ttt board NULL refused");
 	return check_report();
 }

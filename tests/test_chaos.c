@@ -20,10 +20,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "topo.h"
 #include "cutoff_games.h"
+#include "topo.h"
 
-enum { MAX_THREADS = 16, HANG_SECONDS = 20 };
+enum {
+	MAX_THREADS = 16,
+	HANG_SECONDS = 20
+};
 
 static hwloc_topology_t topology;
 static uint64_t rng;
@@ -60,7 +63,8 @@ static void *watchdog(void *arg)
 		int k = watch_search;
 		pthread_mutex_unlock(&watch_lock);
 		if (t > 0 && now() - t > HANG_SECONDS) {
-			printf("FAIL: search %d has run for more than %d s: a hang\n", k, HANG_SECONDS);
+			printf("FAIL: search %d has run for more than %d s: a hang\n", k,
+			       HANG_SECONDS);
 			fflush(stdout);
 			_exit(1);
 		}
@@ -114,7 +118,7 @@ int main(int argc, char **argv)
 	/* Engines are made lazily and reused: one per (tree, driver, threads, algo, table). */
 	static cutoff_engine_t *engines[2][3][MAX_THREADS + 1][4][2];
 	double *latency[3];
-	int nlat[3] = {0, 0, 0};
+	int nlat[3] = { 0, 0, 0 };
 	for (int d = 0; d < 3; d++)
 		latency[d] = calloc((size_t)searches, sizeof(double));
 
@@ -150,7 +154,7 @@ int main(int argc, char **argv)
 		lim.depth = depth;
 		lim.iterate = rnd_int(0, 3) > 0;
 
-		struct stopper st = {e, (unsigned)rnd_int(0, 30000), 0};
+		struct stopper st = { e, (unsigned)rnd_int(0, 30000), 0 };
 		pthread_t stopper;
 		pthread_create(&stopper, NULL, stop_later, &st);
 		pthread_mutex_lock(&watch_lock);
@@ -178,7 +182,8 @@ int main(int argc, char **argv)
 			int32_t truth = cutoff_rtree_value(tree, &root);
 			if (r.value != truth || r.bound != CUTOFF_BOUND_EXACT) {
 				wrong++;
-				printf("  search %d: driver %d, %d threads, algo %d, table %d: value %d, "
+				printf("  search %d: driver %d, %d threads, algo %d, table %d: "
+				       "value %d, "
 				       "true %d\n",
 				       k, driver, threads, algo, table, (int)r.value, (int)truth);
 			}
@@ -195,7 +200,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	static const char *names[] = {"serial", "lazysmp", "ybw"};
+	static const char *names[] = { "serial", "lazysmp", "ybw" };
 	printf("chaos: %d searches, %d completed, %d stopped early; %d failed, %d illegal moves, "
 	       "%d wrong values\n",
 	       searches, completed, searches - completed - failed, failed, illegal, wrong);
@@ -210,7 +215,8 @@ int main(int argc, char **argv)
 	CHECK(failed == 0, "every search returned 0");
 	CHECK(illegal == 0, "every search named a legal move");
 	CHECK(wrong == 0, "every completed search has the true value");
-	CHECK(completed > 0 && completed < searches - failed, "both completed and stopped searches");
+	CHECK(completed > 0 && completed < searches - failed,
+	      "both completed and stopped searches");
 
 	for (int d = 0; d < 3; d++)
 		free(latency[d]);

@@ -23,8 +23,8 @@
 #include <hwloc.h>
 
 #include "check.h"
-#include "topo.h"
 #include "cutoff_games.h"
+#include "topo.h"
 
 static hwloc_topology_t topology;
 
@@ -61,10 +61,7 @@ static int32_t oracle(const cutoff_game_t *g, const void *st, int depth)
 	return best;
 }
 
-static int32_t random_bound(void)
-{
-	return rnd_int(-110, 110);
-}
+static int32_t random_bound(void) { return rnd_int(-110, 110); }
 
 static void random_window(int32_t *alpha, int32_t *beta)
 {
@@ -96,7 +93,7 @@ static void random_window(int32_t *alpha, int32_t *beta)
 	}
 }
 
-static const char *algo_name[] = {"minimax", "alphabeta", "pvs", "mtdf"};
+static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
 
 struct tally {
 	int cases, violations, bound_errors, inside, low, high;
@@ -190,26 +187,27 @@ int main(int argc, char **argv)
 	int cases = argc > 1 ? atoi(argv[1]) : 3000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 20261130;
 	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
-	printf("contract test: %d random cases per algorithm and table setting, seed %llu\n",
-	       cases, (unsigned long long)rng_state);
+	printf("contract test: %d random cases per algorithm and table setting, seed %llu\n", cases,
+	       (unsigned long long)rng_state);
 	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
 		for (int table = 0; table <= 1; table++) {
 			if (algo == CUTOFF_ALGO_MINIMAX && table)
 				continue; /* minimax never reads the table */
-			struct tally t = {0};
+			struct tally t = { 0 };
 			for (int i = 0; i < cases; i++)
 				one_case((cutoff_algo_t)algo, table, &t);
-			printf("%-9s table %-3s: %d cases (%d inside, %d failed low, %d failed high): "
+			printf("%-9s table %-3s: %d cases (%d inside, %d failed low, %d failed "
+			       "high): "
 			       "%d violations, %d wrong bounds\n",
-			       algo_name[algo], table ? "on" : "off", t.cases, t.inside, t.low, t.high,
-			       t.violations, t.bound_errors);
-			CHECK(t.violations == 0, "%s table=%d: %d contract violations", algo_name[algo],
-			      table, t.violations);
-			CHECK(t.bound_errors == 0, "%s table=%d: %d wrong bound types", algo_name[algo],
-			      table, t.bound_errors);
+			       algo_name[algo], table ? "on" : "off", t.cases, t.inside, t.low,
+			       t.high, t.violations, t.bound_errors);
+			CHECK(t.violations == 0, "%s table=%d: %d contract violations",
+			      algo_name[algo], table, t.violations);
+			CHECK(t.bound_errors == 0, "%s table=%d: %d wrong bound types",
+			      algo_name[algo], table, t.bound_errors);
 			CHECK(t.inside > 0 && t.low > 0 && t.high > 0,
-			      "%s table=%d: every case of the contract was exercised", algo_name[algo],
-			      table);
+			      "%s table=%d: every case of the contract was exercised",
+			      algo_name[algo], table);
 		}
 	}
 	for (int m = 0; m < 2; m++)

@@ -63,9 +63,9 @@ int main(void)
 	cutoff_ttt_start(&board);
 
 	struct job jobs[3] = {
-		{cutoff_rtree_game(tree), &root, CUTOFF_ALGO_PVS, 4, 8, 4, {{0}}, {0}},
-		{cutoff_rtree_game(tree), &root, CUTOFF_ALGO_MTDF, 4, 8, 4, {{0}}, {0}},
-		{cutoff_ttt_game(), &board, CUTOFF_ALGO_ALPHABETA, 1, 9, 4, {{0}}, {0}},
+		{ cutoff_rtree_game(tree), &root, CUTOFF_ALGO_PVS, 4, 8, 4, { { 0 } }, { 0 } },
+		{ cutoff_rtree_game(tree), &root, CUTOFF_ALGO_MTDF, 4, 8, 4, { { 0 } }, { 0 } },
+		{ cutoff_ttt_game(), &board, CUTOFF_ALGO_ALPHABETA, 1, 9, 4, { { 0 } }, { 0 } },
 	};
 	struct job alone[3];
 	memcpy(alone, jobs, sizeof(jobs));
@@ -83,12 +83,13 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		for (int k = 0; k < jobs[i].rounds; k++)
 			CHECK(jobs[i].rc[k] == 0 && same(&jobs[i].result[k], &alone[i].result[0]),
-			      "job %d round %d side by side equals alone (value %d vs %d, nodes %llu vs %llu)",
+			      "job %d round %d side by side equals alone (value %d vs %d, nodes "
+			      "%llu vs %llu)",
 			      i, k, (int)jobs[i].result[k].value, (int)alone[i].result[0].value,
 			      (unsigned long long)jobs[i].result[k].counters.nodes,
 			      (unsigned long long)alone[i].result[0].counters.nodes);
 	CHECK(jobs[0].result[0].value == cutoff_rtree_value(tree, &root) &&
-	          jobs[1].result[0].value == jobs[0].result[0].value,
+	              jobs[1].result[0].value == jobs[0].result[0].value,
 	      "PVS and MTD(f) on one shared tree agree with the oracle");
 	printf("three engines side by side, %d rounds each: results equal to one at a time\n",
 	       jobs[0].rounds);

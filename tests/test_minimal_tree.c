@@ -9,8 +9,8 @@
 #include <hwloc.h>
 
 #include "check.h"
-#include "topo.h"
 #include "cutoff_games.h"
+#include "topo.h"
 
 static hwloc_topology_t topology;
 
@@ -32,9 +32,12 @@ int main(void)
 				cutoff_config_default(&cfg);
 				cfg.algo = (cutoff_algo_t)algo;
 				cfg.tt_mb = 0;
-				cfg.ordering = CUTOFF_ORDER_NONE; /* the oracle's order, untouched */
-				cfg.topology = topology; /* loaded once: engines are made by the thousand */
-				cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, NULL);
+				cfg.ordering =
+					CUTOFF_ORDER_NONE; /* the oracle's order, untouched */
+				cfg.topology =
+					topology; /* loaded once: engines are made by the thousand */
+				cutoff_engine_t *e =
+					cutoff_engine_new(cutoff_rtree_game(tree), &cfg, NULL);
 				int seeds = b * d > 40 ? 2 : 5;
 				for (int seed = 1; seed <= seeds; seed++) {
 					cutoff_rtree_state_t root;
@@ -43,11 +46,13 @@ int main(void)
 					cutoff_rtree_root(tree, (uint64_t)seed, &root);
 					cutoff_limits_default(&lim);
 					lim.depth = d;
-					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL,
+					                              NULL);
 					CHECK(rc == 0 && r.counters.leaves == minimal,
-					      "%s b=%d d=%d seed=%d: %llu leaves, minimal tree %llu",
-					      algo == CUTOFF_ALGO_PVS ? "pvs" : "alphabeta", b, d, seed,
-					      (unsigned long long)r.counters.leaves,
+					      "%s b=%d d=%d seed=%d: %llu leaves, minimal tree "
+					      "%llu",
+					      algo == CUTOFF_ALGO_PVS ? "pvs" : "alphabeta", b, d,
+					      seed, (unsigned long long)r.counters.leaves,
 					      (unsigned long long)minimal);
 					CHECK(r.value == cutoff_rtree_value(tree, &root),
 					      "b=%d d=%d seed=%d: value", b, d, seed);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "topo.h"
 #include "cutoff_games.h"
+#include "topo.h"
 
 static hwloc_topology_t topology;
 
@@ -46,8 +46,8 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	return e;
 }
 
-static int32_t search(cutoff_engine_t *e, const void *root, int depth, bool iterate,
-                      int32_t alpha, int32_t beta, cutoff_result_t *r)
+static int32_t search(cutoff_engine_t *e, const void *root, int depth, bool iterate, int32_t alpha,
+                      int32_t beta, cutoff_result_t *r)
 {
 	cutoff_limits_t lim;
 	cutoff_limits_default(&lim);
@@ -60,14 +60,14 @@ static int32_t search(cutoff_engine_t *e, const void *root, int depth, bool iter
 	return rc == 0 ? r->value : -99999;
 }
 
-static const char *driver_name[] = {"serial", "lazysmp", "ybw"};
-static const char *algo_name[] = {"minimax", "alphabeta", "pvs", "mtdf"};
+static const char *driver_name[] = { "serial", "lazysmp", "ybw" };
+static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
 
 /* Random trees searched to their full depth: every driver, thread count, algorithm and
  * table setting gives the tree's true value, and the best move's value is that value. */
 static void exact_trees(void)
 {
-	static const int thread_counts[] = {1, 2, 3, 4, 8, 16};
+	static const int thread_counts[] = { 1, 2, 3, 4, 8, 16 };
 	for (int model = 0; model < 2; model++) {
 		cutoff_rtree_params_t p;
 		cutoff_rtree_params_default(&p);
@@ -79,26 +79,37 @@ static void exact_trees(void)
 		int runs = 0, wrong = 0;
 		for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
 			for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++)
-				for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++)
+				for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF;
+				     algo++)
 					for (int mb = 0; mb <= 1; mb++) {
 						if (algo == CUTOFF_ALGO_MTDF && mb == 0)
 							continue; /* MTD(f) without a table: slow, not different */
-						cutoff_engine_t *e = make(g, (cutoff_driver_t)d, thread_counts[ti],
-						                          (cutoff_algo_t)algo, (size_t)mb);
+						cutoff_engine_t *e = make(
+							g, (cutoff_driver_t)d, thread_counts[ti],
+							(cutoff_algo_t)algo, (size_t)mb);
 						for (int seed = 1; seed <= 4; seed++) {
 							cutoff_rtree_state_t root;
 							cutoff_result_t r;
-							cutoff_rtree_root(tree, (uint64_t)(seed + 100 * model), &root);
-							int32_t truth = cutoff_rtree_value(tree, &root);
-							int32_t v = search(e, &root, p.depth, seed % 2 == 0,
-							                   -CUTOFF_INF, CUTOFF_INF, &r);
+							cutoff_rtree_root(
+								tree,
+								(uint64_t)(seed + 100 * model),
+								&root);
+							int32_t truth =
+								cutoff_rtree_value(tree, &root);
+							int32_t v = search(
+								e, &root, p.depth, seed % 2 == 0,
+								-CUTOFF_INF, CUTOFF_INF, &r);
 							runs++;
-							if (v != truth || r.bound != CUTOFF_BOUND_EXACT) {
+							if (v != truth ||
+							    r.bound != CUTOFF_BOUND_EXACT) {
 								wrong++;
-								printf("  %s %d threads %s table %d model %d seed %d: %d, "
+								printf("  %s %d threads %s table "
+								       "%d model %d seed %d: %d, "
 								       "true %d\n",
-								       driver_name[d], thread_counts[ti], algo_name[algo], mb,
-								       model, seed, (int)v, (int)truth);
+								       driver_name[d],
+								       thread_counts[ti],
+								       algo_name[algo], mb, model,
+								       seed, (int)v, (int)truth);
 							}
 						}
 						cutoff_engine_free(e);
@@ -128,7 +139,8 @@ static void contract(void)
 	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
 		for (int threads = 2; threads <= 6; threads += 4)
 			for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++) {
-				cutoff_engine_t *e = make(g, (cutoff_driver_t)d, threads, (cutoff_algo_t)algo, 1);
+				cutoff_engine_t *e = make(g, (cutoff_driver_t)d, threads,
+				                          (cutoff_algo_t)algo, 1);
 				for (int k = 0; k < 60; k++) {
 					cutoff_rtree_state_t root;
 					cutoff_result_t r, ref;
@@ -139,15 +151,20 @@ static void contract(void)
 						a = -CUTOFF_INF;
 						b = CUTOFF_INF;
 					}
-					int32_t V = search(serial, &root, depth, false, -CUTOFF_INF, CUTOFF_INF, &ref);
-					int32_t v = search(e, &root, depth, rnd_int(0, 1), a, b, &r);
-					bool ok = v > a && v < b ? V == v : v <= a ? V <= v : V >= v;
+					int32_t V = search(serial, &root, depth, false, -CUTOFF_INF,
+					                   CUTOFF_INF, &ref);
+					int32_t v =
+						search(e, &root, depth, rnd_int(0, 1), a, b, &r);
+					bool ok = v > a && v < b ? V == v
+					          : v <= a       ? V <= v
+					                         : V >= v;
 					cases++;
 					if (!ok) {
 						violations++;
-						printf("  %s %d threads %s depth %d window (%d,%d): %d, true %d\n",
-						       driver_name[d], threads, algo_name[algo], depth, (int)a, (int)b,
-						       (int)v, (int)V);
+						printf("  %s %d threads %s depth %d window "
+						       "(%d,%d): %d, true %d\n",
+						       driver_name[d], threads, algo_name[algo],
+						       depth, (int)a, (int)b, (int)v, (int)V);
 					}
 				}
 				cutoff_engine_free(e);
@@ -168,11 +185,12 @@ static void ttt(void)
 	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
 		for (int threads = 1; threads <= 16; threads *= 2)
 			for (int mb = 0; mb <= 1; mb++) {
-				cutoff_engine_t *e = make(cutoff_ttt_game(), (cutoff_driver_t)d, threads,
-				                          CUTOFF_ALGO_PVS, (size_t)mb);
+				cutoff_engine_t *e = make(cutoff_ttt_game(), (cutoff_driver_t)d,
+				                          threads, CUTOFF_ALGO_PVS, (size_t)mb);
 				for (int k = 0; k < 3; k++) {
 					cutoff_result_t r;
-					int32_t v = search(e, &board, 7, k == 1, -CUTOFF_INF, CUTOFF_INF, &r);
+					int32_t v = search(e, &board, 7, k == 1, -CUTOFF_INF,
+					                   CUTOFF_INF, &r);
 					runs++;
 					wrong += v != 0 || r.best_move >= 9;
 				}

@@ -81,14 +81,14 @@ static void quiescence(void)
 	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
 	const cutoff_game_t *g = cutoff_rtree_game(tree);
 	int cases = 0, violations = 0, qnodes = 0;
-	static const cutoff_driver_t drivers[] = {CUTOFF_DRIVER_SERIAL, CUTOFF_DRIVER_YBW,
-	                                          CUTOFF_DRIVER_LAZYSMP};
+	static const cutoff_driver_t drivers[] = { CUTOFF_DRIVER_SERIAL, CUTOFF_DRIVER_YBW,
+		                                   CUTOFF_DRIVER_LAZYSMP };
 	for (int d = 0; d < 3; d++)
 		for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++)
 			for (int mb = 0; mb <= 1; mb++) {
 				int threads = drivers[d] == CUTOFF_DRIVER_SERIAL ? 1 : 3;
-				cutoff_engine_t *e =
-					make(g, drivers[d], threads, (cutoff_algo_t)algo, (size_t)mb, 0);
+				cutoff_engine_t *e = make(g, drivers[d], threads,
+				                          (cutoff_algo_t)algo, (size_t)mb, 0);
 				for (int k = 0; k < 40; k++) {
 					cutoff_rtree_state_t root;
 					cutoff_rtree_root(tree, rnd(), &root);
@@ -96,24 +96,28 @@ static void quiescence(void)
 					cutoff_limits_default(&lim);
 					lim.depth = rnd_int(1, 5);
 					lim.iterate = rnd_int(0, 1);
-					if (drivers[d] == CUTOFF_DRIVER_SERIAL && rnd_int(0, 2) > 0) {
+					if (drivers[d] == CUTOFF_DRIVER_SERIAL &&
+					    rnd_int(0, 2) > 0) {
 						lim.alpha = rnd_int(-60, 40);
 						lim.beta = lim.alpha + rnd_int(1, 40);
 					}
 					cutoff_result_t r;
 					cutoff_engine_clear(e);
-					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL,
+					                              NULL);
 					int32_t V = oracle_q(g, &root, lim.depth), v = r.value;
 					bool ok = rc == 0 && (v > lim.alpha && v < lim.beta ? V == v
-					                      : v <= lim.alpha             ? V <= v
-					                                                   : V >= v);
+					                      : v <= lim.alpha              ? V <= v
+					                                       : V >= v);
 					cases++;
 					qnodes += r.counters.qnodes > 0;
 					if (!ok && ++violations <= 5)
-						printf("  driver %d algo %d table %d depth %d window (%d,%d): %d, "
+						printf("  driver %d algo %d table %d depth %d "
+						       "window (%d,%d): %d, "
 						       "oracle %d\n",
-						       drivers[d], algo, mb, lim.depth, (int)lim.alpha,
-						       (int)lim.beta, (int)v, (int)V);
+						       drivers[d], algo, mb, lim.depth,
+						       (int)lim.alpha, (int)lim.beta, (int)v,
+						       (int)V);
 				}
 				cutoff_engine_free(e);
 			}
@@ -129,12 +133,14 @@ static void quiescence(void)
  * 1 or 2 squares on, or ends the game ("stop") scoring the square's value for the mover.
  * Nothing is irreversible, so any position met again on the path is a draw (0).
  */
-enum { RING = 7 };
+enum {
+	RING = 7
+};
 typedef struct ring_state {
 	int pos, side;
 } ring_state_t;
 
-static const int32_t ring_value[RING] = {3, -5, 2, -1, 4, -2, 1};
+static const int32_t ring_value[RING] = { 3, -5, 2, -1, 4, -2, 1 };
 
 static int ring_gen(const void *ctx, const void *st, cutoff_move_t *m, int32_t *h)
 {
@@ -232,16 +238,17 @@ static void repetitions(void)
 	uint64_t reps = 0;
 	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_PVS; algo++)
 		for (int threads = 1; threads <= 4; threads += 3) {
-			cutoff_engine_t *e = make(&g, threads > 1 ? CUTOFF_DRIVER_YBW : CUTOFF_DRIVER_SERIAL,
-			                          threads, (cutoff_algo_t)algo, 0, 0);
+			cutoff_engine_t *e =
+				make(&g, threads > 1 ? CUTOFF_DRIVER_YBW : CUTOFF_DRIVER_SERIAL,
+			             threads, (cutoff_algo_t)algo, 0, 0);
 			for (int pos = 0; pos < RING; pos++)
 				for (int depth = 1; depth <= 12; depth++) {
-					ring_state_t root = {pos, 0};
+					ring_state_t root = { pos, 0 };
 					uint64_t path[64];
 					/* a history: another square, same side to move, two plies before
 					 * the root, which the search may reach again */
-					ring_state_t before = {(pos + 3) % RING, 0};
-					uint64_t history[2] = {ring_key(NULL, &before), 7777};
+					ring_state_t before = { (pos + 3) % RING, 0 };
+					uint64_t history[2] = { ring_key(NULL, &before), 7777 };
 					cutoff_limits_t lim;
 					cutoff_limits_default(&lim);
 					lim.depth = depth;
@@ -251,13 +258,15 @@ static void repetitions(void)
 					path[1] = history[1];
 					int base = depth % 2 ? 2 : 0;
 					cutoff_result_t r;
-					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL,
+					                              NULL);
 					int32_t V = -CUTOFF_INF;
 					path[base] = ring_key(NULL, &root);
 					for (cutoff_move_t m = 0; m < 3; m++) {
 						ring_state_t c;
 						ring_play(NULL, &root, m, &c);
-						int32_t x = -oracle_ring(&g, &c, depth - 1, path, base + 1);
+						int32_t x = -oracle_ring(&g, &c, depth - 1, path,
+						                         base + 1);
 						if (x > V)
 							V = x;
 					}
@@ -265,8 +274,10 @@ static void repetitions(void)
 					reps += r.counters.repetitions;
 					if (rc != 0 || r.value != V) {
 						if (++wrong <= 5)
-							printf("  algo %d threads %d pos %d depth %d: %d, oracle %d\n",
-							       algo, threads, pos, depth, (int)r.value, (int)V);
+							printf("  algo %d threads %d pos %d depth "
+							       "%d: %d, oracle %d\n",
+							       algo, threads, pos, depth,
+							       (int)r.value, (int)V);
 					}
 				}
 			cutoff_engine_free(e);
@@ -315,7 +326,8 @@ static void pruning(void)
 		nulls += b.counters.null_cutoffs;
 		reductions += b.counters.reductions;
 	}
-	printf("pruning: %llu nodes without, %llu with (%llu null-move cut-offs, %llu reductions)\n",
+	printf("pruning: %llu nodes without, %llu with (%llu null-move cut-offs, %llu "
+	       "reductions)\n",
 	       (unsigned long long)nodes_plain, (unsigned long long)nodes_pruned,
 	       (unsigned long long)nulls, (unsigned long long)reductions);
 	CHECK(bad == 0, "pruned searches complete, repeat themselves, name legal moves");
