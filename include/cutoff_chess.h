@@ -1,9 +1,168 @@
 /*
- * cutoff_chess.h — the Chess adapter (included by cutoff_games.h). Being written.
+ * cutoff_chess.h — the chess adapter (included by cutoff_games.h).
+ *
+ * Standard chess on bitboards: every rule of play (castling, en passant, promotion, check,
+ * checkmate, stalemate, the fifty-move rule, insufficient material), FEN in and out, moves
+ * in UCI long algebraic notation, incremental Zobrist keys and an exact perft.
+ *
+ * Everything read-only that the rules need (attack tables, keys, evaluation tables, about
+ * 1 MB) lives in a context object, cutoff_chess_t, made once by cutoff_chess_new(). The
+ * context is never written after it is made: any number of threads, searches and engines
+ * may share one. The game description returned by cutoff_chess_game() points to it
+ * (game->ctx), so the context must outlive every engine made for that game.
+ *
+ * Moves. A cutoff_move_t of this game uses its low 16 bits:
+ *
+ *     bits  0..5   from square (a1 = 0, b1 = 1, ..., h8 = 63)
+ *     bits  6..11  to square; castling is the king's move of two squares (e1g1)
+ *     bits 12..13  promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen
+ *     bits 14..15  kind: 0 ordinary, 1 promotion, 2 en passant, 3 castling
+ *
+ * and 0 above. Move 0 is never legal, and CUTOFF_MOVE_NONE is never a move.
+ *
+ * Repetition. A state is one fixed-size position without its history, so threefold
+ * repetition cannot be seen by the callbacks; it is left to the search core (which knows
+ * the path) and to the game driver (which knows the game's history).
  */
 #ifndef CUTOFF_CHESS_H
 #define CUTOFF_CHESS_H
 
 #include "cutoff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The context: attack tables, keys and evaluation tables, read-only once made. */
+typedef struct cutoff_chess cutoff_chess_t;
+
+/*
+ * A position: the placement of the pieces, the side to move, castling rights, the
+ * en-passant square, the halfmove clock and the fullmove number. Its contents are private
+ * (read them through the functions below); copy it freely with = or memcpy. Two states of
+ * the same position with the same rights have the same key, whatever their move counters:
+ * the en-passant square is kept only when an en-passant capture is actually legal.
+ */
+typedef struct cutoff_chess_state {
+	uint64_t opaque[10];
+} cutoff_chess_state_t;
+
+/* The longest FEN cutoff_chess_fen() writes, with its terminating NUL. */
+#define CUTOFF_CHESS_FEN_SIZE 96
+
+/* The longest UCI move with its terminating NUL ("e7e8q"). */
+#define CUTOFF_CHESS_MOVE_SIZE 6
+
+/* The start position as a FEN. */
+#define CUTOFF_CHESS_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* The deepest perft cutoff_chess_perft() accepts. */
+#define CUTOFF_CHESS_MAX_PERFT 32
+
+/*
+ * Makes the context: builds the attack tables (magic bitboards, found here with a fixed
+ * seed, so every context is identical), the Zobrist keys (fixed seed: keys are the same in
+ * every process) and the evaluation tables. Takes a few milliseconds. Returns NULL with
+ * *err (when err is not NULL) set to CUTOFF_ENOMEM when memory cannot be had.
+ */
+CUTOFF_API cutoff_chess_t *cutoff_chess_new(int *err);
+
+/* Frees the context. NULL is ignored. No engine made for its game may still exist. */
+CUTOFF_API void cutoff_chess_free(cutoff_chess_t *chess);
+
+/*
+ * The game description; it lives inside the context, ctx pointing to the context.
+ *
+ *   state_size  sizeof(cutoff_chess_state_t)
+ *   max_moves   CUTOFF_MAX_MOVES (no position reachable in a game has more than 218)
+ *   gen_moves   every legal move; hints: captures 1000 + 10 x victim - attacker (most
+ *               valuable victim, least valuable attacker: pawn 1 .. queen 5, king 6),
+ *               queen promotions 2000 more, under-promotions -1 when quiet, quiet moves 0
+ *   play        copy-make; the keys are updated incrementally
+ *   evaluate    material and piece-square tables, tapered between the middlegame and the
+ *               endgame, in centipawns for the side to move; a position and its colour-
+ *               flipped mirror evaluate the same
+ *   terminal    checkmate: -CUTOFF_WIN; stalemate, the fifty-move rule (halfmove clock at
+ *               100, unless the side to move is checkmated) and insufficient material
+ *               (no pawns, rooks or queens, and at most one minor piece in all, or only
+ *               bishops all on squares of one colour): 0
+ *   key         the Zobrist key: pieces, side to move, castling rights, en-passant file
+ *   gen_noisy   every capture (en passant included, with every promotion piece) and the
+ *               non-capturing promotions to a queen
+ *   play_null   false when the side to move is in check
+ *   is_legal    true exactly for the moves gen_moves lists
+ */
+CUTOFF_API const cutoff_game_t *cutoff_chess_game(const cutoff_chess_t *chess);
+
+/* The start position. Does nothing when an argument is NULL. */
+CUTOFF_API void cutoff_chess_start(const cutoff_chess_t *chess, cutoff_chess_state_t *state);
+
+/*
+ * Reads a FEN: six fields (placement, side, castling, en passant, halfmove clock, fullmove
+ * number) separated by blanks, or the first four alone (the counters are then 0 and 1).
+ * Refused with CUTOFF_EINVAL, and a one-line message in err (when err is not NULL and
+ * errlen > 0) that names the field: a wrong field count; a bad piece letter, a rank that
+ * is not 8 squares long, not 8 ranks, two digits in a row; not exactly one king a side,
+ * pawns on the first or last rank, more than 16 pieces or 8 pawns a side, more promoted
+ * pieces than missing pawns; the side not to move in check, or the side to move in check
+ * from more than two pieces; a castling field that is not '-' or a subset of "KQkq" in
+ * that order, or a right whose king or rook is not on its square; an en-passant square on
+ * the wrong rank for the side to move, without the pawn that has just made the double
+ * step in front of it, or with either of the squares it crossed occupied; a halfmove
+ * clock outside 0..150, or not 0 beside an en-passant square; a fullmove number outside
+ * 1..9999; anything that is not a plain decimal number. *out is written only on success.
+ * An en-passant square on which no capture is legal is accepted and dropped.
+ */
+CUTOFF_API int cutoff_chess_parse_fen(const cutoff_chess_t *chess, const char *fen,
+                                      cutoff_chess_state_t *out, char *err, size_t errlen);
+
+/* Writes the FEN of `state` into buf (CUTOFF_CHESS_FEN_SIZE bytes are always enough).
+ * Returns its length, or CUTOFF_EINVAL for a NULL argument or a buffer too small (buf then
+ * holds "" when size > 0). */
+CUTOFF_API int cutoff_chess_fen(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
+                                char *buf, size_t size);
+
+/*
+ * Reads a move in UCI long algebraic notation ("e2e4", "e7e8q", castling as the king's
+ * two-square move "e1g1") and checks that it is legal in `state`. Returns 0 with *move
+ * set, or CUTOFF_EINVAL with a message in err naming what is wrong: bad syntax (not 4 or
+ * 5 characters, a square out of a1..h8, a promotion letter other than q, r, b, n), a
+ * missing or unexpected promotion piece, or a move that is not legal here.
+ */
+CUTOFF_API int cutoff_chess_parse_move(const cutoff_chess_t *chess,
+                                       const cutoff_chess_state_t *state, const char *text,
+                                       cutoff_move_t *move, char *err, size_t errlen);
+
+/* Writes `move` in UCI notation into buf (CUTOFF_CHESS_MOVE_SIZE bytes are enough).
+ * Returns its length, or CUTOFF_EINVAL for a value that is not a chess move (buf then
+ * holds "" when size > 0) or a buffer too small. */
+CUTOFF_API int cutoff_chess_move_str(cutoff_move_t move, char *buf, size_t size);
+
+/* Plays a legal `move` (checked) in `state` and writes the position after it into
+ * *child (which may be `state` itself). CUTOFF_EINVAL for an illegal move. */
+CUTOFF_API int cutoff_chess_play(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
+                                 cutoff_move_t move, cutoff_chess_state_t *child);
+
+/* The legal moves of `state` into moves[0 .. n), in the order gen_moves gives them;
+ * returns n (0 .. CUTOFF_MAX_MOVES), or CUTOFF_EINVAL for a NULL argument. */
+CUTOFF_API int cutoff_chess_moves(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
+                                  cutoff_move_t moves[CUTOFF_MAX_MOVES]);
+
+/* True when the side to move is in check (false for a NULL argument). */
+CUTOFF_API bool cutoff_chess_in_check(const cutoff_chess_t *chess,
+                                      const cutoff_chess_state_t *state);
+
+/*
+ * The number of leaves of the legal-move tree of `depth` plies below `state` (perft):
+ * 1 at depth 0. The last ply is counted without being played. Single-threaded; call it
+ * from several threads on different positions to go parallel. Returns 0 with *nodes
+ * set, or CUTOFF_EINVAL for a NULL argument or a depth outside 0..CUTOFF_CHESS_MAX_PERFT.
+ */
+CUTOFF_API int cutoff_chess_perft(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
+                                  int depth, uint64_t *nodes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CUTOFF_CHESS_H */

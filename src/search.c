@@ -279,21 +279,24 @@ static void sort_moves(cutoff_move_t *m, int32_t *h, int64_t *key, int n)
 
 /*
  * Quiescence at a horizon node (already entered, not terminal): stand pat on the static
- * value, then the noisy moves, best hint first, fail-soft. With the infinite window of
+ * value, then the noisy moves, best hint first, fail-soft; a node in check (the game's
+ * in_check) stands on nothing and searches every evasion. With the infinite window of
  * minimax nothing is cut, which makes it the reference for the same definition.
  */
 static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
-	int32_t best = g->evaluate(g->ctx, st);
-	s->count.leaves++;
+	/* In check there is no standing pat: every evasion is searched. */
+	bool evade = g->in_check && ply < CUTOFF_MAX_PLY - 2 && g->in_check(g->ctx, st);
+	int32_t best = evade ? -CUTOFF_INF : g->evaluate(g->ctx, st);
+	s->count.leaves += !evade;
 	if (best >= beta || ply >= CUTOFF_MAX_PLY - 2)
 		return best;
 	int32_t a = alpha > best ? alpha : best;
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = hints_at(s, ply);
-	int n = g->gen_noisy(g->ctx, st, m, h);
+	int n = evade ? g->gen_moves(g->ctx, st, m, h) : g->gen_noisy(g->ctx, st, m, h);
 	if (s->ordering & CUTOFF_ORDER_HINTS) {
 		for (int i = 0; i < n; i++)
 			s->scores[i] = h[i];

@@ -1,0 +1,225 @@
+/*
+ * perft.c — `cutoff perft`: counts the leaves of the legal-move tree of a chess position,
+ * the standard exactness test (and speed test) of a move generator.
+ *
+ * With --threads N the root moves are shared out among N threads: each takes the next
+ * root move not yet taken (under a mutex, once per root move) and counts its subtree with
+ * cutoff_chess_perft(); the counts go into a per-move slot that only that thread writes,
+ * and are read after every thread has been joined. The chess context is read-only and
+ * shared.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cutoff.h"
+#include "cutoff_games.h"
+#include "json.h"
+
+/* clang-format off */
+static const char perft_usage[] =
+	"usage: cutoff perft [--fen FEN] --depth D [--divide] [--threads N] [--json]\n"
+	"\n"
+	"Counts the leaf nodes of the tree of legal moves D plies deep (perft), the last\n"
+	"ply counted without being played.\n"
+	"\n"
+	"  --fen FEN      the position (6 fields, or the first 4); default the start\n"
+	"                 position\n"
+	"  --depth D      plies, 1..32 (required)\n"
+	"  --divide       also print the count below each root move, in UCI notation\n"
+	"  --threads N    share the root moves among N threads, 1..256; default 1\n"
+	"  --json         print one JSON object instead of the text report\n"
+	"  --help         print this help\n";
+/* clang-format on */
+
+typedef struct perft_job {
+	const cutoff_chess_t *chess;
+	const cutoff_chess_state_t *children; /* [nmoves] the positions after each root move */
+	uint64_t *counts;                     /* [nmoves] written by the thread that took it */
+	int nmoves;
+	int depth; /* below each child */
+	pthread_mutex_t lock;
+	int next; /* the next root move to take; under lock */
+} perft_job_t;
+
+static void *perft_worker(void *arg)
+{
+	perft_job_t *job = arg;
+	for (;;) {
+		pthread_mutex_lock(&job->lock);
+		int i = job->next < job->nmoves ? job->next++ : -1;
+		pthread_mutex_unlock(&job->lock);
+		if (i < 0)
+			return NULL;
+		uint64_t n = 0;
+		/* Cannot fail: the depth was checked and the child is a real position. */
+		(void)cutoff_chess_perft(job->chess, &job->children[i], job->depth, &n);
+		job->counts[i] = n;
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct root_move {
+	char text[CUTOFF_CHESS_MOVE_SIZE];
+	uint64_t nodes;
+} root_move_t;
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(((const root_move_t *)a)->text, ((const root_move_t *)b)->text);
+}
+
+/* Runs the threads over the root moves; CLI_EXIT_OK with counts[] filled. */
+static int run_threads(perft_job_t *job, int threads)
+{
+	pthread_t tid[256];
+	int started = 0, status = CLI_EXIT_OK;
+	if (threads > job->nmoves)
+		threads = job->nmoves > 0 ? job->nmoves : 1;
+	for (; started < threads - 1; started++) {
+		if (pthread_create(&tid[started], NULL, perft_worker, job) != 0) {
+			cli_error("perft", "cannot create thread %d", started + 2);
+			status = CLI_EXIT_FAIL;
+			break;
+		}
+	}
+	/* The calling thread works too; with a failed start it finishes the job alone. */
+	perft_worker(job);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	return status;
+}
+
+int cli_perft(int argc, char **argv)
+{
+	const char *fen = CUTOFF_CHESS_START_FEN;
+	int64_t depth = 0, threads = 1;
+	bool divide = false, json = false;
+	cli_opt_t opts[] = {
+		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &depth,
+		  .min = 1,
+		  .max = CUTOFF_CHESS_MAX_PERFT },
+		{ .name = "divide", .kind = CLI_FLAG, .dest.flag = &divide },
+		{ .name = "threads", .kind = CLI_INT, .dest.i = &threads, .min = 1, .max = 256 },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+	switch (cli_parse("perft", perft_usage, opts, nopts, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	if (!cli_given(opts, nopts, "depth")) {
+		cli_error("perft", "--depth is required (1..%d)", CUTOFF_CHESS_MAX_PERFT);
+		return CLI_EXIT_USAGE;
+	}
+
+	int err;
+	cutoff_chess_t *chess = cutoff_chess_new(&err);
+	if (!chess) {
+		cli_fail("perft", "cannot make the chess tables", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	cutoff_chess_state_t root;
+	char msg[200];
+	if (cutoff_chess_parse_fen(chess, fen, &root, msg, sizeof(msg)) != 0) {
+		cli_error("perft", "--fen: %s", msg);
+		cutoff_chess_free(chess);
+		return CLI_EXIT_USAGE;
+	}
+
+	static cutoff_chess_state_t children[CUTOFF_MAX_MOVES];
+	static uint64_t counts[CUTOFF_MAX_MOVES];
+	static root_move_t moves[CUTOFF_MAX_MOVES];
+	cutoff_move_t list[CUTOFF_MAX_MOVES];
+	int nmoves = cutoff_chess_moves(chess, &root, list);
+	int status = CLI_EXIT_OK;
+	uint64_t total = 0;
+	double t0 = now_s();
+	if (!divide && threads == 1) {
+		(void)cutoff_chess_perft(chess, &root, (int)depth, &total);
+	} else {
+		for (int i = 0; i < nmoves; i++) {
+			(void)cutoff_chess_play(chess, &root, list[i], &children[i]);
+			counts[i] = 0;
+		}
+		perft_job_t job = { .chess = chess,
+			            .children = children,
+			            .counts = counts,
+			            .nmoves = nmoves,
+			            .depth = (int)depth - 1,
+			            .next = 0 };
+		pthread_mutex_init(&job.lock, NULL);
+		status = run_threads(&job, (int)threads);
+		pthread_mutex_destroy(&job.lock);
+		for (int i = 0; i < nmoves; i++) {
+			total += counts[i];
+			cutoff_chess_move_str(list[i], moves[i].text, sizeof(moves[i].text));
+			moves[i].nodes = counts[i];
+		}
+		qsort(moves, (size_t)nmoves, sizeof(moves[0]), by_text);
+	}
+	double elapsed = now_s() - t0;
+	double nps = elapsed > 0 ? (double)total / elapsed : 0.0;
+	char fen_out[CUTOFF_CHESS_FEN_SIZE];
+	cutoff_chess_fen(chess, &root, fen_out, sizeof(fen_out));
+	cutoff_chess_free(chess);
+	if (status != CLI_EXIT_OK)
+		return status;
+
+	if (json) {
+		json_writer_t w;
+		json_init(&w, stdout);
+		json_begin_object(&w, NULL);
+		json_string(&w, "fen", fen_out);
+		json_int(&w, "depth", depth);
+		json_int(&w, "threads", threads);
+		json_uint(&w, "nodes", total);
+		json_double(&w, "time_s", elapsed);
+		json_double(&w, "nps", nps);
+		if (divide) {
+			json_begin_array(&w, "divide");
+			for (int i = 0; i < nmoves; i++) {
+				json_begin_object(&w, NULL);
+				json_string(&w, "move", moves[i].text);
+				json_uint(&w, "nodes", moves[i].nodes);
+				json_end(&w);
+			}
+			json_end(&w);
+		}
+		json_end(&w);
+		if (json_finish(&w) < 0) {
+			cli_error("perft", "cannot write the JSON output");
+			return CLI_EXIT_FAIL;
+		}
+		return CLI_EXIT_OK;
+	}
+	if (divide) {
+		for (int i = 0; i < nmoves; i++)
+			printf("%s: %" PRIu64 "\n", moves[i].text, moves[i].nodes);
+		printf("\n");
+	}
+	cli_field(stdout, "position", "%s", fen_out);
+	cli_field(stdout, "depth", "%" PRId64, depth);
+	cli_field(stdout, "threads", "%" PRId64, threads);
+	cli_field(stdout, "nodes", "%" PRIu64, total);
+	cli_field(stdout, "time", "%.3f s", elapsed);
+	cli_field(stdout, "nodes per second", "%.0f", nps);
+	return CLI_EXIT_OK;
+}
