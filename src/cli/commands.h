@@ -20,4 +20,7 @@ int cli_ttbench(int argc, char **argv);
 /* cutoff topo: the machine as hwloc sees it and an engine's thread placement (topo.c). */
 int cli_topo(int argc, char **argv);
 
+int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (solve.c) */
+int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (perft.c) */
+
 #endif /* CUTOFF_CLI_COMMANDS_H */

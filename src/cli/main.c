@@ -29,6 +29,8 @@ static const cli_command_t commands[] = {
 	{ "tree", cli_tree, "search synthetic random trees and compare with the minimal tree" },
 	{ "ttbench", cli_ttbench, "measure the transposition table, lock-free against locked" },
 	{ "topo", cli_topo, "show the CPUs hwloc sees and where an engine's threads would run" },
+	{ "solve", cli_solve, "solve Connect Four positions exactly, or check a test-set file" },
+	{ "perft", cli_perft, "count the legal-move tree of a chess position (perft)" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

@@ -1,0 +1,579 @@
+/*
+ * connect4.c — Connect Four on bitboards, and the exact solver over the public API.
+ *
+ * Layout (include/cutoff_connect4.h): bit 7c + r is column c, row r from the bottom; bit
+ * 7c + 6 is a sentinel, always clear. A state holds the stones of the side to move
+ * (`current`) and of both sides (`mask`); the opponent's are current ^ mask. Two facts
+ * of that layout do the work:
+ *   - mask + BOTTOM has, in each column, exactly the lowest empty cell set (the carry runs
+ *     up the column's stones); in a full column the carry stops in the sentinel, which
+ *     BOARD masks off. So the playable cells are one addition.
+ *   - a line of four is four cells at distance d apart, d = 1 (vertical), 7 (horizontal),
+ *     6 and 8 (the diagonals). Shifting the stones by d, 2d, 3d lines them up. A shift
+ *     that leaves the board on top or bottom of a column always passes through a sentinel
+ *     cell (the row index runs ... 5, 6 = sentinel, 0 of the next column, and the other way
+ *     round), which is clear, so no line is ever counted across two columns; shifts past
+ *     the left or right edge fall off the 49 bits of the board, or land outside BOARD.
+ *
+ * Work per position. play() computes, once per position, what the search will ask about
+ * it: whether its value is known without a search (terminal, see the header). That needs
+ * the cells where each side would win with one more stone (win_cells: a few dozen shifts
+ * and ands). Only the mover's are new: the other side's are the parent's `threats` less
+ * the cell just filled, so play() computes one set, keeps it in the child as `threats`,
+ * and terminal() then reads two bytes. gen_moves() derives the safe moves from `threats`
+ * in a few instructions and, for hints, counts the winning cells each move makes (one
+ * win_cells per move: the adapter's main cost). The key is (current + mask) times an odd
+ * constant.
+ *
+ * The game has no context and no mutable data: the description is one static const
+ * object shared by every engine and thread; every callback reads only its arguments.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cutoff_games.h"
+
+#define C4_W CUTOFF_CONNECT4_WIDTH
+#define C4_H CUTOFF_CONNECT4_HEIGHT
+#define C4_CELLS CUTOFF_CONNECT4_CELLS
+#define C4_H1 (C4_H + 1) /* bits per column, the sentinel included */
+
+_Static_assert(64 >= C4_W * C4_H1, "the board fits in one 64-bit word");
+_Static_assert(sizeof(cutoff_connect4_state_t) == 32, "a state is 32 bytes");
+
+/* One bit at the bottom of every column. */
+#define C4_BOTTOM UINT64_C(0x0040810204081)
+/* Every cell of the board (no sentinel). */
+#define C4_BOARD (C4_BOTTOM * UINT64_C(0x3f))
+
+_Static_assert(C4_BOTTOM == ((UINT64_C(1) << 0) | (UINT64_C(1) << 7) | (UINT64_C(1) << 14) |
+                             (UINT64_C(1) << 21) | (UINT64_C(1) << 28) | (UINT64_C(1) << 35) |
+                             (UINT64_C(1) << 42)),
+               "C4_BOTTOM has bit 7c for every column c");
+
+/* The search tries columns centre first. */
+static const int c4_order[C4_W] = { 3, 2, 4, 1, 5, 0, 6 };
+
+static inline uint64_t column_cells(int c) { return UINT64_C(0x3f) << (C4_H1 * c); }
+
+static inline uint64_t playable(uint64_t mask) { return (mask + C4_BOTTOM) & C4_BOARD; }
+
+/* Bits set in x, without the popcnt instruction (the build does not assume it). */
+static inline int bit_count(uint64_t x)
+{
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* True when `p` holds four in a row. */
+static inline bool four(uint64_t p)
+{
+	uint64_t v = p & (p >> 1), h = p & (p >> 7), d1 = p & (p >> 6), d2 = p & (p >> 8);
+	return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
+}
+
+/* The cells x where `p` would make four by adding x: three stones of p on one line with
+ * x, x at either end of the four or inside it. Along a direction d, the line holding x
+ * is one of x-3d..x, x-2d..x+d, x-d..x+2d, x..x+3d. Not restricted to empty cells. */
+static inline uint64_t threats_along(uint64_t p, int d)
+{
+	uint64_t below = (p << d) & (p << 2 * d); /* stones at x-d and x-2d */
+	uint64_t above = (p >> d) & (p >> 2 * d); /* stones at x+d and x+2d */
+	return (below & ((p << 3 * d) | (p >> d))) | (above & ((p >> 3 * d) | (p << d)));
+}
+
+/* The empty cells where `p`'s player would win at once if a stone got there (playable
+ * now or not). */
+static inline uint64_t win_cells(uint64_t p, uint64_t mask)
+{
+	uint64_t r = (p << 1) & (p << 2) & (p << 3); /* vertical: three stones below */
+	r |= threats_along(p, C4_H1);                /* horizontal */
+	r |= threats_along(p, C4_H1 - 1);            /* diagonal down to the right */
+	r |= threats_along(p, C4_H1 + 1);            /* diagonal up to the right */
+	return r & (C4_BOARD ^ mask);
+}
+
+/*
+ * Sets known, value and stones of *s, whose current, mask and threats are set, given
+ * `mine`, the empty cells where the side to move would win with one more stone. The
+ * cases of the header's `terminal`, but four in a row, which the caller has ruled out.
+ */
+static inline void settle(cutoff_connect4_state_t *s, uint64_t mine, int stones)
+{
+	const uint64_t theirs = s->threats;
+	uint64_t moves = playable(s->mask);
+	s->stones = (uint8_t)stones;
+	s->known = 1;
+	if (mine & moves) {
+		s->value = (int8_t)((43 - stones) / 2);
+		return;
+	}
+	if (stones == C4_CELLS) {
+		s->value = 0;
+		return;
+	}
+	uint64_t forced = moves & theirs;
+	if (forced) /* two open threats: lost whatever is played; one: it must be blocked */
+		moves = forced & (forced - 1) ? 0 : forced;
+	if (!(moves & ~(theirs >> 1))) { /* every move lets the opponent win at once */
+		s->value = (int8_t)(-(42 - stones) / 2);
+		return;
+	}
+	if (stones >= C4_CELLS - 2) {
+		s->value = 0; /* a safe move exists, and at most one more stone follows: a draw */
+		return;
+	}
+	s->known = 0;
+	s->value = 0;
+}
+
+/* Sets every derived field of *s from current and mask, from scratch. */
+static void derive(cutoff_connect4_state_t *s, int stones)
+{
+	const uint64_t me = s->current, mask = s->mask, opp = me ^ mask;
+	memset(s->reserved, 0, sizeof(s->reserved));
+	s->threats = win_cells(opp, mask);
+	if (four(opp)) {
+		s->stones = (uint8_t)stones;
+		s->known = 1;
+		s->value = (int8_t)(-(44 - stones) / 2);
+		return;
+	}
+	settle(s, win_cells(me, mask), stones);
+}
+
+/* The moves the search may play in a position that is not terminal: the block of the
+ * opponent's threat, if there is one, else every playable cell; never one under a cell
+ * where the opponent would win. (At most one threat is playable, or it would be
+ * terminal.) */
+static inline uint64_t safe_moves(const cutoff_connect4_state_t *s)
+{
+	uint64_t moves = playable(s->mask);
+	uint64_t forced = moves & s->threats;
+	return (forced ? forced : moves) & ~(s->threats >> 1);
+}
+
+static inline const cutoff_connect4_state_t *as_state(const void *state)
+{
+	return (const cutoff_connect4_state_t *)state;
+}
+
+/* -------------------------------------------------------------------------------------
+ * The callbacks. The engine aligns its states like max_align_t, so they are read in
+ * place.
+ * ----------------------------------------------------------------------------------- */
+
+static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	const uint64_t safe = safe_moves(s);
+	int n = 0;
+
+	if (!hints) {
+		for (int i = 0; i < C4_W; i++) {
+			int c = c4_order[i];
+			if (safe & column_cells(c))
+				moves[n++] = (cutoff_move_t)c;
+		}
+		return n;
+	}
+	const uint64_t me = s->current, mask = s->mask;
+	for (int i = 0; i < C4_W; i++) {
+		int c = c4_order[i];
+		uint64_t cell = safe & column_cells(c);
+		if (!cell)
+			continue;
+		moves[n] = (cutoff_move_t)c;
+		hints[n] = bit_count(win_cells(me | cell, mask | cell));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The search plays only moves of gen_moves in positions that are not terminal, so the
+ * mover cannot make four (it could not win at once) and the child's side to move — the
+ * parent's opponent — keeps its winning cells but the one just filled: only the mover's
+ * have to be computed.
+ */
+static void c4_play(const void *ctx, const void *state, cutoff_move_t move, void *child)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	cutoff_connect4_state_t *t = child;
+	uint64_t cell = (s->mask + C4_BOTTOM) & column_cells((int)move);
+	uint64_t mask = s->mask | cell;
+	t->current = s->current ^ s->mask;
+	t->mask = mask;
+	t->threats = win_cells(s->current | cell, mask);
+	memset(t->reserved, 0, sizeof(t->reserved));
+	settle(t, s->threats & ~cell, s->stones + 1);
+}
+
+static int32_t c4_evaluate(const void *ctx, const void *state)
+{
+	(void)ctx;
+	(void)state;
+	return 0;
+}
+
+static bool c4_terminal(const void *ctx, const void *state, int32_t *value)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	*value = s->value;
+	return s->known;
+}
+
+static uint64_t c4_key(const void *ctx, const void *state)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	/* current + mask is unique (Pons); an odd multiplier keeps it so and spreads it. */
+	return (s->current + s->mask) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static bool c4_is_legal(const void *ctx, const void *state, cutoff_move_t move)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	return move < C4_W && !s->known && (safe_moves(s) & column_cells((int)move)) != 0;
+}
+
+static const cutoff_game_t c4_game = {
+	.name = "connect4",
+	.state_size = sizeof(cutoff_connect4_state_t),
+	.max_moves = C4_W,
+	.ctx = NULL,
+	.gen_moves = c4_gen_moves,
+	.play = c4_play,
+	.evaluate = c4_evaluate,
+	.terminal = c4_terminal,
+	.key = c4_key,
+	.gen_noisy = NULL,
+	.play_null = NULL,
+	.is_legal = c4_is_legal,
+};
+
+const cutoff_game_t *cutoff_connect4_game(void) { return &c4_game; }
+
+/* -------------------------------------------------------------------------------------
+ * Positions
+ * ----------------------------------------------------------------------------------- */
+
+void cutoff_connect4_start(cutoff_connect4_state_t *st)
+{
+	if (!st)
+		return;
+	memset(st, 0, sizeof(*st));
+	derive(st, 0);
+}
+
+/* Why `column` cannot be played in *st, or NULL when it can. */
+static const char *refusal(const cutoff_connect4_state_t *st, int column, int *after)
+{
+	*after = 0;
+	if (four(st->current ^ st->mask)) {
+		*after = st->stones;
+		return st->stones % 2 ? "the first player has four in a row"
+		                      : "the second player has four in a row";
+	}
+	if (st->stones >= C4_CELLS)
+		return "the board is full";
+	if (!(playable(st->mask) & column_cells(column)))
+		return "full";
+	return NULL;
+}
+
+/* Any legal move, including one that lets the opponent win or makes four: from scratch. */
+static void play_unchecked(cutoff_connect4_state_t *st, int column)
+{
+	uint64_t cell = (st->mask + C4_BOTTOM) & column_cells(column);
+	uint64_t mover = st->current | cell;
+	st->mask |= cell;
+	st->current = mover ^ st->mask;
+	derive(st, st->stones + 1);
+}
+
+int cutoff_connect4_play(cutoff_connect4_state_t *st, int column)
+{
+	int after;
+	if (!st || column < 0 || column >= C4_W || refusal(st, column, &after))
+		return CUTOFF_EINVAL;
+	play_unchecked(st, column);
+	return CUTOFF_OK;
+}
+
+static int parse_error(char *err, size_t errlen, int pos, char ch, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int parse_error(char *err, size_t errlen, int pos, char ch, const char *fmt, ...)
+{
+	if (!err || errlen == 0)
+		return CUTOFF_EINVAL;
+	char shown[8];
+	unsigned char u = (unsigned char)ch;
+	if (u >= 0x20 && u < 0x7f && u != '\'' && u != '\\')
+		snprintf(shown, sizeof(shown), "%c", ch);
+	else
+		snprintf(shown, sizeof(shown), "\\x%02x", u);
+	int k = snprintf(err, errlen, "move %d ('%s'): ", pos, shown);
+	if (k >= 0 && (size_t)k < errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+		va_end(ap);
+	}
+	return CUTOFF_EINVAL;
+}
+
+int cutoff_connect4_parse(const char *moves, cutoff_connect4_state_t *st, char *err, size_t errlen)
+{
+	if (err && errlen > 0)
+		err[0] = '\0';
+	if (!moves || !st) {
+		if (err && errlen > 0)
+			snprintf(err, errlen, "no move string");
+		return CUTOFF_EINVAL;
+	}
+	cutoff_connect4_state_t s;
+	cutoff_connect4_start(&s);
+	for (int i = 0; moves[i] != '\0'; i++) {
+		char ch = moves[i];
+		int pos = i + 1, after;
+		if (ch < '0' || ch > '9')
+			return parse_error(err, errlen, pos, ch,
+			                   "not a column: expected a digit 1..7");
+		if (ch < '1' || ch > '7')
+			return parse_error(err, errlen, pos, ch, "column outside 1..7");
+		int column = ch - '1';
+		const char *why = refusal(&s, column, &after);
+		if (why && after > 0)
+			return parse_error(err, errlen, pos, ch,
+			                   "the game is over: %s after move %d", why, after);
+		if (why && strcmp(why, "full") == 0)
+			return parse_error(err, errlen, pos, ch, "column %c is full", ch);
+		if (why)
+			return parse_error(err, errlen, pos, ch, "the game is over: %s", why);
+		play_unchecked(&s, column);
+	}
+	*st = s;
+	return CUTOFF_OK;
+}
+
+bool cutoff_connect4_has_four(const cutoff_connect4_state_t *st)
+{
+	return st && four(st->current ^ st->mask);
+}
+
+int cutoff_connect4_winning_column(const cutoff_connect4_state_t *st)
+{
+	if (!st || four(st->current ^ st->mask))
+		return -1;
+	uint64_t wins = win_cells(st->current, st->mask) & playable(st->mask);
+	for (int c = 0; c < C4_W; c++)
+		if (wins & column_cells(c))
+			return c;
+	return -1;
+}
+
+/* -------------------------------------------------------------------------------------
+ * The solver
+ * ----------------------------------------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The answer for a root whose value is known without a search. */
+static void solve_known(const cutoff_connect4_state_t *st, bool weak,
+                        cutoff_connect4_solution_t *out)
+{
+	int v = st->value;
+	out->known = true;
+	out->score = weak ? (v > 0) - (v < 0) : v;
+	out->lower = out->upper = out->score;
+	out->best_column = -1;
+	if (four(st->current ^ st->mask) || st->stones >= C4_CELLS)
+		return;
+	out->best_column = cutoff_connect4_winning_column(st);
+	if (out->best_column >= 0)
+		return;
+	/* Lost at once, or a draw near the end: a block first, then any legal column. */
+	uint64_t moves = playable(st->mask);
+	uint64_t block = moves & st->threats, safe = moves & ~(st->threats >> 1);
+	uint64_t pick = block ? block : safe ? safe : moves;
+	for (int i = 0; i < C4_W; i++)
+		if (pick & column_cells(c4_order[i])) {
+			out->best_column = c4_order[i];
+			return;
+		}
+}
+
+/*
+ * How deep a search must go to decide "score >= t" exactly, when the horizon scores 0
+ * (evaluate). For t > 0 the question is whether the side to move can force a win with
+ * its stone number 22 - t or earlier; for t <= 0, whether the opponent can force one with
+ * its stone number 21 + t or earlier (the score is then t - 1 or less). Either way a
+ * deadline: that stone's ply. A search to the ply before it sees every such win, since a
+ * position where a side can win at once is terminal with its exact value; any later end
+ * of the game, and the horizon's 0 (a draw), fall on the same side of t. So for any depth
+ * d >= depth_for(n, t):  V_d >= t  <=>  V >= t, where V_d is the depth-limited value.
+ *
+ * Three things follow (docs/connect4.md has the whole argument):
+ *   - a null-window search at t decides "score >= t" exactly at depth depth_for(n, t),
+ *     which is what Pons' solver gets from clamping the window to the range a position's
+ *     score can still have: the search stops where the needed win can no longer come;
+ *   - the table is sound across searches of different t and across positions: an entry
+ *     of depth d is a bound on V_d of its position, and it is used only by a search that
+ *     needs depth d' <= d at that node, whose own deadline depth is at most d';
+ *   - the fail-soft value v is a bound on the true score on the side away from 0: for
+ *     t > 0 a fail high (v >= t) proves score >= v (every threshold in [t, v] has a
+ *     deadline no later than t's); for t <= 0 a fail low proves score <= v. On the other
+ *     side only the answer to the question is sure: a fail low at t > 0 proves score
+ *     <= t - 1, a fail high at t <= 0 proves score >= t.
+ */
+static int depth_for(int stones, int t)
+{
+	int mine = stones / 2, theirs = stones - mine; /* stones of the side to move, the other */
+	int d = t > 0 ? 2 * (22 - t - mine) - 2 : 2 * (21 + t - theirs) - 1;
+	int full = C4_CELLS - stones + 1;
+	return d < 1 ? 1 : d > full ? full : d;
+}
+
+/* One search of st with the window (alpha, beta) to `depth`. */
+static int probe(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int depth, int32_t alpha,
+                 int32_t beta, cutoff_connect4_solution_t *out, cutoff_result_t *r)
+{
+	cutoff_limits_t lim;
+	cutoff_limits_default(&lim);
+	lim.depth = depth;
+	lim.iterate = false;
+	lim.alpha = alpha;
+	lim.beta = beta;
+	lim.guess = beta; /* under the engine's own MTD(f): one pass, at this window */
+	int rc = cutoff_engine_search(e, st, &lim, r, NULL, NULL);
+	if (rc < 0)
+		return rc;
+	out->searches++;
+	out->nodes += r->counters.nodes;
+	if (r->stopped || r->bound == CUTOFF_BOUND_NONE)
+		out->stopped = true;
+	return CUTOFF_OK;
+}
+
+/* Asks "score >= t?" of st. True with *lower raised when yes, false with *upper lowered
+ * when no; *move is the move that proved a yes. Bounds as depth_for() says. */
+static int test_score(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int t, int *lower,
+                      int *upper, int *move, bool *yes, cutoff_connect4_solution_t *out)
+{
+	cutoff_result_t r;
+	int rc = probe(e, st, depth_for(st->stones, t), t - 1, t, out, &r);
+	if (rc < 0 || out->stopped)
+		return rc;
+	int v = (int)r.value;
+	*yes = v >= t;
+	if (*yes) {
+		int proven = t > 0 && v < *upper ? v : t > 0 ? *upper : t;
+		if (proven > *lower)
+			*lower = proven;
+		*move = (int)r.best_move;
+	} else {
+		int proven = t <= 0 && v > *lower ? v : t <= 0 ? *lower : t - 1;
+		if (proven < *upper)
+			*upper = proven;
+	}
+	return CUTOFF_OK;
+}
+
+int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st, bool weak,
+                          int method, cutoff_connect4_solution_t *out)
+{
+	cutoff_config_t cfg;
+	if (!e || !st || !out ||
+	    (method != CUTOFF_CONNECT4_MTDF && method != CUTOFF_CONNECT4_BISECT))
+		return CUTOFF_EINVAL;
+	if (cutoff_engine_config(e, &cfg) < 0 || cfg.pruning != CUTOFF_PRUNE_NONE)
+		return CUTOFF_EINVAL; /* speculative pruning: the scores would not be exact */
+	double t0 = now_s();
+	memset(out, 0, sizeof(*out));
+	out->weak = weak;
+	out->best_column = -1;
+	if (st->known) {
+		solve_known(st, weak, out);
+		out->time_s = now_s() - t0;
+		return CUTOFF_OK;
+	}
+
+	int rc = CUTOFF_OK;
+	if (weak) {
+		/* Deep enough to decide both "score >= 0" and "score >= 1". Fail-soft for
+		 * (-1, 1): >= 1 a win, <= -1 a loss, else exactly 0. */
+		cutoff_result_t r;
+		int d0 = depth_for(st->stones, 0), d1 = depth_for(st->stones, 1);
+		out->lower = -1;
+		out->upper = 1;
+		if ((rc = probe(e, st, d0 > d1 ? d0 : d1, -1, 1, out, &r)) < 0 || out->stopped)
+			goto done;
+		out->best_column = (int)r.best_move;
+		out->score = r.value >= 1 ? 1 : r.value <= -1 ? -1 : 0;
+		out->lower = out->upper = out->score;
+		goto done;
+	}
+
+	/* The score's range for a position that is not terminal (see the header). */
+	int lower = -(40 - st->stones) / 2, upper = (41 - st->stones) / 2;
+	int move = -1, move_lower = lower - 1; /* the last yes: its move, and what it proved */
+	int guess = 0;
+	while (lower < upper) {
+		int t; /* this search asks "is the score >= t?" */
+		if (method == CUTOFF_CONNECT4_MTDF) {
+			t = guess <= lower ? lower + 1 : guess > upper ? upper : guess;
+		} else {
+			/* Pons' bisection: the middle, moved towards 0 (small scores are
+			 * more likely, and cheaper to prove). */
+			int mid = lower + (upper - lower) / 2;
+			if (mid <= 0 && lower / 2 < mid)
+				mid = lower / 2;
+			else if (mid >= 0 && upper / 2 > mid)
+				mid = upper / 2;
+			t = mid + 1;
+		}
+		bool yes;
+		int m = -1;
+		if ((rc = test_score(e, st, t, &lower, &upper, &m, &yes, out)) < 0 || out->stopped)
+			goto stopped;
+		if (yes) {
+			move = m;
+			move_lower = lower;
+			guess = lower + 1;
+		} else {
+			guess = upper;
+		}
+	}
+	out->score = out->lower = out->upper = lower;
+	if (move_lower < lower) {
+		/* No search proved the final lower bound (it is the range's minimum): one
+		 * that does names the move. */
+		bool yes;
+		if ((rc = test_score(e, st, lower, &lower, &upper, &move, &yes, out)) < 0 ||
+		    out->stopped)
+			goto stopped;
+	}
+	out->best_column = move;
+	goto done;
+stopped:
+	out->lower = lower;
+	out->upper = upper;
+done:
+	out->time_s = now_s() - t0;
+	return rc < 0 ? rc : CUTOFF_OK;
+}

@@ -1,0 +1,232 @@
+#!/bin/bash
+# connect4.sh CUTOFF — `cutoff solve --game connect4` on its command line.
+#
+# Bad move strings and bad options must exit 2 with exactly one line on stderr that names
+# the offending move (by its 1-based position in the string) or option, and print nothing
+# on stdout. Good runs must exit 0 and print the known scores; every --json output must be
+# one JSON document (checked with `python3 -m json.tool` when python3 is there). Oracles:
+#   4455          18   README of the test sets (Pons' worked example): the first player
+#                      wins with his 4th stone, 22 - 4; best move column 3 or 6 (both
+#                      make two threats at once)
+#   44455554221  -15   the README's other example: the opponent wins with his 7th stone
+#   112233        18   a win at once (column 4) with the 4th stone: known without a search
+#   a file        0 mismatches: a few lines of Test_L3_R1 when CUTOFF_DATA_DIR has them
+#                 (skipped otherwise), and a made-up file with a wrong score, which must
+#                 fail with exit 1
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+if [ ! -x "$cutoff" ]; then
+	echo "$0: '$cutoff' is not an executable" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_connect4.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+err=$tmp/err
+
+python=
+if command -v python3 >/dev/null 2>&1; then
+	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
+	if [ -z "$python" ] || [ ! -x "$python" ]; then
+		python=python3
+	fi
+fi
+
+passed=0
+failed=0
+
+ok() {
+	echo "ok - $*"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL - $*"
+	failed=$((failed + 1))
+}
+
+run() {
+	"$cutoff" "$@" >"$out" 2>"$err"
+	status=$?
+	IFS= read -r -d '' stdout <"$out"
+	IFS= read -r -d '' stderr <"$err"
+}
+
+one_line() {
+	local body=${1%$'\n'}
+	[ -n "$body" ] && [ "$body" != "$1" ] && [[ $body != *$'\n'* ]]
+}
+
+show() {
+	local t=${1:0:300}
+	printf '%s' "${t//$'\n'/\\n}"
+}
+
+# usage NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
+usage() {
+	local needle=$1
+	shift
+	local what="cutoff $* -> exit 2, one line mentioning $needle"
+	what=${what//$'\n'/\\n}
+	run "$@"
+	if [ "$status" -ne 2 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+	elif [ -n "$stdout" ]; then
+		fail "$what: printed on stdout: $(show "$stdout")"
+	elif ! one_line "$stderr"; then
+		fail "$what: stderr is not exactly one line: $(show "$stderr")"
+	elif [[ $stderr != *"$needle"* ]]; then
+		fail "$what: stderr does not mention it: $(show "$stderr")"
+	else
+		ok "$what"
+	fi
+}
+
+good_json() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$status" -ne 0 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+		return 1
+	fi
+	if [ -n "$stderr" ]; then
+		fail "$what: printed on stderr: $(show "$stderr")"
+		return 1
+	fi
+	if ! one_line "$stdout"; then
+		fail "$what: the JSON output is not one line: $(show "$stdout")"
+		return 1
+	fi
+	if [ -n "$python" ]; then
+		if ! "$python" -m json.tool <"$out" >/dev/null 2>&1; then
+			fail "$what: the output is not valid JSON: $(show "$stdout")"
+			return 1
+		fi
+		ok "$what: valid JSON"
+	else
+		ok "$what: ran (python3 missing: JSON syntax not checked)"
+	fi
+	return 0
+}
+
+has() {
+	local re="\"$1\":$2[,}]"
+	if [[ $stdout =~ $re ]]; then
+		ok "$3: $1 = $2"
+	else
+		fail "$3: expected $1 = $2 in: $(show "$stdout")"
+	fi
+}
+
+# --- bad move strings: each names its position --------------------------------------------
+usage "move 4 ('8'): column outside 1..7" solve --game connect4 --moves 4458
+usage "move 1 ('0'): column outside 1..7" solve --moves 0
+usage "move 3 ('x'): not a column" solve --moves 44x
+usage "move 2 (' '): not a column" solve --moves "4 4"
+usage "move 7 ('4'): column 4 is full" solve --moves 4444444
+usage "move 8 ('2'): the game is over: the first player has four in a row after move 7" \
+	solve --moves 12121212
+usage "move 43 ('1'): the game is over: the board is full" \
+	solve --moves 1417241652222354634421164137733775735566561
+
+# --- bad options ---------------------------------------------------------------------------
+usage "--game" solve --game chess --moves 4
+usage "give --moves MOVES or --file PATH" solve --game connect4
+usage "exclude each other" solve --moves 4 --file /dev/null
+usage "--method" solve --moves 4 --method fastest
+usage "--algo" solve --moves 4 --algo quick
+usage "--threads" solve --moves 4 --threads 0
+usage "--hash" solve --moves 4 --hash 0
+usage "--ordering" solve --moves 4 --ordering centre
+usage "--limit goes with --file" solve --moves 4 --limit 3
+usage "--no-clear goes with --file" solve --moves 4 --no-clear
+usage "--limit" solve --file /dev/null --limit 0
+usage "cannot open it" solve --file "$tmp/missing"
+usage "no position in it" solve --file /dev/null
+printf '4453 18\n12345678 3\n' >"$tmp/badmove"
+usage "line 2: move 8 ('8'): column outside 1..7" solve --file "$tmp/badmove"
+printf '4453 eighteen\n' >"$tmp/badline"
+usage "line 1: expected '<moves> <score>'" solve --file "$tmp/badline"
+usage "unknown option" solve --moves 4 --depth 3
+
+# --- help ----------------------------------------------------------------------------------
+run solve --help
+if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ]; then
+	ok "solve --help prints the usage"
+else
+	fail "solve --help: exit $status: $(show "$stderr")"
+fi
+
+# --- good solves ---------------------------------------------------------------------------
+if good_json "solve 4455 --json" solve --game connect4 --moves 4455 --json; then
+	has score 18 "4455"
+	has best_column "(3|6)" "4455"
+	has stones 4 "4455"
+fi
+for algo in serial lazysmp ybw ybw/alphabeta mtdf; do
+	if good_json "solve 44455554221 --algo $algo --threads 2" solve --moves 44455554221 \
+		--algo "$algo" --threads 2 --json; then
+		has score -15 "44455554221 ($algo)"
+	fi
+done
+if good_json "solve 112233 --json" solve --moves 112233 --json; then
+	has score 18 "112233"
+	has best_column 4 "112233"
+	has known true "112233"
+fi
+if good_json "solve 4455 --weak --method mtdf" solve --moves 4455 --weak --method mtdf --json; then
+	has score 1 "4455 weak"
+fi
+run solve --moves 4455
+if [ "$status" -eq 0 ] && [[ $stdout == *"score                 18"* ]]; then
+	ok "solve 4455: text report"
+else
+	fail "solve 4455 text report: exit $status: $(show "$stdout")"
+fi
+
+# --- files ---------------------------------------------------------------------------------
+printf '4455 18\n44455554221 -15\n\n112233 18\n' >"$tmp/good"
+if good_json "solve --file (3 positions)" solve --file "$tmp/good" --json; then
+	has positions 3 "file"
+	has mismatches 0 "file"
+	has cleared true "file"
+fi
+if good_json "solve --file --limit 2 --no-clear" solve --file "$tmp/good" --limit 2 --no-clear \
+	--json; then
+	has positions 2 "file --limit 2"
+	has cleared false "file --no-clear"
+fi
+printf '4455 17\n' >"$tmp/wrong"
+run solve --file "$tmp/wrong"
+if [ "$status" -eq 1 ] && [[ $stderr == *"score 18, the file says 17"* ]]; then
+	ok "a wrong score in the file: exit 1, named"
+else
+	fail "a wrong score in the file: exit $status: $(show "$stderr")"
+fi
+set_file=${CUTOFF_DATA_DIR:-}/connect4/Test_L3_R1
+if [ -n "${CUTOFF_DATA_DIR:-}" ] && [ -r "$set_file" ]; then
+	if good_json "solve --file Test_L3_R1 --limit 20 --algo ybw --threads 2" solve --game connect4 \
+		--file "$set_file" --limit 20 --algo ybw --threads 2 --json; then
+		has positions 20 "Test_L3_R1"
+		has mismatches 0 "Test_L3_R1"
+	fi
+	run solve --file "$set_file" --limit 3 --progress
+	if [ "$status" -eq 0 ] && [[ $stdout == *"mismatches            0"* ]]; then
+		ok "solve --file --progress: text report"
+	else
+		fail "solve --file --progress: exit $status: $(show "$stderr")"
+	fi
+else
+	ok "Test_L3_R1: skipped: data not found"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
