@@ -304,6 +304,12 @@ typedef struct cutoff_config {
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
 	unsigned pruning;         /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
 	unsigned extensions;      /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
+	bool tt_cutoffs;          /* the table may answer a node by itself (true, the default);
+	                             false: it only orders moves (its best move first). Where
+	                             values depend on the path (repetitions) or deeper entries
+	                             answer shallower searches, a table that cuts makes the
+	                             value depend on timing; ordering only keeps every driver
+	                             exactly equal to the serial search. */
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */

@@ -101,6 +101,7 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->ybw_min_split_depth = 3;
 	cfg->ybw_max_helpers = 8;
 	cfg->lazysmp_skip = true;
+	cfg->tt_cutoffs = true;
 	cfg->pruning = CUTOFF_PRUNE_NONE;
 	cfg->extensions = CUTOFF_EXTEND_ALL;
 }

@@ -55,6 +55,7 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->index = index;
 	s->ordering = cfg->ordering;
 	s->pruning = cfg->pruning;
+	s->tt_cutoffs = cfg->tt_cutoffs;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
@@ -441,7 +442,7 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	if (!found)
 		return false;
 	s->count.tt_hits++;
-	if (ply == 0)
+	if (ply == 0 || !s->tt_cutoffs)
 		return false;
 	if (hit.lower >= beta || hit.lower == hit.upper)
 		*value = hit.lower;

@@ -1,0 +1,116 @@
+/*
+ * Chess through the parallel drivers: at a fixed depth, with quiescence and check
+ * extensions (exact), without speculative pruning, and with the table used for move
+ * ordering only (chess values through a cutting table depend on the path and on timing),
+ * YBW and lazy SMP return exactly the serial value at 1, 2, 3, 4 and 8 threads; and a
+ * mate in 2 is found, at its exact distance, by every driver at every thread count.
+ *
+ * Positions: the start position, "Kiwipete" and positions 3-5 of the Chess Programming
+ * Wiki's perft page (https://www.chessprogramming.org/Perft_Results); the mate in 2 is a
+ * common puzzle (1. Nf6+ gxf6 2. Bxf7#).
+ *
+ * cutoff-test-labels: concurrent chess
+ * cutoff-test-timeout: 600
+ */
+#include <string.h>
+
+#include "check.h"
+#include "cutoff_games.h"
+#include "topo.h"
+
+static const char *const positions[] = {
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+};
+
+static const char *const mate_in_2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+
+static void *topology;
+
+static int32_t search(const cutoff_chess_t *chess, cutoff_driver_t driver, int threads,
+                      cutoff_algo_t algo, const cutoff_chess_state_t *root, int depth,
+                      cutoff_move_t *best)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.driver = driver;
+	cfg.threads = threads;
+	cfg.algo = algo;
+	cfg.tt_mb = 4;
+	cfg.tt_cutoffs = false;
+	cfg.topology = topology;
+	cutoff_engine_t *e = cutoff_engine_new(cutoff_chess_game(chess), &cfg, NULL);
+	cutoff_limits_t lim;
+	cutoff_limits_default(&lim);
+	lim.depth = depth;
+	lim.iterate = true;
+	cutoff_result_t r;
+	int rc = e ? cutoff_engine_search(e, root, &lim, &r, NULL, NULL) : -1;
+	cutoff_engine_free(e);
+	if (best)
+		*best = rc == 0 ? r.best_move : CUTOFF_MOVE_NONE;
+	return rc == 0 && r.bound == CUTOFF_BOUND_EXACT ? r.value : -99999;
+}
+
+int main(void)
+{
+	static const int threads[] = {1, 2, 3, 4, 8};
+	cutoff_topo_load(&topology);
+	cutoff_chess_t *chess = cutoff_chess_new(NULL);
+	char err[128];
+	int runs = 0, wrong = 0;
+
+	for (size_t p = 0; p < sizeof(positions) / sizeof(positions[0]); p++) {
+		cutoff_chess_state_t root;
+		CHECK(cutoff_chess_parse_fen(chess, positions[p], &root, err, sizeof(err)) == 0,
+		      "FEN %zu: %s", p, err);
+		for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_PVS; algo++) {
+			int32_t serial = search(chess, CUTOFF_DRIVER_SERIAL, 1, (cutoff_algo_t)algo, &root, 4, NULL);
+			for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+				for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+					int32_t v = search(chess, (cutoff_driver_t)d, threads[t], (cutoff_algo_t)algo,
+					                   &root, 4, NULL);
+					runs++;
+					if (v != serial) {
+						wrong++;
+						printf("  position %zu algo %d driver %d threads %d: %d, serial %d\n",
+						       p, algo, d, threads[t], (int)v, (int)serial);
+					}
+				}
+			printf("position %zu algo %d: serial value %d at depth 4\n", p, algo, (int)serial);
+		}
+	}
+	printf("chess exactness: %d parallel searches, %d differ from the serial value\n", runs, wrong);
+	CHECK(wrong == 0, "YBW and lazy SMP equal the serial value on chess at depth 4");
+
+	cutoff_chess_state_t mate;
+	CHECK(cutoff_chess_parse_fen(chess, mate_in_2, &mate, err, sizeof(err)) == 0, "mate FEN: %s",
+	      err);
+	int mates = 0, misses = 0;
+	for (int d = CUTOFF_DRIVER_SERIAL; d <= CUTOFF_DRIVER_YBW; d++)
+		for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+			if (d == CUTOFF_DRIVER_SERIAL && threads[t] > 1)
+				continue;
+			cutoff_move_t best;
+			int32_t v = search(chess, (cutoff_driver_t)d, threads[t], CUTOFF_ALGO_PVS, &mate, 4,
+			                   &best);
+			char text[8] = "";
+			cutoff_chess_move_str(best, text, sizeof(text));
+			mates++;
+			if (v != CUTOFF_WIN - 3 || strcmp(text, "d5f6") != 0) {
+				misses++;
+				printf("  mate in 2: driver %d threads %d: value %d, move %s\n", d, threads[t],
+				       (int)v, text);
+			}
+		}
+	printf("mate in 2: %d searches, %d missed (value CUTOFF_WIN - 3, move d5f6)\n", mates,
+	       misses);
+	CHECK(misses == 0, "every driver finds the mate in 2 at its distance");
+
+	cutoff_chess_free(chess);
+	cutoff_topo_free(topology);
+	return check_report();
+}
