@@ -7,7 +7,7 @@
  * stop latency): printed as median and maximum per driver — figures, not a pass/fail
  * criterion (the machine is shared), except that every search must end.
  *
- * Usage: test_chaos [searches] [seed]
+ * Usage: test_chaos [searches] [seed] [max_threads]
  *
  * cutoff-test-labels: concurrent
  * cutoff-test-timeout: 900
@@ -97,6 +97,9 @@ int main(int argc, char **argv)
 {
 	int searches = argc > 1 ? atoi(argv[1]) : 1000;
 	rng = argc > 2 ? strtoull(argv[2], NULL, 10) : 2026;
+	int max_threads = argc > 3 ? atoi(argv[3]) : MAX_THREADS;
+	if (max_threads < 1 || max_threads > MAX_THREADS)
+		max_threads = MAX_THREADS;
 	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
 	pthread_t dog;
 	pthread_create(&dog, NULL, watchdog, NULL);
@@ -124,7 +127,7 @@ int main(int argc, char **argv)
 
 	int illegal = 0, wrong = 0, failed = 0, completed = 0;
 	for (int k = 0; k < searches; k++) {
-		int deep = rnd_int(0, 1), driver = rnd_int(0, 2), threads = rnd_int(1, MAX_THREADS);
+		int deep = rnd_int(0, 1), driver = rnd_int(0, 2), threads = rnd_int(1, max_threads);
 		cutoff_rtree_t *tree = trees[deep];
 		const cutoff_game_t *g = cutoff_rtree_game(tree);
 		int branching = deep ? 6 : 5, depth = deep ? 24 : 7;
