@@ -127,7 +127,8 @@ typedef enum cutoff_connect4_method {
 	 * lower and an upper bound towards each other until they meet. */
 	CUTOFF_CONNECT4_MTDF = 0,
 	/* Bisection of [min, max], the range the score can have (Pons' solver): each search
-	 * tests the middle, moved towards 0 where a score is more likely and cheaper to prove. */
+	 * tests the middle, or half way to the range's end when that is further from 0 (a
+	 * quicker test: the win it asks about must come sooner). */
 	CUTOFF_CONNECT4_BISECT = 1
 } cutoff_connect4_method_t;
 

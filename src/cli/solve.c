@@ -48,8 +48,9 @@ static const char solve_usage[] =
 	"                    the serial driver); or a parallel driver: serial, lazysmp or\n"
 	"                    ybw (with pvs), or DRIVER/ALGO such as ybw/alphabeta; default\n"
 	"                    pvs. Minimax does not prune: only for tiny positions\n"
-	"  --hash MB         transposition table in MiB, 1..65536; default 16 (a small\n"
-	"                    table stays in the caches: faster for the easier positions)\n"
+	"  --hash MB         transposition table in MiB, 1..65536; default 4: a table\n"
+	"                    that stays in the caches is faster even where a bigger one\n"
+	"                    saves nodes (docs/connect4.md)\n"
 	"  --ordering O      the engine's move ordering: none (centre first), all, or a list\n"
 	"                    of tt,hints,killers,history; default tt,hints (the table's\n"
 	"                    move, then the moves that make the most threats, centre first;\n"
@@ -467,7 +468,7 @@ int cli_solve(int argc, char **argv)
 		.game = 0,
 		.limit = 10000000,
 		.method = CUTOFF_CONNECT4_BISECT,
-		.hash_mb = 16,
+		.hash_mb = 4,
 	};
 	const char *algo_text = "pvs";
 	const char *ordering_text = "tt,hints";

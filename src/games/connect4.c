@@ -274,20 +274,23 @@ void cutoff_connect4_start(cutoff_connect4_state_t *st)
 	derive(st, 0);
 }
 
-/* Why `column` cannot be played in *st, or NULL when it can. */
-static const char *refusal(const cutoff_connect4_state_t *st, int column, int *after)
+/* Why a column cannot be played. */
+typedef enum refusal {
+	PLAYABLE = 0,
+	GAME_WON,   /* the player who just moved has four in a row */
+	BOARD_FULL, /* 42 stones */
+	COLUMN_FULL
+} refusal_t;
+
+static refusal_t refusal(const cutoff_connect4_state_t *st, int column)
 {
-	*after = 0;
-	if (four(st->current ^ st->mask)) {
-		*after = st->stones;
-		return st->stones % 2 ? "the first player has four in a row"
-		                      : "the second player has four in a row";
-	}
+	if (four(st->current ^ st->mask))
+		return GAME_WON;
 	if (st->stones >= C4_CELLS)
-		return "the board is full";
+		return BOARD_FULL;
 	if (!(playable(st->mask) & column_cells(column)))
-		return "full";
-	return NULL;
+		return COLUMN_FULL;
+	return PLAYABLE;
 }
 
 /* Any legal move, including one that lets the opponent win or makes four: from scratch. */
@@ -302,8 +305,7 @@ static void play_unchecked(cutoff_connect4_state_t *st, int column)
 
 int cutoff_connect4_play(cutoff_connect4_state_t *st, int column)
 {
-	int after;
-	if (!st || column < 0 || column >= C4_W || refusal(st, column, &after))
+	if (!st || column < 0 || column >= C4_W || refusal(st, column) != PLAYABLE)
 		return CUTOFF_EINVAL;
 	play_unchecked(st, column);
 	return CUTOFF_OK;
@@ -345,21 +347,28 @@ int cutoff_connect4_parse(const char *moves, cutoff_connect4_state_t *st, char *
 	cutoff_connect4_start(&s);
 	for (int i = 0; moves[i] != '\0'; i++) {
 		char ch = moves[i];
-		int pos = i + 1, after;
+		int pos = i + 1;
 		if (ch < '0' || ch > '9')
 			return parse_error(err, errlen, pos, ch,
 			                   "not a column: expected a digit 1..7");
 		if (ch < '1' || ch > '7')
 			return parse_error(err, errlen, pos, ch, "column outside 1..7");
 		int column = ch - '1';
-		const char *why = refusal(&s, column, &after);
-		if (why && after > 0)
+		switch (refusal(&s, column)) {
+		case GAME_WON:
+			return parse_error(
+				err, errlen, pos, ch,
+				"the game is over: the %s player has four in a row after "
+				"move %d",
+				s.stones % 2 ? "first" : "second", s.stones);
+		case BOARD_FULL:
 			return parse_error(err, errlen, pos, ch,
-			                   "the game is over: %s after move %d", why, after);
-		if (why && strcmp(why, "full") == 0)
+			                   "the game is over: the board is full");
+		case COLUMN_FULL:
 			return parse_error(err, errlen, pos, ch, "column %c is full", ch);
-		if (why)
-			return parse_error(err, errlen, pos, ch, "the game is over: %s", why);
+		case PLAYABLE:
+			break;
+		}
 		play_unchecked(&s, column);
 	}
 	*st = s;
@@ -538,8 +547,11 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		if (method == CUTOFF_CONNECT4_MTDF) {
 			t = guess <= lower ? lower + 1 : guess > upper ? upper : guess;
 		} else {
-			/* Pons' bisection: the middle, moved towards 0 (small scores are
-			 * more likely, and cheaper to prove). */
+			/* Pons' bisection: the middle, but when the range spans more than
+			 * half of one sign, half way to that bound instead: a test far from 0
+			 * is cheap (the win it asks for must come early), so the range
+			 * shrinks cheaply first. Measured against the plain middle and a
+			 * first test at 0: as good or better on every set. */
 			int mid = lower + (upper - lower) / 2;
 			if (mid <= 0 && lower / 2 < mid)
 				mid = lower / 2;
