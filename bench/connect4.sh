@@ -48,6 +48,9 @@ pons_nodes() {
 
 limit_of() { if [ "$1" = Test_L1_R3 ]; then echo "$n_hard"; else echo "$n"; fi; }
 
+# load: the 1-minute load average now (other jobs on the machine make the times noisy).
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
+
 # json_num KEY: the first number after "KEY": in the JSON on stdin.
 json_num() { grep -o "\"$1\":[-0-9.eE+]*" | head -n 1 | cut -d: -f2; }
 
@@ -71,34 +74,34 @@ echo "command: $cutoff solve --game connect4 --file DATA/SET --limit N --hash $h
 
 declare -A serial_time serial_nodes serial_searches
 printf '\n== serial (--algo pvs, --method bisect)\n'
-printf '%-11s %6s %11s %12s %9s %10s %12s %13s\n' set lines "time (s)" nodes searches mismatch \
-	"nodes/s" "Pons' nodes"
+printf '%-11s %6s %11s %12s %9s %10s %12s %13s %6s\n' set lines "time (s)" nodes searches mismatch \
+	"nodes/s" "Pons' nodes" load
 for set in $sets; do
 	read -r t nodes searches mism nps < <(solve "$set")
 	serial_time[$set]=$t
 	serial_nodes[$set]=$nodes
 	serial_searches[$set]=$searches
-	printf '%-11s %6s %11.6f %12.0f %9.2f %10s %12.0f %13s\n' "$set" "$(limit_of "$set")" "$t" \
-		"$nodes" "$searches" "$mism" "$nps" "$(pons_nodes "$set")"
+	printf '%-11s %6s %11.6f %12.0f %9.2f %10s %12.0f %13s %6s\n' "$set" "$(limit_of "$set")" \
+		"$t" "$nodes" "$searches" "$mism" "$nps" "$(pons_nodes "$set")" "$(load)"
 done
 
 printf '\n== MTD(f) from 0 against bisection (the table above), serial\n'
-printf '%-11s %11s %12s %9s %11s %12s %9s\n' set "mtdf (s)" nodes searches "bisect (s)" nodes \
-	searches
+printf '%-11s %11s %12s %9s %11s %12s %9s %6s\n' set "mtdf (s)" nodes searches "bisect (s)" \
+	nodes searches load
 for set in $sets; do
 	read -r tm nm sm mm _ < <(solve "$set" --method mtdf)
-	printf '%-11s %11.6f %12.0f %9.2f %11.6f %12.0f %9.2f%s\n' "$set" "$tm" "$nm" "$sm" \
-		"${serial_time[$set]}" "${serial_nodes[$set]}" "${serial_searches[$set]}" \
+	printf '%-11s %11.6f %12.0f %9.2f %11.6f %12.0f %9.2f %6s%s\n' "$set" "$tm" "$nm" "$sm" \
+		"${serial_time[$set]}" "${serial_nodes[$set]}" "${serial_searches[$set]}" "$(load)" \
 		"$([ "$mm" = 0 ] || echo "  (mismatches: $mm)")"
 done
 
 printf '\n== 2 threads on the harder sets (speed-up: serial time / time)\n'
-printf '%-11s %-8s %11s %12s %9s %10s\n' set driver "time (s)" nodes speedup mismatch
+printf '%-11s %-8s %11s %12s %9s %10s %6s\n' set driver "time (s)" nodes speedup mismatch load
 for set in $hard; do
 	for driver in lazysmp ybw; do
 		read -r t nodes _ mism _ < <(solve "$set" --algo "$driver" --threads 2)
-		printf '%-11s %-8s %11.6f %12.0f %9.2f %10s\n' "$set" "$driver" "$t" "$nodes" \
+		printf '%-11s %-8s %11.6f %12.0f %9.2f %10s %6s\n' "$set" "$driver" "$t" "$nodes" \
 			"$(awk -v s="${serial_time[$set]}" -v t="$t" 'BEGIN { printf "%.2f", (t > 0 ? s / t : 0) }')" \
-			"$mism"
+			"$mism" "$(load)"
 	done
 done

@@ -1,6 +1,11 @@
 /*
  * test_connect4.c — the Connect Four adapter and solver against oracles.
  *
+ * cutoff-test-labels: concurrent
+ *
+ * (concurrent: the sample below runs every parallel driver on a real game, so it is worth
+ * a ThreadSanitizer run too: about 20 s there, 4 s in a release build.)
+ *
  * Oracles (none of them shares code with src/games/connect4.c):
  *   - a naive board, a 7x6 array, with a four-in-a-row test that walks the four
  *     directions from every cell: win detection, winning columns, the moves gen_moves may

@@ -10,6 +10,8 @@
 #                      make two threats at once)
 #   44455554221  -15   the README's other example: the opponent wins with his 7th stone
 #   112233        18   a win at once (column 4) with the 4th stone: known without a search
+#   444333555222111666777  1   not an oracle but a consistency check: the serial solver's
+#                      score (some 25,000 nodes), which every driver must give too
 #   a file        0 mismatches: a few lines of Test_L3_R1 when CUTOFF_DATA_DIR has them
 #                 (skipped otherwise), and a made-up file with a wrong score, which must
 #                 fail with exit 1
@@ -171,10 +173,13 @@ if good_json "solve 4455 --json" solve --game connect4 --moves 4455 --json; then
 	has best_column "(3|6)" "4455"
 	has stones 4 "4455"
 fi
+if good_json "solve 44455554221" solve --moves 44455554221 --json; then
+	has score -15 "44455554221"
+fi
 for algo in serial lazysmp ybw ybw/alphabeta mtdf; do
-	if good_json "solve 44455554221 --algo $algo --threads 2" solve --moves 44455554221 \
-		--algo "$algo" --threads 2 --json; then
-		has score -15 "44455554221 ($algo)"
+	if good_json "solve 444333555222111666777 --algo $algo --threads 2" solve \
+		--moves 444333555222111666777 --algo "$algo" --threads 2 --json; then
+		has score 1 "444333555222111666777 ($algo)"
 	fi
 done
 if good_json "solve 112233 --json" solve --moves 112233 --json; then
