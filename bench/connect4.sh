@@ -2,7 +2,7 @@
 # connect4.sh BUILD_DIR [N] [N_HARD] [HASH] — exact Connect Four solving on Pons' test sets:
 # mean time and mean nodes per position, for every set, serially; the two ways of
 # narrowing the score (bisection and MTD(f)); and lazy SMP and YBW at 2 threads on the
-# harder sets, with their speed-up over the serial solver.
+# sets (C4_PARALLEL_SETS: a blank-separated subset), with their speed-up over serial.
 #
 #   N        positions per set: the first N lines of each file; default 100
 #   N_HARD   positions of Test_L1_R3 (Begin-Hard: seconds to a minute each); default 10
@@ -36,7 +36,7 @@ if [ ! -r "$data/Test_L3_R1" ]; then
 fi
 
 sets="Test_L3_R1 Test_L2_R1 Test_L2_R2 Test_L1_R1 Test_L1_R2 Test_L1_R3"
-hard="Test_L2_R2 Test_L1_R2 Test_L1_R3"
+hard="${C4_PARALLEL_SETS:-$sets}"
 
 # Pons' mean positions explored per set (part 12 table), in the order of $sets.
 pons_nodes() {
@@ -95,7 +95,7 @@ for set in $sets; do
 		"$([ "$mm" = 0 ] || echo "  (mismatches: $mm)")"
 done
 
-printf '\n== 2 threads on the harder sets (speed-up: serial time / time)\n'
+printf '\n== 2 threads (speed-up: serial time / time)\n'
 printf '%-11s %-8s %11s %12s %9s %10s %6s\n' set driver "time (s)" nodes speedup mismatch load
 for set in $hard; do
 	for driver in lazysmp ybw; do

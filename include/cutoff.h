@@ -386,6 +386,9 @@ typedef struct cutoff_counters {
 	uint64_t reduction_researches; /* of those, searched again at full depth */
 	uint64_t repetitions;        /* nodes scored as a draw by repetition */
 	uint64_t qnodes;             /* nodes of quiescence search (also counted in nodes) */
+	uint64_t seldepth;           /* the deepest ply reached, quiescence included (UCI's
+	                                seldepth): a maximum over threads and iterations so far,
+	                                not a sum */
 } cutoff_counters_t;
 
 /* One completed iteration of iterative deepening. */

@@ -443,6 +443,7 @@ static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		w[i] -= x[i];
 	memcpy(&d, w, sizeof(d));
+	d.seldepth = a->seldepth; /* a maximum: the deepest ply so far */
 	return d;
 }
 
@@ -451,9 +452,11 @@ static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 	uint64_t w[sizeof(*sum) / sizeof(uint64_t)], x[sizeof(*sum) / sizeof(uint64_t)];
 	memcpy(w, sum, sizeof(w));
 	memcpy(x, c, sizeof(x));
+	uint64_t seldepth = sum->seldepth > c->seldepth ? sum->seldepth : c->seldepth;
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		w[i] += x[i];
 	memcpy(sum, w, sizeof(w));
+	sum->seldepth = seldepth; /* a maximum, not a sum */
 }
 
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
