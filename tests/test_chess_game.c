@@ -5,7 +5,9 @@
  *     colours and side to move swapped) evaluate the same, on the test positions and on
  *     every position of random games;
  *   - terminal: checkmate is -CUTOFF_WIN, stalemate, the fifty-move rule and insufficient
- *     material are draws, a mate on the hundredth ply is still a mate;
+ *     material are draws, a mate on the hundredth ply is still a mate; and over random
+ *     games played to their end, terminal() (which only asks whether a legal move exists)
+ *     agrees with gen_moves (which lists them) at every position;
  *   - gen_noisy lists exactly the captures and promotions described in cutoff_chess.h;
  *     hints order captures by MVV-LVA, promotions to a queen first, quiet moves 0;
  *   - is_legal accepts every generated move and nothing else;
@@ -169,6 +171,44 @@ int main(void)
 		}
 	}
 	CHECK(asym == 0, "%d of %d positions evaluate unlike their mirror", asym, evaluated);
+
+	/* terminal() against gen_moves, over random games to their end (mates and stalemates
+	 * come often enough when the moves are random and the games long). */
+	{
+		int disagree = 0, mates = 0, stalemates = 0, positions_seen = 0;
+		for (int game = 0; game < 3000; game++) {
+			cutoff_chess_state_t st;
+			cutoff_chess_start(chess, &st);
+			for (int ply = 0; ply < 600; ply++) {
+				int32_t v = 7;
+				cutoff_move_t moves[CUTOFF_MAX_MOVES];
+				bool over = g->terminal(g->ctx, &st, &v);
+				int n = g->gen_moves(g->ctx, &st, moves, NULL);
+				bool check = cutoff_chess_in_check(chess, &st);
+				positions_seen++;
+				if (n == 0) {
+					/* No move: terminal, a mate in check, a draw otherwise (or a
+					 * draw for insufficient material, decided first). */
+					disagree += !over || (check ? v != -CUTOFF_WIN && v != 0 : v != 0);
+					mates += check && v == -CUTOFF_WIN;
+					stalemates += !check;
+					break;
+				}
+				if (over) {
+					/* Terminal with moves: only a draw by rule. */
+					disagree += v != 0;
+					break;
+				}
+				cutoff_chess_state_t child;
+				g->play(g->ctx, &st, moves[rnd() % (uint64_t)n], &child);
+				st = child;
+			}
+		}
+		printf("terminal against gen_moves: %d positions, %d mates, %d stalemates\n",
+		       positions_seen, mates, stalemates);
+		CHECK(disagree == 0 && mates > 0 && stalemates > 0,
+		      "terminal() disagrees with gen_moves at %d positions", disagree);
+	}
 	printf("evaluation: %d positions and their mirrors agree\n", evaluated);
 
 	/* Terminal positions. */

@@ -136,6 +136,7 @@ struct cutoff_chess {
 	int16_t pst_eg[6][64];   /* likewise, endgame; black reads square s ^ 56 */
 	chess_perft_fn perft;    /* the fastest perft this CPU runs (see movegen.c) */
 	chess_count_fn count;    /* likewise, the legal-move count */
+	chess_count_fn any;      /* likewise, non-zero when there is a legal move */
 	uint64_t slider[CHESS_ROOK_ENTRIES + CHESS_BISHOP_ENTRIES];
 };
 
@@ -340,7 +341,9 @@ void chess_tables_init(cutoff_chess_t *t);
 int chess_gen_legal(const cutoff_chess_t *t, const chess_pos_t *p, uint16_t *list, bool noisy);
 /* The number of legal moves of *p, without listing them. */
 int chess_count_legal(const cutoff_chess_t *t, const chess_pos_t *p);
-/* Sets t->perft and t->count to the versions this CPU runs fastest. */
+/* True when the side to move has a legal move (faster than counting them). */
+bool chess_has_legal(const cutoff_chess_t *t, const chess_pos_t *p);
+/* Sets t->perft, t->count and t->any to the versions this CPU runs fastest. */
 void chess_dispatch_init(cutoff_chess_t *t);
 
 /* position.c */

@@ -90,7 +90,7 @@ static bool game_terminal(const void *ctx, const void *state, int32_t *value)
 		*value = 0;
 		return true;
 	}
-	if (chess_count_legal(t, p) == 0) {
+	if (!chess_has_legal(t, p)) {
 		*value = chess_in_check(t, p) ? -CUTOFF_WIN : 0;
 		return true;
 	}

@@ -35,6 +35,8 @@ CHESS_INLINE uint64_t shift_signed(uint64_t b, int d) { return d > 0 ? b << d : 
 				                       MOVE_NORMAL, CHESS_KNIGHT);                 \
 		} else {                                                                           \
 			n += chess_popcount(b_);                                                   \
+			if (any && n)                                                              \
+				return n;                                                          \
 		}                                                                                  \
 	} while (0)
 
@@ -50,6 +52,8 @@ CHESS_INLINE uint64_t shift_signed(uint64_t b, int d) { return d > 0 ? b << d : 
 			}                                                                          \
 		} else {                                                                           \
 			n += chess_popcount(b_);                                                   \
+			if (any && n)                                                              \
+				return n;                                                          \
 		}                                                                                  \
 	} while (0)
 
@@ -73,16 +77,20 @@ CHESS_INLINE uint64_t shift_signed(uint64_t b, int d) { return d > 0 ? b << d : 
 			}                                                                          \
 		} else {                                                                           \
 			n += 4 * chess_popcount(b_);                                               \
+			if (any && n)                                                              \
+				return n;                                                          \
 		}                                                                                  \
 	} while (0)
 
 /*
  * The generator for side `us` (a constant after inlining). `list` NULL: count every legal
- * move and return the count. Otherwise write the moves (every one, or with `noisy` only
- * the captures and the promotions) and return their number.
+ * move and return the count, or with `any` return as soon as one is found (a non-zero
+ * count, not the whole count: terminal() asks only whether there is a move). Otherwise
+ * write the moves (every one, or with `noisy` only the captures and the promotions) and
+ * return their number.
  */
 CHESS_INLINE int generate(const cutoff_chess_t *t, const chess_pos_t *p, uint16_t *list, bool noisy,
-                          const int us)
+                          const int us, const bool any)
 {
 	const int them = us ^ 1;
 	const int up = us == CHESS_WHITE ? 8 : -8;
@@ -107,6 +115,8 @@ CHESS_INLINE int generate(const cutoff_chess_t *t, const chess_pos_t *p, uint16_
 			if (list)
 				list[n++] = chess_move((unsigned)ksq, (unsigned)to, MOVE_NORMAL,
 				                       CHESS_KNIGHT);
+			else if (any)
+				return 1;
 			else
 				n++;
 		}
@@ -205,6 +215,8 @@ CHESS_INLINE int generate(const cutoff_chess_t *t, const chess_pos_t *p, uint16_
 			if (list)
 				list[n++] = chess_move((unsigned)sq, (unsigned)ep, MOVE_EN_PASSANT,
 				                       CHESS_KNIGHT);
+			else if (any)
+				return 1;
 			else
 				n++;
 		}
@@ -239,18 +251,27 @@ CHESS_INLINE int generate(const cutoff_chess_t *t, const chess_pos_t *p, uint16_
 int chess_gen_legal(const cutoff_chess_t *t, const chess_pos_t *p, uint16_t *list, bool noisy)
 {
 	if (noisy)
-		return p->side == CHESS_WHITE ? generate(t, p, list, true, CHESS_WHITE)
-		                              : generate(t, p, list, true, CHESS_BLACK);
-	return p->side == CHESS_WHITE ? generate(t, p, list, false, CHESS_WHITE)
-	                              : generate(t, p, list, false, CHESS_BLACK);
+		return p->side == CHESS_WHITE ? generate(t, p, list, true, CHESS_WHITE, false)
+		                              : generate(t, p, list, true, CHESS_BLACK, false);
+	return p->side == CHESS_WHITE ? generate(t, p, list, false, CHESS_WHITE, false)
+	                              : generate(t, p, list, false, CHESS_BLACK, false);
 }
 
 int chess_count_legal(const cutoff_chess_t *t, const chess_pos_t *p) { return t->count(t, p); }
 
+bool chess_has_legal(const cutoff_chess_t *t, const chess_pos_t *p) { return t->any(t, p) != 0; }
+
 CHESS_INLINE int count_moves(const cutoff_chess_t *t, const chess_pos_t *p)
 {
-	return p->side == CHESS_WHITE ? generate(t, p, NULL, false, CHESS_WHITE)
-	                              : generate(t, p, NULL, false, CHESS_BLACK);
+	return p->side == CHESS_WHITE ? generate(t, p, NULL, false, CHESS_WHITE, false)
+	                              : generate(t, p, NULL, false, CHESS_BLACK, false);
+}
+
+/* Non-zero when the side to move has a legal move (stops at the first one found). */
+CHESS_INLINE int any_moves(const cutoff_chess_t *t, const chess_pos_t *p)
+{
+	return p->side == CHESS_WHITE ? generate(t, p, NULL, false, CHESS_WHITE, true)
+	                              : generate(t, p, NULL, false, CHESS_BLACK, true);
 }
 
 /*
@@ -264,8 +285,8 @@ CHESS_INLINE uint64_t perft_node(const cutoff_chess_t *t, const chess_pos_t *p, 
 	if (depth <= 1)
 		return depth == 0 ? 1 : (uint64_t)count_moves(t, p);
 	uint16_t list[CHESS_LIST_CAP];
-	int n = p->side == CHESS_WHITE ? generate(t, p, list, false, CHESS_WHITE)
-	                               : generate(t, p, list, false, CHESS_BLACK);
+	int n = p->side == CHESS_WHITE ? generate(t, p, list, false, CHESS_WHITE, false)
+	                               : generate(t, p, list, false, CHESS_BLACK, false);
 	uint64_t total = 0;
 	chess_pos_t child;
 	for (int i = 0; i < n; i++) {
@@ -285,6 +306,8 @@ static int count_generic(const cutoff_chess_t *t, const chess_pos_t *p)
 	return count_moves(t, p);
 }
 
+static int any_generic(const cutoff_chess_t *t, const chess_pos_t *p) { return any_moves(t, p); }
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CHESS_HAVE_POPCNT 1
 #define CHESS_POPCNT_TARGET __attribute__((target("popcnt,bmi,bmi2")))
@@ -299,18 +322,25 @@ CHESS_POPCNT_TARGET static int count_popcnt(const cutoff_chess_t *t, const chess
 {
 	return count_moves(t, p);
 }
+
+CHESS_POPCNT_TARGET static int any_popcnt(const cutoff_chess_t *t, const chess_pos_t *p)
+{
+	return any_moves(t, p);
+}
 #endif
 
 void chess_dispatch_init(cutoff_chess_t *t)
 {
 	t->perft = perft_generic;
 	t->count = count_generic;
+	t->any = any_generic;
 #ifdef CHESS_HAVE_POPCNT
 	/* (libgcc and compiler-rt fill in the CPU model before main: no __builtin_cpu_init.) */
 	if (__builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
 	    __builtin_cpu_supports("bmi2")) {
 		t->perft = perft_popcnt;
 		t->count = count_popcnt;
+		t->any = any_popcnt;
 	}
 #endif
 }
