@@ -407,8 +407,11 @@ typedef struct cutoff_iteration {
  *
  * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required).
  * iterate   true: iterative deepening 1, 2, ..., depth (the info callback is called after
- *           each completed iteration, and a stopped search answers with the deepest
- *           completed one); false: one search at `depth`.
+ *           each completed iteration but the last, and a stopped search answers with the
+ *           deepest completed one); false: one search at `depth`. Iterating ends early
+ *           once a mate is proven: an exact win or loss at distance p plies with p <= the
+ *           depth just completed (p <= half of it with speculative pruning on), which no
+ *           deeper iteration can change; result.depth is then that depth.
  * nodes     stop after about this many nodes (0 = no limit).
  * time_ms   stop after about this many milliseconds (0 = no limit).
  * alpha, beta  the root window, -CUTOFF_INF <= alpha < beta <= CUTOFF_INF; the returned

@@ -462,6 +462,21 @@ static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
+ * True when an iteration at `depth` has proven its value for good: an exact win or loss
+ * at distance p plies with p <= depth. A full-width search to `depth` sees every end of
+ * the game within `depth` plies, so no deeper iteration can find a shorter mate or escape
+ * this one. With speculative pruning the search is not full-width (a reduced line may
+ * hide a shorter mate), so the distance must fit in half the depth, as a margin.
+ */
+static bool mate_proven(const cutoff_engine_t *e, int32_t value, cutoff_bound_t bound, int depth)
+{
+	if (bound != CUTOFF_BOUND_EXACT || !is_win(value))
+		return false;
+	int plies = CUTOFF_WIN - (value > 0 ? value : -value);
+	return e->cfg.pruning ? 2 * plies <= depth : plies <= depth;
+}
+
+/*
  * One iteration at `depth`, through an aspiration window around `prev` when configured:
  * a failure widens the window on the side the fail-soft value points to, by a delta that
  * doubles each time, and after a few failures (an unstable search) falls back to the
@@ -552,14 +567,19 @@ static void run_iterations(struct search_job *j, int index)
 		it->counters = counters_minus(&s->count, &before);
 		it->time_s = (double)(cutoff_now_ns() - j->t0) / 1e9;
 		before = s->count;
-		if (j->info && index == 0 && d < lim->depth) {
+		bool last = d == lim->depth || mate_proven(e, value, bound, d);
+		if (j->info && index == 0 && !last) {
 			r->counters = s->count;
 			r->time_s = it->time_s;
 			j->info(j->info_user, r);
 		}
+		if (last) {
+			/* Lazy SMP: this thread's answer is final; the others stop. */
+			if (lazy)
+				cutoff_int_store_relaxed(&e->control.halt, 1);
+			break;
+		}
 	}
-	if (lazy && r->depth == lim->depth)
-		cutoff_int_store_relaxed(&e->control.halt, 1);
 }
 
 static void search_job(void *arg, int index, int threads)
@@ -650,7 +670,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	memset(&r->counters, 0, sizeof(r->counters));
 	for (int i = 0; i < threads; i++)
 		counters_add(&r->counters, &e->searchers[i].count);
-	r->stopped = r->depth < limits->depth;
+	r->stopped = r->depth < limits->depth && !mate_proven(e, r->value, r->bound, r->depth);
 	rc = CUTOFF_OK;
 out:
 	r->time_s = (double)(cutoff_now_ns() - job.t0) / 1e9;

@@ -139,6 +139,43 @@ int main(void)
 	printf("mates: %d searches, %d missed\n", searched, misses);
 	CHECK(misses == 0, "every driver finds the mates in 2 and 3 at their distance");
 
+	/* A proven mate ends the iterations: asked for depth 20, the search of a mate in 2
+	 * (3 plies) stops after depth 3 without pruning, depth 6 with it, for every driver. */
+	{
+		cutoff_chess_state_t root;
+		CHECK(cutoff_chess_parse_fen(chess, mates[0].fen, &root, err, sizeof(err)) == 0,
+		      "%s", err);
+		for (unsigned pruning = CUTOFF_PRUNE_NONE; pruning <= CUTOFF_PRUNE_ALL;
+		     pruning += CUTOFF_PRUNE_ALL)
+			for (int d = CUTOFF_DRIVER_SERIAL; d <= CUTOFF_DRIVER_YBW; d++) {
+				cutoff_config_t cfg;
+				cutoff_config_default(&cfg);
+				cfg.driver = (cutoff_driver_t)d;
+				cfg.threads = d == CUTOFF_DRIVER_SERIAL ? 1 : 3;
+				cfg.pruning = pruning;
+				cfg.tt_mb = 4;
+				cfg.topology = topology;
+				cutoff_engine_t *e =
+					cutoff_engine_new(cutoff_chess_game(chess), &cfg, NULL);
+				cutoff_limits_t lim;
+				cutoff_limits_default(&lim);
+				lim.depth = 20;
+				lim.iterate = true;
+				cutoff_result_t r;
+				int rc = e ? cutoff_engine_search(e, &root, &lim, &r, NULL, NULL)
+				           : -1;
+				int want = pruning ? 6 : 3;
+				CHECK(rc == 0 && !r.stopped && r.value == CUTOFF_WIN - 3 &&
+				              r.depth == want,
+				      "driver %d pruning %u: a proven mate ends the search at "
+				      "depth %d (rc %d, "
+				      "depth %d, value %d)",
+				      d, pruning, want, rc, rc == 0 ? r.depth : -1,
+				      rc == 0 ? (int)r.value : 0);
+				cutoff_engine_free(e);
+			}
+	}
+
 	cutoff_chess_free(chess);
 	cutoff_topo_free(topology);
 	return check_report();
