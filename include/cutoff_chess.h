@@ -3,7 +3,7 @@
  *
  * Standard chess on bitboards: every rule of play (castling, en passant, promotion, check,
  * checkmate, stalemate, the fifty-move rule, insufficient material), FEN in and out, moves
- * in UCI long algebraic notation, incremental Zobrist keys and an exact perft.
+ * in UCI long algebraic notation and in SAN, incremental Zobrist keys and an exact perft.
  *
  * Everything read-only that the rules need (attack tables, keys, evaluation tables, about
  * 1 MB) lives in a context object, cutoff_chess_t, made once by cutoff_chess_new(). The
@@ -132,6 +132,38 @@ CUTOFF_API int cutoff_chess_fen(const cutoff_chess_t *chess, const cutoff_chess_
 CUTOFF_API int cutoff_chess_parse_move(const cutoff_chess_t *chess,
                                        const cutoff_chess_state_t *state, const char *text,
                                        cutoff_move_t *move, char *err, size_t errlen);
+
+/*
+ * Reads a move in Standard Algebraic Notation, as EPD and PGN files write it ("e4", "Nbd7",
+ * "R1e2", "Qh4xe1", "exd5", "e8=Q", "O-O-O"), and finds the one legal move of `state` it
+ * names. Lenient where files differ: a missing 'x', check and mate marks (not checked),
+ * trailing annotations '!' and '?', "e8Q" for "e8=Q", castling with zeros ("0-0"), an
+ * "e.p." suffix on an en-passant capture, more disambiguation than needed, blanks around
+ * the move. Returns 0 with *move set, or CUTOFF_EINVAL with a one-line message in err
+ * (when err is not NULL and errlen > 0) that starts "SAN '<text>': " and says what is
+ * wrong: bad syntax; no legal move matches (a missing or unexpected promotion piece,
+ * castling written as a king move, illegal castling said as such); ambiguous (the
+ * matching moves are listed in SAN); an 'x' on a move that captures nothing, or "e.p." on
+ * one that is not en passant. Reads `text` only up to its NUL and refuses more than 32
+ * bytes; thread-safe.
+ */
+CUTOFF_API int cutoff_chess_parse_san(const cutoff_chess_t *chess,
+                                      const cutoff_chess_state_t *state, const char *text,
+                                      cutoff_move_t *move, char *err, size_t errlen);
+
+/* The longest SAN cutoff_chess_san() writes, with its terminating NUL ("Qh4xe1+"). */
+#define CUTOFF_CHESS_SAN_SIZE 8
+
+/*
+ * Writes the SAN of `move`, a legal move of `state`, into buf: disambiguated by the
+ * origin's file, else its rank, else both, only when another piece of the same kind can
+ * legally reach the same square; 'x' for captures; "=Q" for promotions; '+' after a check
+ * and '#' after a mate; "O-O" and "O-O-O" for castling (CUTOFF_CHESS_SAN_SIZE bytes are
+ * enough). Returns its length, or CUTOFF_EINVAL for a NULL argument, a move that is not
+ * legal here, or a buffer too small (buf then holds "" when size > 0).
+ */
+CUTOFF_API int cutoff_chess_san(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
+                                cutoff_move_t move, char *buf, size_t size);
 
 /* Writes `move` in UCI notation into buf (CUTOFF_CHESS_MOVE_SIZE bytes are enough).
  * Returns its length, or CUTOFF_EINVAL for a value that is not a chess move (buf then

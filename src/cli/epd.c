@@ -1,0 +1,890 @@
+/*
+ * epd.c — `cutoff epd`: runs a chess test suite (Win at Chess, Bratko-Kopec, ...) written in
+ * EPD, and says how many positions the engine solves.
+ *
+ * An EPD line is the first four fields of a FEN (placement, side, castling, en passant),
+ * optionally the two move counters, then operations "opcode operands;": `bm` (best moves,
+ * any of which solves the position), `am` (moves to avoid), `id "name"`; other opcodes are
+ * read and ignored. Moves are SAN, read by cutoff_chess_parse_san().
+ *
+ * The whole file is read and checked before the first search, so that a malformed line is
+ * reported at once (on stderr, naming the line and what is wrong) rather than after hours
+ * of searching; such lines are skipped, the others searched, and the command then exits
+ * with CLI_EXIT_FAIL. Each position is searched from an empty table (cutoff_engine_clear),
+ * so that its result does not depend on the positions before it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cutoff.h"
+#include "cutoff_games.h"
+#include "json.h"
+
+/* clang-format off */
+static const char epd_usage[] =
+	"usage: cutoff epd --file FILE [--movetime MS | --depth D] [options]\n"
+	"\n"
+	"Searches every position of a chess test suite in EPD (such as Win at Chess or\n"
+	"Bratko-Kopec) and reports, for each, the engine's move in SAN, whether it solves\n"
+	"the position (one of the 'bm' moves, none of the 'am' moves), the depth reached,\n"
+	"the score, nodes and time; then how many were solved. Each position starts from an\n"
+	"empty table. Malformed lines are reported on stderr with their line number and\n"
+	"skipped, and the command then exits with status 1.\n"
+	"\n"
+	"  --file FILE       the EPD file (required)\n"
+	"  --movetime MS     search each position for MS milliseconds, 1..86400000\n"
+	"                    (the default, 1000, when --depth is not given)\n"
+	"  --depth D         search each position to depth D, 1..127, without a time limit\n"
+	"  --algo ALGO       the driver and algorithm: serial, lazysmp or ybw (with pvs), or\n"
+	"                    DRIVER/ALGO such as ybw/mtdf; default serial\n"
+	"  --hash MB         transposition table in MiB, 0..65536; default 64\n"
+	"  --pruning P       speculative pruning: on (null move and late move reductions),\n"
+	"                    off, or a list of null,lmr; default on\n"
+	"  --aspiration CP   aspiration window half-width in centipawns, 0..1000 (0: off);\n"
+	"                    default 0\n"
+	"  --limit K         search only the first K positions of the file, 1..1000000\n"
+	CLI_PARALLEL_USAGE
+	"  --json            print one JSON object instead of the text report (and, when\n"
+	"                    stderr is a terminal, one progress line per position there)\n"
+	"  --help            print this help\n";
+/* clang-format on */
+
+enum {
+	EPD_MAX_MOVES = 16,   /* moves in one bm or am */
+	EPD_MAX_LINE = 4096,  /* bytes in one line, newline included */
+	EPD_ID_SIZE = 64,     /* bytes kept of an id */
+	EPD_EXPECT_SIZE = 96, /* the expected moves as shown */
+	EPD_PV_SIZE = 400     /* the principal variation in SAN, as shown in JSON */
+};
+
+typedef struct epd_entry {
+	int line;
+	char id[EPD_ID_SIZE];
+	char fen[CUTOFF_CHESS_FEN_SIZE];
+	cutoff_chess_state_t root;
+	int nbm, nam;
+	cutoff_move_t bm[EPD_MAX_MOVES], am[EPD_MAX_MOVES];
+	char expect[EPD_EXPECT_SIZE]; /* "Qg6 Qd3" or "not Rxb2" */
+} epd_entry_t;
+
+typedef struct epd_outcome {
+	cutoff_move_t move;
+	char san[CUTOFF_CHESS_SAN_SIZE];
+	bool solved;
+	int depth;
+	int32_t value;
+	bool scored; /* at least one iteration completed: value is meaningful */
+	int solved_depth;
+	double solved_time_s; /* the first iteration of the final run of solving ones */
+	uint64_t nodes;
+	uint64_t seldepth;
+	double time_s;
+	char pv[EPD_PV_SIZE];
+} epd_outcome_t;
+
+typedef struct epd_suite {
+	epd_entry_t *entry;
+	int n, cap;
+	int bad; /* malformed lines, skipped */
+} epd_suite_t;
+
+/* ---- reading the file ---- */
+
+static void epd_line_error(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void epd_line_error(const char *file, int line, const char *fmt, ...)
+{
+	char q[CLI_QUOTE_SIZE], msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_error("epd", "%s line %d: %s", cli_quote(q, sizeof(q), file), line, msg);
+}
+
+/*
+ * Reads one line into buf (without its newline). Returns its length, -1 at the end of the
+ * file, or -2 for a line too long or holding a NUL byte (the rest of it is skipped).
+ */
+static int read_line(FILE *f, char *buf, size_t size, const char **why)
+{
+	size_t n = 0;
+	int c;
+	bool too_long = false, nul = false;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			nul = true;
+		else if (n + 1 < size)
+			buf[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	if (c == EOF && n == 0 && !too_long && !nul)
+		return -1;
+	if (n > 0 && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	if (too_long || nul) {
+		*why = too_long ? "line too long (at most 4095 bytes)" : "a NUL byte in the line";
+		return -2;
+	}
+	return (int)n;
+}
+
+/* As the FEN reader splits its fields (a stray carriage return included). */
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+static bool all_digits(const char *s, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	}
+	return true;
+}
+
+/* A move list of a bm or am operation, in SAN separated by blanks. */
+static bool read_moves(const cutoff_chess_t *chess, const epd_entry_t *e, const char *opcode,
+                       char *operands, cutoff_move_t *moves, int *n, char *why, size_t whylen)
+{
+	char msg[200];
+	int count = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(operands, " \t\r", &save); tok;
+	     tok = strtok_r(NULL, " \t\r", &save)) {
+		if (count == EPD_MAX_MOVES) {
+			snprintf(why, whylen, "%s: more than %d moves", opcode, EPD_MAX_MOVES);
+			return false;
+		}
+		cutoff_move_t m;
+		if (cutoff_chess_parse_san(chess, &e->root, tok, &m, msg, sizeof(msg)) != 0) {
+			snprintf(why, whylen, "%s: %s", opcode, msg);
+			return false;
+		}
+		moves[count++] = m;
+	}
+	if (count == 0) {
+		snprintf(why, whylen, "%s: no move given", opcode);
+		return false;
+	}
+	*n = count;
+	return true;
+}
+
+/* The id, shown back: printable ASCII only, at most EPD_ID_SIZE - 1 bytes. */
+static void set_id(epd_entry_t *e, const char *text, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 1 < sizeof(e->id); i++) {
+		unsigned char ch = (unsigned char)text[i];
+		e->id[o++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+	}
+	e->id[o] = '\0';
+}
+
+/*
+ * Parses one EPD line into *e. Returns true, or false with the reason in why[].
+ */
+static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t *e, char *why,
+                           size_t whylen)
+{
+	/* The position: four fields, or six when the counters are there too. */
+	const char *field[6];
+	size_t flen[6];
+	char *s = line;
+	int nf = 0;
+	for (; nf < 6; nf++) {
+		while (is_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		field[nf] = s;
+		while (*s && !is_blank(*s) && *s != ';')
+			s++;
+		flen[nf] = (size_t)(s - field[nf]);
+		if (flen[nf] == 0)
+			break; /* a ';' where a field should be */
+		if (nf == 3) {
+			/* Counters follow only as two plain numbers. */
+			char *t = s;
+			while (is_blank(*t))
+				t++;
+			const char *c1 = t;
+			while (*t && !is_blank(*t) && *t != ';')
+				t++;
+			size_t l1 = (size_t)(t - c1);
+			while (is_blank(*t))
+				t++;
+			const char *c2 = t;
+			while (*t && !is_blank(*t) && *t != ';')
+				t++;
+			size_t l2 = (size_t)(t - c2);
+			if (!all_digits(c1, l1) || !all_digits(c2, l2)) {
+				nf = 4;
+				break;
+			}
+		}
+	}
+	if (nf < 4) {
+		snprintf(why, whylen,
+		         "expected a position of 4 fields (placement, side, castling, en "
+		         "passant), found %d",
+		         nf);
+		return false;
+	}
+	char fen[256];
+	size_t o = 0;
+	for (int i = 0; i < nf; i++) {
+		if (o + flen[i] + 2 > sizeof(fen)) {
+			snprintf(why, whylen, "FEN: field %d too long", i + 1);
+			return false;
+		}
+		if (i)
+			fen[o++] = ' ';
+		memcpy(fen + o, field[i], flen[i]);
+		o += flen[i];
+	}
+	fen[o] = '\0';
+	char msg[200];
+	if (cutoff_chess_parse_fen(chess, fen, &e->root, msg, sizeof(msg)) != 0) {
+		snprintf(why, whylen, "bad FEN: %s", msg);
+		return false;
+	}
+	cutoff_chess_fen(chess, &e->root, e->fen, sizeof(e->fen));
+	const cutoff_game_t *game = cutoff_chess_game(chess);
+	int32_t over;
+	if (game->terminal(game->ctx, &e->root, &over)) {
+		snprintf(why, whylen, "the game is over in this position: nothing to search");
+		return false;
+	}
+
+	/* The operations: opcode, operands (quoted strings may hold ';'), ';'. */
+	e->nbm = e->nam = 0;
+	e->id[0] = '\0';
+	bool have_bm = false, have_am = false;
+	for (;;) {
+		while (is_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		if (*s == ';') {
+			s++;
+			continue;
+		}
+		char *opcode = s;
+		while (*s && !is_blank(*s) && *s != ';')
+			s++;
+		size_t oplen = (size_t)(s - opcode);
+		bool ok_opcode = (opcode[0] >= 'a' && opcode[0] <= 'z') ||
+		                 (opcode[0] >= 'A' && opcode[0] <= 'Z');
+		for (size_t i = 1; i < oplen && ok_opcode; i++) {
+			char c = opcode[i];
+			ok_opcode = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			            (c >= '0' && c <= '9') || c == '_';
+		}
+		if (!ok_opcode) {
+			char q[CLI_QUOTE_SIZE], shown[32];
+			snprintf(shown, sizeof(shown), "%.*s", (int)(oplen < 24 ? oplen : 24),
+			         opcode);
+			snprintf(
+				why, whylen,
+				"bad opcode %s (an opcode is a letter then letters, digits or '_')",
+				cli_quote(q, sizeof(q), shown));
+			return false;
+		}
+		/* Operands up to the ';' outside quotes. */
+		char *operands = s;
+		bool quoted = false;
+		while (*s && (quoted || *s != ';')) {
+			if (*s == '"')
+				quoted = !quoted;
+			s++;
+		}
+		if (quoted) {
+			snprintf(why, whylen, "%.*s: a string without its closing '\"'",
+			         (int)(oplen < 24 ? oplen : 24), opcode);
+			return false;
+		}
+		bool more = *s == ';';
+		*s = '\0';
+		bool is_bm = oplen == 2 && !memcmp(opcode, "bm", 2);
+		bool is_am = oplen == 2 && !memcmp(opcode, "am", 2);
+		if (is_bm || is_am) {
+			const char *name = is_bm ? "bm" : "am";
+			if (is_bm ? have_bm : have_am) {
+				snprintf(why, whylen, "%s given twice", name);
+				return false;
+			}
+			if (!read_moves(chess, e, name, operands, is_bm ? e->bm : e->am,
+			                is_bm ? &e->nbm : &e->nam, why, whylen))
+				return false;
+			*(is_bm ? &have_bm : &have_am) = true;
+		} else if (oplen == 2 && !memcmp(opcode, "id", 2)) {
+			while (is_blank(*operands))
+				operands++;
+			size_t len = strlen(operands);
+			while (len > 0 && is_blank(operands[len - 1]))
+				len--;
+			if (len >= 2 && operands[0] == '"' && operands[len - 1] == '"')
+				set_id(e, operands + 1, len - 2);
+			else
+				set_id(e, operands, len);
+		}
+		if (!more)
+			break;
+		s++;
+	}
+	if (!have_bm && !have_am) {
+		snprintf(why, whylen, "no bm or am operation: nothing to test the move against");
+		return false;
+	}
+	if (!e->id[0])
+		snprintf(e->id, sizeof(e->id), "line %d", e->line);
+
+	/* What solves it, as shown. */
+	o = 0;
+	e->expect[0] = '\0';
+	for (int k = 0; k < e->nbm + e->nam; k++) {
+		bool bm = k < e->nbm;
+		char san[CUTOFF_CHESS_SAN_SIZE];
+		cutoff_chess_san(chess, &e->root, bm ? e->bm[k] : e->am[k - e->nbm], san,
+		                 sizeof(san));
+		int w = snprintf(e->expect + o, sizeof(e->expect) - o, "%s%s%s", o ? " " : "",
+		                 !bm && k == e->nbm ? "not " : "", san);
+		if (w < 0 || (size_t)w >= sizeof(e->expect) - o)
+			break;
+		o += (size_t)w;
+	}
+	return true;
+}
+
+/* Reads up to `limit` positions (0: all) of the file; prints each malformed line. */
+static int read_suite(const cutoff_chess_t *chess, const char *path, int64_t limit,
+                      epd_suite_t *suite)
+{
+	char q[CLI_QUOTE_SIZE];
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		cli_error("epd", "--file: cannot open %s: %s", cli_quote(q, sizeof(q), path),
+		          strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	static char line[EPD_MAX_LINE];
+	int lineno = 0, seen = 0;
+	for (;;) {
+		if (limit > 0 && seen >= limit)
+			break;
+		const char *why_read = NULL;
+		int len = read_line(f, line, sizeof(line), &why_read);
+		if (len == -1)
+			break;
+		lineno++;
+		if (len == -2) {
+			epd_line_error(path, lineno, "%s", why_read);
+			suite->bad++;
+			seen++;
+			continue;
+		}
+		const char *t = line;
+		while (is_blank(*t))
+			t++;
+		if (*t == '\0' || *t == '#')
+			continue; /* blank lines and comments */
+		seen++;
+		if (suite->n == suite->cap) {
+			int cap = suite->cap ? 2 * suite->cap : 64;
+			epd_entry_t *grown = realloc(suite->entry, (size_t)cap * sizeof(*grown));
+			if (!grown) {
+				cli_error("epd", "out of memory reading %s",
+				          cli_quote(q, sizeof(q), path));
+				fclose(f);
+				return CLI_EXIT_FAIL;
+			}
+			suite->entry = grown;
+			suite->cap = cap;
+		}
+		epd_entry_t *e = &suite->entry[suite->n];
+		memset(e, 0, sizeof(*e));
+		e->line = lineno;
+		char why[300];
+		if (!parse_epd_line(chess, line, e, why, sizeof(why))) {
+			epd_line_error(path, lineno, "%s", why);
+			suite->bad++;
+			continue;
+		}
+		suite->n++;
+	}
+	bool failed = ferror(f) != 0;
+	int saved = errno;
+	fclose(f);
+	if (failed) {
+		cli_error("epd", "cannot read %s: %s", cli_quote(q, sizeof(q), path),
+		          strerror(saved));
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* ---- searching ---- */
+
+static bool in_list(const cutoff_move_t *list, int n, cutoff_move_t m)
+{
+	for (int i = 0; i < n; i++) {
+		if (list[i] == m)
+			return true;
+	}
+	return false;
+}
+
+static bool solves(const epd_entry_t *e, cutoff_move_t m)
+{
+	if (m == CUTOFF_MOVE_NONE)
+		return false;
+	if (e->nbm > 0 && !in_list(e->bm, e->nbm, m))
+		return false;
+	return !in_list(e->am, e->nam, m);
+}
+
+/* The principal variation in SAN, cut where it no longer fits. */
+static void pv_text(const cutoff_chess_t *chess, const cutoff_chess_state_t *root,
+                    const cutoff_move_t *pv, int n, char *buf, size_t size)
+{
+	cutoff_chess_state_t st = *root;
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		char san[CUTOFF_CHESS_SAN_SIZE];
+		if (cutoff_chess_san(chess, &st, pv[i], san, sizeof(san)) < 0)
+			break;
+		if (o + strlen(san) + 2 > size)
+			break;
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? " " : "", san);
+		cutoff_chess_play(chess, &st, pv[i], &st);
+	}
+}
+
+/* "mate 3", "mate -2" or "cp 35"; "-" before any iteration completed. */
+static void score_text(const epd_outcome_t *r, char *buf, size_t size)
+{
+	if (!r->scored)
+		snprintf(buf, size, "-");
+	else if (r->value >= CUTOFF_WIN_MIN)
+		snprintf(buf, size, "mate %d", (CUTOFF_WIN - r->value + 1) / 2);
+	else if (r->value <= -CUTOFF_WIN_MIN)
+		snprintf(buf, size, "mate -%d", (CUTOFF_WIN + r->value + 1) / 2);
+	else
+		snprintf(buf, size, "cp %d", (int)r->value);
+}
+
+static int search_one(const cutoff_chess_t *chess, cutoff_engine_t *engine,
+                      const cutoff_limits_t *limits, const epd_entry_t *e, bool first,
+                      epd_outcome_t *out, cli_log_t *log)
+{
+	static cutoff_result_t res;
+	int rc = first ? 0 : cutoff_engine_clear(engine); /* a new engine is empty */
+	if (rc == 0)
+		rc = cutoff_engine_search(engine, &e->root, limits, &res, NULL, NULL);
+	if (rc < 0) {
+		char what[100];
+		snprintf(what, sizeof(what), "the search of %s failed", e->id);
+		cli_fail("epd", what, rc, log);
+		return CLI_EXIT_FAIL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->move = res.best_move;
+	if (cutoff_chess_san(chess, &e->root, res.best_move, out->san, sizeof(out->san)) < 0)
+		snprintf(out->san, sizeof(out->san), "-");
+	out->solved = solves(e, res.best_move);
+	out->depth = res.depth;
+	out->value = res.value;
+	out->scored = res.iterations > 0 && res.bound != CUTOFF_BOUND_NONE;
+	out->nodes = res.counters.nodes;
+	out->seldepth = res.counters.seldepth;
+	out->time_s = res.time_s;
+	out->solved_depth = -1;
+	out->solved_time_s = -1;
+	/* When the answer solves it: from which iteration on it kept solving. */
+	for (int i = res.iterations - 1; out->solved && i >= 0; i--) {
+		if (!solves(e, res.iteration[i].best_move))
+			break;
+		out->solved_depth = res.iteration[i].depth;
+		out->solved_time_s = res.iteration[i].time_s;
+	}
+	pv_text(chess, &e->root, res.pv, res.pv_length, out->pv, sizeof(out->pv));
+	return CLI_EXIT_OK;
+}
+
+/* ---- reports ---- */
+
+typedef struct epd_run {
+	const char *file;
+	const char *algo; /* label */
+	const cli_parallel_t *par;
+	cutoff_driver_t driver;
+	int64_t movetime_ms, depth, hash_mb, aspiration;
+	unsigned pruning;
+	const epd_suite_t *suite;
+	const epd_outcome_t *out; /* suite->n of them */
+	int solved;
+	uint64_t nodes;
+	double time_s;
+} epd_run_t;
+
+static const char *pruning_text(unsigned bits)
+{
+	switch (bits & CUTOFF_PRUNE_ALL) {
+	case CUTOFF_PRUNE_NULL_MOVE:
+		return "null";
+	case CUTOFF_PRUNE_LMR:
+		return "lmr";
+	case CUTOFF_PRUNE_ALL:
+		return "null,lmr";
+	default:
+		return "off";
+	}
+}
+
+static double per_second(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
+
+static void print_header(const epd_run_t *run)
+{
+	char q[CLI_QUOTE_SIZE];
+	cli_field(stdout, "file", "%s (%d positions)", cli_quote(q, sizeof(q), run->file),
+	          run->suite->n);
+	cli_field(stdout, "engine",
+	          "%s, %" PRId64 " thread%s, table %" PRId64
+	          " MiB, pruning %s, aspiration %" PRId64,
+	          run->algo, run->par->threads, run->par->threads == 1 ? "" : "s", run->hash_mb,
+	          pruning_text(run->pruning), run->aspiration);
+	if (run->depth > 0)
+		cli_field(stdout, "limit", "depth %" PRId64 " a position", run->depth);
+	else
+		cli_field(stdout, "limit", "%" PRId64 " ms a position", run->movetime_ms);
+	printf("\n%5s  %-12s %-16s %-8s %-4s %5s %-9s %12s %8s\n", "#", "id", "expected", "move",
+	       "ok", "depth", "score", "nodes", "time");
+}
+
+static void print_line(int i, const epd_entry_t *e, const epd_outcome_t *r)
+{
+	char score[24];
+	score_text(r, score, sizeof(score));
+	printf("%5d  %-12s %-16s %-8s %-4s %5d %-9s %12" PRIu64 " %8.3f\n", i + 1, e->id, e->expect,
+	       r->san, r->solved ? "yes" : "no", r->depth, score, r->nodes, r->time_s);
+	fflush(stdout);
+}
+
+static void print_totals(const epd_run_t *run)
+{
+	int n = run->suite->n;
+	printf("\n");
+	cli_field(stdout, "solved", "%d of %d (%.1f %%)", run->solved, n,
+	          n ? 100.0 * run->solved / n : 0.0);
+	cli_field(stdout, "nodes", "%" PRIu64, run->nodes);
+	cli_field(stdout, "time", "%.3f s", run->time_s);
+	cli_field(stdout, "nodes per second", "%.0f", per_second(run->nodes, run->time_s));
+	if (run->solved < n) {
+		fprintf(stdout, "%-22s", "not solved");
+		int shown = 0;
+		for (int i = 0; i < n; i++) {
+			if (run->out[i].solved)
+				continue;
+			if (shown && shown % 6 == 0)
+				fprintf(stdout, "\n%-22s", "");
+			fprintf(stdout, "%s%s", shown % 6 ? " " : "", run->suite->entry[i].id);
+			shown++;
+		}
+		fputc('\n', stdout);
+	}
+	if (run->suite->bad)
+		cli_field(stdout, "malformed lines", "%d, skipped (see the messages on stderr)",
+		          run->suite->bad);
+}
+
+static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_string(&w, "file", run->file);
+	json_string(&w, "algo", run->algo);
+	json_string(&w, "driver", cli_driver_names[run->driver]);
+	json_int(&w, "threads", run->par->threads);
+	json_int(&w, "hash_mb", run->hash_mb);
+	json_string(&w, "pruning", pruning_text(run->pruning));
+	json_int(&w, "aspiration", run->aspiration);
+	if (run->depth > 0) {
+		json_null(&w, "movetime_ms");
+		json_int(&w, "depth_limit", run->depth);
+	} else {
+		json_int(&w, "movetime_ms", run->movetime_ms);
+		json_null(&w, "depth_limit");
+	}
+	json_begin_array(&w, "positions");
+	for (int i = 0; i < run->suite->n; i++) {
+		const epd_entry_t *e = &run->suite->entry[i];
+		const epd_outcome_t *r = &run->out[i];
+		char san[CUTOFF_CHESS_SAN_SIZE], uci[CUTOFF_CHESS_MOVE_SIZE];
+		json_begin_object(&w, NULL);
+		json_int(&w, "line", e->line);
+		json_string(&w, "id", e->id);
+		json_string(&w, "fen", e->fen);
+		json_begin_array(&w, "bm");
+		for (int k = 0; k < e->nbm; k++) {
+			cutoff_chess_san(chess, &e->root, e->bm[k], san, sizeof(san));
+			json_string(&w, NULL, san);
+		}
+		json_end(&w);
+		json_begin_array(&w, "am");
+		for (int k = 0; k < e->nam; k++) {
+			cutoff_chess_san(chess, &e->root, e->am[k], san, sizeof(san));
+			json_string(&w, NULL, san);
+		}
+		json_end(&w);
+		if (cutoff_chess_move_str(r->move, uci, sizeof(uci)) < 0) {
+			json_null(&w, "move");
+			json_null(&w, "move_uci");
+		} else {
+			json_string(&w, "move", r->san);
+			json_string(&w, "move_uci", uci);
+		}
+		json_bool(&w, "solved", r->solved);
+		json_int(&w, "depth", r->depth);
+		json_uint(&w, "seldepth", r->seldepth);
+		if (r->scored && r->value >= CUTOFF_WIN_MIN) {
+			json_null(&w, "score_cp");
+			json_int(&w, "mate", (CUTOFF_WIN - r->value + 1) / 2);
+		} else if (r->scored && r->value <= -CUTOFF_WIN_MIN) {
+			json_null(&w, "score_cp");
+			json_int(&w, "mate", -((CUTOFF_WIN + r->value + 1) / 2));
+		} else if (r->scored) {
+			json_int(&w, "score_cp", r->value);
+			json_null(&w, "mate");
+		} else {
+			json_null(&w, "score_cp");
+			json_null(&w, "mate");
+		}
+		if (r->solved_depth >= 0) {
+			json_int(&w, "solved_depth", r->solved_depth);
+			json_double(&w, "solved_time_s", r->solved_time_s);
+		} else {
+			json_null(&w, "solved_depth");
+			json_null(&w, "solved_time_s");
+		}
+		json_uint(&w, "nodes", r->nodes);
+		json_double(&w, "time_s", r->time_s);
+		json_string(&w, "pv", r->pv);
+		json_end(&w);
+	}
+	json_end(&w);
+	json_int(&w, "total", run->suite->n);
+	json_int(&w, "solved", run->solved);
+	json_int(&w, "malformed_lines", run->suite->bad);
+	json_uint(&w, "nodes", run->nodes);
+	json_double(&w, "time_s", run->time_s);
+	json_double(&w, "nps", per_second(run->nodes, run->time_s));
+	json_end(&w);
+	if (json_finish(&w) < 0) {
+		cli_error("epd", "cannot write the JSON output");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* --pruning: on, off, all, none, or a list of null, lmr. */
+static bool parse_pruning(const char *text, unsigned *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	if (!strcmp(text, "on") || !strcmp(text, "all")) {
+		*out = CUTOFF_PRUNE_ALL;
+		return true;
+	}
+	if (!strcmp(text, "off") || !strcmp(text, "none")) {
+		*out = CUTOFF_PRUNE_NONE;
+		return true;
+	}
+	unsigned bits = 0;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 4 && !strncmp(p, "null", 4))
+			bits |= CUTOFF_PRUNE_NULL_MOVE;
+		else if (len == 3 && !strncmp(p, "lmr", 3))
+			bits |= CUTOFF_PRUNE_LMR;
+		else {
+			cli_error("epd",
+			          "--pruning: expected on, off, or a list of null,lmr; got %s",
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return true;
+}
+
+int cli_epd(int argc, char **argv)
+{
+	const char *file = NULL, *algo_text = "serial", *pruning_arg = "on";
+	int64_t movetime = 1000, depth = 0, hash_mb = 64, limit = 0, aspiration = 0;
+	bool json = false;
+	cli_parallel_t par;
+	cli_opt_t opts[] = {
+		{ .name = "file", .kind = CLI_STRING, .dest.s = &file },
+		{ .name = "movetime",
+		  .kind = CLI_INT,
+		  .dest.i = &movetime,
+		  .min = 1,
+		  .max = 86400000 },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &depth,
+		  .min = 1,
+		  .max = CUTOFF_MAX_PLY - 1 },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
+		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &pruning_arg },
+		{ .name = "aspiration",
+		  .kind = CLI_INT,
+		  .dest.i = &aspiration,
+		  .min = 0,
+		  .max = 1000 },
+		{ .name = "limit", .kind = CLI_INT, .dest.i = &limit, .min = 1, .max = 1000000 },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_PARALLEL_OPTS(&par),
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+
+	cli_parallel_default(&par);
+	switch (cli_parse("epd", epd_usage, opts, nopts, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	if (!file) {
+		cli_error("epd", "--file is required (an EPD file such as wac.epd)");
+		return CLI_EXIT_USAGE;
+	}
+	if (cli_given(opts, nopts, "movetime") && cli_given(opts, nopts, "depth")) {
+		cli_error("epd", "--movetime and --depth: give one of them, not both");
+		return CLI_EXIT_USAGE;
+	}
+	cutoff_driver_t driver;
+	cutoff_algo_t algo;
+	unsigned pruning;
+	if (!cli_parse_algo("epd", algo_text, &driver, &algo) ||
+	    !parse_pruning(pruning_arg, &pruning))
+		return CLI_EXIT_USAGE;
+
+	int err;
+	cutoff_chess_t *chess = cutoff_chess_new(&err);
+	if (!chess) {
+		cli_fail("epd", "cannot make the chess tables", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	epd_suite_t suite = { 0 };
+	int status = read_suite(chess, file, limit, &suite);
+	if (status == CLI_EXIT_OK && suite.n == 0) {
+		char q[CLI_QUOTE_SIZE];
+		cli_error("epd", "%s has no position to search%s", cli_quote(q, sizeof(q), file),
+		          suite.bad ? " (every one is malformed)" : "");
+		status = CLI_EXIT_FAIL;
+	}
+	epd_outcome_t *out = NULL;
+	cutoff_engine_t *engine = NULL;
+	cli_log_t log = { "" };
+	if (status == CLI_EXIT_OK) {
+		out = calloc((size_t)suite.n, sizeof(*out));
+		if (!out) {
+			cli_error("epd", "out of memory");
+			status = CLI_EXIT_FAIL;
+		}
+	}
+	if (status == CLI_EXIT_OK) {
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cli_parallel_apply(&par, &cfg);
+		cfg.driver = driver;
+		cfg.algo = algo;
+		cfg.tt_mb = (size_t)hash_mb;
+		cfg.pruning = pruning;
+		cfg.aspiration = (int32_t)aspiration;
+		cfg.log = cli_log_keep;
+		cfg.log_user = &log;
+		engine = cutoff_engine_new(cutoff_chess_game(chess), &cfg, &err);
+		if (!engine) {
+			cli_fail("epd", "cannot make the engine", err, &log);
+			status = CLI_EXIT_FAIL;
+		}
+	}
+	if (status == CLI_EXIT_OK) {
+		cutoff_limits_t limits;
+		cutoff_limits_default(&limits);
+		limits.iterate = true;
+		if (depth > 0) {
+			limits.depth = (int)depth;
+		} else {
+			limits.depth = CUTOFF_MAX_PLY - 1;
+			limits.time_ms = (uint64_t)movetime;
+		}
+		char label[CLI_ALGO_LABEL_SIZE];
+		epd_run_t run = {
+			.file = file,
+			.algo = cli_algo_label(driver, algo, label, sizeof(label)),
+			.par = &par,
+			.driver = driver,
+			.movetime_ms = movetime,
+			.depth = depth,
+			.hash_mb = hash_mb,
+			.aspiration = aspiration,
+			.pruning = pruning,
+			.suite = &suite,
+			.out = out,
+		};
+		bool progress = json && isatty(STDERR_FILENO);
+		if (!json)
+			print_header(&run);
+		for (int i = 0; i < suite.n && status == CLI_EXIT_OK; i++) {
+			status = search_one(chess, engine, &limits, &suite.entry[i], i == 0,
+			                    &out[i], &log);
+			if (status != CLI_EXIT_OK)
+				break;
+			run.solved += out[i].solved;
+			run.nodes += out[i].nodes;
+			run.time_s += out[i].time_s;
+			if (!json)
+				print_line(i, &suite.entry[i], &out[i]);
+			if (progress)
+				fprintf(stderr, "cutoff epd: %d/%d %s %s (%d solved so far)\n",
+				        i + 1, suite.n, suite.entry[i].id,
+				        out[i].solved ? "solved" : "not solved", run.solved);
+		}
+		if (status == CLI_EXIT_OK) {
+			if (json) {
+				status = print_json(&run, chess);
+			} else {
+				print_totals(&run);
+			}
+		}
+	}
+	if (status == CLI_EXIT_OK && suite.bad)
+		status = CLI_EXIT_FAIL;
+	cutoff_engine_free(engine);
+	free(out);
+	free(suite.entry);
+	cutoff_chess_free(chess);
+	return status;
+}
