@@ -1,0 +1,289 @@
+#!/bin/bash
+# match.sh CUTOFF — checks `cutoff match`, the UCI referee, against fake engines: small bash
+# scripts that play a fixed list of moves (one per ply, whatever the position), answer an
+# illegal or malformed move, never answer, exit, or never finish the handshake. The games
+# they play are oracles by construction: fool's mate ends in checkmate after 4 plies, a
+# knight dance from the start repeats the start position a third time after 8, and one
+# move from a set-up position gives stalemate, the fifty-move rule or a bare king.
+# Checked: results and reasons, W/D/L from engine 1's side with colours alternating, the
+# openings file cycled and each opening played twice, the fault counts (illegal moves, time
+# losses, crashes, no answers) and exit status 1 for any fault, PGN in SAN, the usage
+# errors (one line on stderr, exit 2). When `cutoff uci` exists, two short real games of
+# cutoff against itself; with Stockfish installed, one game against it. Nothing here asserts
+# a time: the fake engines answer at once, and a time loss is an engine that never does.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/match.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+ok() {
+	echo "ok - $*"
+	passed=$((passed + 1))
+}
+fail() {
+	echo "FAIL - $*"
+	failed=$((failed + 1))
+}
+
+run() {
+	"$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	IFS= read -r -d '' stdout <"$tmp/out"
+	IFS= read -r -d '' stderr <"$tmp/err"
+}
+
+# bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
+bad() {
+	local needle=$1
+	shift
+	run "$@"
+	local body=${stderr%$'\n'}
+	if [ "$status" -ne 2 ]; then
+		fail "cutoff $*: exit $status, expected 2 ($stderr)"
+	elif [ -n "$stdout" ]; then
+		fail "cutoff $*: printed on stdout"
+	elif [ -z "$body" ] || [[ $body == *$'\n'* ]] || [ "$body" = "$stderr" ]; then
+		fail "cutoff $*: stderr is not one line: $stderr"
+	elif [[ $stderr != *"$needle"* ]]; then
+		fail "cutoff $*: stderr does not mention '$needle': $stderr"
+	else
+		ok "cutoff $* -> $body"
+	fi
+}
+
+# The fake engine: fake.sh MODE [MOVE...]. MODE script plays MOVE number n at ply n of the
+# game (counted from the position it was given); the other modes misbehave at the first go.
+cat >"$tmp/fake.sh" <<'EOF'
+mode=$1
+shift
+moves=("$@")
+pos=""
+while IFS= read -r line; do
+	case $line in
+	uci)
+		echo "noise on stderr, which the referee must not show" >&2
+		if [ "$mode" = nouciok ]; then
+			echo "hello, I am not a UCI engine"
+			continue
+		fi
+		echo "id name fake $mode"
+		echo "option name Hash type spin default 1 min 1 max 16"
+		echo "option name Clear Hash type button"
+		echo "uciok"
+		;;
+	isready) echo "readyok" ;;
+	position*) pos=$line ;;
+	go*)
+		case $mode in
+		script)
+			n=0
+			if [[ $pos == *" moves "* ]]; then
+				read -r -a played <<<"${pos#* moves }"
+				n=${#played[@]}
+			fi
+			echo "info depth 1 score cp 0 pv ${moves[$n]}"
+			echo "bestmove ${moves[$n]} ponder a1a1"
+			;;
+		illegal) echo "bestmove e2e5" ;;
+		empty) echo "bestmove" ;;
+		garbage) echo "bestmove zz" ;;
+		silent) ;;
+		exit) exit 3 ;;
+		esac
+		;;
+	quit) exit 0 ;;
+	esac
+done
+EOF
+fake="bash $tmp/fake.sh"
+fool="$fake script f2f3 e7e5 g2g4 d8h4"
+
+# game FIELD VALUE: the first game of the last --json run has "FIELD":VALUE.
+has() {
+	local want=$1 what=$2
+	if [[ $stdout == *"$want"* ]]; then
+		ok "$what: $want"
+	else
+		fail "$what: no $want in: $stdout"
+	fi
+}
+
+# Fool's mate, twice: black mates in both games, so engine 1 (white in game 1, black in
+# game 2) scores 1 W 0 D 1 L.
+run match --engine "$fool" --engine "$fool" --json --pgn "$tmp/fool.pgn" --log "$tmp/fool.log"
+if [ "$status" -eq 0 ] && [ -z "$stderr" ]; then
+	ok "fool's mate: exit 0, nothing on stderr (the engines' stderr is not shown)"
+else
+	fail "fool's mate: exit $status: $stderr"
+fi
+has '"result":"0-1","winner":2,"reason":"checkmate","fault":null,"plies":4,"moves":"f2f3 e7e5 g2g4 d8h4"' "fool's mate, game 1"
+has '"game":2,"white":2,"black":1' "colours alternate"
+has '"result":"0-1","winner":1,"reason":"checkmate"' "fool's mate, game 2"
+has '"wins":1,"draws":0,"losses":1' "W/D/L from engine 1's side"
+has '"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0' "no faults"
+has '"name":"fake script"' "engine name from 'id name'"
+if grep -q '^1\. f3 e5 2\. g4 Qh4# *$' "$tmp/fool.pgn" && [ "$(grep -c '^\[Result "0-1"\]$' "$tmp/fool.pgn")" -eq 2 ] &&
+	grep -q '^\[Termination "normal"\]$' "$tmp/fool.pgn"; then
+	ok "PGN: 1. f3 e5 2. g4 Qh4#, two games, Result 0-1"
+else
+	fail "PGN: $(cat "$tmp/fool.pgn")"
+fi
+if grep -q ' 1> uci$' "$tmp/fool.log" && grep -q ' 2< uciok$' "$tmp/fool.log" &&
+	grep -q 'bestmove d8h4' "$tmp/fool.log" && grep -q 'noise on stderr' "$tmp/fool.log"; then
+	ok "--log: both directions and the engines' stderr"
+else
+	fail "--log: $(head -20 "$tmp/fool.log")"
+fi
+
+run match --engine "$fool" --engine "$fool" --games 1 --tc 5+0.05
+if [ "$status" -eq 0 ] && [[ $stdout == *"0-1"*"checkmate"* ]] &&
+	[[ $stdout == *$'\nillegal moves '*' 0 (engine 1 0, engine 2 0)'* ]] &&
+	[[ $stdout == *$'\ntime losses '*' 0 (engine 1 0, engine 2 0)'* ]]; then
+	ok "text report: the game line and the fault totals"
+else
+	fail "text report: exit $status: $stdout"
+fi
+
+# One-move endings from set-up positions (engine 1 is white and makes the move).
+endgame() {
+	local what=$1 fen=$2 move=$3 want=$4
+	echo "$fen" >"$tmp/one.fen"
+	run match --engine "$fake script $move" --engine "$fake script" --games 1 --openings "$tmp/one.fen" --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *"$want"* ]]; then
+		ok "$what: $want"
+	else
+		fail "$what: exit $status: $stdout $stderr"
+	fi
+}
+endgame stalemate "7k/5Q2/8/8/8/8/8/K7 w - - 0 1" f7g6 '"result":"1/2-1/2","winner":null,"reason":"stalemate","fault":null,"plies":1'
+endgame "fifty-move rule" "4k3/8/8/8/8/8/8/R3K3 w - - 99 80" a1a2 '"result":"1/2-1/2","winner":null,"reason":"fifty-move rule"'
+endgame "insufficient material" "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1" e1d2 '"result":"1/2-1/2","winner":null,"reason":"insufficient material"'
+endgame "mate from a FEN" "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" a1a8 '"result":"1-0","winner":1,"reason":"checkmate","fault":null,"plies":1'
+
+dance="$fake script g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3"
+run match --engine "$dance" --engine "$dance" --games 1 --json
+has '"reason":"threefold repetition","fault":null,"plies":8' "threefold repetition of the start position"
+run match --engine "$dance" --engine "$dance" --games 1 --json --max-moves 2
+has '"reason":"move limit (2 moves each)","fault":null,"plies":4' "--max-moves 2"
+
+# Openings: two positions that are over already (white mated; black stalemated), an EPD
+# line with operations, a comment and a blank line. Five games: 1-2 the first, 3-4 the
+# second, 5 the first again; engine 1 loses 1 and 5, wins 2, draws 3 and 4.
+cat >"$tmp/openings.epd" <<'EOF'
+# two finished games
+rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - bm e4; id "mated";
+
+7k/8/6Q1/8/8/8/8/K7 b - - 0 1
+EOF
+run match --engine "$fool" --engine "$fool" --games 5 --openings "$tmp/openings.epd" --json
+has '"wins":1,"draws":2,"losses":2' "openings cycled, each twice: W/D/L"
+has '"game":5,"white":1,"black":2,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 0 1","result":"0-1"' "game 5 from the first opening again"
+has '"game":4,"white":2,"black":1,"fen":"7k/8/6Q1/8/8/8/8/K7 b - - 0 1","result":"1/2-1/2","winner":null,"reason":"stalemate"' "game 4 from the second opening"
+
+# fault NAME COUNT-FIELD REASON ARGS...: exit 1, the count, and the reason of game 1.
+fault() {
+	local what=$1 count=$2 reason=$3
+	shift 3
+	run match "$@" --json
+	if [ "$status" -ne 1 ]; then
+		fail "$what: exit $status, expected 1: $stdout $stderr"
+	elif [[ $stdout != *"$count"* ]]; then
+		fail "$what: no $count in $stdout"
+	elif [[ $stdout != *"$reason"* ]]; then
+		fail "$what: no '$reason' in $stdout"
+	else
+		ok "$what: exit 1, $count, '$reason'"
+	fi
+}
+fault "illegal move (both colours; restarted between games)" '"wins":2,"draws":0,"losses":0,"score":1,"illegal_moves":2,' \
+	"\"result\":\"1-0\",\"winner\":1,\"reason\":\"engine 2 (black) played an illegal move 'e2e5'" \
+	--engine "$fool" --engine "$fake illegal"
+fault "bestmove without a move" '"illegal_moves":1,' '"reason":"engine 2 (black) sent a bestmove without a move","fault":"illegal_move","fault_engine":2' \
+	--engine "$fool" --engine "$fake empty" --games 1
+fault "malformed bestmove" '"illegal_moves":1,' "engine 1 (white) played an illegal move 'zz'" \
+	--engine "$fake garbage" --engine "$fool" --games 1
+fault "never answers: loss on time" '"illegal_moves":0,"time_losses":1,' '"result":"1-0","winner":1,"reason":"engine 2 (black) lost on time: no bestmove within the 0.300 s it had","fault":"time"' \
+	--engine "$fool" --engine "$fake silent" --games 1 --tc 0.3
+fault "never answers a --depth go: no answer" '"no_answers":1' '"reason":"engine 1 (white) sent no bestmove within 1 s","fault":"no_answer"' \
+	--engine "$fake silent" --engine "$fool" --games 1 --depth 3 --timeout 1
+fault "exits when asked to move: crash" '"crashes":1,' '"reason":"engine 2 (black) exited with status 3 while thinking","fault":"crash"' \
+	--engine "$fool" --engine "$fake exit" --games 1
+
+run match --engine "$fool" --engine "$fake nouciok" --timeout 1
+if [ "$status" -eq 1 ] && [ -z "$stdout" ] && [[ $stderr == *"engine 2"*"no 'uciok' within 1 s"* ]] &&
+	[ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	ok "no uciok: exit 1, one line: ${stderr%$'\n'}"
+else
+	fail "no uciok: exit $status: $stdout $stderr"
+fi
+
+run match --engine "$fool" --engine "$fool" --games 1 --option Hash=8 --option1 "Clear Hash" --option2 hash=4 --json
+has '"reason":"checkmate"' "--option, --option1 (a button), --option2 (any case) accepted"
+
+bad "--engine is required twice (got 0)" match
+bad "--engine is required twice (got 1)" match --engine "$fool"
+bad "--engine: given more than twice" match --engine "$fool" --engine "$fool" --engine "$fool"
+bad "--engine needs a value" match --engine "$fool" --engine
+bad "--engine '': expected a program" match --engine "$fool" --engine ""
+bad "unterminated quote" match --engine "$fool" --engine "bash 'x"
+bad "cannot run '$tmp/none'" match --engine "$fool" --engine "$tmp/none"
+bad "--option2 'Threads=2': engine 2 (fake script) declares no option 'Threads'" match --engine "$fool" --engine "$fool" --option2 Threads=2
+bad "--option1: expected NAME=VALUE" match --engine "$fool" --engine "$fool" --option1 =2
+for tc in abc 1+ 0 -1 1+x 1.2.3 .5 "1 +1" 2000000; do
+	bad "--tc: expected BASE or BASE+INC" match --engine "$fool" --engine "$fool" --tc "$tc"
+done
+bad "at most one of --tc" match --engine "$fool" --engine "$fool" --tc 1 --depth 3
+bad "--games" match --engine "$fool" --engine "$fool" --games 0
+bad "--nodes" match --engine "$fool" --engine "$fool" --nodes 0
+bad "--movetime" match --engine "$fool" --engine "$fool" --movetime 0
+bad "--openings '$tmp/none.epd': cannot open it" match --engine "$fool" --engine "$fool" --openings "$tmp/none.epd"
+printf '%s\n' "4k3/8/8/8/8/8/8/4K3 w - - 0 1" "4k3/8/8/8/8/8/8/4K3 x - - 0 1" >"$tmp/bad.fen"
+bad "line 2: " match --engine "$fool" --engine "$fool" --openings "$tmp/bad.fen"
+printf '# nothing\n\n' >"$tmp/empty.fen"
+bad "no positions in it" match --engine "$fool" --engine "$fool" --openings "$tmp/empty.fen"
+bad "--pgn" match --engine "$fool" --engine "$fool" --pgn "$tmp/no/such/dir.pgn"
+bad "unknown option '--bogus'" match --engine "$fool" --engine "$fool" --bogus
+
+run match --help
+if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ]; then
+	ok "match --help"
+else
+	fail "match --help: exit $status"
+fi
+
+# Real games. cutoff against itself when `cutoff uci` exists.
+if echo quit | "$cutoff" uci >/dev/null 2>&1; then
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --tc 0.5+0.01 --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]] &&
+		[[ $stdout == *'"games":2,'* ]]; then
+		ok "cutoff uci against itself, 2 games at 0.5+0.01: no illegal move, no time loss"
+	else
+		fail "cutoff uci against itself: exit $status: $stdout $stderr"
+	fi
+else
+	echo "skip - 'cutoff uci' is not available: no real games"
+fi
+
+stockfish=$(command -v stockfish || true)
+[ -z "$stockfish" ] && [ -x /usr/games/stockfish ] && stockfish=/usr/games/stockfish
+if [ -n "$stockfish" ]; then
+	run match --engine "$stockfish" --engine "$stockfish" --games 1 --tc 0.5+0.01 --max-moves 30 --option Hash=4 --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]]; then
+		ok "Stockfish against itself, 1 game at 0.5+0.01 (at most 30 moves): no fault"
+	else
+		fail "Stockfish game: exit $status: $stdout $stderr"
+	fi
+else
+	echo "skip - Stockfish is not installed"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
