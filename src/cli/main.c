@@ -31,6 +31,9 @@ static const cli_command_t commands[] = {
 	{ "topo", cli_topo, "show the CPUs hwloc sees and where an engine's threads would run" },
 	{ "solve", cli_solve, "solve Connect Four positions exactly, or check a test-set file" },
 	{ "perft", cli_perft, "count the legal-move tree of a chess position (perft)" },
+	{ "uci", cli_uci, "play chess as a UCI engine on stdin and stdout" },
+	{ "match", cli_match, "play games between two UCI engines and referee them" },
+	{ "epd", cli_epd, "run a chess test suite in EPD (Win at Chess, Bratko-Kopec)" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

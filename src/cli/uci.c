@@ -1,0 +1,1266 @@
+/*
+ * uci.c — `cutoff uci`: a chess engine that speaks the Universal Chess Interface on stdin
+ * and stdout, over the library's engine and the chess adapter.
+ *
+ * Threads. The main thread reads command lines and answers every command at once,
+ * `isready` included while a search runs. `go` starts a search thread, which calls
+ * cutoff_engine_search(), prints an info line after each iteration from the info
+ * callback, then a final info line and `bestmove`, and ends; a timed `go` also starts a
+ * watchdog (watchdog_main), which answers for a search that overruns its hard limit. The
+ * main thread joins both before it starts the next `go` or touches the engine.
+ *
+ * Shared state, and why it is race-free:
+ *   out_lock   every line written to stdout is written whole and flushed under it, so
+ *              lines never interleave. Recursive, so that a thread holding it to decide
+ *              what to print (hold_output, claim_answer) can print with say().
+ *   lock       guards the flags of the current `go` (taken after out_lock when both are):
+ *     searching       set by the main thread when it starts a search; cleared by whoever
+ *                     answers it, just before `bestmove` is printed (so that a `go` sent
+ *                     the instant bestmove is read is not refused). While it is set the
+ *                     main thread reaches the engine only through cutoff_engine_stop.
+ *     armed           true while the search thread is inside cutoff_engine_search for
+ *                     the `go`: only then is a stop passed on to the engine.
+ *     stop_requested  `stop`, `quit`, `ponderhit` or end of input came for this `go`;
+ *                     set by the main thread, read by the search thread when it arms and
+ *                     while it holds back the bestmove of `go infinite` (waiting on
+ *                     `wake`).
+ *     search_done     cutoff_engine_search has returned (the watchdog waits for it on
+ *                     `wake`, with a time-out).
+ *     answered        `bestmove` has been printed (or is being printed, under out_lock)
+ *                     by the search thread or the watchdog; the other then prints nothing.
+ *     known_best      the best move of the latest iteration, for the watchdog.
+ *   go, result the job: written by the main thread before it creates the threads, then
+ *              read (go) by both and written (result) only by the search thread, until
+ *              the main thread joins them.
+ *   engine     replaced or cleared by the main thread only when no search thread exists.
+ *   everything else (the position, the options, the line buffer) belongs to the main
+ *              thread.
+ *
+ * cutoff_engine_stop() is sticky: a stop that reaches an idle engine stops its next search
+ * at once. A `stop` while no search runs is therefore not passed on at all; one that comes
+ * between `go` and the moment the search thread arms is remembered in stop_requested and
+ * passed on when it arms. One case is left: a stop passed on while armed, but just after
+ * cutoff_engine_search cleared the engine's flag on its way out. So before it arms, every
+ * search thread first searches a terminal position (two bare kings), which returns at once
+ * and consumes such a stale stop.
+ *
+ * Options. setoption checks the value and records it (`want`); the engine is made anew
+ * (Threads, Algorithm, Placement, Pruning) or its table resized (Hash) only when it is
+ * idle, at the next isready, go or ucinewgame (apply_options): a burst of setoption lines
+ * builds one engine, a setoption sent during a search takes effect after it, and isready
+ * answers once a big table is in place. Move Overhead is in force at once.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cutoff.h"
+#include "cutoff_games.h"
+#include "uci_time.h"
+
+/* clang-format off */
+static const char uci_usage[] =
+	"usage: cutoff uci\n"
+	"\n"
+	"A chess engine speaking the Universal Chess Interface (UCI) on stdin and stdout,\n"
+	"for a chess GUI or a referee (cutoff match). Commands: uci, isready, ucinewgame,\n"
+	"setoption, position, go, stop, ponderhit, debug, quit, and d (prints the current\n"
+	"position as 'info string fen ...'). Options: Threads, Hash, Algorithm, Placement,\n"
+	"Pruning, Move Overhead, Clear Hash (see 'uci'); they take effect when the engine\n"
+	"is idle, at the next isready, go or ucinewgame. A bad line is answered with\n"
+	"'info string error: ...' and changes nothing. End of input acts as quit.\n"
+	"docs/chess.md (\"UCI\") has the details.\n"
+	"\n"
+	"  --help   print this help\n";
+/* clang-format on */
+
+enum {
+	UCI_LINE_MAX = 1 << 20,    /* a longer line is read to its end and refused */
+	UCI_FEN_MAX = 256,         /* the longest FEN accepted after `position fen` */
+	UCI_OVERHEAD_DEFAULT = 50, /* ms: Move Overhead (docs/chess.md, "UCI") */
+	UCI_OVERHEAD_MAX = 10000,  /* ms */
+	UCI_INFO_SIZE = 2048,      /* an info line with a full pv (127 x 6 bytes) */
+	UCI_WATCHDOG_GRACE = 5,    /* ms after the hard limit before the watchdog answers */
+	UCI_QUOTE_SIZE = CLI_QUOTE_SIZE
+};
+
+/* Pruning option: the combo's words and their CUTOFF_PRUNE_* bits. */
+static const char *const pruning_names[] = { "none", "nullmove", "lmr", "all", NULL };
+static const unsigned pruning_bits[] = { CUTOFF_PRUNE_NONE, CUTOFF_PRUNE_NULL_MOVE,
+	                                 CUTOFF_PRUNE_LMR, CUTOFF_PRUNE_ALL };
+
+/* Options as set by setoption; the engine is made from them. */
+typedef struct uci_options {
+	int64_t threads;
+	int64_t hash_mb;
+	int driver;    /* a cutoff_driver_t */
+	int placement; /* a cutoff_placement_t */
+	int pruning;   /* index into pruning_names */
+	int64_t overhead_ms;
+} uci_options_t;
+
+/* One `go`: everything the search thread reads. */
+typedef struct uci_go {
+	cutoff_chess_state_t root;
+	uint64_t history[CUTOFF_MAX_HISTORY]; /* keys before the root, oldest first */
+	int history_length;
+	cutoff_limits_t limits;   /* without the time limit, computed when the search starts */
+	int64_t soft_ms, hard_ms; /* from t0; 0: none */
+	bool wait;                /* infinite or ponder: hold bestmove back until stopped */
+	double t0;                /* when the `go` line was read (seconds, monotonic) */
+	bool debug;
+} uci_go_t;
+
+typedef struct uci_session {
+	cutoff_chess_t *chess;
+	const cutoff_game_t *game;
+	cutoff_engine_t *engine;
+	cli_log_t log;      /* the library's last warning (written only while it builds or
+	                  searches, read only when no search runs) */
+	uci_options_t opt;  /* what the engine was made with (engine NULL: not made yet) */
+	uci_options_t want; /* what setoption asked for: applied when the engine is idle */
+	bool want_clear;    /* ucinewgame or Clear Hash: empty the table when idle */
+	bool debug;
+
+	/* The current position and the keys of the positions before it since the last
+	 * irreversible move (at most CUTOFF_MAX_HISTORY, oldest first). */
+	cutoff_chess_state_t pos;
+	uint64_t keys[CUTOFF_MAX_HISTORY];
+	int nkeys;
+	uint64_t scratch[2 * CUTOFF_MAX_HISTORY]; /* keys while a `position` is read */
+	cutoff_chess_state_t drain;               /* a terminal position (see the top) */
+
+	pthread_mutex_t out_lock; /* recursive: a thread that holds it may still say() */
+	pthread_mutex_t lock;
+	pthread_cond_t wake; /* on CLOCK_MONOTONIC, for the watchdog's timed wait */
+	/* Under lock (see the top of the file). */
+	bool searching, armed, stop_requested, search_done, answered;
+	cutoff_move_t known_best; /* the best move of the latest iteration reported */
+	pthread_t thread, watchdog;
+	bool thread_alive;   /* main thread only: a search thread exists, not joined */
+	bool watchdog_alive; /* main thread only: likewise the watchdog */
+	uci_go_t go;
+	cutoff_result_t result;
+	cutoff_result_t drain_result;
+} uci_session_t;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int64_t elapsed_ms(double t0) { return (int64_t)((now_s() - t0) * 1000.0); }
+
+/* ---------------------------------------------------------------------------------------
+ * Output
+ * ------------------------------------------------------------------------------------- */
+
+/* Writes one line (fmt without its '\n') and flushes it, under out_lock. */
+__attribute__((format(printf, 2, 3))) static void say(uci_session_t *s, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&s->out_lock);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	pthread_mutex_unlock(&s->out_lock);
+}
+
+/* "info string error: <message>" */
+__attribute__((format(printf, 2, 3))) static void say_error(uci_session_t *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* The library's messages may show a bad byte of a FEN or a move as it came. */
+	for (char *p = msg; *p; p++) {
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	}
+	say(s, "info string error: %s", msg);
+}
+
+/* A token quoted for a message, as cli_quote does (single quotes, escapes, cut after about
+ * 60 bytes), with bytes above 0x7e escaped too: garbage never reaches the GUI raw. */
+static const char *quote(char *buf, size_t size, const char *text)
+{
+	size_t limit = size - 9, n = 0;
+	buf[n++] = '\'';
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (n >= limit) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		if (*p == '\\' || *p == '\'') {
+			buf[n++] = '\\';
+			buf[n++] = (char)*p;
+		} else if (*p < 0x20 || *p > 0x7e) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Lines and tokens
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct line_reader {
+	char *buf;
+	size_t cap;
+} line_reader_t;
+
+typedef enum line_status {
+	LINE_OK,
+	LINE_TOO_LONG, /* read to its end and dropped */
+	LINE_EOF
+} line_status_t;
+
+/* Reads one line without its '\n' into r->buf (NUL-terminated, *len bytes, which may
+ * include NUL bytes). LINE_EOF only when nothing at all was read. */
+static line_status_t read_line(FILE *in, line_reader_t *r, size_t *len)
+{
+	size_t n = 0;
+	bool too_long = false, any = false;
+	int c;
+	while ((c = getc(in)) != EOF) {
+		any = true;
+		if (c == '\n')
+			break;
+		if (too_long)
+			continue;
+		if (n + 1 >= r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 4096;
+			char *p = cap <= UCI_LINE_MAX + 1 ? realloc(r->buf, cap) : NULL;
+			if (!p) {
+				too_long = true;
+				continue;
+			}
+			r->buf = p;
+			r->cap = cap;
+		}
+		r->buf[n++] = (char)c;
+	}
+	if (!any)
+		return LINE_EOF;
+	if (r->buf)
+		r->buf[n] = '\0';
+	*len = n;
+	return too_long ? LINE_TOO_LONG : LINE_OK;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* The next blank-separated token of *cursor (NUL-terminated in place), or NULL. */
+static char *next_token(char **cursor)
+{
+	char *p = *cursor;
+	while (*p && is_blank(*p))
+		p++;
+	if (!*p) {
+		*cursor = p;
+		return NULL;
+	}
+	char *start = p;
+	while (*p && !is_blank(*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	*cursor = p;
+	return start;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The engine
+ * ------------------------------------------------------------------------------------- */
+
+static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, int *err)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.threads = (int)o->threads;
+	cfg.tt_mb = (size_t)o->hash_mb;
+	cfg.driver = (cutoff_driver_t)o->driver;
+	cfg.algo = CUTOFF_ALGO_PVS;
+	cfg.placement = (cutoff_placement_t)o->placement;
+	cfg.pruning = pruning_bits[o->pruning];
+	cfg.log = cli_log_keep;
+	cfg.log_user = &s->log;
+	s->log.last[0] = '\0';
+	return cutoff_engine_new(s->game, &cfg, err);
+}
+
+/* Waits for the search thread and the watchdog of the latest `go` (when searching is
+ * false they are done, or about to be). */
+static void join_search(uci_session_t *s)
+{
+	if (s->thread_alive) {
+		pthread_join(s->thread, NULL);
+		s->thread_alive = false;
+	}
+	if (s->watchdog_alive) {
+		pthread_join(s->watchdog, NULL);
+		s->watchdog_alive = false;
+	}
+}
+
+static bool is_searching(uci_session_t *s)
+{
+	pthread_mutex_lock(&s->lock);
+	bool busy = s->searching;
+	pthread_mutex_unlock(&s->lock);
+	return busy;
+}
+
+static void option_text(const uci_options_t *o, char *buf, size_t size)
+{
+	snprintf(buf, size,
+	         "Threads %" PRId64 ", Hash %" PRId64 ", Algorithm %s, Placement %s, Pruning %s",
+	         o->threads, o->hash_mb, cli_driver_names[o->driver],
+	         cli_placement_names[o->placement], pruning_names[o->pruning]);
+}
+
+/*
+ * Makes the engine what setoption asked for; only when no search runs (the search thread,
+ * if any, is joined here). The options that shape the engine (threads, driver, placement,
+ * pruning) make a new one; Hash alone resizes the table. A failure keeps the engine (and
+ * options) as they were, and says so. Returns false only when there is no engine at all.
+ */
+static bool apply_options(uci_session_t *s)
+{
+	char was[200], asked[200];
+	int rc = 0;
+	join_search(s);
+	uci_options_t *o = &s->opt, *w = &s->want;
+	if (!s->engine || w->threads != o->threads || w->driver != o->driver ||
+	    w->placement != o->placement || w->pruning != o->pruning) {
+		cutoff_engine_t *e = make_engine(s, w, &rc);
+		if (e) {
+			cutoff_engine_free(s->engine);
+			s->engine = e;
+			*o = *w;
+			s->want_clear = false; /* a new engine is empty */
+		}
+	} else if (w->hash_mb != o->hash_mb) {
+		s->log.last[0] = '\0';
+		if ((rc = cutoff_engine_set_tt_mb(s->engine, (size_t)w->hash_mb)) == 0)
+			o->hash_mb = w->hash_mb;
+	}
+	if (rc != 0) {
+		option_text(w, asked, sizeof(asked));
+		option_text(o, was, sizeof(was));
+		say_error(s, "setoption: cannot apply %s: %s%s%s; %s %s", asked,
+		          cutoff_strerror(rc), s->log.last[0] ? ": " : "", s->log.last,
+		          s->engine ? "kept" : "back to", was);
+		*w = *o;
+		/* The first engine failed: make one with the options before the change. */
+		if (!s->engine && (s->engine = make_engine(s, o, &rc)) == NULL)
+			say_error(s, "cannot make the engine: %s%s%s", cutoff_strerror(rc),
+			          s->log.last[0] ? ": " : "", s->log.last);
+	}
+	if (s->engine && s->want_clear) {
+		s->want_clear = false;
+		if ((rc = cutoff_engine_clear(s->engine)) != 0)
+			say_error(s, "ucinewgame: %s", cutoff_strerror(rc));
+	}
+	return s->engine != NULL;
+}
+
+/* Ends the current `go` (stop, quit, ponderhit): a no-op when no search runs. */
+static void request_stop(uci_session_t *s)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->searching) {
+		s->stop_requested = true;
+		if (s->armed)
+			cutoff_engine_stop(s->engine);
+		pthread_cond_broadcast(&s->wake);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The search thread
+ * ------------------------------------------------------------------------------------- */
+
+/* "cp X" or "mate N" (negative when the side to move is mated). */
+static void format_score(char *buf, size_t size, int32_t v)
+{
+	if (v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN) {
+		int ply = CUTOFF_WIN - (v < 0 ? -v : v);
+		int moves = (ply + 1) / 2;
+		snprintf(buf, size, "mate %d", v < 0 && moves > 0 ? -moves : moves);
+	} else {
+		snprintf(buf, size, "cp %d", (int)v);
+	}
+}
+
+/* Appends " pv m1 m2 ..." for the moves of pv that are legal in turn from root. */
+static size_t append_pv(const uci_session_t *s, char *buf, size_t size, size_t n,
+                        const cutoff_result_t *r)
+{
+	cutoff_chess_state_t st = s->go.root;
+	for (int i = 0; i < r->pv_length && n + 16 < size; i++) {
+		char text[CUTOFF_CHESS_MOVE_SIZE];
+		if (cutoff_chess_play(s->chess, &st, r->pv[i], &st) != 0 ||
+		    cutoff_chess_move_str(r->pv[i], text, sizeof(text)) < 0)
+			break;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i == 0 ? " pv " : " ", text);
+	}
+	return n;
+}
+
+static void print_info(uci_session_t *s, const cutoff_result_t *r)
+{
+	char line[UCI_INFO_SIZE], score[32];
+	size_t n = 0;
+	int64_t ms = elapsed_ms(s->go.t0);
+	uint64_t nodes = r->counters.nodes;
+	uint64_t nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes * 1000;
+	n += (size_t)snprintf(line, sizeof(line), "info");
+	if (r->depth > 0) {
+		uint64_t sel = r->counters.seldepth;
+		if (sel < (uint64_t)r->depth)
+			sel = (uint64_t)r->depth;
+		format_score(score, sizeof(score), r->value);
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+		                      " depth %d seldepth %" PRIu64 " score %s%s", r->depth, sel,
+		                      score,
+		                      r->bound == CUTOFF_BOUND_LOWER   ? " lowerbound"
+		                      : r->bound == CUTOFF_BOUND_UPPER ? " upperbound"
+		                                                       : "");
+	}
+	n += (size_t)snprintf(line + n, sizeof(line) - n,
+	                      " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64, nodes,
+	                      nps, cutoff_engine_hashfull(s->engine), ms);
+	if (r->depth > 0)
+		append_pv(s, line, sizeof(line), n, r);
+	say(s, "%s", line);
+}
+
+/*
+ * Output of the search thread for a `go` that the watchdog may answer first: hold_output()
+ * takes out_lock and keeps it only while the `go` is not answered yet (then the caller
+ * prints and releases it); claim_answer(), under out_lock, makes the caller the one that
+ * answers, if nobody has. Lock order: out_lock, then lock.
+ */
+static bool hold_output(uci_session_t *s)
+{
+	pthread_mutex_lock(&s->out_lock);
+	pthread_mutex_lock(&s->lock);
+	bool open = !s->answered;
+	pthread_mutex_unlock(&s->lock);
+	if (!open)
+		pthread_mutex_unlock(&s->out_lock);
+	return open;
+}
+
+static bool claim_answer(uci_session_t *s)
+{
+	pthread_mutex_lock(&s->lock);
+	bool mine = !s->answered;
+	if (mine) {
+		s->answered = true;
+		s->searching = false;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return mine;
+}
+
+/* The info callback: one line per iteration, and the soft time limit. */
+static void on_iteration(void *user, const cutoff_result_t *partial)
+{
+	uci_session_t *s = user;
+	pthread_mutex_lock(&s->lock);
+	s->known_best = partial->best_move;
+	pthread_mutex_unlock(&s->lock);
+	if (hold_output(s)) {
+		print_info(s, partial);
+		pthread_mutex_unlock(&s->out_lock);
+	}
+	if (s->go.soft_ms > 0 && elapsed_ms(s->go.t0) >= s->go.soft_ms)
+		cutoff_engine_stop(s->engine);
+}
+
+static bool is_legal(const uci_session_t *s, const cutoff_chess_state_t *st, cutoff_move_t m)
+{
+	cutoff_move_t moves[CUTOFF_MAX_MOVES];
+	int n = cutoff_chess_moves(s->chess, st, moves);
+	for (int i = 0; i < n; i++) {
+		if (moves[i] == m)
+			return true;
+	}
+	return false;
+}
+
+/* "bestmove X [ponder Y]" for the answer of the search; "0000" when there is no move. */
+static void format_bestmove(uci_session_t *s, int rc, char *buf, size_t size)
+{
+	const cutoff_result_t *r = &s->result;
+	const cutoff_chess_state_t *root = &s->go.root;
+	cutoff_move_t moves[CUTOFF_MAX_MOVES];
+	int n = cutoff_chess_moves(s->chess, root, moves);
+	cutoff_move_t best = rc == 0 ? r->best_move : CUTOFF_MOVE_NONE;
+	if (n <= 0) {
+		snprintf(buf, size, "bestmove 0000");
+		return;
+	}
+	if (!is_legal(s, root, best)) {
+		/* Never expected (the library answers a legal move); never send an illegal one. */
+		if (rc == 0)
+			say_error(s, "search: best move %" PRIu32 " is not legal; playing another",
+			          best);
+		best = moves[0];
+	}
+	char text[CUTOFF_CHESS_MOVE_SIZE], ponder[CUTOFF_CHESS_MOVE_SIZE];
+	cutoff_chess_move_str(best, text, sizeof(text));
+	cutoff_chess_state_t child;
+	if (rc == 0 && r->pv_length >= 2 && r->pv[0] == best &&
+	    cutoff_chess_play(s->chess, root, best, &child) == 0 && is_legal(s, &child, r->pv[1]) &&
+	    cutoff_chess_move_str(r->pv[1], ponder, sizeof(ponder)) > 0)
+		snprintf(buf, size, "bestmove %s ponder %s", text, ponder);
+	else
+		snprintf(buf, size, "bestmove %s", text);
+}
+
+static void *search_main(void *arg)
+{
+	uci_session_t *s = arg;
+	uci_go_t *g = &s->go;
+
+	/* Consume a stale stop (see the top of the file). */
+	cutoff_limits_t drain;
+	cutoff_limits_default(&drain);
+	drain.depth = 1;
+	(void)cutoff_engine_search(s->engine, &s->drain, &drain, &s->drain_result, NULL, NULL);
+
+	pthread_mutex_lock(&s->lock);
+	s->armed = true;
+	if (s->stop_requested)
+		cutoff_engine_stop(s->engine);
+	pthread_mutex_unlock(&s->lock);
+
+	cutoff_limits_t lim = g->limits;
+	lim.history = g->history;
+	lim.history_length = g->history_length;
+	if (g->hard_ms > 0) {
+		int64_t left = g->hard_ms - elapsed_ms(g->t0);
+		lim.time_ms = left < 1 ? 1 : (uint64_t)left;
+	}
+	int rc = cutoff_engine_search(s->engine, &g->root, &lim, &s->result, on_iteration, s);
+
+	pthread_mutex_lock(&s->lock);
+	s->armed = false;
+	s->search_done = true;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+
+	char answer[64] = "bestmove 0000";
+	if (hold_output(s)) {
+		if (rc == 0) {
+			print_info(s, &s->result);
+		} else if (rc == CUTOFF_ETERMINAL) {
+			char score[32];
+			format_score(score, sizeof(score), s->result.value);
+			say(s, "info depth 0 score %s", score);
+		} else {
+			say_error(s, "search: %s%s%s", cutoff_strerror(rc),
+			          s->log.last[0] ? ": " : "", s->log.last);
+		}
+		if (g->debug && rc == 0)
+			say(s, "info string search: depth %d, %s, %.3f s", s->result.depth,
+			    s->result.stopped ? "stopped" : "complete", s->result.time_s);
+		format_bestmove(s, rc, answer, sizeof(answer));
+		pthread_mutex_unlock(&s->out_lock);
+	}
+
+	pthread_mutex_lock(&s->lock);
+	while (g->wait && !s->stop_requested)
+		pthread_cond_wait(&s->wake, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_lock(&s->out_lock);
+	if (claim_answer(s))
+		say(s, "%s", answer);
+	pthread_mutex_unlock(&s->out_lock);
+	return NULL;
+}
+
+/*
+ * The watchdog of a timed `go`: the library's time limit stops the search, but its
+ * threads must be scheduled to notice, and on a busy machine that can take tens of
+ * milliseconds. So if the search has not returned UCI_WATCHDOG_GRACE ms after its hard
+ * limit, the watchdog answers for it with the best move of the latest completed iteration
+ * (or the first legal move), and the search thread, when it returns, prints nothing more.
+ */
+static void *watchdog_main(void *arg)
+{
+	uci_session_t *s = arg;
+	const uci_go_t *g = &s->go;
+	double at = g->t0 + (double)(g->hard_ms + UCI_WATCHDOG_GRACE) / 1000.0;
+	struct timespec deadline = { .tv_sec = (time_t)at,
+		                     .tv_nsec = (long)((at - (double)(time_t)at) * 1e9) };
+	pthread_mutex_lock(&s->lock);
+	while (!s->search_done && now_s() < at)
+		pthread_cond_timedwait(&s->wake, &s->lock, &deadline);
+	bool late = !s->search_done;
+	pthread_mutex_unlock(&s->lock);
+	if (!late)
+		return NULL;
+
+	pthread_mutex_lock(&s->out_lock);
+	pthread_mutex_lock(&s->lock);
+	cutoff_move_t best = s->known_best;
+	if (s->armed)
+		cutoff_engine_stop(s->engine);
+	pthread_mutex_unlock(&s->lock);
+	if (claim_answer(s)) {
+		cutoff_move_t moves[CUTOFF_MAX_MOVES];
+		char text[CUTOFF_CHESS_MOVE_SIZE] = "0000";
+		int n = cutoff_chess_moves(s->chess, &g->root, moves);
+		if (n > 0 && !is_legal(s, &g->root, best))
+			best = moves[0];
+		if (n > 0)
+			cutoff_chess_move_str(best, text, sizeof(text));
+		if (g->debug)
+			say(s,
+			    "info string watchdog: the search overran its %" PRId64
+			    " ms; answering for it",
+			    g->hard_ms);
+		say(s, "bestmove %s", text);
+	}
+	pthread_mutex_unlock(&s->out_lock);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Commands
+ * ------------------------------------------------------------------------------------- */
+
+static void cmd_uci(uci_session_t *s)
+{
+	char names[128];
+	size_t n = 0;
+	say(s, "id name cutoff %s", cutoff_version());
+	say(s, "id author the cutoff authors");
+	say(s, "option name Threads type spin default 1 min 1 max %d", CUTOFF_MAX_THREADS);
+	say(s, "option name Hash type spin default 16 min 0 max %zu", (size_t)CUTOFF_MAX_TT_MB);
+	say(s, "option name Algorithm type combo default lazysmp var lazysmp var ybw var serial");
+	for (int i = 0; cli_placement_names[i]; i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
+		                      cli_placement_names[i]);
+	say(s, "option name Placement type combo default none%s", names);
+	say(s, "option name Pruning type combo default all var all var nullmove var lmr var none");
+	say(s, "option name Move Overhead type spin default %d min 0 max %d", UCI_OVERHEAD_DEFAULT,
+	    UCI_OVERHEAD_MAX);
+	say(s, "option name Clear Hash type button");
+	say(s, "uciok");
+}
+
+/* Reads the rest of a `position` line into a new position and history; commits them only
+ * when the whole line is good. */
+static void cmd_position(uci_session_t *s, char **cur)
+{
+	char q[UCI_QUOTE_SIZE], msg[200];
+	cutoff_chess_state_t st;
+	char *t = next_token(cur);
+	if (!t) {
+		say_error(s, "position: expected 'startpos' or 'fen'");
+		return;
+	}
+	if (strcmp(t, "startpos") == 0) {
+		cutoff_chess_start(s->chess, &st);
+		t = next_token(cur);
+	} else if (strcmp(t, "fen") == 0) {
+		char fen[UCI_FEN_MAX];
+		size_t n = 0;
+		int fields = 0;
+		while ((t = next_token(cur)) && strcmp(t, "moves") != 0) {
+			size_t len = strlen(t);
+			if (fields == 6) {
+				say_error(
+					s,
+					"position fen: unexpected %s after the 6 fields of the FEN",
+					quote(q, sizeof(q), t));
+				return;
+			}
+			if (n + len + 2 > sizeof(fen)) {
+				say_error(s, "position fen: the FEN is longer than %d bytes at %s",
+				          UCI_FEN_MAX - 1, quote(q, sizeof(q), t));
+				return;
+			}
+			if (n)
+				fen[n++] = ' ';
+			memcpy(fen + n, t, len + 1);
+			n += len;
+			fields++;
+		}
+		if (fields == 0) {
+			say_error(s, "position fen: the FEN is missing");
+			return;
+		}
+		if (cutoff_chess_parse_fen(s->chess, fen, &st, msg, sizeof(msg)) != 0) {
+			say_error(s, "position fen %s: %s", quote(q, sizeof(q), fen), msg);
+			return;
+		}
+	} else {
+		say_error(s, "position: expected 'startpos' or 'fen', got %s",
+		          quote(q, sizeof(q), t));
+		return;
+	}
+	if (t && strcmp(t, "moves") != 0) {
+		say_error(s, "position: expected 'moves', got %s", quote(q, sizeof(q), t));
+		return;
+	}
+	/* scratch[0 .. n) holds the keys since the last irreversible move; it keeps only the
+	 * newest CUTOFF_MAX_HISTORY, moved down in blocks. */
+	int n = 0, index = 0;
+	while (t && (t = next_token(cur))) {
+		cutoff_move_t m;
+		index++;
+		if (cutoff_chess_parse_move(s->chess, &st, t, &m, msg, sizeof(msg)) != 0) {
+			say_error(s, "position: move %d %s: %s", index, quote(q, sizeof(q), t),
+			          msg);
+			return;
+		}
+		if (n == 2 * CUTOFF_MAX_HISTORY) {
+			memmove(s->scratch, s->scratch + CUTOFF_MAX_HISTORY,
+			        CUTOFF_MAX_HISTORY * sizeof(uint64_t));
+			n = CUTOFF_MAX_HISTORY;
+		}
+		s->scratch[n++] = s->game->key(s->game->ctx, &st);
+		(void)cutoff_chess_play(s->chess, &st, m, &st);
+		if (s->game->reversible(s->game->ctx, &st) == 0)
+			n = 0;
+	}
+	int keep = n < CUTOFF_MAX_HISTORY ? n : CUTOFF_MAX_HISTORY;
+	memcpy(s->keys, s->scratch + (n - keep), (size_t)keep * sizeof(uint64_t));
+	s->nkeys = keep;
+	s->pos = st;
+}
+
+/* The value of a go argument: true with *out set, or false after an error naming it. */
+static bool go_value(uci_session_t *s, char **cur, const char *name, int64_t min, int64_t max,
+                     int64_t *out)
+{
+	char q[UCI_QUOTE_SIZE];
+	char *t = next_token(cur);
+	if (!t) {
+		say_error(s, "go: %s needs a value", name);
+		return false;
+	}
+	if (!cli_int_value(t, min, max, out)) {
+		say_error(s, "go: %s: expected an integer in %" PRId64 "..%" PRId64 ", got %s",
+		          name, min, max, quote(q, sizeof(q), t));
+		return false;
+	}
+	return true;
+}
+
+static bool white_to_move(const uci_session_t *s, const cutoff_chess_state_t *st)
+{
+	char fen[CUTOFF_CHESS_FEN_SIZE];
+	cutoff_chess_fen(s->chess, st, fen, sizeof(fen));
+	const char *side = strchr(fen, ' ');
+	return side && side[1] == 'w';
+}
+
+static bool is_go_keyword(const char *t)
+{
+	static const char *const words[] = { "searchmoves", "ponder", "wtime",     "btime",
+		                             "winc",        "binc",   "movestogo", "depth",
+		                             "nodes",       "mate",   "movetime",  "infinite" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strcmp(t, words[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The answer to a `go` that could not search: the first legal move (or 0000). */
+static void answer_unsearched(uci_session_t *s)
+{
+	cutoff_move_t moves[CUTOFF_MAX_MOVES];
+	char text[CUTOFF_CHESS_MOVE_SIZE] = "0000";
+	if (cutoff_chess_moves(s->chess, &s->pos, moves) > 0)
+		cutoff_chess_move_str(moves[0], text, sizeof(text));
+	say(s, "bestmove %s", text);
+}
+
+static void cmd_go(uci_session_t *s, char **cur)
+{
+	char q[UCI_QUOTE_SIZE];
+	double t0 = now_s();
+	if (is_searching(s)) {
+		say_error(s, "go: a search is already running (send stop first)");
+		return;
+	}
+	const int64_t big = INT64_C(1) << 50;
+	int64_t wtime = -1, btime = -1, winc = 0, binc = 0, movestogo = 0, depth = 0, nodes = 0,
+		mate = 0, movetime = -1;
+	bool infinite = false, ponder = false, searchmoves = false;
+	bool have_wtime = false, have_btime = false;
+	char *t;
+	bool peeked = false;
+	char *peek = NULL;
+	for (;;) {
+		t = peeked ? peek : next_token(cur);
+		peeked = false;
+		if (!t)
+			break;
+		bool ok = true;
+		if (strcmp(t, "wtime") == 0) {
+			ok = go_value(s, cur, "wtime", -big, big, &wtime);
+			have_wtime = true;
+		} else if (strcmp(t, "btime") == 0) {
+			ok = go_value(s, cur, "btime", -big, big, &btime);
+			have_btime = true;
+		} else if (strcmp(t, "winc") == 0) {
+			ok = go_value(s, cur, "winc", -big, big, &winc);
+		} else if (strcmp(t, "binc") == 0) {
+			ok = go_value(s, cur, "binc", -big, big, &binc);
+		} else if (strcmp(t, "movestogo") == 0) {
+			ok = go_value(s, cur, "movestogo", 0, 100000, &movestogo);
+		} else if (strcmp(t, "depth") == 0) {
+			ok = go_value(s, cur, "depth", 1, CUTOFF_MAX_PLY - 1, &depth);
+		} else if (strcmp(t, "nodes") == 0) {
+			ok = go_value(s, cur, "nodes", 1, INT64_MAX, &nodes);
+		} else if (strcmp(t, "mate") == 0) {
+			ok = go_value(s, cur, "mate", 1, CUTOFF_MAX_PLY / 2, &mate);
+		} else if (strcmp(t, "movetime") == 0) {
+			ok = go_value(s, cur, "movetime", 0, big, &movetime);
+		} else if (strcmp(t, "infinite") == 0) {
+			infinite = true;
+		} else if (strcmp(t, "ponder") == 0) {
+			ponder = true;
+		} else if (strcmp(t, "searchmoves") == 0) {
+			/* Read and checked, but the library cannot restrict the root moves. */
+			searchmoves = true;
+			while ((peek = next_token(cur)) && !is_go_keyword(peek)) {
+				cutoff_move_t m;
+				char msg[200];
+				if (cutoff_chess_parse_move(s->chess, &s->pos, peek, &m, msg,
+				                            sizeof(msg)) != 0) {
+					say_error(s, "go: searchmoves %s: %s",
+					          quote(q, sizeof(q), peek), msg);
+					return;
+				}
+			}
+			peeked = true;
+		} else {
+			say_error(s, "go: unknown argument %s", quote(q, sizeof(q), t));
+			return;
+		}
+		if (!ok)
+			return;
+	}
+	bool white = white_to_move(s, &s->pos);
+	if ((have_wtime || have_btime) && !(white ? have_wtime : have_btime)) {
+		say_error(s, "go: %s is missing (%s to move)", white ? "wtime" : "btime",
+		          white ? "white" : "black");
+		return;
+	}
+	if (searchmoves)
+		say(s, "info string searchmoves is not supported: searching every move");
+	if (!apply_options(s)) {
+		/* No engine could be made: still answer, with the first legal move. */
+		answer_unsearched(s);
+		return;
+	}
+
+	uci_go_t *g = &s->go;
+	g->root = s->pos;
+	memcpy(g->history, s->keys, (size_t)s->nkeys * sizeof(uint64_t));
+	g->history_length = s->nkeys;
+	g->t0 = t0;
+	g->debug = s->debug;
+	g->wait = infinite || ponder;
+	cutoff_limits_default(&g->limits);
+	g->limits.iterate = true;
+	g->limits.depth = CUTOFF_MAX_PLY - 1;
+	if (depth > 0)
+		g->limits.depth = (int)depth;
+	if (mate > 0 && 2 * mate - 1 < g->limits.depth)
+		g->limits.depth = (int)(2 * mate - 1);
+	g->limits.nodes = (uint64_t)nodes;
+	g->soft_ms = g->hard_ms = 0;
+	bool timed = movetime >= 0 || have_wtime || have_btime;
+	if (!g->wait && timed) {
+		int64_t left = white ? wtime : btime, inc = white ? winc : binc;
+		uci_clock_t clock = { .time_ms = left < 0 ? 0 : left,
+			              .inc_ms = inc < 0 ? 0 : inc,
+			              .movestogo = movestogo,
+			              .movetime_ms = movetime,
+			              .overhead_ms = s->opt.overhead_ms };
+		if (!have_wtime && !have_btime)
+			clock.time_ms = -1;
+		uci_budget_t b;
+		uci_budget(&clock, &b);
+		g->soft_ms = b.soft_ms;
+		g->hard_ms = b.hard_ms;
+		/* With one legal move there is nothing to think about. */
+		cutoff_move_t moves[CUTOFF_MAX_MOVES];
+		if (cutoff_chess_moves(s->chess, &s->pos, moves) == 1)
+			g->limits.depth = 1;
+		if (g->debug)
+			say(s, "info string time: soft %" PRId64 " ms, hard %" PRId64 " ms",
+			    g->soft_ms, g->hard_ms);
+	}
+
+	pthread_mutex_lock(&s->lock);
+	s->searching = true;
+	s->armed = false;
+	s->stop_requested = false;
+	s->search_done = false;
+	s->answered = false;
+	s->known_best = CUTOFF_MOVE_NONE;
+	pthread_mutex_unlock(&s->lock);
+	if (pthread_create(&s->thread, NULL, search_main, s) != 0) {
+		pthread_mutex_lock(&s->lock);
+		s->searching = false;
+		s->answered = true;
+		pthread_mutex_unlock(&s->lock);
+		say_error(s, "go: cannot create the search thread");
+		answer_unsearched(s);
+		return;
+	}
+	s->thread_alive = true;
+	/* Without a watchdog the library's own time limit still holds: only slower. */
+	if (g->hard_ms > 0 && pthread_create(&s->watchdog, NULL, watchdog_main, s) == 0)
+		s->watchdog_alive = true;
+}
+
+/* The option names, as `uci` lists them. */
+enum {
+	OPT_THREADS,
+	OPT_HASH,
+	OPT_ALGORITHM,
+	OPT_PLACEMENT,
+	OPT_PRUNING,
+	OPT_OVERHEAD,
+	OPT_CLEAR_HASH,
+	OPT_COUNT
+};
+static const char *const option_names[OPT_COUNT] = { "Threads",   "Hash",    "Algorithm",
+	                                             "Placement", "Pruning", "Move Overhead",
+	                                             "Clear Hash" };
+
+static int choice_index(const char *const *names, const char *word)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strcasecmp(names[i], word) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Appends the words of *cur from `t` on, up to (not including) `stop`, separated by one
+ * blank, into buf; returns the word at which it stopped (or NULL). */
+static char *collect_words(char **cur, char *t, const char *stop, char *buf, size_t size,
+                           bool *too_long)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	*too_long = false;
+	for (; t && !(stop && strcasecmp(t, stop) == 0); t = next_token(cur)) {
+		size_t len = strlen(t);
+		if (n + len + 2 > size) {
+			*too_long = true;
+			continue;
+		}
+		if (n)
+			buf[n++] = ' ';
+		memcpy(buf + n, t, len + 1);
+		n += len;
+	}
+	return t;
+}
+
+static void cmd_setoption(uci_session_t *s, char **cur)
+{
+	char q[UCI_QUOTE_SIZE], name[128], value[128];
+	bool long_name, long_value = false;
+	char *t = next_token(cur);
+	if (!t || strcasecmp(t, "name") != 0) {
+		say_error(s, "setoption: expected 'name', got %s",
+		          t ? quote(q, sizeof(q), t) : "nothing");
+		return;
+	}
+	t = collect_words(cur, next_token(cur), "value", name, sizeof(name), &long_name);
+	bool has_value = t != NULL;
+	if (has_value)
+		collect_words(cur, next_token(cur), NULL, value, sizeof(value), &long_value);
+	else
+		value[0] = '\0';
+	if (name[0] == '\0') {
+		say_error(s, "setoption: the option name is missing");
+		return;
+	}
+	int opt = OPT_COUNT;
+	for (int i = 0; i < OPT_COUNT && !long_name; i++) {
+		if (strcasecmp(name, option_names[i]) == 0)
+			opt = i;
+	}
+	if (opt == OPT_COUNT) {
+		say_error(s, "setoption: unknown option %s", quote(q, sizeof(q), name));
+		return;
+	}
+	if (opt == OPT_CLEAR_HASH) {
+		if (has_value) {
+			say_error(s, "setoption: Clear Hash is a button and takes no value");
+			return;
+		}
+	} else if (!has_value || value[0] == '\0') {
+		say_error(s, "setoption: %s needs a value", option_names[opt]);
+		return;
+	} else if (long_value) {
+		say_error(s, "setoption: the value of %s is too long", option_names[opt]);
+		return;
+	}
+
+	uci_options_t o = s->want;
+	int64_t v;
+	int k;
+	switch (opt) {
+	case OPT_THREADS:
+		if (!cli_int_value(value, 1, CUTOFF_MAX_THREADS, &v)) {
+			say_error(s, "setoption: Threads: expected an integer in 1..%d, got %s",
+			          CUTOFF_MAX_THREADS, quote(q, sizeof(q), value));
+			return;
+		}
+		o.threads = v;
+		break;
+	case OPT_HASH:
+		if (!cli_int_value(value, 0, (int64_t)CUTOFF_MAX_TT_MB, &v)) {
+			say_error(s, "setoption: Hash: expected MiB in 0..%zu, got %s",
+			          (size_t)CUTOFF_MAX_TT_MB, quote(q, sizeof(q), value));
+			return;
+		}
+		o.hash_mb = v;
+		break;
+	case OPT_ALGORITHM:
+		if ((k = choice_index(cli_driver_names, value)) < 0) {
+			say_error(s,
+			          "setoption: Algorithm: expected lazysmp, ybw or serial, got %s",
+			          quote(q, sizeof(q), value));
+			return;
+		}
+		o.driver = k;
+		break;
+	case OPT_PLACEMENT:
+		if ((k = choice_index(cli_placement_names, value)) < 0) {
+			say_error(s,
+			          "setoption: Placement: expected none, compact or scatter, got %s",
+			          quote(q, sizeof(q), value));
+			return;
+		}
+		o.placement = k;
+		break;
+	case OPT_PRUNING:
+		if ((k = choice_index(pruning_names, value)) < 0) {
+			say_error(s,
+			          "setoption: Pruning: expected all, nullmove, lmr or none, got %s",
+			          quote(q, sizeof(q), value));
+			return;
+		}
+		o.pruning = k;
+		break;
+	case OPT_OVERHEAD:
+		if (!cli_int_value(value, 0, UCI_OVERHEAD_MAX, &v)) {
+			say_error(s, "setoption: Move Overhead: expected ms in 0..%d, got %s",
+			          UCI_OVERHEAD_MAX, quote(q, sizeof(q), value));
+			return;
+		}
+		/* Read by the next `go` only: in force at once. */
+		o.overhead_ms = v;
+		s->opt.overhead_ms = v;
+		break;
+	case OPT_CLEAR_HASH:
+		s->want_clear = true;
+		break;
+	default:
+		break;
+	}
+	s->want = o;
+}
+
+static void cmd_ucinewgame(uci_session_t *s)
+{
+	s->want_clear = true;
+	if (!is_searching(s))
+		apply_options(s);
+}
+
+static void cmd_debug(uci_session_t *s, char **cur)
+{
+	char q[UCI_QUOTE_SIZE];
+	char *t = next_token(cur);
+	if (t && strcmp(t, "on") == 0)
+		s->debug = true;
+	else if (t && strcmp(t, "off") == 0)
+		s->debug = false;
+	else
+		say_error(s, "debug: expected 'on' or 'off', got %s",
+		          t ? quote(q, sizeof(q), t) : "nothing");
+}
+
+typedef enum uci_next {
+	UCI_CONTINUE,
+	UCI_QUIT
+} uci_next_t;
+
+/* Runs one line. Unknown words before a command are reported and skipped, as the UCI
+ * specification asks ("joho debug on" switches debug mode on). */
+static uci_next_t run_line(uci_session_t *s, char *line)
+{
+	char q[UCI_QUOTE_SIZE];
+	char *cur = line, *t;
+	while ((t = next_token(&cur))) {
+		if (strcmp(t, "uci") == 0) {
+			cmd_uci(s);
+		} else if (strcmp(t, "isready") == 0) {
+			/* Answered at once while searching; otherwise once the options asked
+			 * for are in force (which may take a moment for a big table). */
+			if (!is_searching(s))
+				apply_options(s);
+			say(s, "readyok");
+		} else if (strcmp(t, "ucinewgame") == 0) {
+			cmd_ucinewgame(s);
+		} else if (strcmp(t, "position") == 0) {
+			cmd_position(s, &cur);
+		} else if (strcmp(t, "go") == 0) {
+			cmd_go(s, &cur);
+		} else if (strcmp(t, "stop") == 0 || strcmp(t, "ponderhit") == 0) {
+			request_stop(s);
+		} else if (strcmp(t, "setoption") == 0) {
+			cmd_setoption(s, &cur);
+		} else if (strcmp(t, "debug") == 0) {
+			cmd_debug(s, &cur);
+		} else if (strcmp(t, "register") == 0) {
+			/* Nothing to register. */
+		} else if (strcmp(t, "d") == 0) {
+			char fen[CUTOFF_CHESS_FEN_SIZE];
+			cutoff_chess_fen(s->chess, &s->pos, fen, sizeof(fen));
+			char opts[200];
+			option_text(&s->opt, opts, sizeof(opts));
+			say(s, "info string fen %s", fen);
+			say(s, "info string engine %s%s, Move Overhead %" PRId64,
+			    s->engine ? "" : "(none yet) ", opts, s->opt.overhead_ms);
+		} else if (strcmp(t, "quit") == 0) {
+			return UCI_QUIT;
+		} else {
+			say_error(s, "unknown command %s", quote(q, sizeof(q), t));
+			continue;
+		}
+		break;
+	}
+	return UCI_CONTINUE;
+}
+
+static uci_session_t *session_new(void)
+{
+	uci_session_t *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	int err = 0;
+	s->chess = cutoff_chess_new(&err);
+	if (!s->chess) {
+		cli_fail("uci", "cannot make the chess tables", err, NULL);
+		free(s);
+		return NULL;
+	}
+	s->game = cutoff_chess_game(s->chess);
+	s->opt = (uci_options_t){ .threads = 1,
+		                  .hash_mb = 16,
+		                  .driver = CUTOFF_DRIVER_LAZYSMP,
+		                  .placement = CUTOFF_PLACE_NONE,
+		                  .pruning = 3, /* all */
+		                  .overhead_ms = UCI_OVERHEAD_DEFAULT };
+	cutoff_chess_start(s->chess, &s->pos);
+	/* Two bare kings: a draw by insufficient material, terminal. */
+	(void)cutoff_chess_parse_fen(s->chess, "8/8/4k3/8/8/3K4/8/8 w - - 0 1", &s->drain, NULL, 0);
+	pthread_mutexattr_t recursive;
+	pthread_mutexattr_init(&recursive);
+	pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&s->out_lock, &recursive);
+	pthread_mutexattr_destroy(&recursive);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_t monotonic;
+	pthread_condattr_init(&monotonic);
+	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &monotonic);
+	pthread_condattr_destroy(&monotonic);
+	s->want = s->opt;
+	return s;
+}
+
+static void session_free(uci_session_t *s)
+{
+	request_stop(s);
+	join_search(s);
+	cutoff_engine_free(s->engine);
+	cutoff_chess_free(s->chess);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->out_lock);
+	free(s);
+}
+
+int cli_uci(int argc, char **argv)
+{
+	switch (cli_parse("uci", uci_usage, NULL, 0, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	uci_session_t *s = session_new();
+	if (!s)
+		return CLI_EXIT_FAIL;
+	/* A GUI that goes away must not kill us in the middle of a write: the write fails,
+	 * and the end of input that follows ends the session. */
+	signal(SIGPIPE, SIG_IGN);
+
+	line_reader_t reader = { NULL, 0 };
+	size_t len;
+	line_status_t st;
+	while ((st = read_line(stdin, &reader, &len)) != LINE_EOF) {
+		if (st == LINE_TOO_LONG) {
+			say_error(s, "line longer than %d bytes: ignored", UCI_LINE_MAX);
+			continue;
+		}
+		if (len == 0)
+			continue;
+		if (memchr(reader.buf, '\0', len)) {
+			say_error(s, "line with a NUL byte: ignored");
+			continue;
+		}
+		if (run_line(s, reader.buf) == UCI_QUIT)
+			break;
+	}
+	free(reader.buf);
+	session_free(s);
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,490 @@
+#!/bin/bash
+# uci.sh CUTOFF — checks `cutoff uci`, the UCI chess engine, through live sessions: the
+# engine runs as a coprocess, each command is written to it and each answer awaited with a
+# timeout, so no check depends on how fast the machine is (the timeouts are generous: 5 to
+# 20 s for what takes milliseconds). The oracles: the UCI specification (what must answer
+# what, and when), the legality of every move answered (played back through `position`,
+# whose move reader is checked by test_chess_fen), published mates (a mate in 2 with its
+# key move, a checkmated and a stalemated root) and positions built so that the answer is
+# forced (one legal move; a repetition that is the only way out of a lost position).
+# The one timed check is the game at wtime 100 winc 10: every answer must come within the
+# clock's time left, as it must in a real game (not judged under a sanitizer, nor when a
+# bare isready already takes as long as the increment: then no engine could keep time).
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/uci.XXXXXX") || exit 2
+trap 'stop_engine; rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+ok() {
+	echo "ok - $*"
+	passed=$((passed + 1))
+}
+fail() {
+	echo "FAIL - $*"
+	failed=$((failed + 1))
+}
+
+# A session: start_engine runs `cutoff uci` as a coprocess; send writes lines to it;
+# expect REGEX [SECONDS] reads its lines until one matches REGEX (extended regular
+# expression, whole-line anchors up to the caller), keeping every line read in $got and
+# the matching one in $line; it fails at end of output or after SECONDS (default 10).
+engine_pid=
+start_engine() {
+	coproc ENGINE { exec "$cutoff" uci 2>"$tmp/stderr"; }
+	engine_pid=$ENGINE_PID
+	# Our own copies of the pipes, the coprocess's closed: closing to_engine is then the
+	# engine's end of input.
+	exec {to_engine}>&"${ENGINE[1]}" {from_engine}<&"${ENGINE[0]}"
+	eval "exec ${ENGINE[1]}>&- ${ENGINE[0]}<&-"
+}
+send() {
+	printf '%s\n' "$@" >&"$to_engine"
+}
+expect() {
+	local re=$1 seconds=${2:-10} text
+	local deadline=$((SECONDS + seconds))
+	got=
+	line=
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		IFS= read -r -t $((deadline - SECONDS)) text <&"$from_engine" || return 1
+		got+=$text$'\n'
+		if [[ $text =~ $re ]]; then
+			line=$text
+			return 0
+		fi
+	done
+	return 1
+}
+# Waits (up to SECONDS) for the engine to exit; its status in $status.
+wait_exit() {
+	local seconds=${1:-10} i
+	for ((i = 0; i < seconds * 20; i++)); do
+		if ! kill -0 "$engine_pid" 2>/dev/null; then
+			wait "$engine_pid" 2>/dev/null
+			status=$?
+			engine_pid=
+			exec {to_engine}>&- {from_engine}<&- 2>/dev/null
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+stop_engine() {
+	if [ -n "$engine_pid" ]; then
+		send quit 2>/dev/null
+		if ! wait_exit 10; then
+			kill "$engine_pid" 2>/dev/null
+			wait "$engine_pid" 2>/dev/null
+			engine_pid=
+		fi
+	fi
+}
+# legal FEN-OR-startpos MOVES... MOVE: true when MOVE is legal after MOVES (asked of the
+# engine: `position` refuses an illegal move with an error).
+legal() {
+	local where=$1 move=${!#}
+	send "position $where moves ${*:2}" "isready"
+	expect '^readyok$' 10 && [[ $got != *"info string error"* ]] && [[ $move =~ ^[a-h][1-8][a-h][1-8][qrbn]?$ ]]
+}
+# The last info line before bestmove: the answer's depth and score (iterative deepening
+# may end early, once a mate is proven).
+final_info() {
+	grep '^info depth ' <<<"$got" | tail -n 1
+}
+bestmove_of() {
+	[[ $line =~ ^bestmove\ ([^ ]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+info_re='^info depth [0-9]+ seldepth [0-9]+ score (cp -?[0-9]+|mate -?[0-9]+)( lowerbound| upperbound)? nodes [0-9]+ nps [0-9]+ hashfull [0-9]+ time [0-9]+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$'
+
+mate2="6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1"
+one_move="k7/8/8/8/8/8/1r6/K7 w - - 0 1"
+mated="rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+stalemate="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+lost="6k1/8/8/8/8/8/5PPP/3Q2K1 b - - 0 1"
+
+# --- the handshake, isready, a search with info lines --------------------------------
+start_engine
+send uci
+if expect '^uciok$' 10 && [[ $got == "id name cutoff "* ]] && [[ $got == *$'\nid author '* ]]; then
+	missing=
+	for o in "Threads type spin default 1 min 1" "Hash type spin default 16" \
+		"Algorithm type combo default lazysmp var lazysmp var ybw var serial" \
+		"Placement type combo default none var none var compact var scatter" \
+		"Pruning type combo default all" "Move Overhead type spin default" \
+		"Clear Hash type button"; do
+		[[ $got == *"option name $o"* ]] || missing+=" [$o]"
+	done
+	if [ -z "$missing" ]; then
+		ok "uci: id name, id author, the 7 options, uciok"
+	else
+		fail "uci: missing options:$missing in: $got"
+	fi
+else
+	fail "uci: no uciok: $got"
+fi
+# (A small table: every engine made below is then made quickly.)
+send "setoption name Hash value 1" isready
+if expect '^readyok$' 5 && [ "$got" = $'readyok\n' ]; then
+	ok "isready -> readyok"
+else
+	fail "isready: $got"
+fi
+
+send "position startpos moves e2e4 e7e5" "go depth 4"
+if expect '^bestmove ' 20; then
+	depths=$(grep -c '^info depth [1-4] ' <<<"$got")
+	bad=$(grep '^info' <<<"$got" | grep -Evc "$info_re")
+	best=$(bestmove_of)
+	if [ "$depths" -ge 4 ] && [ "$bad" -eq 0 ] && [[ $got == *$'\ninfo depth 4 '* ]] &&
+		legal startpos e2e4 e7e5 "$best"; then
+		ok "go depth 4 after 1.e4 e5: $depths info lines to depth 4, all well-formed, legal bestmove $best"
+	else
+		fail "go depth 4: depths $depths, $bad malformed lines, bestmove '$best': $got"
+	fi
+else
+	fail "go depth 4: no bestmove: $got"
+fi
+
+# --- go infinite: isready answered during the search, bestmove only after stop ---------
+send "position startpos" "go infinite"
+if expect '^info depth 2 ' 10; then
+	send isready
+	if expect '^(readyok|bestmove.*)$' 5 && [ "$line" = readyok ]; then
+		ok "go infinite: isready answered while searching, before any bestmove"
+	else
+		fail "go infinite + isready: $got"
+	fi
+	send stop
+	if expect '^bestmove ' 5 && answer=$line && legal startpos "$(bestmove_of)"; then
+		ok "go infinite: stop -> legal $answer within 5 s"
+	else
+		fail "go infinite: stop: $got"
+	fi
+else
+	fail "go infinite: no info line: $got"
+fi
+
+# A search that ends by itself under `infinite` still waits for stop (UCI).
+send "position startpos" "go infinite depth 2"
+if expect '^info depth 2 ' 10; then
+	send isready
+	if expect '^(readyok|bestmove.*)$' 5 && [ "$line" = readyok ]; then
+		send stop
+		if expect '^bestmove ' 5; then
+			ok "go infinite depth 2: the search ends, bestmove waits for stop"
+		else
+			fail "go infinite depth 2: no bestmove after stop: $got"
+		fi
+	else
+		fail "go infinite depth 2: bestmove before stop: $got"
+	fi
+else
+	fail "go infinite depth 2: $got"
+fi
+
+# --- stop when idle is ignored (the engine's stop would otherwise stay pending) --------
+send "position startpos" "stop" "stop" "go depth 3"
+if expect '^bestmove ' 10 && [[ $got == *$'info depth 3 '* ]] && [[ $got != *"info nodes"* ]]; then
+	ok "stop while idle is ignored: the next go depth 3 reaches depth 3"
+else
+	fail "stop while idle: $got"
+fi
+# Stops racing the end of a search (a burst of them, so that some come while it returns):
+# the next search must still reach its depth.
+stops=$(printf 'stop\n%.0s' {1..200})
+races=0
+for ((i = 0; i < 40; i++)); do
+	send "go depth 1" "${stops%$'\n'}"
+	expect '^bestmove ' 10 || break
+	send "go depth 3"
+	expect '^bestmove ' 10 || break
+	[[ $got == *$'info depth 3 '* ]] && races=$((races + 1))
+done
+if [ "$races" -eq 40 ]; then
+	ok "stops racing the end of 40 searches never stop the next one"
+else
+	fail "stops racing the end of a search: $races of 40 rounds reached depth 3: $got"
+fi
+
+# --- errors: each named, the last good position kept ---------------------------------
+send "position startpos moves e2e4" "isready"
+expect '^readyok$' 5
+errors_ok=0
+errors_total=0
+bad_line() { # bad_line NEEDLE LINE: an error line mentioning NEEDLE, then readyok
+	local needle=$1
+	errors_total=$((errors_total + 1))
+	printf '%s\n' "$2" "isready" >&"$to_engine"
+	if expect '^readyok$' 5 && [[ $got == "info string error: "*"$needle"*$'\n'readyok$'\n' ]] &&
+		[[ ${got#*$'\n'} == $'readyok\n' ]]; then
+		errors_ok=$((errors_ok + 1))
+	else
+		fail "bad line $(printf '%q' "$2"): expected one error naming '$needle', got: $got"
+	fi
+}
+bad_line "'xyzzy'" "xyzzy"
+bad_line "'\\x01\\xff\\xfe'" $'\x01\xff\xfe'
+bad_line "position fen" "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1"
+bad_line "side to move" "position fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1"
+bad_line "'e2e5'" "position startpos moves e2e4 e7e5 e2e5"
+bad_line "'e7e8'" "position startpos moves e7e8"
+bad_line "'bogus'" "position bogus"
+bad_line "depth needs a value" "go depth"
+bad_line "'x'" "go depth x"
+bad_line "'0'" "go depth 0"
+bad_line "'sideways'" "go sideways"
+bad_line "'Foo'" "setoption name Foo value 1"
+bad_line "Threads" "setoption name Threads value 0"
+bad_line "'ybw2'" "setoption name Algorithm value ybw2"
+bad_line "Hash" "setoption name Hash value -1"
+bad_line "'maybe'" "debug maybe"
+bad_line "btime is missing" "go wtime 1000"
+long=$(head -c 6000 /dev/zero | tr '\0' 'a')
+bad_line "'aaaa" "$long"
+# blank lines and a line of blanks say nothing
+send "" "   " $'\t\r' "isready"
+if expect '^readyok$' 5 && [ "$got" = $'readyok\n' ]; then
+	errors_ok=$((errors_ok + 1))
+else
+	fail "blank lines: $got"
+fi
+errors_total=$((errors_total + 1))
+[ "$errors_ok" -eq "$errors_total" ] && ok "$errors_total bad lines: each one error naming the token, then readyok"
+# The position is still 1.e4 (the bad `position` lines changed nothing).
+send d
+if expect '^info string fen ' 5 &&
+	[ "$line" = "info string fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" ]; then
+	ok "after the bad lines the position is still the last good one (1.e4)"
+else
+	fail "position after bad lines: $got"
+fi
+send "go depth 2"
+if expect '^bestmove ' 10 && answer=$line && legal startpos e2e4 "$(bestmove_of)"; then
+	ok "and the engine answers there: $answer"
+else
+	fail "go after bad lines: $got"
+fi
+# UCI: unknown words before a command are skipped.
+send "joho isready"
+if expect '^readyok$' 5 && [[ $got == *"'joho'"* ]]; then
+	ok "'joho isready': joho reported, isready answered"
+else
+	fail "joho isready: $got"
+fi
+
+# --- forced answers -------------------------------------------------------------------
+send "position fen $one_move" "go depth 1"
+if expect '^bestmove ' 10 && [ "$line" = "bestmove a1b2" ]; then
+	ok "one legal move, go depth 1 -> bestmove a1b2"
+else
+	fail "one legal move: $got"
+fi
+send "position fen $one_move" "go wtime 60000 btime 60000"
+if expect '^bestmove ' 10 && [ "$line" = "bestmove a1b2" ]; then
+	ok "one legal move on the clock -> bestmove a1b2 at once"
+else
+	fail "one legal move, clock: $got"
+fi
+send "position fen $mated" "go depth 3"
+if expect '^bestmove ' 10 && [ "$line" = "bestmove 0000" ] && [[ $got == *"score mate 0"* ]]; then
+	ok "checkmated root -> score mate 0, bestmove 0000"
+else
+	fail "checkmated root: $got"
+fi
+send "position fen $stalemate" "go infinite"
+send isready
+expect '^readyok$' 5
+send stop
+if expect '^bestmove ' 5 && [ "$line" = "bestmove 0000" ]; then
+	ok "stalemated root, go infinite, stop -> bestmove 0000"
+else
+	fail "stalemated root: $got"
+fi
+send "position fen $mate2" "go depth 5"
+if expect '^bestmove ' 20 && [[ $line == "bestmove g2g1"* ]] &&
+	[[ $(final_info) == *" score mate 2 "* ]]; then
+	ok "mate in 2: score mate 2, bestmove g2g1"
+else
+	fail "mate in 2: $got"
+fi
+send "position fen $mate2 moves g2g1" "go depth 5"
+if expect '^bestmove ' 20 && [ "$line" = "bestmove h1g1" ] &&
+	[[ $(final_info) == *" score mate -1 "* ]]; then
+	ok "mated in 1: score mate -1, bestmove h1g1"
+else
+	fail "mated in 1: $got"
+fi
+# History: black, a queen down, can only save the game by repeating a position of the
+# game; without the game's history it would not know.
+send "position fen $lost moves g8h8 d1d2 h8g8 d2d1" "go depth 4"
+if expect '^bestmove ' 10 && [ "$line" = "bestmove g8h8" ] &&
+	[[ $(final_info) == "info depth 4 "*" score cp 0 "* ]]; then
+	ok "repetition through the game's history: bestmove g8h8, score cp 0"
+else
+	fail "repetition: $got"
+fi
+send "position fen $lost" "go depth 4"
+if expect '^bestmove ' 10 && [[ $(final_info) =~ ^info\ depth\ 4\ .*score\ cp\ -[0-9]{3,} ]]; then
+	ok "the same position without history: lost (score ${BASH_REMATCH[0]##*score })"
+else
+	fail "lost position: $got"
+fi
+
+# --- options --------------------------------------------------------------------------
+options_ok=0
+for setting in "Threads value 2" "Algorithm value ybw" "Algorithm value lazysmp" \
+	"Algorithm value serial" "Placement value compact" "Pruning value none" \
+	"Hash value 1" "Move Overhead value 50" "Clear Hash" "threads value 1"; do
+	send "setoption name $setting" "position startpos moves d2d4" "go depth 5"
+	if expect '^bestmove ' 20 && [[ $got != *"info string error"* ]] &&
+		[[ $got == *$'info depth 5 '* ]] && legal startpos d2d4 "$(bestmove_of)"; then
+		options_ok=$((options_ok + 1))
+	else
+		fail "setoption name $setting, go depth 5: $got"
+	fi
+done
+[ "$options_ok" -eq 10 ] && ok "setoption Threads 2, Algorithm ybw/lazysmp/serial, Placement, Pruning, Hash, Move Overhead, Clear Hash: each then searches to depth 5"
+send "setoption name Threads value 2" "setoption name Algorithm value ybw" "position startpos" "go infinite"
+expect '^info depth 1 ' 10
+send "setoption name Threads value 3" "ucinewgame" "isready"
+if expect '^readyok$' 5 && [[ $got != *"info string error"* ]] && [[ $got != *bestmove* ]] &&
+	send stop && expect '^bestmove ' 5 && send isready d && expect '^info string engine ' 5 &&
+	[[ $line == *"Threads 3, Hash 1, Algorithm ybw,"* ]]; then
+	ok "setoption Threads during a search: taken, in force once the search is over"
+else
+	fail "setoption during a search: $got"
+fi
+send "go infinite" "go depth 1" "isready"
+if expect '^readyok$' 10 && [[ $got == *"go: a search is already running"* ]] &&
+	[[ $got != *bestmove* ]] && send stop && expect '^bestmove ' 5; then
+	ok "go during a search is refused, the first go still answers"
+else
+	fail "go during a search: $got"
+fi
+
+# --- a fast game: wtime 100 winc 10, the engine plays both sides ----------------------
+send "setoption name Threads value 1" "setoption name Algorithm value lazysmp" "ucinewgame" "isready"
+expect '^readyok$' 10
+clock_w=100
+clock_b=100
+moves=
+lost_on_time=
+plies=0
+slowest=0
+slowest_ping=0
+lowest=100
+for ((ply = 0; ply < 30; ply++)); do
+	# The round trip of isready (no search) is what the pipes and the machine's load
+	# cost every answer, whatever the engine does.
+	start=${EPOCHREALTIME/./}
+	send "position startpos${moves:+ moves$moves}" isready
+	expect '^readyok$' 10
+	ping=$(((${EPOCHREALTIME/./} - start) / 1000))
+	[ "$ping" -gt "$slowest_ping" ] && slowest_ping=$ping
+	start=${EPOCHREALTIME/./}
+	send "go wtime $clock_w btime $clock_b winc 10 binc 10"
+	if ! expect '^bestmove ' 10; then
+		lost_on_time="no bestmove at ply $ply: $got"
+		break
+	fi
+	spent=$(((${EPOCHREALTIME/./} - start) / 1000))
+	[ "$spent" -gt "$slowest" ] && slowest=$spent
+	best=$(bestmove_of)
+	if ((ply % 2 == 0)); then
+		clock_w=$((clock_w - spent))
+		[ "$clock_w" -lt "$lowest" ] && lowest=$clock_w
+		[ "$clock_w" -lt 0 ] && lost_on_time="white lost on time at ply $ply ($spent ms)"
+		clock_w=$((clock_w + 10))
+	else
+		clock_b=$((clock_b - spent))
+		[ "$clock_b" -lt "$lowest" ] && lowest=$clock_b
+		[ "$clock_b" -lt 0 ] && lost_on_time="black lost on time at ply $ply ($spent ms)"
+		clock_b=$((clock_b + 10))
+	fi
+	[ -n "$lost_on_time" ] && break
+	[ "$best" = 0000 ] && break
+	moves+=" $best"
+	plies=$((ply + 1))
+done
+if [ -z "$lost_on_time" ] && legal startpos $moves; then
+	ok "a game at 100 ms + 10 ms: $plies legal plies, never out of time (slowest answer $slowest ms, lowest clock $lowest ms, slowest isready $slowest_ping ms)"
+elif [ -z "$lost_on_time" ]; then
+	fail "fast game: an illegal move in: $moves"
+elif [ -n "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]; then
+	# A sanitizer build runs several times slower than the clock was set for: the game
+	# still checks its moves and the protocol, not the time.
+	ok "a game at 100 ms + 10 ms under a sanitizer: $plies legal plies (time not judged: $lost_on_time)"
+elif [ "$slowest_ping" -ge 10 ]; then
+	# When a bare isready takes as long as the increment, the machine is too busy for
+	# this time control: no engine could keep its clock, so the loss says nothing.
+	ok "a game at 100 ms + 10 ms on a busy machine: $plies legal plies (time not judged: isready took up to $slowest_ping ms, the increment is 10 ms; $lost_on_time)"
+else
+	fail "fast game: $lost_on_time"
+fi
+send "position startpos" "go movetime 200"
+if expect '^bestmove ' 10; then
+	ok "go movetime 200 -> $line"
+else
+	fail "go movetime: $got"
+fi
+
+# --- quit during a search, end of input during a search --------------------------------
+send "position startpos" "go infinite"
+expect '^info depth 3 ' 10
+send quit
+if wait_exit 5 && [ "$status" -eq 0 ]; then
+	ok "quit during go infinite: exit 0 within 5 s"
+else
+	fail "quit during a search: status ${status:-none}"
+fi
+if [ -s "$tmp/stderr" ]; then
+	fail "stderr is not empty: $(head -c 300 "$tmp/stderr")"
+fi
+
+start_engine
+send "setoption name Threads value 2" "position startpos" "go infinite"
+expect '^info depth 3 ' 10
+exec {to_engine}>&-
+if wait_exit 5 && [ "$status" -eq 0 ]; then
+	ok "end of input during go infinite (2 threads): exit 0 within 5 s"
+else
+	fail "end of input during a search: status ${status:-none}"
+fi
+if [ -s "$tmp/stderr" ]; then
+	fail "stderr is not empty: $(head -c 300 "$tmp/stderr")"
+fi
+
+run() {
+	"$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+}
+run uci --help
+if [ "$status" -eq 0 ] && grep -q '^usage: cutoff uci' "$tmp/out" && [ ! -s "$tmp/err" ]; then
+	ok "uci --help"
+else
+	fail "uci --help: exit $status"
+fi
+run uci --bogus
+if [ "$status" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown option '--bogus'" "$tmp/err"; then
+	ok "uci --bogus: exit 2, one line on stderr"
+else
+	fail "uci --bogus: exit $status"
+fi
+printf 'uci\n' | "$cutoff" uci >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q '^uciok$' "$tmp/out"; then
+	ok "uci on a pipe that ends: uciok, exit 0"
+else
+	fail "uci on a closed pipe"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
