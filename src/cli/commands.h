@@ -22,5 +22,6 @@ int cli_topo(int argc, char **argv);
 
 int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (solve.c) */
 int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (perft.c) */
+int cli_bench(int argc, char **argv); /* cutoff bench: the scaling sweep and its report (bench.c) */
 
 #endif /* CUTOFF_CLI_COMMANDS_H */

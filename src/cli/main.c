@@ -31,6 +31,7 @@ static const cli_command_t commands[] = {
 	{ "topo", cli_topo, "show the CPUs hwloc sees and where an engine's threads would run" },
 	{ "solve", cli_solve, "solve Connect Four positions exactly, or check a test-set file" },
 	{ "perft", cli_perft, "count the legal-move tree of a chess position (perft)" },
+	{ "bench", cli_bench, "measure how parallel search scales: drivers, threads, workloads" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };
