@@ -387,7 +387,7 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		for (int i = 0; i < w->nitems; i++)
 			bsum += w->items[i].branching;
 		fprintf(out,
-		        "\n   minimal tree: the serial search's last iteration reads %.1f times "
+		        "\n   minimal tree: the serial search's last iteration reads %.3g times "
 		        "the "
 		        "leaves of\n   b^ceil(d/2) + b^floor(d/2) - 1 at each position's depth d, "
 		        "with b its measured\n   mean branching factor (root and children; mean "
@@ -851,6 +851,10 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 			fputc('\n', f);
 		}
 		fclose(f);
+		fputs("set xtics (", gp);
+		for (int c = 0; c < b->ncounts; c++)
+			fprintf(gp, "%s%d", c ? ", " : "", b->counts[c]);
+		fputs(")\n", gp);
 		fprintf(gp,
 		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
 		        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
@@ -862,7 +866,7 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		                ? ", '' using 1:4 title 'stockfish' with linespoints lw 2"
 		                : "");
 	}
-	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\n");
+	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n");
 
 	/* per-thread node rate of the run of median time, for every setting */
 	fprintf(gp, "set terminal %s size %d,460\nset output 'node-rate-per-thread.%s'\n", term,
