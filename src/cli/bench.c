@@ -43,17 +43,17 @@ static const char bench_usage[] =
 	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
 	"                    medians and the spread of the time; default 3\n"
 	"  --positions K     chess and connect4: only the first K positions; rtree: K trees;\n"
-	"                    default all chess positions, 8 connect4 positions, 4 trees\n"
+	"                    default all chess positions, 24 connect4 positions, 8 trees\n"
 	"  --chess-file PATH chess positions, one a line: 'FEN ; depth D ; ref MOVE D ; sf\n"
 	"                    D ; id NAME' (all but the FEN optional; the report folder's\n"
 	"                    chess-positions.txt is one); default 4 built-in positions\n"
 	"  --chess-depth D   search every chess position to D plies, 1..60 (default: the\n"
 	"                    file's depth of each)\n"
 	"  --connect4-file PATH  a test set of Pascal Pons ('<moves> <score>' lines);\n"
-	"                    default $CUTOFF_DATA_DIR/connect4/Test_L1_R2, else its first 8\n"
+	"                    default $CUTOFF_DATA_DIR/connect4/Test_L1_R2, else its first 24\n"
 	"                    lines built in\n"
 	"  --rtree-branching B, --rtree-depth D  the random trees' shape, 2..64 and 1..30;\n"
-	"                    default 8 and 10\n"
+	"                    default 8 and 11\n"
 	"  --hash MB         the table of every workload, 0..65536 MiB (default: chess 16,\n"
 	"                    connect4 4, rtree 64)\n"
 	"  --quality-ms MS   chess at equal time: each position searched MS ms by every\n"
@@ -340,7 +340,7 @@ int cli_bench(int argc, char **argv)
 	const char *threads_text = NULL, *drivers_text = "serial,lazysmp,ybw";
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
-	int64_t repeat = 3, positions = 0, chess_depth = 0, rb = 8, rd = 10, hash = -1;
+	int64_t repeat = 3, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
 	int64_t extra = 2;
 	bool no_progress = false;
 	cli_parallel_t par;

@@ -39,22 +39,30 @@ const char *const bench_driver_names[] = { "serial", "lazysmp", "ybw", "stockfis
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
  * 15.1's bench positions, ../shared/data/chess/README.md), the opening, two middlegames and
  * an endgame. Depths: one thread of this project's 2-core machine (AMD EPYC, Release build)
- * took 0.7 to 1.5 s on each, serially, with the settings above. Reference moves: the serial
- * search 2 plies deeper (`cutoff bench --workload chess --quality-ms 1` with no reference
- * computes and records them in the report folder's chess-positions.txt).
+ * took 0.5 to 1.5 s on each, serially, with the settings above (2.2, 2.8, 1.9 and 3.3 million
+ * nodes). Reference moves: the serial search 2 plies deeper, recorded by `cutoff bench
+ * --workload chess --drivers serial --threads 1 --quality-ms 1` run without them (it computes
+ * the missing ones and writes chess-positions.txt into the report folder).
  */
 static const char *const default_chess[] = {
-	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; depth 12 ; id sf_bench 1",
-	"4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19 ; depth 11 ; id sf_bench 4",
-	"r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18 ; depth 12 ; id sf_bench 14",
-	"6k1/6p1/P6p/r1N5/5p2/7P/1b3PP1/4R1K1 w - - 0 1 ; depth 12 ; id sf_bench 27",
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; depth 12 ; ref e2e4 14 ; id "
+	"sf_bench 1",
+	"4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19 ; depth 11 ; ref f5d3 13 ; "
+	"id sf_bench 4",
+	"r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18 ; depth 12 ; ref d4b3 14 ; "
+	"id sf_bench 14",
+	"6k1/6p1/P6p/r1N5/5p2/7P/1b3PP1/4R1K1 w - - 0 1 ; depth 12 ; ref e1e6 14 ; id sf_bench 27",
 };
 
-/* Used when there is no Test_L1_R2 to read: its first 8 lines (Pascal Pons' test set, see
+/* Used when there is no Test_L1_R2 to read: its first 24 lines (Pascal Pons' test set, see
  * ../shared/data/connect4/README.md), move string and score. */
 static const char *const default_connect4[] = {
-	"32751571231557 -3", "335662333565 -2",  "2416615552 4", "157564142155 -5",
-	"1616621455211 6",   "2541266355551 -3", "5371555645 4", "23156612526 4",
+	"32751571231557 -3", "335662333565 -2",   "2416615552 4",     "157564142155 -5",
+	"1616621455211 6",   "2541266355551 -3",  "5371555645 4",     "23156612526 4",
+	"13134411534775 -6", "23766176641753 2",  "54676552255627 2", "274121776146 4",
+	"663152175 -4",      "67331624326767 -5", "7265453 6",        "266674777 4",
+	"634766171 4",       "134467261 7",       "55575766112413 4", "447276333363 -4",
+	"64715616 -4",       "7477544411743 6",   "142742571451 -4",  "6243671441 4",
 };
 
 static bench_item_t *add_item(bench_workload_t *w)
@@ -262,7 +270,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		c->tt_mb = 4;
 		c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
 		if (!positions)
-			positions = 8;
+			positions = 24;
 		if (!file && data) {
 			snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
 			FILE *f = fopen(path, "r");
@@ -306,7 +314,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		c->tt_mb = 64;
 		c->ordering = CUTOFF_ORDER_ALL;
 		if (!positions)
-			positions = 4;
+			positions = 8;
 		for (int64_t i = 0; i < positions; i++) {
 			bench_item_t *it = add_item(w);
 			if (!it)
