@@ -2,7 +2,9 @@
 #
 #   make test        build/ (BUILD_TYPE), every test but those labelled "slow"
 #   make test-slow   build/, only the tests labelled "slow"
-#   make bench       build/, then bench/run-main.sh
+#   make bench       build/, then bench/run-main.sh: `cutoff bench` on its defaults
+#                    (about 5 minutes on 2 cores), into a report folder
+#                    bench-report-YYYYMMDD-HHMMSS; BENCH_ARGS adds options
 #   make asan        build-asan/, address+undefined sanitizers, every test but "slow"
 #   make tsan        build-tsan/, thread sanitizer, the tests labelled "concurrent"
 #                    (both SAN_BUILD_TYPE, default RelWithDebInfo, with assert() kept)
@@ -52,7 +54,7 @@ test-slow: build
 	$(CTEST) --test-dir build $(CTEST_FLAGS) -L slow --no-tests=ignore
 
 bench: build
-	bench/run-main.sh build
+	BENCH_ARGS="$(BENCH_ARGS)" bench/run-main.sh build
 
 build-asan: deps
 	$(call CONFIGURE,build-asan,$(SAN_BUILD_TYPE),address) -DCUTOFF_ASSERTS=ON

@@ -25,5 +25,6 @@ int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator coun
 int cli_uci(int argc, char **argv);   /* cutoff uci: a UCI chess engine (uci.c) */
 int cli_match(int argc, char **argv); /* cutoff match: a UCI referee for engine games (match.c) */
 int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (epd.c) */
+int cli_bench(int argc, char **argv); /* cutoff bench: the scaling sweep and its report (bench.c) */
 
 #endif /* CUTOFF_CLI_COMMANDS_H */

@@ -34,6 +34,7 @@ static const cli_command_t commands[] = {
 	{ "uci", cli_uci, "play chess as a UCI engine on stdin and stdout" },
 	{ "match", cli_match, "play games between two UCI engines and referee them" },
 	{ "epd", cli_epd, "run a chess test suite in EPD (Win at Chess, Bratko-Kopec)" },
+	{ "bench", cli_bench, "measure how parallel search scales: drivers, threads, workloads" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

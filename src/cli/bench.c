@@ -1,0 +1,513 @@
+/*
+ * bench.c — `cutoff bench`: how well parallel search scales on this machine and these
+ * games, and which driver to use. Sweeps thread counts, drivers and workloads, with
+ * repeats, and writes a report folder: the table (report.txt, also printed), every run and
+ * every derived figure (results.json, results.csv, runs.csv), and plots drawn by gnuplot.
+ *
+ * The sweep interleaves: repeat 1 of every setting, then repeat 2, and so on, so that a
+ * change in the machine's load spreads over every setting instead of landing on one. The
+ * serial driver at one thread always runs: it is the baseline of every speed-up.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "bench.h"
+#include "commands.h"
+
+/* clang-format off */
+static const char bench_usage[] =
+	"usage: cutoff bench [options]\n"
+	"\n"
+	"Measures how parallel search scales here: time to depth at each thread count for\n"
+	"each driver, against the serial search at one thread on the same positions, with\n"
+	"search overhead, node rates (whole and per thread), first-move cut-offs, effective\n"
+	"branching factors, and, for chess, Stockfish beside it and the quality of the move\n"
+	"at equal time. Writes a report folder (report.txt, results.json, results.csv,\n"
+	"runs.csv, plots) and prints the table. A progress line goes to stderr.\n"
+	"\n"
+	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
+	"                    it is the baseline); default 1 .. the number of cores. More\n"
+	"                    threads than cores are allowed and flagged with *\n"
+	"  --drivers LIST    serial, lazysmp, ybw; default all three (serial runs at 1\n"
+	"                    thread only, and always: the speed-ups are over it)\n"
+	"  --workload LIST   chess, connect4, rtree; default all three\n"
+	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
+	"                    medians and the spread of the time; default 3\n"
+	"  --positions K     chess and connect4: only the first K positions; rtree: K trees;\n"
+	"                    default all chess positions, 24 connect4 positions, 8 trees\n"
+	"  --chess-file PATH chess positions, one a line: 'FEN ; depth D ; ref MOVE D ; sf\n"
+	"                    D ; id NAME' (all but the FEN optional; the report folder's\n"
+	"                    chess-positions.txt is one); default 4 built-in positions\n"
+	"  --chess-depth D   search every chess position to D plies, 1..60 (default: the\n"
+	"                    file's depth of each)\n"
+	"  --connect4-file PATH  a test set of Pascal Pons ('<moves> <score>' lines);\n"
+	"                    default $CUTOFF_DATA_DIR/connect4/Test_L1_R2, else its first 24\n"
+	"                    lines built in\n"
+	"  --rtree-branching B, --rtree-depth D  the random trees' shape, 2..64 and 1..30;\n"
+	"                    default 8 and 11\n"
+	"  --hash MB         the table of every workload, 0..65536 MiB (default: chess 16,\n"
+	"                    connect4 4, rtree 64)\n"
+	"  --quality-ms MS   chess at equal time: each position searched MS ms by every\n"
+	"                    driver and thread count (one run), depth reached and agreement\n"
+	"                    with a deeper serial search; 0 = off; default 500\n"
+	"  --reference-extra E  the reference search is E plies deeper than the position's\n"
+	"                    depth, 1..10, when the position has no reference; default 2\n"
+	"  --stockfish S     the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the\n"
+	"                    PATH, /usr/games/stockfish) or 'off'; default auto\n"
+	"  --out DIR         the report folder; default bench-report-YYYYMMDD-HHMMSS\n"
+	"  --plot P          svg, png or none; default svg (needs gnuplot: without it the\n"
+	"                    report says how to get it, and still succeeds)\n"
+	"  --note TEXT       a line for the report (the commit, what else ran)\n"
+	"  --no-progress     no progress line\n"
+	"  --placement P, --min-split D, --max-helpers H, --lazy-skip on|off\n"
+	"                    the parallel drivers' settings, as for 'cutoff search'\n"
+	"  --help            print this help\n";
+/* clang-format on */
+
+static const char *const plot_names[] = { "none", "svg", "png", NULL };
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double load_average(void)
+{
+	double v = NAN;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = NAN;
+		fclose(f);
+	}
+	return v;
+}
+
+static void cpu_model(char *buf, size_t size)
+{
+	char line[256];
+	snprintf(buf, size, "unknown CPU");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%s", colon + 2);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static bool progress_on = true;
+
+void bench_progress(bench_t *b, const char *fmt, ...)
+{
+	if (!progress_on)
+		return;
+	va_list ap;
+	fputs(b->progress_tty ? "\r\033[Kcutoff bench: " : "cutoff bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (!b->progress_tty)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* --threads: "1,2,4"; 1 added when missing; sorted. */
+static bool parse_counts(bench_t *b, const char *text)
+{
+	char q[CLI_QUOTE_SIZE], item[32];
+	const char *p = text;
+	b->ncounts = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int64_t v;
+		snprintf(item, sizeof(item), "%.*s", (int)(n < 31 ? n : 31), p);
+		if (n == 0 || n > 31 || !cli_int_value(item, 1, CUTOFF_MAX_THREADS, &v)) {
+			cli_error(
+				"bench",
+				"--threads: expected a comma-separated list of thread counts, each "
+				"1..%d, got %s",
+				CUTOFF_MAX_THREADS, cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		for (int i = 0; i < b->ncounts; i++) {
+			if (b->counts[i] == v) {
+				cli_error("bench", "--threads: %d is listed twice in %s", (int)v,
+				          cli_quote(q, sizeof(q), text));
+				return false;
+			}
+		}
+		if (b->ncounts == BENCH_MAX_COUNTS - 1) {
+			cli_error("bench", "--threads: at most %d thread counts",
+			          BENCH_MAX_COUNTS - 1);
+			return false;
+		}
+		b->counts[b->ncounts++] = (int)v;
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	bool one = false;
+	for (int i = 0; i < b->ncounts; i++)
+		one |= b->counts[i] == 1;
+	if (!one)
+		b->counts[b->ncounts++] = 1;
+	qsort(b->counts, (size_t)b->ncounts, sizeof(int), cmp_int);
+	return true;
+}
+
+/* A comma-separated list of names from `names`, into flags[]. */
+static bool parse_names(const char *opt, const char *text, const char *const *names, bool *flags,
+                        int n)
+{
+	char q[CLI_QUOTE_SIZE], list[128] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++)
+		flags[i] = false;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int found = -1;
+		for (int i = 0; i < n; i++)
+			if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0)
+				found = i;
+		if (found < 0) {
+			for (int i = 0; i < n; i++)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+				                         i ? ", " : "", names[i]);
+			cli_error("bench", "--%s: expected a comma-separated list of %s, got %s",
+			          opt, list, cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		flags[found] = true;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	return true;
+}
+
+static bool make_dir(const char *dir)
+{
+	char q[CLI_QUOTE_SIZE];
+	if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+		struct stat st;
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return true;
+	}
+	cli_error("bench", "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
+	          strerror(errno == EEXIST ? ENOTDIR : errno));
+	return false;
+}
+
+static int total_steps(const bench_t *b)
+{
+	int per = 0;
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		for (int d = 0; d < 3; d++)
+			for (int c = 0; c < b->ncounts; c++)
+				per += b->drivers[d] &&
+				       (d != CUTOFF_DRIVER_SERIAL || b->counts[c] == 1);
+		if (wk == BENCH_CHESS && b->stockfish)
+			per += b->ncounts;
+	}
+	return per * b->repeat;
+}
+
+/* The sweep: every setting, repeat by repeat. */
+static bool sweep(bench_t *b)
+{
+	int step = 0, total = total_steps(b);
+	double t0 = now_s();
+	for (int rep = 1; rep <= b->repeat; rep++) {
+		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+			if (!b->workloads[wk])
+				continue;
+			for (int d = 0; d < 3; d++) {
+				for (int c = 0; c < b->ncounts; c++) {
+					int n = b->counts[c];
+					if (!b->drivers[d] || (d == CUTOFF_DRIVER_SERIAL && n != 1))
+						continue;
+					bench_progress(b,
+					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
+					               "%d thread%s",
+					               ++step, total, now_s() - t0, rep, b->repeat,
+					               bench_workload_names[wk],
+					               bench_driver_names[d], n, n > 1 ? "s" : "");
+					bench_run_t *run = bench_run_new(b, wk, d, n, rep);
+					if (!run) {
+						cli_error("bench", "out of memory");
+						return false;
+					}
+					if (!bench_run(b, run))
+						return false;
+				}
+			}
+			if (wk != BENCH_CHESS || !b->stockfish)
+				continue;
+			if (rep == 1) {
+				/* Stockfish's depths: as long as our serial search of each position. */
+				const bench_run_t *base = NULL;
+				for (int i = 0; i < b->nruns && !base; i++)
+					if (b->runs[i].workload == BENCH_CHESS &&
+					    b->runs[i].driver == CUTOFF_DRIVER_SERIAL)
+						base = &b->runs[i];
+				if (!base || !bench_sf_calibrate(b, base->item_time))
+					return false;
+			}
+			for (int c = 0; c < b->ncounts; c++) {
+				int n = b->counts[c];
+				bench_progress(b,
+				               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
+				               "%d thread%s",
+				               ++step, total, now_s() - t0, rep, b->repeat, n,
+				               n > 1 ? "s" : "");
+				bench_run_t *run = bench_run_new(b, wk, BENCH_STOCKFISH, n, rep);
+				if (!run) {
+					cli_error("bench", "out of memory");
+					return false;
+				}
+				if (!bench_sf_run(b, run))
+					return false;
+			}
+		}
+	}
+	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0) {
+		for (int d = 0; d < 3; d++) {
+			for (int c = 0; c < b->ncounts; c++) {
+				int n = b->counts[c];
+				if (!b->drivers[d] || (d == CUTOFF_DRIVER_SERIAL) != (n == 1))
+					continue;
+				if (!bench_quality_run(b, d, n))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool write_report(bench_t *b)
+{
+	char path[1024], q[CLI_QUOTE_SIZE];
+	bool ok = true;
+	snprintf(path, sizeof(path), "%s/report.txt", b->out_dir);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		bench_print_text(b, f);
+		ok = fclose(f) == 0;
+	} else {
+		ok = false;
+	}
+	char rows[1024], runs[1024];
+	snprintf(path, sizeof(path), "%s/results.json", b->out_dir);
+	ok = ok && bench_write_json(b, path);
+	snprintf(rows, sizeof(rows), "%s/results.csv", b->out_dir);
+	snprintf(runs, sizeof(runs), "%s/runs.csv", b->out_dir);
+	ok = ok && bench_write_csv(b, rows, runs);
+	if (ok && b->workloads[BENCH_CHESS]) {
+		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
+		ok = bench_write_chess_file(b, path);
+	}
+	if (!ok)
+		cli_error("bench", "cannot write the report into %s: %s",
+		          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+	return ok;
+}
+
+int cli_bench(int argc, char **argv)
+{
+	static bench_t b;
+	const char *threads_text = NULL, *drivers_text = "serial,lazysmp,ybw";
+	const char *workload_text = "chess,connect4,rtree";
+	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
+	int64_t repeat = 3, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
+	int64_t extra = 2;
+	bool no_progress = false;
+	cli_parallel_t par;
+	cli_parallel_default(&par);
+	memset(&b, 0, sizeof(b));
+	b.quality_ms = 500;
+	b.plot = 1;
+	cli_opt_t opts[] = {
+		{ .name = "threads", .kind = CLI_STRING, .dest.s = &threads_text },
+		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &drivers_text },
+		{ .name = "workload", .kind = CLI_STRING, .dest.s = &workload_text },
+		{ .name = "repeat", .kind = CLI_INT, .dest.i = &repeat, .min = 1, .max = 1000 },
+		{ .name = "positions",
+		  .kind = CLI_INT,
+		  .dest.i = &positions,
+		  .min = 1,
+		  .max = BENCH_MAX_ITEMS },
+		{ .name = "chess-file", .kind = CLI_STRING, .dest.s = &chess_file },
+		{ .name = "chess-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &chess_depth,
+		  .min = 1,
+		  .max = 60 },
+		{ .name = "connect4-file", .kind = CLI_STRING, .dest.s = &connect4_file },
+		{ .name = "rtree-branching", .kind = CLI_INT, .dest.i = &rb, .min = 2, .max = 64 },
+		{ .name = "rtree-depth", .kind = CLI_INT, .dest.i = &rd, .min = 1, .max = 30 },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash, .min = 0, .max = 65536 },
+		{ .name = "quality-ms",
+		  .kind = CLI_INT,
+		  .dest.i = &b.quality_ms,
+		  .min = 0,
+		  .max = 3600000 },
+		{ .name = "reference-extra",
+		  .kind = CLI_INT,
+		  .dest.i = &extra,
+		  .min = 1,
+		  .max = 10 },
+		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &stockfish },
+		{ .name = "out", .kind = CLI_STRING, .dest.s = &b.out_dir },
+		{ .name = "plot",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &b.plot,
+		  .choices = plot_names },
+		{ .name = "note", .kind = CLI_STRING, .dest.s = &b.note },
+		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &no_progress },
+		{ .name = "placement",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &par.placement,
+		  .choices = cli_placement_names },
+		{ .name = "min-split",
+		  .kind = CLI_INT,
+		  .dest.i = &par.min_split,
+		  .min = 1,
+		  .max = CUTOFF_MAX_PLY - 1 },
+		{ .name = "max-helpers",
+		  .kind = CLI_INT,
+		  .dest.i = &par.max_helpers,
+		  .min = 1,
+		  .max = CUTOFF_MAX_THREADS },
+		{ .name = "lazy-skip",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &par.lazy_skip,
+		  .choices = cli_onoff_names },
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+	switch (cli_parse("bench", bench_usage, opts, nopts, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	b.repeat = (int)repeat;
+	b.placement = par.placement;
+	b.min_split = par.min_split;
+	b.max_helpers = par.max_helpers;
+	b.lazy_skip = par.lazy_skip;
+	progress_on = !no_progress;
+	b.progress_tty = isatty(2);
+
+	cutoff_topology_info_t topo;
+	int rc = cutoff_topology_describe(NULL, &topo);
+	if (rc < 0) {
+		cli_fail("bench", "cannot read the machine's topology", rc, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	b.cores = topo.cores;
+	b.pus = topo.pus;
+	b.packages = topo.packages;
+	b.numa = topo.numa_nodes;
+	if (threads_text) {
+		if (!parse_counts(&b, threads_text))
+			return CLI_EXIT_USAGE;
+	} else {
+		for (int n = 1; n <= b.cores && n < BENCH_MAX_COUNTS; n++)
+			b.counts[b.ncounts++] = n;
+	}
+	if (!parse_names("drivers", drivers_text, bench_driver_names, b.drivers, 3) ||
+	    !parse_names("workload", workload_text, bench_workload_names, b.workloads,
+	                 BENCH_NWORKLOADS))
+		return CLI_EXIT_USAGE;
+	b.drivers[CUTOFF_DRIVER_SERIAL] = true;
+	char sfbuf[1024];
+	if (strcmp(stockfish, "off") != 0 && strcmp(stockfish, "auto") != 0 &&
+	    !bench_sf_find(stockfish, sfbuf, sizeof(sfbuf))) {
+		char q[CLI_QUOTE_SIZE];
+		cli_error("bench", "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		          cli_quote(q, sizeof(q), stockfish));
+		return CLI_EXIT_USAGE;
+	}
+	b.stockfish =
+		b.workloads[BENCH_CHESS] ? bench_sf_find(stockfish, sfbuf, sizeof(sfbuf)) : NULL;
+
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(b.date, sizeof(b.date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	char default_out[64];
+	if (!b.out_dir) {
+		strftime(default_out, sizeof(default_out), "bench-report-%Y%m%d-%H%M%S", &tm);
+		b.out_dir = default_out;
+	}
+	cpu_model(b.cpu_model, sizeof(b.cpu_model));
+
+	int status = CLI_EXIT_FAIL;
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b.workloads[wk])
+			continue;
+		const char *file = wk == BENCH_CHESS      ? chess_file
+		                   : wk == BENCH_CONNECT4 ? connect4_file
+		                                          : NULL;
+		if (!bench_workload_load(&b, wk, file, positions, chess_depth, rb, rd, hash))
+			goto out;
+	}
+	if (!make_dir(b.out_dir))
+		goto out;
+	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
+	b.load_before = load_average();
+	double t0 = now_s();
+	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)extra))
+		goto out;
+	if (!sweep(&b))
+		goto out;
+	b.wall_s = now_s() - t0;
+	b.load_after = load_average();
+	if (progress_on && b.progress_tty)
+		fputs("\r\033[K", stderr);
+	bench_derive(&b);
+	bench_plots(&b);
+	if (!write_report(&b))
+		goto out;
+	bench_print_text(&b, stdout);
+	printf("\nreport folder: %s\n", b.out_dir);
+	status = CLI_EXIT_OK;
+out:
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		bench_workload_free(&b.work[wk]);
+	for (int i = 0; i < b.nruns; i++) {
+		free(b.runs[i].thread_nodes);
+		free(b.runs[i].item_nodes);
+		free(b.runs[i].item_time);
+		free(b.runs[i].item_move);
+		free(b.runs[i].item_depth);
+	}
+	free(b.runs);
+	free(b.rows);
+	free(b.quality);
+	return status;
+}

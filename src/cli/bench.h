@@ -1,0 +1,220 @@
+/*
+ * bench.h — `cutoff bench`: the scaling sweep, shared by its four files.
+ *
+ *   bench.c         the command: options, the sweep, the progress line, the report folder
+ *   bench_work.c    the workloads (chess, connect4, rtree) and one measured run of one
+ *                   setting over a workload's positions; bench_take() is the one place
+ *                   that reads a search's figures out of the library
+ *   bench_sf.c      Stockfish over UCI, on the same chess positions and thread counts
+ *   bench_report.c  the derived figures, the text table, JSON, CSV and gnuplot plots
+ *
+ * A *run* is one setting (workload, driver, thread count, repeat) over every position of
+ * the workload, each searched on a fresh table; its time is the sum of the searches' own
+ * times (result.time_s), its counters the sum of theirs. A *row* is one setting over its
+ * repeats: medians, with the spread of the time, and the figures derived against the
+ * serial driver at one thread on the same positions.
+ *
+ * Figures the library cannot give yet (the per-thread split of time into searching, idle,
+ * split-wait and lock-spin) are NAN here and read "n/a" in every output; bench_take() is
+ * where they are to be read when the library has them.
+ */
+#ifndef CUTOFF_CLI_BENCH_H
+#define CUTOFF_CLI_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cutoff.h"
+#include "cutoff_games.h"
+
+enum {
+	BENCH_CHESS = 0,
+	BENCH_CONNECT4 = 1,
+	BENCH_RTREE = 2,
+	BENCH_NWORKLOADS = 3
+};
+
+/* The drivers of cutoff_driver_t, then Stockfish as a fourth "driver" of the tables. */
+enum {
+	BENCH_STOCKFISH = 3,
+	BENCH_NDRIVERS = 4
+};
+
+extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.. */
+extern const char *const bench_driver_names[];   /* serial, lazysmp, ybw, stockfish */
+
+/* The most thread counts in one sweep, positions in one workload. */
+enum {
+	BENCH_MAX_COUNTS = 64,
+	BENCH_MAX_ITEMS = 1000
+};
+
+/* One position of a workload. */
+typedef struct bench_item {
+	char label[48];    /* where it comes from: "sf_bench 1", "Test_L1_R2:3", "seed 1" */
+	char text[128];    /* FEN, Connect Four move string, or the tree's seed */
+	int depth;         /* plies searched (Connect Four: to the end of the game) */
+	int score;         /* Connect Four: the test set's score (for the check) */
+	double branching;  /* mean moves per position over the first two plies (measured) */
+	char ref_move[16]; /* chess: the move of a deeper serial search, "" when unknown */
+	int ref_depth;
+	int sf_depth;                    /* chess: Stockfish's depth, 0 until chosen */
+	_Alignas(16) uint64_t state[16]; /* the root (every adapter's state fits in 128 bytes) */
+} bench_item_t;
+
+typedef struct bench_workload {
+	int kind; /* BENCH_CHESS .. */
+	const cutoff_game_t *game;
+	cutoff_chess_t *chess;
+	cutoff_rtree_t *rtree;
+	cutoff_rtree_params_t rparams;
+	uint64_t seed;
+	int nitems;
+	bench_item_t *items;
+	cutoff_config_t cfg; /* every engine setting but threads and driver */
+	char source[320];    /* where the positions come from, in words */
+	char settings[320];  /* the search settings, in words */
+} bench_workload_t;
+
+/* One measured run (one setting, one repeat, every position of the workload). */
+typedef struct bench_run {
+	int workload, driver, threads, repeat; /* repeat from 1 */
+	double time_s;                         /* summed over positions */
+	cutoff_counters_t counters;            /* summed (seldepth: the maximum) */
+	uint64_t *thread_nodes;                /* [threads], summed over positions */
+	/* Per iteration depth, summed over positions: nodes, leaves, and how many positions
+	 * completed that depth (only depths every position completed are used). Under YBW an
+	 * iteration's counters are thread 0's without its helpers (cutoff.h). */
+	uint64_t it_nodes[CUTOFF_MAX_PLY], it_leaves[CUTOFF_MAX_PLY];
+	int it_items[CUTOFF_MAX_PLY];
+	uint64_t *item_nodes;  /* [nitems] */
+	double *item_time;     /* [nitems] */
+	char (*item_move)[16]; /* [nitems]: the best move as text */
+	int *item_depth;       /* [nitems]: the depth completed */
+	int mismatches;        /* Connect Four: values that differ from the test set's */
+	/* The leaves of each position's last iteration, and the minimal trees of its depth
+	 * and measured branching factor, summed (NAN where it does not apply). */
+	double last_leaves, minimal;
+	bool incomplete_threads; /* per-thread figures miss some searches (see bench_take) */
+	/* The profiler's per-thread time split, when the library gives one: shares of the
+	 * run's time, summed over threads and positions; NAN until then. */
+	double share_search, share_idle, share_split_wait, share_lock_spin;
+} bench_run_t;
+
+/* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
+typedef struct bench_row {
+	int workload, driver, threads;
+	int nruns;
+	bool oversubscribed; /* more threads than cores */
+	double time_med, time_min, time_max;
+	double nodes_med, nps_med, nps_min, nps_max;
+	double speedup;                               /* T(serial, 1) / T(this): the headline */
+	double speedup_self;                          /* T(this driver, 1) / T(this) */
+	double efficiency;                            /* speedup / threads */
+	double nps_scaling;                           /* nps(this) / nps(serial, 1) */
+	double overhead;                              /* nodes(this) / nodes(serial, 1) */
+	double thr_nps_min, thr_nps_med, thr_nps_max; /* per-thread node rates */
+	double fmc_rate;                              /* first-move cut-offs / cut-offs */
+	double idle_share, sync_share;                /* NAN until the profiler */
+	double minimal_ratio;                         /* last-iteration leaves / minimal tree */
+	int ebf_from, ebf_to;       /* depths with an effective branching factor */
+	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
+	int mismatches;
+	int median_run; /* index in bench_t.runs of the run of median time */
+} bench_row_t;
+
+/* Quality at equal time: one position at a fixed time, one setting. */
+typedef struct bench_quality {
+	int driver, threads, item;
+	int depth;
+	char move[16];
+	bool agree; /* with the item's reference move */
+	uint64_t nodes;
+} bench_quality_t;
+
+/* Everything the sweep asked and measured. */
+typedef struct bench {
+	/* settings */
+	int counts[BENCH_MAX_COUNTS], ncounts;
+	bool drivers[3];
+	bool workloads[BENCH_NWORKLOADS];
+	int repeat;
+	int cores, pus, packages, numa;
+	int64_t quality_ms;
+	int placement, lazy_skip;
+	int64_t min_split, max_helpers;
+	const char *stockfish; /* the binary, or NULL */
+	char stockfish_name[96];
+	const char *out_dir;
+	int plot; /* 0 none, 1 svg, 2 png */
+	const char *note;
+	char date[40];
+	char cpu_model[128];
+	double load_before, load_after;
+	double wall_s;
+	bool progress_tty;
+	/* measured */
+	bench_workload_t work[BENCH_NWORKLOADS];
+	bench_run_t *runs;
+	int nruns, cap_runs;
+	bench_row_t *rows;
+	int nrows;
+	bench_quality_t *quality;
+	int nquality, cap_quality;
+	char plot_note[256]; /* what happened to the plots, in words */
+} bench_t;
+
+/* bench_work.c */
+
+/* Loads the workload `kind` into b->work[kind] (positions, settings). `file` replaces the
+ * default positions (NULL: the default); `positions` caps their number (0: all). On
+ * failure prints one line and returns false. */
+bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
+                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
+                         int64_t hash_mb);
+void bench_workload_free(bench_workload_t *w);
+
+/* Makes a run record for (workload, driver, threads, repeat) with its arrays, or NULL. */
+bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, int repeat);
+
+/* Measures one run (every position of the workload). False after one line on failure. */
+bool bench_run(bench_t *b, bench_run_t *run);
+
+/* Quality at equal time: each chess position at `ms` milliseconds, one setting. */
+bool bench_quality_run(bench_t *b, int driver, int threads);
+
+/* Chess reference moves: a serial search `extra` plies deeper than each position's depth,
+ * for the positions that have none. */
+bool bench_references(bench_t *b, int extra);
+
+/* Writes the positions as they were used (depths, reference moves, Stockfish depths) in
+ * the format --chess-file reads. */
+bool bench_write_chess_file(const bench_t *b, const char *path);
+
+/* bench_sf.c */
+
+/* The Stockfish binary: `opt` (a path, "off", or NULL for auto: $STOCKFISH, `stockfish`
+ * on the PATH, /usr/games/stockfish). Returns a path in buf, or NULL. */
+const char *bench_sf_find(const char *opt, char *buf, size_t size);
+
+/* Stockfish at each thread count of the sweep, on the chess positions: first its depth
+ * per position (the depth whose time comes closest to our serial time, at one thread),
+ * then one run per thread count and repeat. False after one line when Stockfish fails. */
+bool bench_sf_calibrate(bench_t *b, const double *target_s);
+bool bench_sf_run(bench_t *b, bench_run_t *run);
+
+/* bench_report.c */
+
+/* Derives the rows from the runs. */
+void bench_derive(bench_t *b);
+void bench_print_text(const bench_t *b, FILE *out);
+bool bench_write_json(const bench_t *b, const char *path);
+bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path);
+/* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
+void bench_plots(bench_t *b);
+
+/* bench.c */
+void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* CUTOFF_CLI_BENCH_H */

@@ -1,0 +1,1001 @@
+/*
+ * bench_report.c — what `cutoff bench` makes of its runs: the derived figures (rows), the
+ * table for the terminal (report.txt), results.json, results.csv and runs.csv, and the
+ * plots drawn by gnuplot.
+ *
+ * Every figure of a row is the median over its repeats; the time also has its spread
+ * (min..max). Speed-up is T(serial driver, 1 thread) / T(row), both medians over the same
+ * positions; "own T1" is T(the row's driver, 1 thread) / T(row). For Stockfish every ratio
+ * is against Stockfish at one thread. A figure that does not apply, or that the library
+ * cannot measure yet (idle and synchronisation shares: the profiler), is NAN and reads
+ * "n/a".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "bench.h"
+#include "json.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (NANs left out); NAN when none is left. Sorts v. */
+static double median(double *v, int n)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isnan(v[i]))
+			v[m++] = v[i];
+	}
+	if (m == 0)
+		return NAN;
+	qsort(v, (size_t)m, sizeof(*v), cmp_double);
+	return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+}
+
+static double minmax(const double *v, int n, bool max)
+{
+	double r = NAN;
+	for (int i = 0; i < n; i++) {
+		if (!isnan(v[i]) && (isnan(r) || (max ? v[i] > r : v[i] < r)))
+			r = v[i];
+	}
+	return r;
+}
+
+static double ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }
+
+static bench_row_t *find_row(bench_t *b, int workload, int driver, int threads)
+{
+	for (int i = 0; i < b->nrows; i++) {
+		bench_row_t *r = &b->rows[i];
+		if (r->workload == workload && r->driver == driver && r->threads == threads)
+			return r;
+	}
+	return NULL;
+}
+
+/* The per-thread node rates of one run: min, median, max over its threads. */
+static void thread_rates(const bench_run_t *run, double out[3])
+{
+	double v[CUTOFF_MAX_THREADS];
+	out[0] = out[1] = out[2] = NAN;
+	if (run->incomplete_threads || run->time_s <= 0)
+		return;
+	for (int k = 0; k < run->threads; k++)
+		v[k] = (double)run->thread_nodes[k] / run->time_s;
+	out[0] = minmax(v, run->threads, false);
+	out[2] = minmax(v, run->threads, true);
+	out[1] = median(v, run->threads);
+}
+
+static void derive_row(bench_t *b, bench_row_t *row)
+{
+	int n = 0;
+	double *v[16];
+	enum {
+		T,
+		NODES,
+		NPS,
+		TMIN,
+		TMED,
+		TMAX,
+		FMC,
+		IDLE,
+		SYNC,
+		MINR,
+		NFIG
+	};
+	double buf[NFIG][256];
+	int idx[256];
+	for (int i = 0; i < b->nruns && n < 256; i++) {
+		const bench_run_t *run = &b->runs[i];
+		if (run->workload != row->workload || run->driver != row->driver ||
+		    run->threads != row->threads)
+			continue;
+		double tr[3];
+		thread_rates(run, tr);
+		idx[n] = i;
+		buf[T][n] = run->time_s;
+		buf[NODES][n] = (double)run->counters.nodes;
+		buf[NPS][n] = ratio((double)run->counters.nodes, run->time_s);
+		buf[TMIN][n] = tr[0];
+		buf[TMED][n] = tr[1];
+		buf[TMAX][n] = tr[2];
+		buf[FMC][n] = row->driver == BENCH_STOCKFISH
+		                      ? NAN
+		                      : ratio((double)run->counters.first_move_cutoffs,
+		                              (double)run->counters.cutoffs);
+		buf[IDLE][n] = run->share_idle;
+		buf[SYNC][n] = isnan(run->share_split_wait)
+		                       ? NAN
+		                       : run->share_split_wait + run->share_lock_spin;
+		/* The iterations' counters are thread 0's alone under the parallel drivers. */
+		buf[MINR][n] = row->driver == CUTOFF_DRIVER_SERIAL || row->threads == 1
+		                       ? ratio(run->last_leaves, run->minimal)
+		                       : NAN;
+		row->mismatches += run->mismatches;
+		n++;
+	}
+	(void)v;
+	row->nruns = n;
+	if (n == 0)
+		return;
+	/* The run of median time, for the per-thread plot. */
+	double best = INFINITY, med_t;
+	double tcopy[256];
+	memcpy(tcopy, buf[T], (size_t)n * sizeof(double));
+	med_t = median(tcopy, n);
+	for (int i = 0; i < n; i++) {
+		if (fabs(buf[T][i] - med_t) < best) {
+			best = fabs(buf[T][i] - med_t);
+			row->median_run = idx[i];
+		}
+	}
+	row->time_min = minmax(buf[T], n, false);
+	row->time_max = minmax(buf[T], n, true);
+	row->time_med = median(buf[T], n);
+	row->nps_min = minmax(buf[NPS], n, false);
+	row->nps_max = minmax(buf[NPS], n, true);
+	row->nps_med = median(buf[NPS], n);
+	row->nodes_med = median(buf[NODES], n);
+	row->thr_nps_min = median(buf[TMIN], n);
+	row->thr_nps_med = median(buf[TMED], n);
+	row->thr_nps_max = median(buf[TMAX], n);
+	row->fmc_rate = median(buf[FMC], n);
+	row->idle_share = median(buf[IDLE], n);
+	row->sync_share = median(buf[SYNC], n);
+	row->minimal_ratio = median(buf[MINR], n);
+
+	/* Effective branching factor per iteration, over the depths every position
+	 * completed. */
+	const bench_workload_t *w = &b->work[row->workload];
+	row->ebf_from = row->ebf_to = 0;
+	for (int d = 2; d < CUTOFF_MAX_PLY && row->driver != BENCH_STOCKFISH; d++) {
+		double e[256];
+		int m = 0;
+		for (int i = 0; i < n; i++) {
+			const bench_run_t *run = &b->runs[idx[i]];
+			if (run->it_items[d] == w->nitems && run->it_items[d - 1] == w->nitems)
+				e[m++] = ratio((double)run->it_nodes[d],
+				               (double)run->it_nodes[d - 1]);
+		}
+		if (m == 0)
+			continue;
+		if (!row->ebf_from)
+			row->ebf_from = d;
+		row->ebf_to = d;
+		row->ebf[d] = median(e, m);
+	}
+}
+
+void bench_derive(bench_t *b)
+{
+	free(b->rows);
+	b->nrows = 0;
+	b->rows =
+		calloc((size_t)(BENCH_NWORKLOADS * BENCH_NDRIVERS * b->ncounts), sizeof(*b->rows));
+	if (!b->rows)
+		return;
+	for (int w = 0; w < BENCH_NWORKLOADS; w++) {
+		for (int d = 0; d < BENCH_NDRIVERS; d++) {
+			for (int c = 0; c < b->ncounts; c++) {
+				bench_row_t *row = &b->rows[b->nrows];
+				memset(row, 0, sizeof(*row));
+				row->workload = w;
+				row->driver = d;
+				row->threads = b->counts[c];
+				row->oversubscribed = b->counts[c] > b->cores;
+				derive_row(b, row);
+				if (row->nruns > 0)
+					b->nrows++;
+			}
+		}
+	}
+	for (int i = 0; i < b->nrows; i++) {
+		bench_row_t *row = &b->rows[i];
+		int base_driver =
+			row->driver == BENCH_STOCKFISH ? BENCH_STOCKFISH : CUTOFF_DRIVER_SERIAL;
+		const bench_row_t *base = find_row(b, row->workload, base_driver, 1);
+		const bench_row_t *own = find_row(b, row->workload, row->driver, 1);
+		row->speedup = base ? ratio(base->time_med, row->time_med) : NAN;
+		row->speedup_self = own ? ratio(own->time_med, row->time_med) : NAN;
+		row->efficiency = row->speedup / row->threads;
+		row->nps_scaling = base ? ratio(row->nps_med, base->nps_med) : NAN;
+		row->overhead = base ? ratio(row->nodes_med, base->nodes_med) : NAN;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Text
+ * ------------------------------------------------------------------------------------- */
+
+/* A number in a column: "n/a" for NAN. */
+static const char *fmt(char *buf, size_t size, const char *f, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, f, v);
+	return buf;
+}
+
+/* Nodes or node rates, with a unit: 12.3 M, 456 k. */
+static const char *si(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else if (v >= 1e9)
+		snprintf(buf, size, "%.2f G", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, size, "%.2f M", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.1f k", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+static void build_text(char *buf, size_t size)
+{
+	snprintf(buf, size, "cutoff %s, %s, %s%s%s", cutoff_version(),
+#ifdef __VERSION__
+	         "cc " __VERSION__,
+#else
+	         "cc (unknown)",
+#endif
+#ifdef __OPTIMIZE__
+	         "optimised",
+#else
+	         "not optimised",
+#endif
+#ifdef NDEBUG
+	         ", asserts off",
+#else
+	         ", asserts on",
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	         ", SANITIZED (times mean nothing)"
+#else
+	         ""
+#endif
+	);
+}
+
+static void print_header(const bench_t *b, FILE *out)
+{
+	char build[256], counts[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < b->ncounts && used < sizeof(counts); i++)
+		used += (size_t)snprintf(counts + used, sizeof(counts) - used, "%s%d", i ? "," : "",
+		                         b->counts[i]);
+	build_text(build, sizeof(build));
+	fprintf(out, "cutoff bench — %s\n\n", b->date);
+	cli_field(out, "machine", "%s; %d package%s, %d NUMA node%s, %d cores, %d PUs (hwloc)",
+	          b->cpu_model, b->packages, b->packages == 1 ? "" : "s", b->numa,
+	          b->numa == 1 ? "" : "s", b->cores, b->pus);
+	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
+	          b->load_after);
+	cli_field(out, "build", "%s", build);
+	if (b->note)
+		cli_field(out, "note", "%s", b->note);
+	cli_field(out, "threads", "%s%s", counts,
+	          b->counts[b->ncounts - 1] > b->cores ? " (more than the cores: flagged *)" : "");
+	cli_field(out, "drivers", "%s%s%s (serial at 1 thread only)",
+	          b->drivers[0] ? "serial " : "", b->drivers[1] ? "lazysmp " : "",
+	          b->drivers[2] ? "ybw" : "");
+	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
+	cli_field(out, "parallel settings",
+	          "placement %s; ybw: split at >= %" PRId64 " plies left, <= %" PRId64
+	          " helpers; lazysmp: skip %s",
+	          cli_placement_names[b->placement], b->min_split, b->max_helpers,
+	          cli_onoff_names[b->lazy_skip]);
+	if (b->stockfish)
+		cli_field(out, "stockfish", "%s (%s): same positions, thread counts, table size",
+		          b->stockfish_name[0] ? b->stockfish_name : "?", b->stockfish);
+	else
+		cli_field(out, "stockfish", "not run (not found, or --stockfish off)");
+	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
+	fputs("\nspeed-up: T(serial, 1 thread) / T(row), medians over the same positions; own T1:\n"
+	      "T(the row's driver, 1 thread) / T(row); efficiency: speed-up / threads; overhead:\n"
+	      "nodes / nodes(serial, 1 thread); scaling: nodes per second / that of serial at 1\n"
+	      "thread; per-thread: each thread's nodes / the run's time (min / median / max);\n"
+	      "1st-move: first-move cut-offs / cut-offs. Stockfish's ratios are to Stockfish at\n"
+	      "1 thread, at a depth of its own. idle+sync: needs the library's profiler (n/a).\n",
+	      out);
+}
+
+static void print_workload(const bench_t *b, int wk, FILE *out)
+{
+	const bench_workload_t *w = &b->work[wk];
+	char t[6][32];
+	fprintf(out, "\n== %s: %d position%s — %s\n", bench_workload_names[wk], w->nitems,
+	        w->nitems == 1 ? "" : "s", w->source);
+	fprintf(out, "   %s; table %zu MiB; time to depth", w->settings, w->cfg.tt_mb);
+	if (wk == BENCH_CHESS && b->stockfish) {
+		fputs("; stockfish depths", out);
+		for (int i = 0; i < w->nitems; i++)
+			fprintf(out, "%s%d", i ? "," : " ", w->items[i].sf_depth);
+		fputs(" (ours", out);
+		for (int i = 0; i < w->nitems; i++)
+			fprintf(out, "%s%d", i ? "," : " ", w->items[i].depth);
+		fputs(")", out);
+	}
+	fputs("\n\n", out);
+	fprintf(out, "%-10s %4s %9s %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %9s\n", "driver",
+	        "thr", "time s", "  (min..max)", "speed-up", "own T1", "effic", "nodes", "overhead",
+	        "nodes/s", "scaling", "per-thread nodes/s", "1st-move", "idle+sync");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk)
+			continue;
+		char spread[40], per[64], a[16], m[16], c[16];
+		snprintf(spread, sizeof(spread), "(%.3f..%.3f)", r->time_min, r->time_max);
+		if (isnan(r->thr_nps_med))
+			snprintf(per, sizeof(per), "n/a");
+		else
+			snprintf(per, sizeof(per), "%s / %s / %s", si(a, sizeof(a), r->thr_nps_min),
+			         si(m, sizeof(m), r->thr_nps_med),
+			         si(c, sizeof(c), r->thr_nps_max));
+		char idle[16];
+		if (isnan(r->idle_share))
+			snprintf(idle, sizeof(idle), "n/a");
+		else
+			snprintf(idle, sizeof(idle), "%.1f+%.1f%%", 100 * r->idle_share,
+			         100 * r->sync_share);
+		fprintf(out,
+		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %9s\n",
+		        bench_driver_names[r->driver], r->threads, r->oversubscribed ? "*" : " ",
+		        r->time_med, spread, fmt(t[0], 32, "%.2f", r->speedup),
+		        fmt(t[1], 32, "%.2f", r->speedup_self),
+		        fmt(t[2], 32, "%.2f", r->efficiency), si(t[3], 32, r->nodes_med),
+		        fmt(t[4], 32, "%.2f", r->overhead), si(t[5], 32, r->nps_med),
+		        fmt(a, sizeof(a), "%.2f", r->nps_scaling), per,
+		        isnan(r->fmc_rate)
+		                ? "n/a"
+		                : (snprintf(m, sizeof(m), "%.1f %%", 100 * r->fmc_rate), m),
+		        idle);
+	}
+	/* Effective branching factor and the minimal tree. */
+	bool any = false;
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk || !r->ebf_from)
+			continue;
+		if (!any)
+			fprintf(out, "\n   effective branching factor, nodes(d) / nodes(d-1), by "
+			             "depth d "
+			             "(parallel rows: thread 0's iterations)\n");
+		any = true;
+		fprintf(out, "   %-9s %3d ", bench_driver_names[r->driver], r->threads);
+		for (int d = r->ebf_from; d <= r->ebf_to; d++)
+			fprintf(out, " d%d %.2f", d, r->ebf[d]);
+		fputc('\n', out);
+	}
+	const bench_row_t *s1 = find_row((bench_t *)b, wk, CUTOFF_DRIVER_SERIAL, 1);
+	if (s1 && !isnan(s1->minimal_ratio)) {
+		double bsum = 0;
+		for (int i = 0; i < w->nitems; i++)
+			bsum += w->items[i].branching;
+		fprintf(out,
+		        "\n   minimal tree: the serial search's last iteration reads %.3g times "
+		        "the "
+		        "leaves of\n   b^ceil(d/2) + b^floor(d/2) - 1 at each position's depth d, "
+		        "with b its measured\n   mean branching factor (root and children; mean "
+		        "%.1f)%s\n",
+		        s1->minimal_ratio, bsum / w->nitems,
+		        wk == BENCH_CHESS ? "; chess leaves include quiescence, and pruning "
+		                            "reads less than a full-width tree"
+		                          : "");
+	} else if (wk == BENCH_CONNECT4) {
+		fputs("\n   minimal tree: n/a (solved to the end of the game: the tree is not "
+		      "uniform)\n",
+		      out);
+	}
+	if (wk == BENCH_CONNECT4) {
+		int mm = 0;
+		for (int i = 0; i < b->nrows; i++)
+			if (b->rows[i].workload == wk)
+				mm += b->rows[i].mismatches;
+		fprintf(out, "   check: %d solve%s differ%s from the test set's win/draw/loss\n",
+		        mm, mm == 1 ? "" : "s", mm == 1 ? "s" : "");
+	}
+}
+
+static void print_quality(const bench_t *b, FILE *out)
+{
+	if (b->nquality == 0)
+		return;
+	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	fprintf(out,
+	        "\n== quality at equal time: each chess position searched for %" PRId64
+	        " ms; depth reached and\n   agreement of the move with a deeper serial search "
+	        "(ref depths",
+	        b->quality_ms);
+	for (int i = 0; i < w->nitems; i++)
+		fprintf(out, "%s%d", i ? "," : " ", w->items[i].ref_depth);
+	fputs("); one run each\n\n", out);
+	fprintf(out, "%-10s %4s %12s %10s %12s   %s\n", "driver", "thr", "mean depth", "agree",
+	        "nodes", "depth/move per position");
+	for (int d = 0; d < 3; d++) {
+		for (int c = 0; c < b->ncounts; c++) {
+			int n = 0, agree = 0, refs = 0;
+			double depth = 0, nodes = 0;
+			char per[512] = "";
+			size_t used = 0;
+			for (int i = 0; i < b->nquality; i++) {
+				const bench_quality_t *q = &b->quality[i];
+				if (q->driver != d || q->threads != b->counts[c])
+					continue;
+				n++;
+				depth += q->depth;
+				nodes += (double)q->nodes;
+				refs += w->items[q->item].ref_move[0] != 0;
+				agree += q->agree;
+				if (used < sizeof(per))
+					used += (size_t)snprintf(per + used, sizeof(per) - used,
+					                         "%s%d %s", used ? ", " : "",
+					                         q->depth, q->move);
+			}
+			if (n == 0)
+				continue;
+			char a[32], nn[16];
+			snprintf(a, sizeof(a), "%d/%d", agree, refs);
+			fprintf(out, "%-10s %3d%s %12.2f %10s %12s   %s\n", bench_driver_names[d],
+			        b->counts[c], b->counts[c] > b->cores ? "*" : " ", depth / n, a,
+			        si(nn, sizeof(nn), nodes / n), per);
+		}
+	}
+}
+
+static void print_closing(const bench_t *b, FILE *out)
+{
+	/* 2 threads when swept, else the largest count. */
+	int n = b->counts[b->ncounts - 1];
+	for (int c = 0; c < b->ncounts; c++)
+		if (b->counts[c] == 2)
+			n = 2;
+	if (n == 1)
+		return;
+	fprintf(out,
+	        "\n== in short: %d threads against the serial search at 1 thread (medians)\n\n", n);
+	fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", "workload", "driver", "speed-up", "nps-scale",
+	        "overhead", "1st-move");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->threads != n)
+			continue;
+		char t[4][32];
+		fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", bench_workload_names[r->workload],
+		        bench_driver_names[r->driver], fmt(t[0], 32, "%.2f", r->speedup),
+		        fmt(t[1], 32, "%.2f", r->nps_scaling), fmt(t[2], 32, "%.2f", r->overhead),
+		        isnan(r->fmc_rate) ? "n/a" : fmt(t[3], 32, "%.1f %%", 100 * r->fmc_rate));
+	}
+	if (b->stockfish)
+		fputs("(stockfish: its own time to its own depth, against itself at 1 thread)\n",
+		      out);
+}
+
+void bench_print_text(const bench_t *b, FILE *out)
+{
+	print_header(b, out);
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		if (b->workloads[wk])
+			print_workload(b, wk, out);
+	print_quality(b, out);
+	print_closing(b, out);
+	if (b->plot_note[0])
+		fprintf(out, "\nplots: %s\n", b->plot_note);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * JSON and CSV
+ * ------------------------------------------------------------------------------------- */
+
+static void json_counters(json_writer_t *j, const char *key, const cutoff_counters_t *c)
+{
+	json_begin_object(j, key);
+	json_uint(j, "nodes", c->nodes);
+	json_uint(j, "leaves", c->leaves);
+	json_uint(j, "cutoffs", c->cutoffs);
+	json_uint(j, "first_move_cutoffs", c->first_move_cutoffs);
+	json_uint(j, "researches", c->researches);
+	json_uint(j, "tt_probes", c->tt_probes);
+	json_uint(j, "tt_hits", c->tt_hits);
+	json_uint(j, "tt_cutoffs", c->tt_cutoffs);
+	json_uint(j, "splits", c->splits);
+	json_uint(j, "null_cutoffs", c->null_cutoffs);
+	json_uint(j, "reductions", c->reductions);
+	json_uint(j, "qnodes", c->qnodes);
+	json_uint(j, "seldepth", c->seldepth);
+	json_end(j);
+}
+
+static void json_config(json_writer_t *j, const cutoff_config_t *c)
+{
+	json_begin_object(j, "engine");
+	json_string(j, "algo", cli_algo_names[c->algo]);
+	json_uint(j, "tt_mb", c->tt_mb);
+	json_uint(j, "ordering", c->ordering);
+	json_uint(j, "pruning", c->pruning);
+	json_uint(j, "extensions", c->extensions);
+	json_bool(j, "tt_cutoffs", c->tt_cutoffs);
+	json_int(j, "aspiration", c->aspiration);
+	json_string(j, "placement", cli_placement_names[c->placement]);
+	json_int(j, "ybw_min_split_depth", c->ybw_min_split_depth);
+	json_int(j, "ybw_max_helpers", c->ybw_max_helpers);
+	json_bool(j, "lazysmp_skip", c->lazysmp_skip);
+	json_end(j);
+}
+
+bool bench_write_json(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	char build[256];
+	build_text(build, sizeof(build));
+	json_writer_t j;
+	json_init(&j, f);
+	json_begin_object(&j, NULL);
+	json_string(&j, "date", b->date);
+	json_begin_object(&j, "machine");
+	json_string(&j, "cpu", b->cpu_model);
+	json_int(&j, "packages", b->packages);
+	json_int(&j, "numa_nodes", b->numa);
+	json_int(&j, "cores", b->cores);
+	json_int(&j, "pus", b->pus);
+	json_double(&j, "load_before", b->load_before);
+	json_double(&j, "load_after", b->load_after);
+	json_end(&j);
+	json_string(&j, "build", build);
+	json_string(&j, "note", b->note);
+	json_begin_object(&j, "settings");
+	json_begin_array(&j, "threads");
+	for (int i = 0; i < b->ncounts; i++)
+		json_int(&j, NULL, b->counts[i]);
+	json_end(&j);
+	json_begin_array(&j, "drivers");
+	for (int d = 0; d < 3; d++)
+		if (b->drivers[d])
+			json_string(&j, NULL, bench_driver_names[d]);
+	json_end(&j);
+	json_int(&j, "repeat", b->repeat);
+	json_int(&j, "quality_ms", b->quality_ms);
+	json_string(&j, "stockfish", b->stockfish);
+	json_string(&j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
+	json_end(&j);
+	json_double(&j, "wall_s", b->wall_s);
+	json_begin_array(&j, "workloads");
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		const bench_workload_t *w = &b->work[wk];
+		if (!b->workloads[wk])
+			continue;
+		json_begin_object(&j, NULL);
+		json_string(&j, "name", bench_workload_names[wk]);
+		json_string(&j, "source", w->source);
+		json_string(&j, "settings", w->settings);
+		json_config(&j, &w->cfg);
+		json_begin_array(&j, "positions");
+		for (int i = 0; i < w->nitems; i++) {
+			const bench_item_t *it = &w->items[i];
+			json_begin_object(&j, NULL);
+			json_string(&j, "id", it->label);
+			json_string(&j, "position", it->text);
+			json_int(&j, "depth", it->depth);
+			json_double(&j, "branching", it->branching);
+			if (wk == BENCH_CONNECT4)
+				json_int(&j, "score", it->score);
+			if (wk == BENCH_CHESS) {
+				json_string(&j, "ref_move", it->ref_move[0] ? it->ref_move : NULL);
+				json_int(&j, "ref_depth", it->ref_depth);
+				json_int(&j, "sf_depth", it->sf_depth);
+			}
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_begin_array(&j, "runs");
+	for (int i = 0; i < b->nruns; i++) {
+		const bench_run_t *r = &b->runs[i];
+		const bench_workload_t *w = &b->work[r->workload];
+		json_begin_object(&j, NULL);
+		json_string(&j, "workload", bench_workload_names[r->workload]);
+		json_string(&j, "driver", bench_driver_names[r->driver]);
+		json_int(&j, "threads", r->threads);
+		json_int(&j, "repeat", r->repeat);
+		json_double(&j, "time_s", r->time_s);
+		json_uint(&j, "nodes", r->counters.nodes);
+		json_double(&j, "nps", ratio((double)r->counters.nodes, r->time_s));
+		if (r->driver != BENCH_STOCKFISH)
+			json_counters(&j, "counters", &r->counters);
+		json_begin_array(&j, "thread_nodes");
+		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
+			json_uint(&j, NULL, r->thread_nodes[k]);
+		json_end(&j);
+		json_begin_array(&j, "positions");
+		for (int k = 0; k < w->nitems; k++) {
+			json_begin_object(&j, NULL);
+			json_uint(&j, "nodes", r->item_nodes[k]);
+			json_double(&j, "time_s", r->item_time[k]);
+			json_int(&j, "depth", r->item_depth[k]);
+			json_string(&j, "move", r->item_move[k]);
+			json_end(&j);
+		}
+		json_end(&j);
+		if (r->driver != BENCH_STOCKFISH) {
+			json_begin_array(&j, "iterations");
+			for (int d = 1; d < CUTOFF_MAX_PLY; d++) {
+				if (r->it_items[d] == 0)
+					continue;
+				json_begin_object(&j, NULL);
+				json_int(&j, "depth", d);
+				json_int(&j, "positions", r->it_items[d]);
+				json_uint(&j, "nodes", r->it_nodes[d]);
+				json_uint(&j, "leaves", r->it_leaves[d]);
+				json_end(&j);
+			}
+			json_end(&j);
+		}
+		json_double(&j, "share_search", r->share_search);
+		json_double(&j, "share_idle", r->share_idle);
+		json_double(&j, "share_split_wait", r->share_split_wait);
+		json_double(&j, "share_lock_spin", r->share_lock_spin);
+		if (r->workload == BENCH_CONNECT4)
+			json_int(&j, "mismatches", r->mismatches);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_begin_array(&j, "rows");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		json_begin_object(&j, NULL);
+		json_string(&j, "workload", bench_workload_names[r->workload]);
+		json_string(&j, "driver", bench_driver_names[r->driver]);
+		json_int(&j, "threads", r->threads);
+		json_bool(&j, "oversubscribed", r->oversubscribed);
+		json_int(&j, "runs", r->nruns);
+		json_double(&j, "time_median_s", r->time_med);
+		json_double(&j, "time_min_s", r->time_min);
+		json_double(&j, "time_max_s", r->time_max);
+		json_double(&j, "nodes_median", r->nodes_med);
+		json_double(&j, "nps_median", r->nps_med);
+		json_double(&j, "nps_min", r->nps_min);
+		json_double(&j, "nps_max", r->nps_max);
+		json_double(&j, "speedup", r->speedup);
+		json_double(&j, "speedup_own", r->speedup_self);
+		json_double(&j, "efficiency", r->efficiency);
+		json_double(&j, "nps_scaling", r->nps_scaling);
+		json_double(&j, "overhead", r->overhead);
+		json_double(&j, "thread_nps_min", r->thr_nps_min);
+		json_double(&j, "thread_nps_median", r->thr_nps_med);
+		json_double(&j, "thread_nps_max", r->thr_nps_max);
+		json_double(&j, "first_move_cutoff_rate", r->fmc_rate);
+		json_double(&j, "idle_share", r->idle_share);
+		json_double(&j, "sync_share", r->sync_share);
+		json_double(&j, "minimal_tree_ratio", r->minimal_ratio);
+		json_begin_array(&j, "ebf");
+		for (int d = r->ebf_from; r->ebf_from && d <= r->ebf_to; d++) {
+			json_begin_object(&j, NULL);
+			json_int(&j, "depth", d);
+			json_double(&j, "ebf", r->ebf[d]);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_begin_array(&j, "quality");
+	for (int i = 0; i < b->nquality; i++) {
+		const bench_quality_t *q = &b->quality[i];
+		json_begin_object(&j, NULL);
+		json_string(&j, "driver", bench_driver_names[q->driver]);
+		json_int(&j, "threads", q->threads);
+		json_int(&j, "position", q->item + 1);
+		json_int(&j, "depth", q->depth);
+		json_string(&j, "move", q->move);
+		json_string(&j, "ref_move", b->work[BENCH_CHESS].items[q->item].ref_move);
+		json_bool(&j, "agree", q->agree);
+		json_uint(&j, "nodes", q->nodes);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_string(&j, "plots", b->plot_note);
+	json_end(&j);
+	bool ok = json_finish(&j) == 0;
+	return fclose(f) == 0 && ok;
+}
+
+static void csv_num(FILE *f, const char *fm, double v)
+{
+	if (isnan(v))
+		fputs(",n/a", f);
+	else {
+		fputc(',', f);
+		fprintf(f, fm, v);
+	}
+}
+
+bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path)
+{
+	FILE *f = fopen(rows_path, "w");
+	if (!f)
+		return false;
+	fputs("workload,driver,threads,oversubscribed,runs,time_median_s,time_min_s,time_max_s,"
+	      "nodes_median,nps_median,speedup,speedup_own,efficiency,nps_scaling,overhead,"
+	      "thread_nps_min,thread_nps_median,thread_nps_max,first_move_cutoff_rate,idle_share,"
+	      "sync_share,minimal_tree_ratio\n",
+	      f);
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		fprintf(f, "%s,%s,%d,%d,%d", bench_workload_names[r->workload],
+		        bench_driver_names[r->driver], r->threads, r->oversubscribed, r->nruns);
+		csv_num(f, "%.6f", r->time_med);
+		csv_num(f, "%.6f", r->time_min);
+		csv_num(f, "%.6f", r->time_max);
+		csv_num(f, "%.0f", r->nodes_med);
+		csv_num(f, "%.0f", r->nps_med);
+		csv_num(f, "%.4f", r->speedup);
+		csv_num(f, "%.4f", r->speedup_self);
+		csv_num(f, "%.4f", r->efficiency);
+		csv_num(f, "%.4f", r->nps_scaling);
+		csv_num(f, "%.4f", r->overhead);
+		csv_num(f, "%.0f", r->thr_nps_min);
+		csv_num(f, "%.0f", r->thr_nps_med);
+		csv_num(f, "%.0f", r->thr_nps_max);
+		csv_num(f, "%.4f", r->fmc_rate);
+		csv_num(f, "%.4f", r->idle_share);
+		csv_num(f, "%.4f", r->sync_share);
+		csv_num(f, "%.3f", r->minimal_ratio);
+		fputc('\n', f);
+	}
+	bool ok = fclose(f) == 0;
+	f = fopen(runs_path, "w");
+	if (!f)
+		return false;
+	fputs("workload,driver,threads,repeat,time_s,nodes,leaves,cutoffs,first_move_cutoffs,"
+	      "nps,thread_nodes\n",
+	      f);
+	for (int i = 0; i < b->nruns; i++) {
+		const bench_run_t *r = &b->runs[i];
+		fprintf(f, "%s,%s,%d,%d,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		        bench_workload_names[r->workload], bench_driver_names[r->driver],
+		        r->threads, r->repeat, r->time_s, r->counters.nodes, r->counters.leaves,
+		        r->counters.cutoffs, r->counters.first_move_cutoffs);
+		csv_num(f, "%.0f", ratio((double)r->counters.nodes, r->time_s));
+		fputc(',', f);
+		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
+			fprintf(f, "%s%" PRIu64, k ? ";" : "", r->thread_nodes[k]);
+		if (r->incomplete_threads)
+			fputs("n/a", f);
+		fputc('\n', f);
+	}
+	return fclose(f) == 0 && ok;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Plots
+ * ------------------------------------------------------------------------------------- */
+
+static bool find_program(const char *name, char *buf, size_t size)
+{
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		if (n > 0) {
+			snprintf(buf, size, "%.*s/%s", (int)n, path, name);
+			if (access(buf, X_OK) == 0)
+				return true;
+		}
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+static FILE *open_in(const bench_t *b, const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", b->out_dir, name);
+	return fopen(path, "w");
+}
+
+/* The data files and the gnuplot script; false when a file cannot be written. */
+static bool write_plot_files(const bench_t *b, const char *ext, const char *term)
+{
+	int nw = 0;
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		nw += b->workloads[wk];
+	FILE *gp = open_in(b, "plots.gp");
+	if (!gp)
+		return false;
+	fprintf(gp, "# gnuplot script written by cutoff bench; run it in this folder\n");
+	fprintf(gp, "set datafile missing 'n/a'\nset key top left\nset grid\n");
+	/* speed-up against the ideal line, one panel per workload */
+	fprintf(gp, "set terminal %s size %d,420\nset output 'speedup.%s'\n", term, 420 * nw + 60,
+	        ext);
+	fprintf(gp,
+	        "set multiplot layout 1,%d title 'time-to-depth speed-up over the serial "
+	        "search at 1 thread (Stockfish: over itself)'\n",
+	        nw);
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "speedup-%s.dat", bench_workload_names[wk]);
+		FILE *f = open_in(b, name);
+		if (!f) {
+			fclose(gp);
+			return false;
+		}
+		fprintf(f, "# threads lazysmp ybw stockfish\n");
+		for (int c = 0; c < b->ncounts; c++) {
+			fprintf(f, "%d", b->counts[c]);
+			for (int d = 1; d < BENCH_NDRIVERS; d++) {
+				bench_row_t *r = find_row((bench_t *)b, wk, d, b->counts[c]);
+				if (r && !isnan(r->speedup))
+					fprintf(f, " %.4f", r->speedup);
+				else
+					fputs(" n/a", f);
+			}
+			fputc('\n', f);
+		}
+		fclose(f);
+		fputs("set xtics (", gp);
+		for (int c = 0; c < b->ncounts; c++)
+			fprintf(gp, "%s%d", c ? ", " : "", b->counts[c]);
+		fputs(")\n", gp);
+		fprintf(gp,
+		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
+		        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
+		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray', "
+		        "'%s' using 1:2 title 'lazysmp' with linespoints lw 2, "
+		        "'' using 1:3 title 'ybw' with linespoints lw 2%s\n",
+		        bench_workload_names[wk], b->counts[b->ncounts - 1], name,
+		        wk == BENCH_CHESS && b->stockfish
+		                ? ", '' using 1:4 title 'stockfish' with linespoints lw 2"
+		                : "");
+	}
+	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n");
+
+	/* per-thread node rate of the run of median time, for every setting */
+	fprintf(gp, "set terminal %s size %d,460\nset output 'node-rate-per-thread.%s'\n", term,
+	        420 * nw + 60, ext);
+	fprintf(gp,
+	        "set multiplot layout 1,%d title 'nodes per second of each thread (the run "
+	        "of median time)'\n",
+	        nw);
+	fprintf(gp, "set style fill solid 0.7\nset boxwidth 0.8\nset xtics rotate by -60\n"
+	            "set ylabel 'nodes/s'\nunset xlabel\nset yrange [0:*]\n");
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "node-rate-%s.dat", bench_workload_names[wk]);
+		FILE *f = open_in(b, name);
+		if (!f) {
+			fclose(gp);
+			return false;
+		}
+		fprintf(f, "# setting/thread nodes_per_second\n");
+		int lines = 0;
+		for (int i = 0; i < b->nrows; i++) {
+			const bench_row_t *r = &b->rows[i];
+			if (r->workload != wk || r->driver == BENCH_STOCKFISH)
+				continue;
+			const bench_run_t *run = &b->runs[r->median_run];
+			if (run->incomplete_threads)
+				continue;
+			for (int k = 0; k < run->threads; k++, lines++)
+				fprintf(f, "\"%s/%d t%d\" %.0f\n", bench_driver_names[r->driver],
+				        r->threads, k,
+				        ratio((double)run->thread_nodes[k], run->time_s));
+		}
+		if (lines == 0)
+			fprintf(f, "\"none\" 0\n");
+		fclose(f);
+		fprintf(gp, "set title '%s'\nplot '%s' using 0:2:xtic(1) notitle with boxes\n",
+		        bench_workload_names[wk], name);
+	}
+	fprintf(gp, "unset multiplot\nset xtics norotate\n");
+
+	/* the time split per thread: the profiler's, when the library has one */
+	bool have_split = false;
+	for (int i = 0; i < b->nruns; i++)
+		have_split |= !isnan(b->runs[i].share_search);
+	fprintf(gp, "set terminal %s size 900,420\nset output 'time-split.%s'\n", term, ext);
+	FILE *f = open_in(b, "time-split.dat");
+	if (!f) {
+		fclose(gp);
+		return false;
+	}
+	fprintf(f, "# setting searching idle split-wait lock-spin (shares of the run's time)\n");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->driver == BENCH_STOCKFISH)
+			continue;
+		const bench_run_t *run = &b->runs[r->median_run];
+		char t[4][16];
+		fprintf(f, "\"%s %s/%d\" %s %s %s %s\n", bench_workload_names[r->workload],
+		        bench_driver_names[r->driver], r->threads,
+		        fmt(t[0], 16, "%.4f", run->share_search),
+		        fmt(t[1], 16, "%.4f", run->share_idle),
+		        fmt(t[2], 16, "%.4f", run->share_split_wait),
+		        fmt(t[3], 16, "%.4f", run->share_lock_spin));
+	}
+	fclose(f);
+	if (have_split)
+		fprintf(gp, "set title 'time split (shares of each run, summed over threads)'\n"
+		            "set style data histograms\nset style histogram rowstacked\n"
+		            "set xtics rotate by -60\nset yrange [0:1]\n"
+		            "plot 'time-split.dat' using 2:xtic(1) title 'searching', '' using 3 "
+		            "title 'idle', '' using 4 title 'split-wait', '' using 5 title "
+		            "'lock-spin'\n");
+	else
+		fprintf(gp,
+		        "unset xtics\nunset ytics\nunset border\nunset key\nunset grid\n"
+		        "unset title\nunset ylabel\nset xrange [0:1]\nset yrange [0:1]\n"
+		        "set label 1 'time split per thread: n/a' at 0.5,0.6 center font ',16'\n"
+		        "set label 2 'needs the library''s per-thread profile (searching, idle, "
+		        "split-wait, lock-spin)' at 0.5,0.45 center\n"
+		        "plot 2 notitle\n");
+	return fclose(gp) == 0;
+}
+
+void bench_plots(bench_t *b)
+{
+	static const char *const ext[] = { NULL, "svg", "png" };
+	static const char *const term[] = { NULL, "svg dynamic enhanced font 'sans,11'",
+		                            "png font 'sans,10'" };
+	char gnuplot[1024];
+	if (b->plot == 0) {
+		snprintf(b->plot_note, sizeof(b->plot_note), "none (--plot none)");
+		return;
+	}
+	const char *env = getenv("GNUPLOT");
+	if (env && *env)
+		snprintf(gnuplot, sizeof(gnuplot), "%s", env);
+	bool found = env && *env ? access(gnuplot, X_OK) == 0
+	                         : find_program("gnuplot", gnuplot, sizeof(gnuplot));
+	if (!write_plot_files(b, ext[b->plot], term[b->plot])) {
+		snprintf(b->plot_note, sizeof(b->plot_note), "cannot write the plot files: %s",
+		         strerror(errno));
+		return;
+	}
+	if (!found) {
+		snprintf(b->plot_note, sizeof(b->plot_note),
+		         "not drawn: gnuplot was not found (apt-get install gnuplot-nox); the data "
+		         "and plots.gp are in the folder: run 'gnuplot plots.gp' there");
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir(b->out_dir) == 0) {
+			FILE *log = freopen("plots.log", "w", stdout);
+			if (log)
+				dup2(fileno(stdout), 2);
+			execl(gnuplot, gnuplot, "plots.gp", (char *)NULL);
+		}
+		_exit(127);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		snprintf(b->plot_note, sizeof(b->plot_note),
+		         "gnuplot (%.150s) failed: see plots.log in the folder", gnuplot);
+	else
+		snprintf(b->plot_note, sizeof(b->plot_note),
+		         "speedup.%s, node-rate-per-thread.%s, time-split.%s (gnuplot %.150s)",
+		         ext[b->plot], ext[b->plot], ext[b->plot], gnuplot);
+}
