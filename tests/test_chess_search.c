@@ -164,9 +164,12 @@ int main(void)
 				cutoff_result_t r;
 				int rc = e ? cutoff_engine_search(e, &root, &lim, &r, NULL, NULL)
 				           : -1;
+				/* Lazy SMP answers with the thread that proved it first, which may
+				 * have skipped that depth and proved it one or two deeper. */
 				int want = pruning ? 6 : 3;
+				int slack = d == CUTOFF_DRIVER_LAZYSMP ? 2 : 0;
 				CHECK(rc == 0 && !r.stopped && r.value == CUTOFF_WIN - 3 &&
-				              r.depth == want,
+				              r.depth >= want && r.depth <= want + slack,
 				      "driver %d pruning %u: a proven mate ends the search at "
 				      "depth %d (rc %d, "
 				      "depth %d, value %d)",
