@@ -364,6 +364,16 @@ CUTOFF_API int cutoff_engine_hashfull(const cutoff_engine_t *engine);
  */
 CUTOFF_API void cutoff_engine_stop(cutoff_engine_t *engine);
 
+/*
+ * Withdraws a stop that no search has consumed: one sent after the last search ended (a
+ * late `stop` racing the end of a search), which would otherwise stop the next search at
+ * once. Only while no search runs: CUTOFF_EBUSY during a search (whose stop stands),
+ * CUTOFF_EINVAL for NULL. A front end such as UCI calls it before starting each search
+ * that it has not been asked to stop, from the thread that decides when to search (so a
+ * stop meant for the new search cannot come before it).
+ */
+CUTOFF_API int cutoff_engine_cancel_stop(cutoff_engine_t *engine);
+
 /* ---------------------------------------------------------------------------------------
  * 4. Limits, results, info
  * ------------------------------------------------------------------------------------- */

@@ -388,6 +388,17 @@ void cutoff_engine_stop(cutoff_engine_t *e)
 		cutoff_int_store_relaxed(&e->control.stop, 1);
 }
 
+int cutoff_engine_cancel_stop(cutoff_engine_t *e)
+{
+	if (!e)
+		return CUTOFF_EINVAL;
+	if (!engine_take(e))
+		return CUTOFF_EBUSY;
+	cutoff_int_store_relaxed(&e->control.stop, 0);
+	engine_release(e);
+	return CUTOFF_OK;
+}
+
 static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 {
 	const cutoff_config_t *c = &e->cfg;

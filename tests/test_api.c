@@ -34,6 +34,7 @@ struct nested {
 	cutoff_engine_t *engine;
 	const void *root;
 	int rc;
+	int cancel_rc;
 	int calls;
 };
 
@@ -46,6 +47,7 @@ static void nested_search(void *user, const cutoff_result_t *partial)
 	cutoff_limits_default(&lim);
 	lim.depth = 1;
 	n->rc = cutoff_engine_search(n->engine, n->root, &lim, &r, NULL, NULL);
+	n->cancel_rc = cutoff_engine_cancel_stop(n->engine);
 	n->calls++;
 }
 
@@ -145,11 +147,14 @@ int main(void)
 	      "still searches");
 
 	/* A search of a busy engine is refused (here: from inside its own info callback). */
-	struct nested n = { e, &st, 0, 0 };
+	struct nested n = { e, &st, 0, 0, 0 };
 	lim.iterate = true;
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, nested_search, &n) == 0 && n.calls > 0 &&
 	              n.rc == CUTOFF_EBUSY,
 	      "a second search of a busy engine gets CUTOFF_EBUSY (%d)", n.rc);
+	CHECK(n.cancel_rc == CUTOFF_EBUSY, "a stop cannot be withdrawn during a search (%d)",
+	      n.cancel_rc);
+	CHECK(cutoff_engine_cancel_stop(NULL) == CUTOFF_EINVAL, "cancel_stop(NULL)");
 
 	/* A stop before the search: it stops at once, yet names a legal move. */
 	cutoff_engine_stop(e);
@@ -158,6 +163,12 @@ int main(void)
 	      "stopped before depth 1: no value, a legal move (%u)", r.best_move);
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && !r.stopped && r.depth == 9,
 	      "the stop is spent: the next search runs to the end");
+
+	/* A stop withdrawn before the search does not stop it. */
+	cutoff_engine_stop(e);
+	CHECK(cutoff_engine_cancel_stop(e) == CUTOFF_OK, "a pending stop is withdrawn");
+	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == 0 && !r.stopped && r.depth == 9,
+	      "a withdrawn stop does not stop the next search");
 
 	/* A node limit ends an iterative search with the deepest completed iteration. */
 	cutoff_engine_clear(e);
