@@ -43,8 +43,13 @@
 #include "tt.h"
 
 #include <hwloc.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "atomic.h"
 #include "topo.h"
@@ -147,6 +152,29 @@ static inline void entry_write(tt_entry_t *e, uint64_t key, uint64_t data)
 }
 
 /*
+ * Asks the kernel for transparent huge pages over the table (where it offers them only on
+ * request, as Debian's default "madvise" mode does): a random probe then misses the TLB
+ * far less often, and the table is faulted in 2 MiB at a time instead of 4 KiB. Only
+ * advice: on a kernel without it, or for the part of the range that is not page-aligned,
+ * nothing changes.
+ */
+static void advise_huge_pages(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	long page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		return;
+	uintptr_t start = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	uintptr_t end = ((uintptr_t)p + bytes) & ~((uintptr_t)page - 1);
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
+/*
  * The buckets come from hwloc, interleaved page by page over the NUMA nodes where the
  * system supports it, so that every thread of a many-node machine sees the same average
  * latency; on a single node, or where binding is refused, they are plain memory.
@@ -165,6 +193,8 @@ static bool tt_alloc(cutoff_tt_t *tt)
 	}
 	if (!tt->buckets)
 		tt->buckets = aligned_alloc(sizeof(tt_bucket_t), tt->bytes);
+	if (tt->buckets)
+		advise_huge_pages(tt->buckets, tt->bytes);
 	return tt->buckets != NULL;
 }
 
