@@ -17,6 +17,10 @@
  *   table, searchers, game, config
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
+ *   profile    each searcher's counters and transition clock (search.h) are written by
+ *              its own thread during a search and read here after cutoff_pool_run returns:
+ *              summed into the result, and per thread by cutoff_engine_thread_counters and
+ *              cutoff_engine_thread_profile. No atomic, no lock.
  */
 #include <hwloc.h>
 #include <stdarg.h>
@@ -31,6 +35,9 @@
 #include "topo.h"
 #include "tt.h"
 #include "ybw.h"
+
+/* The engine's table remembers who wrote each entry when the profiler is built in (tt.c). */
+#define TT_FLAGS (CUTOFF_PROFILING ? (unsigned)CUTOFF_TT_WRITERS : 0u)
 
 struct cutoff_engine {
 	cutoff_game_t game;
@@ -237,7 +244,7 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			    "hwloc could not load the topology: running unplaced");
 		}
 	}
-	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, 0, &rc))) {
+	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, TT_FLAGS, &rc))) {
 		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
 		    cfg->tt_mb);
 		cutoff_engine_free(e);
@@ -268,7 +275,11 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		say(cfg, CUTOFF_LOG_WARN,
 		    "placement: %d of %d worker threads could not be bound: they run unbound",
 		    failures, cfg->threads - 1);
-	e->searchers = calloc((size_t)cfg->threads, sizeof(*e->searchers));
+	/* Aligned: no two threads' searchers share a cache line (search.h). */
+	e->searchers = aligned_alloc(_Alignof(cutoff_searcher_t),
+	                             (size_t)cfg->threads * sizeof(*e->searchers));
+	if (e->searchers)
+		memset(e->searchers, 0, (size_t)cfg->threads * sizeof(*e->searchers));
 	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
 	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
@@ -345,7 +356,7 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	cutoff_tt_t *tt = NULL;
-	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, 0, &rc))) {
+	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, TT_FLAGS, &rc))) {
 		say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated", mb);
 	} else {
 		cutoff_tt_free(e->tt);
@@ -459,6 +470,39 @@ static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 	sum->seldepth = seldepth; /* a maximum, not a sum */
 }
 
+/* Thread i's profile of the latest search, from its transition clock (search.h). */
+static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
+{
+	cutoff_profile_t p;
+	memset(&p, 0, sizeof(p));
+	if (!CUTOFF_PROFILING)
+		return p;
+	const cutoff_prof_clock_t *c = &e->searchers[i].prof;
+	uint64_t total = c->end_ns > c->start_ns ? c->end_ns - c->start_ns : 0;
+	uint64_t waits = c->idle_ns + c->split_wait_ns + c->lock_ns;
+	p.time_s = (double)total / 1e9;
+	p.search_s = (double)(total > waits ? total - waits : 0) / 1e9;
+	p.idle_s = (double)c->idle_ns / 1e9;
+	p.split_wait_s = (double)c->split_wait_ns / 1e9;
+	p.lock_s = (double)c->lock_ns / 1e9;
+	p.depth_reached = c->depth_reached;
+	p.depth_completed = e->results[i].depth;
+	return p;
+}
+
+static void profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
+{
+	sum->time_s += p->time_s;
+	sum->search_s += p->search_s;
+	sum->idle_s += p->idle_s;
+	sum->split_wait_s += p->split_wait_s;
+	sum->lock_s += p->lock_s;
+	if (p->depth_reached > sum->depth_reached)
+		sum->depth_reached = p->depth_reached;
+	if (p->depth_completed > sum->depth_completed)
+		sum->depth_completed = p->depth_completed;
+}
+
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
@@ -540,6 +584,8 @@ static void run_iterations(struct search_job *j, int index)
 	for (int d = lim->iterate ? 1 : lim->depth; d <= lim->depth; d++) {
 		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, lim->depth))
 			continue;
+		if (CUTOFF_PROFILING)
+			s->prof.depth_reached = d;
 		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
 			break;
 		take_iteration(s, d, value, bound, r);
@@ -566,7 +612,10 @@ static void search_job(void *arg, int index, int threads)
 {
 	struct search_job *j = arg;
 	cutoff_engine_t *e = j->e;
+	cutoff_prof_clock_t *prof = &e->searchers[index].prof;
 	(void)threads;
+	if (CUTOFF_PROFILING)
+		prof->start_ns = cutoff_now_ns();
 	switch (e->cfg.driver) {
 	case CUTOFF_DRIVER_LAZYSMP:
 		run_iterations(j, index);
@@ -585,6 +634,8 @@ static void search_job(void *arg, int index, int threads)
 			run_iterations(j, 0);
 		break;
 	}
+	if (CUTOFF_PROFILING)
+		prof->end_ns = cutoff_now_ns();
 }
 
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
@@ -648,8 +699,12 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;
 	memset(&r->counters, 0, sizeof(r->counters));
-	for (int i = 0; i < threads; i++)
+	memset(&r->profile, 0, sizeof(r->profile));
+	for (int i = 0; i < threads; i++) {
 		counters_add(&r->counters, &e->searchers[i].count);
+		cutoff_profile_t p = thread_profile(e, i);
+		profile_add(&r->profile, &p);
+	}
 	r->stopped = r->depth < limits->depth;
 	rc = CUTOFF_OK;
 out:
@@ -666,3 +721,13 @@ int cutoff_engine_thread_counters(const cutoff_engine_t *e, int thread, cutoff_c
 	*out = e->searchers[thread].count;
 	return CUTOFF_OK;
 }
+
+int cutoff_engine_thread_profile(const cutoff_engine_t *e, int thread, cutoff_profile_t *out)
+{
+	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
+		return CUTOFF_EINVAL;
+	*out = thread_profile(e, thread);
+	return CUTOFF_OK;
+}
+
+bool cutoff_profile_available(void) { return CUTOFF_PROFILING; }
