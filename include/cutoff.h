@@ -421,11 +421,14 @@ typedef struct cutoff_counters {
 
 /*
  * Where one thread's time in a search went, from clock reads at the transitions only
- * (never per node). time_s runs from the moment the thread starts on the search to the
- * moment it returns from it (thread 0: the whole search but the engine's own set-up; a
- * serial search's other threads: about 0). It splits into four parts:
+ * (never per node). time_s is the same for every thread: the search's span, from the
+ * first searching thread's start to the last one's end (about the wall time less the
+ * engine's set-up). It splits into four parts:
  *
- *   idle_s        YBW: a helper waiting to be booked for a split point (it has no work)
+ *   idle_s        no work: a YBW helper waiting to be booked for a split point; any thread
+ *                 before it started on the search or after it returned (woken late,
+ *                 halted early, a lazy SMP thread done before the others); the whole span
+ *                 for the other threads of a serial search
  *   split_wait_s  YBW: an owner out of moves at its split point, waiting for its helpers
  *                 and not booked meanwhile (time it spends helping below its own split
  *                 point, as a helpful master, is search_s)
@@ -435,7 +438,8 @@ typedef struct cutoff_counters {
  *   search_s      the rest: searching, and the driver's bookkeeping around it
  *                 (time_s - idle_s - split_wait_s - lock_s, never negative)
  *
- * Lazy SMP and serial threads never wait: their time is search_s (and lock_s 0).
+ * So a serial search's thread 0 and a lazy SMP thread spend their own time in search_s;
+ * search_s / time_s is the thread's share of the span spent searching.
  * depth_reached is the deepest iteration the thread started, depth_completed the deepest
  * it completed (0: none); under YBW only thread 0 iterates. In cutoff_result_t the profiles
  * of every thread are summed: times added (thread-seconds), depths the maximum. All 0

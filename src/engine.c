@@ -50,6 +50,8 @@ struct cutoff_engine {
 	cutoff_result_t *results;     /* one per thread, for the drivers */
 	cutoff_ybw_t *ybw;            /* the YBW driver, when cfg.driver is YBW */
 	cutoff_control_t control;
+	uint64_t span_ns[2]; /* the latest search as the profiler times it: from the first
+	                        searching thread's start to the last one's end */
 	int searching;
 };
 
@@ -470,7 +472,25 @@ static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 	sum->seldepth = seldepth; /* a maximum, not a sum */
 }
 
-/* Thread i's profile of the latest search, from its transition clock (search.h). */
+/* The span of the latest search: from the first start to the last end of the threads
+ * that took part (a serial search's other threads left their clocks at 0). */
+static void measure_span(cutoff_engine_t *e)
+{
+	e->span_ns[0] = e->span_ns[1] = 0;
+	for (int i = 0; i < e->cfg.threads; i++) {
+		const cutoff_prof_clock_t *c = &e->searchers[i].prof;
+		if (c->start_ns == 0)
+			continue;
+		if (e->span_ns[0] == 0 || c->start_ns < e->span_ns[0])
+			e->span_ns[0] = c->start_ns;
+		if (c->end_ns > e->span_ns[1])
+			e->span_ns[1] = c->end_ns;
+	}
+}
+
+/* Thread i's profile of the latest search, from its transition clock (search.h): every
+ * thread is accounted the whole span, and the parts of it outside its own start and end
+ * (it came late, left early, or took no part) are idle. */
 static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
 {
 	cutoff_profile_t p;
@@ -478,11 +498,16 @@ static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
 	if (!CUTOFF_PROFILING)
 		return p;
 	const cutoff_prof_clock_t *c = &e->searchers[i].prof;
-	uint64_t total = c->end_ns > c->start_ns ? c->end_ns - c->start_ns : 0;
-	uint64_t waits = c->idle_ns + c->split_wait_ns + c->lock_ns;
+	uint64_t from = e->span_ns[0], to = e->span_ns[1];
+	uint64_t total = to > from ? to - from : 0, idle = c->idle_ns;
+	if (c->start_ns == 0)
+		idle = total;
+	else
+		idle += (c->start_ns - from) + (to - c->end_ns);
+	uint64_t waits = idle + c->split_wait_ns + c->lock_ns;
 	p.time_s = (double)total / 1e9;
 	p.search_s = (double)(total > waits ? total - waits : 0) / 1e9;
-	p.idle_s = (double)c->idle_ns / 1e9;
+	p.idle_s = (double)idle / 1e9;
 	p.split_wait_s = (double)c->split_wait_ns / 1e9;
 	p.lock_s = (double)c->lock_ns / 1e9;
 	p.depth_reached = c->depth_reached;
@@ -613,8 +638,10 @@ static void search_job(void *arg, int index, int threads)
 	struct search_job *j = arg;
 	cutoff_engine_t *e = j->e;
 	cutoff_prof_clock_t *prof = &e->searchers[index].prof;
+	/* A serial search's other threads take no part: they leave their clock at 0. */
+	bool part = index == 0 || e->cfg.driver != CUTOFF_DRIVER_SERIAL;
 	(void)threads;
-	if (CUTOFF_PROFILING)
+	if (CUTOFF_PROFILING && part)
 		prof->start_ns = cutoff_now_ns();
 	switch (e->cfg.driver) {
 	case CUTOFF_DRIVER_LAZYSMP:
@@ -634,7 +661,7 @@ static void search_job(void *arg, int index, int threads)
 			run_iterations(j, 0);
 		break;
 	}
-	if (CUTOFF_PROFILING)
+	if (CUTOFF_PROFILING && part)
 		prof->end_ns = cutoff_now_ns();
 }
 
@@ -700,6 +727,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		r->best_move = last_resort;
 	memset(&r->counters, 0, sizeof(r->counters));
 	memset(&r->profile, 0, sizeof(r->profile));
+	measure_span(e);
 	for (int i = 0; i < threads; i++) {
 		counters_add(&r->counters, &e->searchers[i].count);
 		cutoff_profile_t p = thread_profile(e, i);
