@@ -613,6 +613,7 @@ static void run_iterations(struct search_job *j, int index)
 			s->prof.depth_reached = d;
 		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
 			break;
+		cutoff_searcher_fold(s);
 		take_iteration(s, d, value, bound, r);
 		guess = value;
 		cutoff_iteration_t *it = &r->iteration[r->iterations++];
@@ -728,6 +729,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	memset(&r->counters, 0, sizeof(r->counters));
 	memset(&r->profile, 0, sizeof(r->profile));
 	measure_span(e);
+	for (int i = 0; i < threads; i++)
+		cutoff_searcher_fold(&e->searchers[i]);
 	for (int i = 0; i < threads; i++) {
 		counters_add(&r->counters, &e->searchers[i].count);
 		cutoff_profile_t p = thread_profile(e, i);

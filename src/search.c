@@ -116,6 +116,10 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	s->rep_floor[0] = 0;
 	s->null_move[0] = false;
 	memset(&s->count, 0, sizeof(s->count));
+	memset(s->typed, 0, sizeof(s->typed));
+	memset(s->completed, 0, sizeof(s->completed));
+	memset(s->cuts, 0, sizeof(s->cuts));
+	memset(s->first_cuts, 0, sizeof(s->first_cuts));
 	memset(&s->prof, 0, sizeof(s->prof));
 	s->ybw = ybw;
 	s->min_split_depth = min_split_depth;
@@ -129,6 +133,20 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
 			s->history[side][i] >>= 1;
+}
+
+void cutoff_searcher_fold(cutoff_searcher_t *s)
+{
+	if (!CUTOFF_PROFILING)
+		return;
+	cutoff_counters_t *c = &s->count;
+	c->nodes_pv = s->typed[CUTOFF_NODE_PV];
+	c->nodes_cut = s->typed[CUTOFF_NODE_CUT];
+	c->nodes_all = s->typed[CUTOFF_NODE_ALL];
+	c->cut_nodes_wrong = s->completed[CUTOFF_NODE_CUT] - s->cuts[CUTOFF_NODE_CUT];
+	c->all_nodes_wrong = s->cuts[CUTOFF_NODE_ALL];
+	c->cut_node_cutoffs = s->cuts[CUTOFF_NODE_CUT];
+	c->cut_node_first_cutoffs = s->first_cuts[CUTOFF_NODE_CUT];
 }
 
 void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
@@ -431,9 +449,8 @@ static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, cutoff
 	s->count.cutoffs++;
 	s->count.first_move_cutoffs += i == 0;
 	if (CUTOFF_PROFILING) {
-		s->count.cut_node_cutoffs += type == CUTOFF_NODE_CUT;
-		s->count.cut_node_first_cutoffs += type == CUTOFF_NODE_CUT && i == 0;
-		s->count.all_nodes_wrong += type == CUTOFF_NODE_ALL;
+		s->cuts[type]++;
+		s->first_cuts[type] += i == 0;
 	}
 	if (s->ordering & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))
 		reward(s, ply, depth, move);
@@ -603,11 +620,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	if (enter_node(s, ply))
 		return 0;
-	if (CUTOFF_PROFILING) {
-		s->count.nodes_pv += type == CUTOFF_NODE_PV;
-		s->count.nodes_cut += type == CUTOFF_NODE_CUT;
-		s->count.nodes_all += type == CUTOFF_NODE_ALL;
-	}
+	if (CUTOFF_PROFILING)
+		s->typed[type]++;
 	if (is_leaf(s, ply, depth, alpha, beta, &v))
 		return v;
 	if (s->tt) {
@@ -631,7 +645,6 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	const int32_t *h = cutoff_searcher_hints(s, ply);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
-	bool cut = false;
 	for (int i = 0; i < n; i++) {
 		if (i == 1 && s->ybw && depth >= s->min_split_depth) {
 			cutoff_ybw_outcome_t out;
@@ -641,8 +654,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 					return 0;
 				best = out.best;
 				best_move = out.best_move;
-				cut = out.cut;
-				if (cut)
+				if (out.cut)
 					count_cutoff(s, ply, depth, type, out.cut_index, best_move);
 				break;
 			}
@@ -655,7 +667,6 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
 			if (v >= beta) {
-				cut = true;
 				count_cutoff(s, ply, depth, type, i, m[i]);
 				break;
 			}
@@ -664,7 +675,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		}
 	}
 	if (CUTOFF_PROFILING)
-		s->count.cut_nodes_wrong += type == CUTOFF_NODE_CUT && !cut;
+		s->completed[type]++;
 	if (s->tt)
 		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
 	return best;

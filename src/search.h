@@ -108,6 +108,13 @@ typedef struct cutoff_searcher {
 	/* Written at every node by this thread alone, summed by the engine after the search:
 	 * plain increments on a cache line of their own (the searcher is 64-byte aligned). */
 	_Alignas(64) cutoff_counters_t count;
+	/* The profiler's per-node counts by expected type (cutoff_node_type_t), kept as arrays
+	 * so that counting costs one indexed add; cutoff_searcher_fold turns them into
+	 * count's fields. */
+	uint64_t typed[3];     /* nodes */
+	uint64_t completed[3]; /* interior nodes whose move loop ended (with or without a cut) */
+	uint64_t cuts[3];      /* cut-offs */
+	uint64_t first_cuts[3]; /* cut-offs by the first move */
 	cutoff_prof_clock_t prof;
 	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
 	uint32_t history[2][CUTOFF_HISTORY_SIZE]; /* by ply parity and a hash of the move */
@@ -135,6 +142,11 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
  * or -1: the path down to it is the helper's own already. */
 void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply,
                                 int own_ply);
+
+/* Writes the profiler's per-type counts into s->count (nodes_pv .. cut_node_first_cutoffs):
+ * called by the searcher's own thread, or by the engine after the search, before count is
+ * read. */
+void cutoff_searcher_fold(cutoff_searcher_t *s);
 
 /* The state slot of `ply` on the searcher's stack. */
 void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply);
