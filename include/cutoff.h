@@ -313,6 +313,12 @@ typedef struct cutoff_config {
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
+	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
+	                             entry, for counters.tt_hits_other (else 0). Costs an array
+	                             of 2 bytes per entry beside the table (1/8 of its size) and
+	                             one more cache line per store and per hit: about 5 % of the
+	                             nodes per second of a serial search with a table
+	                             (docs/measurements.md), so false by default */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -406,7 +412,8 @@ typedef struct cutoff_counters {
 	uint64_t cut_node_cutoffs;   /* cut-offs at expected-CUT nodes (part of cutoffs) */
 	uint64_t cut_node_first_cutoffs; /* of those, by the first move tried */
 	uint64_t tt_hits_other;      /* of tt_hits, those whose deepest entry of the position
-	                                was last written by another thread of the engine */
+	                                was last written by another thread of the engine; only
+	                                with config.profile_tt_writers, else 0 */
 	uint64_t split_helpers;      /* YBW: helpers booked, over all split points made (this
 	                                thread's split points): helpers per split point is
 	                                split_helpers / splits */

@@ -36,8 +36,12 @@
 #include "tt.h"
 #include "ybw.h"
 
-/* The engine's table remembers who wrote each entry when the profiler is built in (tt.c). */
-#define TT_FLAGS (CUTOFF_PROFILING ? (unsigned)CUTOFF_TT_WRITERS : 0u)
+/* The table flags for `cfg`: it remembers who wrote each entry when the profiler is built
+ * in and asked for that (tt.c). */
+static unsigned tt_flags(const cutoff_config_t *cfg)
+{
+	return CUTOFF_PROFILING && cfg->profile_tt_writers ? (unsigned)CUTOFF_TT_WRITERS : 0u;
+}
 
 struct cutoff_engine {
 	cutoff_game_t game;
@@ -246,7 +250,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			    "hwloc could not load the topology: running unplaced");
 		}
 	}
-	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, TT_FLAGS, &rc))) {
+	if (cfg->tt_mb > 0 &&
+	    !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
 		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
 		    cfg->tt_mb);
 		cutoff_engine_free(e);
@@ -358,7 +363,7 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	cutoff_tt_t *tt = NULL;
-	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, TT_FLAGS, &rc))) {
+	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, tt_flags(&e->cfg), &rc))) {
 		say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated", mb);
 	} else {
 		cutoff_tt_free(e->tt);

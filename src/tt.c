@@ -40,7 +40,8 @@
  * reason: each one is a true statement about its key at its depth. Generation and
  * clearing are written only while no search runs; the search start publishes them.
  *
- * Writers (the profiler). An engine's table (CUTOFF_TT_WRITERS) keeps beside the buckets
+ * Writers (the profiler). An engine's table, when config.profile_tt_writers asks for it
+ * (CUTOFF_TT_WRITERS), keeps beside the buckets
  * an array of one 16-bit thread index per entry: after writing an entry, a store writes
  * its thread's index into the entry's slot (relaxed); a probe that hits reads the slot of
  * the position's deepest entry. The slot is not part of the entry and no decision of the
@@ -49,8 +50,9 @@
  * and the argument above are untouched. Putting the writer into the entry instead would
  * need bits it does not have (every bit of data is used, and check must cover all of data
  * for the torn-entry argument), so the profile pays one more cache line per store and per
- * hit — measured in docs/measurements.md. Tables made through the public cutoff_tt_new
- * have no writers array.
+ * hit — about 5 % of a serial search's speed with a table (docs/measurements.md), which is
+ * why it is asked for, not the default. Tables made through the public cutoff_tt_new have
+ * no writers array.
  */
 #include "tt.h"
 
