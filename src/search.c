@@ -443,8 +443,9 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
 }
 
-static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
-                                int i, cutoff_move_t move)
+static inline __attribute__((always_inline)) void count_cutoff(cutoff_searcher_t *s, int ply,
+                                                               int depth, cutoff_node_type_t type,
+                                                               int i, cutoff_move_t move)
 {
 	s->count.cutoffs++;
 	s->count.first_move_cutoffs += i == 0;
