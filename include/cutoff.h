@@ -408,7 +408,9 @@ typedef struct cutoff_counters {
 	uint64_t nodes_pv, nodes_cut, nodes_all;
 	uint64_t cut_nodes_wrong;    /* interior expected-CUT nodes that searched every move
 	                                without a cut-off */
-	uint64_t all_nodes_wrong;    /* expected-ALL nodes that cut off */
+	uint64_t all_nodes_wrong;    /* expected-ALL nodes that cut off (as in `cutoffs`: a move
+	                                reached beta; null-move and table cut-offs are not
+	                                counted as cut-offs anywhere) */
 	uint64_t cut_node_cutoffs;   /* cut-offs at expected-CUT nodes (part of cutoffs) */
 	uint64_t cut_node_first_cutoffs; /* of those, by the first move tried */
 	uint64_t tt_hits_other;      /* of tt_hits, those whose deepest entry of the position
@@ -517,7 +519,8 @@ typedef struct cutoff_result {
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
 	cutoff_counters_t counters;
 	double time_s;            /* wall time of the search */
-	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t) */
+	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in
+	                             the partial results given to the info callback */
 	int iterations;           /* entries in iteration[]: every completed iteration */
 	cutoff_iteration_t iteration[CUTOFF_MAX_PLY];
 } cutoff_result_t;

@@ -17,7 +17,8 @@
  * nodes — a stale read only delays the stop by one poll — and the shared node count,
  * added to with one fetch-and-add per poll); and under YBW the split points above it,
  * whose cut-off flags it reads at every node (ybw.h) and whose moves it takes at
- * cutoff_ybw_try_split.
+ * cutoff_ybw_try_split. Its counters (count, and the profiler's per-type arrays) are
+ * plain fields written only by its own thread, read by the engine once the search is over.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
