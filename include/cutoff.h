@@ -316,8 +316,8 @@ typedef struct cutoff_config {
 	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
 	                             entry, for counters.tt_hits_other (else 0). Costs an array
 	                             of 2 bytes per entry beside the table (1/8 of its size) and
-	                             one more cache line per store and per hit: about 5 % of the
-	                             nodes per second of a serial search with a table
+	                             one more cache line per store and per hit: 6 to 10 % of
+	                             the nodes per second of a serial search with a table
 	                             (docs/measurements.md), so false by default */
 } cutoff_config_t;
 
