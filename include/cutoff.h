@@ -313,6 +313,12 @@ typedef struct cutoff_config {
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
+	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
+	                             entry, for counters.tt_hits_other (else 0). Costs an array
+	                             of 2 bytes per entry beside the table (1/8 of its size) and
+	                             one more cache line per store and per hit: 6 to 10 % of
+	                             the nodes per second of a serial search with a table
+	                             (docs/measurements.md), so false by default */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -399,7 +405,74 @@ typedef struct cutoff_counters {
 	uint64_t seldepth;           /* the deepest ply reached, quiescence included (UCI's
 	                                seldepth): a maximum over threads and iterations so far,
 	                                not a sum */
+
+	/* The profiler's counters (all 0 when it is compiled out: cutoff_profile_available).
+	 *
+	 * Expected node types (Knuth and Moore): the root is PV; a PV node's first child is PV
+	 * and its other children CUT (a PVS re-search after a probe landed inside the window
+	 * is PV again); every child of a CUT node is ALL, every child of an ALL node CUT. Null
+	 * move searches count as a later child. Typed are the nodes of alpha-beta, PVS and
+	 * MTD(f), leaves and table answers included, so that
+	 * nodes_pv + nodes_cut + nodes_all == nodes - qnodes for those algorithms (minimax
+	 * types nothing). "Interior" below means a node that searched at least one move. */
+	uint64_t nodes_pv, nodes_cut, nodes_all;
+	uint64_t cut_nodes_wrong;    /* interior expected-CUT nodes that searched every move
+	                                without a cut-off */
+	uint64_t all_nodes_wrong;    /* expected-ALL nodes that cut off (as in `cutoffs`: a move
+	                                reached beta; null-move and table cut-offs are not
+	                                counted as cut-offs anywhere) */
+	uint64_t cut_node_cutoffs;   /* cut-offs at expected-CUT nodes (part of cutoffs) */
+	uint64_t cut_node_first_cutoffs; /* of those, by the first move tried */
+	uint64_t tt_hits_other;      /* of tt_hits, those whose deepest entry of the position
+	                                was last written by another thread of the engine; only
+	                                with config.profile_tt_writers, else 0 */
+	uint64_t split_helpers;      /* YBW: helpers booked, over all split points made (this
+	                                thread's split points): helpers per split point is
+	                                split_helpers / splits */
+	uint64_t split_cutoffs;      /* YBW: split points (made by this thread) that cut off,
+	                                voiding the moves still being searched below them */
+	uint64_t split_nodes_lost;   /* YBW: nodes this thread searched for moves it took from
+	                                a split point and left unfinished because a cut-off at
+	                                that split point or above it made them void (a move
+	                                nested in another such move counted once); a stop is not
+	                                a cut-off and loses nothing here */
 } cutoff_counters_t;
+
+/*
+ * Where one thread's time in a search went, from clock reads at the transitions only
+ * (never per node). time_s is the same for every thread: the search's span, from the
+ * first searching thread's start to the last one's end (about the wall time less the
+ * engine's set-up). It splits into four parts:
+ *
+ *   idle_s        no work: a YBW helper waiting to be booked for a split point; any thread
+ *                 before it started on the search or after it returned (woken late,
+ *                 halted early, a lazy SMP thread done before the others); the whole span
+ *                 for the other threads of a serial search
+ *   split_wait_s  YBW: an owner out of moves at its split point, waiting for its helpers
+ *                 and not booked meanwhile (time it spends helping below its own split
+ *                 point, as a helpful master, is search_s)
+ *   lock_s        spinning or yielding for a YBW lock another thread held (the slow path
+ *                 of every lock; an uncontended lock costs no clock read and counts as
+ *                 search_s); lock waits inside idle or split-wait time count there
+ *   search_s      the rest: searching, and the driver's bookkeeping around it
+ *                 (time_s - idle_s - split_wait_s - lock_s, never negative)
+ *
+ * So a serial search's thread 0 and a lazy SMP thread spend their own time in search_s;
+ * search_s / time_s is the thread's share of the span spent searching.
+ * depth_reached is the deepest iteration the thread started, depth_completed the deepest
+ * it completed (0: none); under YBW only thread 0 iterates. In cutoff_result_t the profiles
+ * of every thread are summed: times added (thread-seconds), depths the maximum. All 0
+ * when the profiler is compiled out.
+ */
+typedef struct cutoff_profile {
+	double time_s;
+	double search_s;
+	double idle_s;
+	double split_wait_s;
+	double lock_s;
+	int depth_reached;
+	int depth_completed;
+} cutoff_profile_t;
 
 /* One completed iteration of iterative deepening. */
 typedef struct cutoff_iteration {
@@ -459,6 +532,8 @@ typedef struct cutoff_result {
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
 	cutoff_counters_t counters;
 	double time_s;            /* wall time of the search */
+	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in
+	                             the partial results given to the info callback */
 	int iterations;           /* entries in iteration[]: every completed iteration */
 	cutoff_iteration_t iteration[CUTOFF_MAX_PLY];
 } cutoff_result_t;
@@ -467,6 +542,15 @@ typedef struct cutoff_result {
  * rates and load balance. CUTOFF_EINVAL for a bad index. Not during a search. */
 CUTOFF_API int cutoff_engine_thread_counters(const cutoff_engine_t *engine, int thread,
                                              cutoff_counters_t *counters);
+
+/* The profile of thread `thread` in the latest search (see cutoff_profile_t). CUTOFF_EINVAL
+ * for a bad index or NULL. Not during a search. */
+CUTOFF_API int cutoff_engine_thread_profile(const cutoff_engine_t *engine, int thread,
+                                            cutoff_profile_t *profile);
+
+/* True when the library was built with the profiler (CMake option CUTOFF_PROFILE, on by
+ * default); without it every profiler counter and time reads 0. */
+CUTOFF_API bool cutoff_profile_available(void);
 
 /* Called after each completed iteration of an iterative search, from the searching
  * thread, with a result as it stands. It must not call into the engine (except

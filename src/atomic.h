@@ -35,6 +35,9 @@ static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p) { return ck_pr
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v) { return ck_pr_faa_64(p, v); }
 
+static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p) { return ck_pr_load_16(p); }
+static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v) { ck_pr_store_16(p, v); }
+
 static inline int cutoff_int_load_relaxed(const int *p) { return ck_pr_load_int(p); }
 static inline int cutoff_int_faa(int *p, int v) { return ck_pr_faa_int(p, v); }
 
@@ -94,6 +97,15 @@ static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
 {
 	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
 static inline int cutoff_int_load_relaxed(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }

@@ -17,6 +17,10 @@
  *   table, searchers, game, config
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
+ *   profile    each searcher's counters and transition clock (search.h) are written by
+ *              its own thread during a search and read here after cutoff_pool_run returns:
+ *              summed into the result, and per thread by cutoff_engine_thread_counters and
+ *              cutoff_engine_thread_profile. No atomic, no lock.
  */
 #include <hwloc.h>
 #include <stdarg.h>
@@ -32,6 +36,13 @@
 #include "tt.h"
 #include "ybw.h"
 
+/* The table flags for `cfg`: it remembers who wrote each entry when the profiler is built
+ * in and asked for that (tt.c). */
+static unsigned tt_flags(const cutoff_config_t *cfg)
+{
+	return CUTOFF_PROFILING && cfg->profile_tt_writers ? (unsigned)CUTOFF_TT_WRITERS : 0u;
+}
+
 struct cutoff_engine {
 	cutoff_game_t game;
 	cutoff_config_t cfg;
@@ -43,6 +54,8 @@ struct cutoff_engine {
 	cutoff_result_t *results;     /* one per thread, for the drivers */
 	cutoff_ybw_t *ybw;            /* the YBW driver, when cfg.driver is YBW */
 	cutoff_control_t control;
+	uint64_t span_ns[2]; /* the latest search as the profiler times it: from the first
+	                        searching thread's start to the last one's end */
 	int searching;
 };
 
@@ -237,7 +250,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			    "hwloc could not load the topology: running unplaced");
 		}
 	}
-	if (cfg->tt_mb > 0 && !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, 0, &rc))) {
+	if (cfg->tt_mb > 0 &&
+	    !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
 		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
 		    cfg->tt_mb);
 		cutoff_engine_free(e);
@@ -268,7 +282,11 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		say(cfg, CUTOFF_LOG_WARN,
 		    "placement: %d of %d worker threads could not be bound: they run unbound",
 		    failures, cfg->threads - 1);
-	e->searchers = calloc((size_t)cfg->threads, sizeof(*e->searchers));
+	/* Aligned: no two threads' searchers share a cache line (search.h). */
+	e->searchers = aligned_alloc(_Alignof(cutoff_searcher_t),
+	                             (size_t)cfg->threads * sizeof(*e->searchers));
+	if (e->searchers)
+		memset(e->searchers, 0, (size_t)cfg->threads * sizeof(*e->searchers));
 	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
 	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
@@ -345,7 +363,7 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	cutoff_tt_t *tt = NULL;
-	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, 0, &rc))) {
+	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, tt_flags(&e->cfg), &rc))) {
 		say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated", mb);
 	} else {
 		cutoff_tt_free(e->tt);
@@ -470,6 +488,62 @@ static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 	sum->seldepth = seldepth; /* a maximum, not a sum */
 }
 
+/* The span of the latest search: from the first start to the last end of the threads
+ * that took part (a serial search's other threads left their clocks at 0). */
+static void measure_span(cutoff_engine_t *e)
+{
+	e->span_ns[0] = e->span_ns[1] = 0;
+	for (int i = 0; i < e->cfg.threads; i++) {
+		const cutoff_prof_clock_t *c = &e->searchers[i].prof;
+		if (c->start_ns == 0)
+			continue;
+		if (e->span_ns[0] == 0 || c->start_ns < e->span_ns[0])
+			e->span_ns[0] = c->start_ns;
+		if (c->end_ns > e->span_ns[1])
+			e->span_ns[1] = c->end_ns;
+	}
+}
+
+/* Thread i's profile of the latest search, from its transition clock (search.h): every
+ * thread is accounted the whole span, and the parts of it outside its own start and end
+ * (it came late, left early, or took no part) are idle. */
+static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
+{
+	cutoff_profile_t p;
+	memset(&p, 0, sizeof(p));
+	if (!CUTOFF_PROFILING)
+		return p;
+	const cutoff_prof_clock_t *c = &e->searchers[i].prof;
+	uint64_t from = e->span_ns[0], to = e->span_ns[1];
+	uint64_t total = to > from ? to - from : 0, idle = c->idle_ns;
+	if (c->start_ns == 0)
+		idle = total;
+	else
+		idle += (c->start_ns - from) + (to - c->end_ns);
+	uint64_t waits = idle + c->split_wait_ns + c->lock_ns;
+	p.time_s = (double)total / 1e9;
+	p.search_s = (double)(total > waits ? total - waits : 0) / 1e9;
+	p.idle_s = (double)idle / 1e9;
+	p.split_wait_s = (double)c->split_wait_ns / 1e9;
+	p.lock_s = (double)c->lock_ns / 1e9;
+	p.depth_reached = c->depth_reached;
+	p.depth_completed = e->results[i].depth;
+	return p;
+}
+
+static void profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
+{
+	sum->time_s += p->time_s;
+	sum->search_s += p->search_s;
+	sum->idle_s += p->idle_s;
+	sum->split_wait_s += p->split_wait_s;
+	sum->lock_s += p->lock_s;
+	if (p->depth_reached > sum->depth_reached)
+		sum->depth_reached = p->depth_reached;
+	if (p->depth_completed > sum->depth_completed)
+		sum->depth_completed = p->depth_completed;
+}
+
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
@@ -566,8 +640,11 @@ static void run_iterations(struct search_job *j, int index)
 	for (int d = lim->iterate ? 1 : lim->depth; d <= lim->depth; d++) {
 		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, lim->depth))
 			continue;
+		if (CUTOFF_PROFILING)
+			s->prof.depth_reached = d;
 		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
 			break;
+		cutoff_searcher_fold(s);
 		take_iteration(s, d, value, bound, r);
 		guess = value;
 		cutoff_iteration_t *it = &r->iteration[r->iterations++];
@@ -597,7 +674,12 @@ static void search_job(void *arg, int index, int threads)
 {
 	struct search_job *j = arg;
 	cutoff_engine_t *e = j->e;
+	cutoff_prof_clock_t *prof = &e->searchers[index].prof;
+	/* A serial search's other threads take no part: they leave their clock at 0. */
+	bool part = index == 0 || e->cfg.driver != CUTOFF_DRIVER_SERIAL;
 	(void)threads;
+	if (CUTOFF_PROFILING && part)
+		prof->start_ns = cutoff_now_ns();
 	switch (e->cfg.driver) {
 	case CUTOFF_DRIVER_LAZYSMP:
 		run_iterations(j, index);
@@ -616,6 +698,8 @@ static void search_job(void *arg, int index, int threads)
 			run_iterations(j, 0);
 		break;
 	}
+	if (CUTOFF_PROFILING && part)
+		prof->end_ns = cutoff_now_ns();
 }
 
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
@@ -679,8 +763,15 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;
 	memset(&r->counters, 0, sizeof(r->counters));
+	memset(&r->profile, 0, sizeof(r->profile));
+	measure_span(e);
 	for (int i = 0; i < threads; i++)
+		cutoff_searcher_fold(&e->searchers[i]);
+	for (int i = 0; i < threads; i++) {
 		counters_add(&r->counters, &e->searchers[i].count);
+		cutoff_profile_t p = thread_profile(e, i);
+		profile_add(&r->profile, &p);
+	}
 	r->stopped = r->depth < limits->depth && !mate_proven(e, r->value, r->bound, r->depth);
 	rc = CUTOFF_OK;
 out:
@@ -697,3 +788,13 @@ int cutoff_engine_thread_counters(const cutoff_engine_t *e, int thread, cutoff_c
 	*out = e->searchers[thread].count;
 	return CUTOFF_OK;
 }
+
+int cutoff_engine_thread_profile(const cutoff_engine_t *e, int thread, cutoff_profile_t *out)
+{
+	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
+		return CUTOFF_EINVAL;
+	*out = thread_profile(e, thread);
+	return CUTOFF_OK;
+}
+
+bool cutoff_profile_available(void) { return CUTOFF_PROFILING; }

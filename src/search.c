@@ -17,7 +17,8 @@
  * nodes — a stale read only delays the stop by one poll — and the shared node count,
  * added to with one fetch-and-add per poll); and under YBW the split points above it,
  * whose cut-off flags it reads at every node (ybw.h) and whose moves it takes at
- * cutoff_ybw_try_split.
+ * cutoff_ybw_try_split. Its counters (count, and the profiler's per-type arrays) are
+ * plain fields written only by its own thread, read by the engine once the search is over.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
@@ -116,6 +117,11 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	s->rep_floor[0] = 0;
 	s->null_move[0] = false;
 	memset(&s->count, 0, sizeof(s->count));
+	memset(s->typed, 0, sizeof(s->typed));
+	memset(s->completed, 0, sizeof(s->completed));
+	memset(s->cuts, 0, sizeof(s->cuts));
+	memset(s->first_cuts, 0, sizeof(s->first_cuts));
+	memset(&s->prof, 0, sizeof(s->prof));
 	s->ybw = ybw;
 	s->min_split_depth = min_split_depth;
 	s->sp = NULL;
@@ -128,6 +134,20 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
 			s->history[side][i] >>= 1;
+}
+
+void cutoff_searcher_fold(cutoff_searcher_t *s)
+{
+	if (!CUTOFF_PROFILING)
+		return;
+	cutoff_counters_t *c = &s->count;
+	c->nodes_pv = s->typed[CUTOFF_NODE_PV];
+	c->nodes_cut = s->typed[CUTOFF_NODE_CUT];
+	c->nodes_all = s->typed[CUTOFF_NODE_ALL];
+	c->cut_nodes_wrong = s->completed[CUTOFF_NODE_CUT] - s->cuts[CUTOFF_NODE_CUT];
+	c->all_nodes_wrong = s->cuts[CUTOFF_NODE_ALL];
+	c->cut_node_cutoffs = s->cuts[CUTOFF_NODE_CUT];
+	c->cut_node_first_cutoffs = s->first_cuts[CUTOFF_NODE_CUT];
 }
 
 void cutoff_searcher_forget(cutoff_searcher_t *s) { memset(s->history, 0, sizeof(s->history)); }
@@ -424,10 +444,16 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
 }
 
-static inline void count_cutoff(cutoff_searcher_t *s, int ply, int depth, int i, cutoff_move_t move)
+static inline __attribute__((always_inline)) void count_cutoff(cutoff_searcher_t *s, int ply,
+                                                               int depth, cutoff_node_type_t type,
+                                                               int i, cutoff_move_t move)
 {
 	s->count.cutoffs++;
 	s->count.first_move_cutoffs += i == 0;
+	if (CUTOFF_PROFILING) {
+		s->cuts[type]++;
+		s->first_cuts[type] += i == 0;
+	}
 	if (s->ordering & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))
 		reward(s, ply, depth, move);
 }
@@ -438,12 +464,16 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
                              uint64_t key, int32_t *value, cutoff_move_t *move)
 {
 	cutoff_tt_hit_t hit;
+	int writer;
 	s->count.tt_probes++;
-	bool found = cutoff_tt_probe(s->tt, key, depth, ply, &hit);
+	bool found = CUTOFF_PROFILING ? cutoff_tt_probe_by(s->tt, key, depth, ply, &hit, &writer)
+	                              : cutoff_tt_probe(s->tt, key, depth, ply, &hit);
 	*move = hit.move;
 	if (!found)
 		return false;
 	s->count.tt_hits++;
+	if (CUTOFF_PROFILING)
+		s->count.tt_hits_other += writer >= 0 && writer != s->index;
 	if (ply == 0 || !s->tt_cutoffs)
 		return false;
 	if (hit.lower >= beta || hit.lower == hit.upper)
@@ -462,8 +492,8 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	cutoff_bound_t b = best >= beta    ? CUTOFF_BOUND_LOWER
 	                   : best <= alpha ? CUTOFF_BOUND_UPPER
 	                                   : CUTOFF_BOUND_EXACT;
-	cutoff_tt_store(s->tt, key, depth, ply, b, best,
-	                b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move);
+	cutoff_tt_store_by(s->tt, key, depth, ply, b, best,
+	                   b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move, s->index);
 }
 
 /* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
@@ -506,20 +536,22 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 }
 
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           int32_t alpha, int32_t beta);
+                           cutoff_node_type_t type, int32_t alpha, int32_t beta);
 
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                                   int32_t alpha, int32_t beta)
+                                   cutoff_node_type_t type, int32_t alpha, int32_t beta)
 {
 	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA,
-	                   ply, depth, alpha, beta);
+	                   ply, depth, type, alpha, beta);
 }
 
 int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta)
+                           cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
+                           int32_t a, int32_t beta)
 {
 	int32_t v;
 	int child_depth = descend(s, ply, depth, move);
+	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
 	 * shallower with a null window, and searched at full depth only if it beats alpha.
@@ -531,21 +563,21 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;
 		s->count.reductions++;
-		v = -child_search(s, algo, ply + 1, child_depth - r, -a - 1, -a);
+		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a);
 		if (cutoff_search_halted(s) || v <= a)
 			return v;
 		s->count.reduction_researches++;
 	}
 	if (algo != CUTOFF_ALGO_PVS)
-		return -child_search(s, algo, ply + 1, child_depth, -beta, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
 	if (index == 0)
-		return -child_search(s, algo, ply + 1, child_depth, -beta, -a);
-	v = -child_search(s, algo, ply + 1, child_depth, -a - 1, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
+	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -child_search(s, algo, ply + 1, child_depth, -beta, -a);
+		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a);
 	}
 	return v;
 }
@@ -557,7 +589,7 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * True with *value when it cuts off. Wins are not claimed from a null move.
  */
 static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           int32_t alpha, int32_t beta, int32_t *value)
+                           cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t *value)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
@@ -569,7 +601,8 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		return false;
 	s->null_move[ply + 1] = true;
 	int r = depth >= 7 ? 3 : 2;
-	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, -beta, -beta + 1);
+	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, cutoff_child_type(type, 1),
+	                          -beta, -beta + 1);
 	if (cutoff_search_halted(s) || v < beta)
 		return false;
 	s->count.null_cutoffs++;
@@ -585,7 +618,7 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * best value, move and PV.
  */
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           int32_t alpha, int32_t beta)
+                           cutoff_node_type_t type, int32_t alpha, int32_t beta)
 {
 	const cutoff_game_t *g = s->game;
 	int32_t v;
@@ -593,6 +626,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	if (enter_node(s, ply))
 		return 0;
+	if (CUTOFF_PROFILING)
+		s->typed[type]++;
 	if (is_leaf(s, ply, depth, alpha, beta, &v))
 		return v;
 	if (s->tt) {
@@ -603,7 +638,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	}
 	s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
 	                   g->in_check(g->ctx, state_at(s, ply));
-	if (null_move_cuts(s, algo, ply, depth, alpha, beta, &v))
+	if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
 		return v;
 	if (cutoff_search_halted(s))
 		return 0;
@@ -619,18 +654,18 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	for (int i = 0; i < n; i++) {
 		if (i == 1 && s->ybw && depth >= s->min_split_depth) {
 			cutoff_ybw_outcome_t out;
-			if (cutoff_ybw_try_split(s, algo, ply, depth, a, beta, best, best_move, m,
-			                         n, &out)) {
+			if (cutoff_ybw_try_split(s, algo, ply, depth, type, a, beta, best,
+			                         best_move, m, n, &out)) {
 				if (cutoff_search_halted(s))
 					return 0;
 				best = out.best;
 				best_move = out.best_move;
 				if (out.cut)
-					count_cutoff(s, ply, depth, out.cut_index, best_move);
+					count_cutoff(s, ply, depth, type, out.cut_index, best_move);
 				break;
 			}
 		}
-		v = cutoff_search_move(s, algo, ply, depth, m[i], i, h ? h[i] : 0, a, beta);
+		v = cutoff_search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta);
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -638,13 +673,15 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
 			if (v >= beta) {
-				count_cutoff(s, ply, depth, i, m[i]);
+				count_cutoff(s, ply, depth, type, i, m[i]);
 				break;
 			}
 			if (v > a)
 				a = v;
 		}
 	}
+	if (CUTOFF_PROFILING)
+		s->completed[type]++;
 	if (s->tt)
 		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
 	return best;
@@ -653,14 +690,14 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 /* Fail-soft alpha-beta. */
 static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_ALPHABETA, ply, depth, alpha, beta);
+	return search_node(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta);
 }
 
 /* Principal variation search: the first move with the full window, the others with a
  * null window at the best value so far, searched again when they land inside. */
 static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_PVS, ply, depth, alpha, beta);
+	return search_node(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta);
 }
 
 /*

@@ -8,10 +8,47 @@
 #ifndef CUTOFF_SEARCH_H
 #define CUTOFF_SEARCH_H
 
+#include <stddef.h>
+
 #include "cutoff.h"
 #include "tt.h"
 
 enum { CUTOFF_HISTORY_SIZE = 4096 };
+
+/* The profiler (CMake option CUTOFF_PROFILE, on by default). Its code is written as plain
+ * `if (CUTOFF_PROFILING)` so that both builds compile every line; when off, the compiler
+ * drops it. */
+#ifndef CUTOFF_PROFILE
+#define CUTOFF_PROFILE 1
+#endif
+enum { CUTOFF_PROFILING = CUTOFF_PROFILE != 0 };
+
+/* A node's expected type (Knuth and Moore), passed down the search as an argument. */
+typedef enum cutoff_node_type {
+	CUTOFF_NODE_PV = 0,
+	CUTOFF_NODE_CUT = 1,
+	CUTOFF_NODE_ALL = 2
+} cutoff_node_type_t;
+
+/* The expected type of the child searched as move `index` (0: the eldest) of a node of
+ * type `t`: PV -> PV for the eldest, CUT for the others; CUT -> ALL; ALL -> CUT. */
+static inline cutoff_node_type_t cutoff_child_type(cutoff_node_type_t t, int index)
+{
+	if (t == CUTOFF_NODE_PV)
+		return index == 0 ? CUTOFF_NODE_PV : CUTOFF_NODE_CUT;
+	return t == CUTOFF_NODE_CUT ? CUTOFF_NODE_ALL : CUTOFF_NODE_CUT;
+}
+
+/*
+ * A thread's clock of transitions (the profiler): nanoseconds of CLOCK_MONOTONIC, read
+ * only where a thread starts or stops waiting. Written only by its own thread, read by the
+ * engine after the search (the pool orders the two).
+ */
+typedef struct cutoff_prof_clock {
+	uint64_t start_ns, end_ns; /* the thread's time in the search job */
+	uint64_t idle_ns, split_wait_ns, lock_ns;
+	int depth_reached;
+} cutoff_prof_clock_t;
 
 struct cutoff_ybw;
 struct cutoff_split;
@@ -68,12 +105,25 @@ typedef struct cutoff_searcher {
 	bool in_check[CUTOFF_MAX_PLY + 1]; /* the node at that ply, when the game can tell */
 	bool null_move[CUTOFF_MAX_PLY + 1]; /* the node at that ply was reached by a null move */
 
-	cutoff_counters_t count;
+	/* Written at every node by this thread alone, summed by the engine after the search:
+	 * plain increments on a cache line of their own (the searcher is 64-byte aligned). */
+	_Alignas(64) cutoff_counters_t count;
+	/* The profiler's per-node counts by expected type (cutoff_node_type_t), kept as arrays
+	 * so that counting costs one indexed add; cutoff_searcher_fold turns them into
+	 * count's fields. */
+	uint64_t typed[3];     /* nodes */
+	uint64_t completed[3]; /* interior nodes whose move loop ended (with or without a cut) */
+	uint64_t cuts[3];      /* cut-offs */
+	uint64_t first_cuts[3]; /* cut-offs by the first move */
+	cutoff_prof_clock_t prof;
 	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
 	uint32_t history[2][CUTOFF_HISTORY_SIZE]; /* by ply parity and a hash of the move */
 	int pv_length[CUTOFF_MAX_PLY + 1];
 	cutoff_move_t pv[CUTOFF_MAX_PLY + 1][CUTOFF_MAX_PLY];
 } cutoff_searcher_t;
+
+_Static_assert(_Alignof(cutoff_searcher_t) >= 64, "searchers do not share cache lines");
+_Static_assert(offsetof(cutoff_searcher_t, count) % 64 == 0, "counters start a cache line");
 
 /* Allocates the stacks of a searcher for `game`. Returns 0 or CUTOFF_ENOMEM. */
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
@@ -93,6 +143,11 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply,
                                 int own_ply);
 
+/* Writes the profiler's per-type counts into s->count (nodes_pv .. cut_node_first_cutoffs):
+ * called by the searcher's own thread, or by the engine after the search, before count is
+ * read. */
+void cutoff_searcher_fold(cutoff_searcher_t *s);
+
 /* The state slot of `ply` on the searcher's stack. */
 void *cutoff_searcher_state(const cutoff_searcher_t *s, int ply);
 
@@ -111,15 +166,16 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 /*
  * Searches `move` from the node at `ply` (its state on s's stack) with the window
  * (a, beta) and returns its value for the side to move at `ply`: the one move of a node's
- * loop, shared by the serial loop and YBW's split points. `index` is the move's place in
- * the node's order (0: the eldest) and `hint` its ordering hint (late quiet moves may be
- * reduced, config.pruning). With PVS and index > 0 it probes with a null window at `a`
- * first and searches again when the probe lands inside; a move that gives check is
- * extended (config.extensions).
+ * loop, shared by the serial loop and YBW's split points. `type` is the node's expected
+ * type, `index` the move's place in the node's order (0: the eldest) and `hint` its
+ * ordering hint (late quiet moves may be reduced, config.pruning). With PVS and index > 0
+ * it probes with a null window at `a` first and searches again when the probe lands
+ * inside; a move that gives check is extended (config.extensions).
  * The value is meaningless when cutoff_search_halted(s) is true afterwards.
  */
 int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta);
+                           cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
+                           int32_t a, int32_t beta);
 
 /* True when the work in hand is void: the search is over, or a split point above this
  * thread's current node has cut off. */

@@ -39,6 +39,20 @@
  * information, which a cache may always do. Stale entries are harmless for the same
  * reason: each one is a true statement about its key at its depth. Generation and
  * clearing are written only while no search runs; the search start publishes them.
+ *
+ * Writers (the profiler). An engine's table, when config.profile_tt_writers asks for it
+ * (CUTOFF_TT_WRITERS), keeps beside the buckets
+ * an array of one 16-bit thread index per entry: after writing an entry, a store writes
+ * its thread's index into the entry's slot (relaxed); a probe that hits reads the slot of
+ * the position's deepest entry. The slot is not part of the entry and no decision of the
+ * search depends on it: a reader that catches an entry and its slot from different writes
+ * only misattributes one hit in the profile (tt_hits_other). The entry words, the check
+ * and the argument above are untouched. Putting the writer into the entry instead would
+ * need bits it does not have (every bit of data is used, and check must cover all of data
+ * for the torn-entry argument), so the profile pays one more cache line per store and per
+ * hit — 6 to 10 % of a serial search's speed with a table (docs/measurements.md), which is
+ * why it is asked for, not the default. Tables made through the public cutoff_tt_new have
+ * no writers array.
  */
 #include "tt.h"
 
@@ -74,6 +88,7 @@ struct cutoff_tt {
 	size_t bytes;
 	unsigned generation;       /* 0..63; written only between searches */
 	cutoff_spinlock_t *locks;  /* one per bucket with CUTOFF_TT_LOCKED, else NULL */
+	uint16_t *writers;         /* per entry, with CUTOFF_TT_WRITERS, else NULL */
 	hwloc_topology_t topology; /* the bucket memory came from it, when from_hwloc */
 	bool from_hwloc;
 	bool own_topology; /* loaded by the table itself (cutoff_tt_new) */
@@ -203,7 +218,8 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 	int dummy;
 	if (!err)
 		err = &dummy;
-	if (mb < 1 || mb > CUTOFF_MAX_TT_MB || (flags & ~(unsigned)CUTOFF_TT_LOCKED)) {
+	if (mb < 1 || mb > CUTOFF_MAX_TT_MB ||
+	    (flags & ~(unsigned)(CUTOFF_TT_LOCKED | CUTOFF_TT_WRITERS))) {
 		*err = CUTOFF_EINVAL;
 		return NULL;
 	}
@@ -215,8 +231,11 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 	tt->topology = topology;
 	tt->nbuckets = ((uint64_t)mb << 20) / sizeof(tt_bucket_t);
 	tt->bytes = tt->nbuckets * sizeof(tt_bucket_t);
-	if (!tt_alloc(tt) || ((flags & CUTOFF_TT_LOCKED) &&
-	                      !(tt->locks = calloc(tt->nbuckets, sizeof(*tt->locks))))) {
+	if (!tt_alloc(tt) ||
+	    ((flags & CUTOFF_TT_LOCKED) &&
+	     !(tt->locks = calloc(tt->nbuckets, sizeof(*tt->locks)))) ||
+	    ((flags & CUTOFF_TT_WRITERS) &&
+	     !(tt->writers = calloc(tt->nbuckets * TT_BUCKET_ENTRIES, sizeof(*tt->writers))))) {
 		cutoff_tt_free(tt);
 		*err = CUTOFF_ENOMEM;
 		return NULL;
@@ -253,6 +272,7 @@ void cutoff_tt_free(cutoff_tt_t *tt)
 	if (tt->own_topology)
 		cutoff_topo_free(tt->topology);
 	free(tt->locks);
+	free(tt->writers);
 	free(tt);
 }
 
@@ -273,10 +293,12 @@ void cutoff_tt_new_search(cutoff_tt_t *tt) { tt->generation = (tt->generation + 
 
 uint64_t cutoff_tt_entries(const cutoff_tt_t *tt) { return tt->nbuckets * TT_BUCKET_ENTRIES; }
 
-static bool probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
-                         cutoff_tt_hit_t *hit)
+/* Combines the bucket's entries of `key` into *hit; returns the index of the deepest one,
+ * or -1 when there is none. */
+static int probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
+                        cutoff_tt_hit_t *hit)
 {
-	bool found = false;
+	int deepest = -1;
 	int move_depth = -1;
 
 	hit->lower = -CUTOFF_INF;
@@ -287,10 +309,11 @@ static bool probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
 		uint64_t d = entry_read(&b->e[i], key);
 		if (!d)
 			continue;
-		found = true;
 		int edepth = data_depth(d);
-		if (edepth > hit->depth)
+		if (edepth > hit->depth) {
 			hit->depth = edepth;
+			deepest = i;
+		}
 		if (edepth > move_depth && data_move(d) != CUTOFF_MOVE_NONE) {
 			move_depth = edepth;
 			hit->move = data_move(d);
@@ -304,22 +327,37 @@ static bool probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
 		if ((bound & CUTOFF_BOUND_UPPER) && v < hit->upper)
 			hit->upper = v;
 	}
-	return found;
+	return deepest;
+}
+
+bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                        cutoff_tt_hit_t *hit, int *writer)
+{
+	uint64_t i = bucket_index(tt, key);
+	int deepest;
+	if (!tt->locks) {
+		deepest = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+	} else {
+		cutoff_spinlock_lock(&tt->locks[i]);
+		deepest = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+		cutoff_spinlock_unlock(&tt->locks[i]);
+	}
+	*writer = -1;
+	if (deepest >= 0 && tt->writers)
+		*writer = cutoff_u16_load_relaxed(
+			&tt->writers[i * TT_BUCKET_ENTRIES + (uint64_t)deepest]);
+	return deepest >= 0;
 }
 
 bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_tt_hit_t *hit)
 {
-	uint64_t i = bucket_index(tt, key);
-	if (!tt->locks)
-		return probe_bucket(&tt->buckets[i], key, depth, ply, hit);
-	cutoff_spinlock_lock(&tt->locks[i]);
-	bool found = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
-	cutoff_spinlock_unlock(&tt->locks[i]);
-	return found;
+	int writer;
+	return cutoff_tt_probe_by(tt, key, depth, ply, hit, &writer);
 }
 
-static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
-                         cutoff_bound_t bound, int32_t value, cutoff_move_t move)
+/* Returns the index of the entry written, or -1 when nothing was. */
+static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
+                        cutoff_bound_t bound, int32_t value, cutoff_move_t move)
 {
 	int32_t stored = value_to_tt(value, ply);
 	int keep = -1; /* an entry of this key that must stay beside the new one */
@@ -340,7 +378,7 @@ static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, 
 				entry_write(
 					&b->e[i], key,
 					data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
-				return;
+				return i;
 			}
 			keep = i;
 			continue;
@@ -348,9 +386,9 @@ static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, 
 		if (old || depth >= edepth ||
 		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT)) {
 			entry_write(&b->e[i], key, data_pack(move, stored, depth, bound, gen));
-			return;
+			return i;
 		}
-		return; /* a deeper bound of the same type, or a deeper exact value, says more */
+		return -1; /* a deeper bound of the same type, or a deeper exact value, says more */
 	}
 
 	int victim = -1, worst = 0;
@@ -372,23 +410,36 @@ static void store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, 
 		}
 	}
 	entry_write(&b->e[victim], key, data_pack(move, stored, depth, bound, gen));
+	return victim;
 }
 
-void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
-                     int32_t value, cutoff_move_t move)
+void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
+                        int32_t value, cutoff_move_t move, int writer)
 {
 	if (bound < CUTOFF_BOUND_UPPER || bound > CUTOFF_BOUND_EXACT || depth < 0)
 		return;
 	if (depth > TT_DEPTH_MASK)
 		depth = TT_DEPTH_MASK;
 	uint64_t i = bucket_index(tt, key);
+	int written;
 	if (!tt->locks) {
-		store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound, value, move);
-		return;
+		written = store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound,
+		                       value, move);
+	} else {
+		cutoff_spinlock_lock(&tt->locks[i]);
+		written = store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound,
+		                       value, move);
+		cutoff_spinlock_unlock(&tt->locks[i]);
 	}
-	cutoff_spinlock_lock(&tt->locks[i]);
-	store_bucket(&tt->buckets[i], tt->generation, key, depth, ply, bound, value, move);
-	cutoff_spinlock_unlock(&tt->locks[i]);
+	if (written >= 0 && tt->writers)
+		cutoff_u16_store_relaxed(&tt->writers[i * TT_BUCKET_ENTRIES + (uint64_t)written],
+		                         (uint16_t)writer);
+}
+
+void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
+                     int32_t value, cutoff_move_t move)
+{
+	cutoff_tt_store_by(tt, key, depth, ply, bound, value, move, 0);
 }
 
 int cutoff_tt_hashfull(const cutoff_tt_t *tt)

@@ -8,8 +8,23 @@
 
 #include "cutoff.h"
 
+/* An internal flag of cutoff_tt_create, beside the public ones: keep the writers array
+ * (the profiler's "who wrote this entry", see tt.c). */
+enum { CUTOFF_TT_WRITERS = 1u << 16 };
+
 /* Like cutoff_tt_new, with the memory placed through an already loaded hwloc topology
  * (a hwloc_topology_t, which must outlive the table), or plain memory when it is NULL. */
 cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err);
+
+/* cutoff_tt_probe, which also writes into *writer the thread that last wrote the deepest
+ * entry of the position (-1 when not known: no hit, or a table without CUTOFF_TT_WRITERS).
+ * Advisory only: see tt.c. */
+bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                        cutoff_tt_hit_t *hit, int *writer);
+
+/* cutoff_tt_store by thread `writer` (0 .. CUTOFF_MAX_THREADS-1), remembered when the
+ * table keeps writers. */
+void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
+                        int32_t value, cutoff_move_t move, int writer);
 
 #endif /* CUTOFF_TT_H */

@@ -42,6 +42,13 @@
  * The few points where a thread waits, locks or looks for work are named: split_lock
  * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
  * threads). A later deterministic scheduler of virtual threads can take over these three.
+ *
+ * The profiler reads the clock at those points only, into the thread's own searcher
+ * (prof, count): split_lock times its slow path (a lock found taken) as lock time;
+ * wait_for_work times its waiting, less the help() calls inside it, as idle time (a helper
+ * between split points) or split-wait time (an owner waiting for its helpers), and a lock
+ * taken while waiting counts as waiting. work() counts the nodes of a move a cut-off made
+ * void (split_nodes_lost), try_split the helpers booked and the split points that cut.
  */
 #include "ybw.h"
 
@@ -74,15 +81,21 @@ struct cutoff_ybw {
 };
 
 /* Every lock of the driver: spins briefly, then yields, because with more threads than
- * cores the holder may be preempted, and a pure spin would burn the time slice it needs. */
-static void split_lock(cutoff_spinlock_t *l)
+ * cores the holder may be preempted, and a pure spin would burn the time slice it needs.
+ * The time of the slow path is added to *spin_ns (when not NULL: the caller's lock time). */
+static void split_lock(cutoff_spinlock_t *l, uint64_t *spin_ns)
 {
+	if (cutoff_spinlock_trylock(l))
+		return;
+	uint64_t t0 = CUTOFF_PROFILING && spin_ns ? cutoff_now_ns() : 0;
 	for (int spins = 0; !cutoff_spinlock_trylock(l); spins++) {
 		if (spins < 64)
 			cutoff_cpu_relax();
 		else
 			sched_yield();
 	}
+	if (CUTOFF_PROFILING && spin_ns)
+		*spin_ns += cutoff_now_ns() - t0;
 }
 
 cutoff_ybw_t *cutoff_ybw_new(int threads, cutoff_searcher_t *searchers, int max_helpers)
@@ -142,8 +155,9 @@ void cutoff_ybw_end(cutoff_ybw_t *y) { cutoff_int_store_release(&y->done, 1); }
  * the search is over. Run by the owner and by every helper. */
 static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 {
+	uint64_t *spin = &s->prof.lock_ns;
 	for (;;) {
-		split_lock(&sp->lock);
+		split_lock(&sp->lock, spin);
 		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->cut) ||
 		    cutoff_search_halted(s)) {
 			cutoff_spinlock_unlock(&sp->lock);
@@ -154,7 +168,8 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		int32_t a = sp->alpha;
 		cutoff_spinlock_unlock(&sp->lock);
 
-		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, m, i,
+		uint64_t nodes = s->count.nodes, lost = s->count.split_nodes_lost;
+		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, sp->type, m, i,
 		                               sp->hints ? sp->hints[i] : 0, a, sp->beta);
 		if (cutoff_search_halted(s)) {
 			/* A cut-off above only voids work that nobody needs; a stopped search
@@ -162,10 +177,14 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 			 * own next poll is far away. */
 			if (s->aborted)
 				cutoff_int_store_relaxed(&sp->aborted, 1);
+			else if (CUTOFF_PROFILING)
+				/* Every node of this move is lost, those that inner split
+				 * points counted already among them. */
+				s->count.split_nodes_lost = lost + (s->count.nodes - nodes);
 			return;
 		}
 
-		split_lock(&sp->lock);
+		split_lock(&sp->lock, spin);
 		if (v > sp->best) {
 			sp->best = v;
 			sp->best_move = m;
@@ -206,6 +225,9 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 {
 	ybw_thread_t *me = &y->t[index];
+	cutoff_prof_clock_t *prof = &y->searchers[index].prof;
+	uint64_t *waited = until_zero ? &prof->split_wait_ns : &prof->idle_ns;
+	uint64_t since = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
 	for (int spins = 0;;) {
 		cutoff_split_t *sp = cutoff_ptr_load_acquire(&me->assigned);
 		if (sp) {
@@ -213,8 +235,12 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			 * help() waits here again, and must not find this booking twice. No one
 			 * else writes `assigned` while the thread is busy. */
 			cutoff_ptr_store_release(&me->assigned, NULL);
+			if (CUTOFF_PROFILING)
+				*waited += cutoff_now_ns() - since;
 			help(y, index, sp);
-			split_lock(&y->lock);
+			if (CUTOFF_PROFILING)
+				since = cutoff_now_ns();
+			split_lock(&y->lock, NULL);
 			me->state = THREAD_IDLE;
 			cutoff_int_faa(&y->idle, 1);
 			cutoff_spinlock_unlock(&y->lock);
@@ -224,7 +250,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
 		                       : cutoff_int_load_acquire(&y->done) != 0;
 		if (over) {
-			split_lock(&y->lock);
+			split_lock(&y->lock, NULL);
 			if (cutoff_ptr_load_relaxed(&me->assigned)) {
 				cutoff_spinlock_unlock(&y->lock);
 				continue;
@@ -232,6 +258,8 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			me->state = THREAD_BUSY;
 			cutoff_int_faa(&y->idle, -1);
 			cutoff_spinlock_unlock(&y->lock);
+			if (CUTOFF_PROFILING)
+				*waited += cutoff_now_ns() - since;
 			return;
 		}
 		if (++spins < 64)
@@ -243,7 +271,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 
 void cutoff_ybw_idle_loop(cutoff_ybw_t *y, int index)
 {
-	split_lock(&y->lock);
+	split_lock(&y->lock, &y->searchers[index].prof.lock_ns);
 	y->t[index].state = THREAD_IDLE;
 	y->t[index].waiting = NULL;
 	cutoff_int_faa(&y->idle, 1);
@@ -265,7 +293,7 @@ static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
 static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
 	int n = 0;
-	split_lock(&y->lock);
+	split_lock(&y->lock, &y->searchers[owner].prof.lock_ns);
 	for (int j = 0;
 	     j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
 		ybw_thread_t *t = &y->t[j];
@@ -288,8 +316,9 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 }
 
 bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                          int32_t alpha, int32_t beta, int32_t best, cutoff_move_t best_move,
-                          const cutoff_move_t *moves, int n, cutoff_ybw_outcome_t *out)
+                          cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t best,
+                          cutoff_move_t best_move, const cutoff_move_t *moves, int n,
+                          cutoff_ybw_outcome_t *out)
 {
 	cutoff_ybw_t *y = s->ybw;
 	ybw_thread_t *me = &y->t[s->index];
@@ -306,6 +335,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	sp->ply = ply;
 	sp->depth = depth;
 	sp->algo = algo;
+	sp->type = type;
 	sp->beta = beta;
 	cutoff_spinlock_init(&sp->lock);
 	sp->next = 1;
@@ -317,23 +347,26 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	cutoff_int_store_relaxed(&sp->cut, 0);
 	cutoff_int_store_relaxed(&sp->aborted, 0);
-	if (book_helpers(y, s->index, sp) == 0)
+	int helpers = book_helpers(y, s->index, sp);
+	if (helpers == 0)
 		return false;
 	me->nsplits++;
 	s->count.splits++;
+	if (CUTOFF_PROFILING)
+		s->count.split_helpers += (uint64_t)helpers;
 
 	s->sp = sp;
 	work(s, sp);
 
 	/* Out of moves: wait for the helpers, helping below this split point meanwhile. */
-	split_lock(&y->lock);
+	split_lock(&y->lock, &s->prof.lock_ns);
 	cutoff_split_t *outer = me->waiting;
 	me->waiting = sp;
 	me->state = THREAD_IDLE;
 	cutoff_int_faa(&y->idle, 1);
 	cutoff_spinlock_unlock(&y->lock);
 	wait_for_work(y, s->index, &sp->helpers);
-	split_lock(&y->lock);
+	split_lock(&y->lock, &s->prof.lock_ns);
 	me->waiting = outer;
 	cutoff_spinlock_unlock(&y->lock);
 
@@ -344,6 +377,8 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	out->best = sp->best;
 	out->best_move = sp->best_move;
 	out->cut = cutoff_int_load_relaxed(&sp->cut) != 0;
+	if (CUTOFF_PROFILING)
+		s->count.split_cutoffs += out->cut;
 	out->cut_index = sp->best_index;
 	s->pv_length[ply] = sp->pv_length;
 	memcpy(s->pv[ply], sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));

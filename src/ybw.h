@@ -22,6 +22,7 @@ typedef struct cutoff_split {
 	const cutoff_move_t *moves;  /* the node's ordered moves, on the owner's stack */
 	int n, ply, depth;
 	cutoff_algo_t algo;
+	cutoff_node_type_t type;     /* the node's expected type, for its children's */
 	int32_t beta;
 
 	/* under `lock` */
@@ -80,12 +81,14 @@ void cutoff_ybw_idle_loop(cutoff_ybw_t *ybw, int index);
  * cut-off: when idle threads can be booked, makes a split point for moves[1 .. n),
  * searches them with the helpers (the owner takes moves too, and once they are all handed
  * out helps its helpers' split points while it waits for them), and returns true with
- * the node's best value, move (and s->pv[ply]) and whether it cut off. Returns false,
+ * the node's best value, move (and s->pv[ply]) and whether it cut off; `type` is the
+ * node's expected type (handed to the helpers for the children). Returns false,
  * having done nothing, when no thread is idle: the caller goes on alone. `alpha` is the
  * node's current alpha, `best`/`best_move` what the eldest move gave.
  */
 bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                          int32_t alpha, int32_t beta, int32_t best, cutoff_move_t best_move,
-                          const cutoff_move_t *moves, int n, cutoff_ybw_outcome_t *out);
+                          cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t best,
+                          cutoff_move_t best_move, const cutoff_move_t *moves, int n,
+                          cutoff_ybw_outcome_t *out);
 
 #endif /* CUTOFF_YBW_H */

@@ -13,6 +13,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char search_usage[] =
@@ -112,6 +113,7 @@ typedef struct search_report {
 	cutoff_driver_t driver;
 	const cli_parallel_t *par;
 	const cutoff_counters_t *per_thread; /* par->threads of them */
+	const cutoff_profile_t *profiles;    /* par->threads of them */
 	int depth;
 	int64_t hash_mb;
 	const char *position; /* canonical text */
@@ -163,12 +165,25 @@ static int print_json(const search_report_t *rep)
 	json_uint(&w, "splits", c->splits);
 	json_double(&w, "time_s", r->time_s);
 	json_double(&w, "nps", per_second(c->nodes, r->time_s));
+	json_bool(&w, "profiled", cutoff_profile_available());
+	cli_json_counters(&w, "counters", c);
+	cli_json_profile(&w, "profile", &r->profile);
 	json_begin_array(&w, "per_thread");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
 		json_begin_object(&w, NULL);
 		json_int(&w, "thread", i);
 		json_uint(&w, "nodes", rep->per_thread[i].nodes);
 		json_double(&w, "nps", per_second(rep->per_thread[i].nodes, r->time_s));
+		json_end(&w);
+	}
+	json_end(&w);
+	/* Beside per_thread (whose flat shape scripts read): every counter and the profile. */
+	json_begin_array(&w, "per_thread_profile");
+	for (int i = 0; i < (int)rep->par->threads; i++) {
+		json_begin_object(&w, NULL);
+		json_int(&w, "thread", i);
+		cli_json_counters(&w, "counters", &rep->per_thread[i]);
+		cli_json_profile(&w, "profile", &rep->profiles[i]);
 		json_end(&w);
 	}
 	json_end(&w);
@@ -320,8 +335,11 @@ int cli_search(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	static cutoff_counters_t per_thread[CUTOFF_MAX_THREADS];
+	static cutoff_profile_t profiles[CUTOFF_MAX_THREADS];
 	for (int i = 0; i < (int)par.threads; i++) {
 		int trc = cutoff_engine_thread_counters(engine, i, &per_thread[i]);
+		if (trc == 0)
+			trc = cutoff_engine_thread_profile(engine, i, &profiles[i]);
 		if (trc < 0) {
 			cli_fail("search", "cannot read the thread counters", trc, &log);
 			cutoff_engine_free(engine);
@@ -338,6 +356,7 @@ int cli_search(int argc, char **argv)
 		.driver = driver,
 		.par = &par,
 		.per_thread = per_thread,
+		.profiles = profiles,
 		.depth = (int)depth,
 		.hash_mb = hash_mb,
 		.position = text,

@@ -26,6 +26,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char tree_usage[] =
@@ -106,16 +107,22 @@ typedef struct tree_args {
 	bool json;
 } tree_args_t;
 
-enum { TREE_MAX_DEPTH = 30 };
+enum {
+	TREE_MAX_DEPTH = 30
+};
 
 typedef struct tree_totals {
 	uint64_t leaves, leaves_min, leaves_max, nodes;
 	uint64_t cutoffs, first_move_cutoffs, researches, passes;
 	uint64_t splits;
 	uint64_t mismatches;
-	uint64_t *thread_nodes; /* [par.threads]: each thread's nodes over all trees */
-	double search_s; /* the searches alone, as the library timed them */
-	double wall_s;   /* everything: oracle, table clearing, searches */
+	uint64_t *thread_nodes;             /* [par.threads]: each thread's nodes over all trees */
+	cutoff_counters_t counters;         /* every counter, summed over the trees */
+	cutoff_profile_t profile;           /* the searches' profiles, summed over the trees */
+	cutoff_counters_t *thread_counters; /* [par.threads]: each thread's, over the trees */
+	cutoff_profile_t *thread_profiles;  /* [par.threads]: likewise */
+	double search_s;                    /* the searches alone, as the library timed them */
+	double wall_s;                      /* everything: oracle, table clearing, searches */
 	/* by iteration depth, with --iterate */
 	uint64_t it_nodes[TREE_MAX_DEPTH + 1], it_cutoffs[TREE_MAX_DEPTH + 1],
 		it_first[TREE_MAX_DEPTH + 1];
@@ -136,7 +143,8 @@ static double now_s(void)
 static double estimated_reads(const tree_args_t *a)
 {
 	double full = pow((double)a->branching, (double)a->depth);
-	double per_tree = full * ((a->no_check ? 0.0 : 1.0) + (a->algo == CUTOFF_ALGO_MINIMAX ? 1.0 : 0.0));
+	double per_tree =
+		full * ((a->no_check ? 0.0 : 1.0) + (a->algo == CUTOFF_ALGO_MINIMAX ? 1.0 : 0.0));
 	if (a->order != CUTOFF_RTREE_NATURAL)
 		per_tree += full * (double)a->depth;
 	return per_tree * (double)a->trees;
@@ -228,10 +236,16 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 
 	int status = CLI_EXIT_OK;
 	uint64_t *thread_nodes = t->thread_nodes;
+	cutoff_counters_t *thread_counters = t->thread_counters;
+	cutoff_profile_t *thread_profiles = t->thread_profiles;
 	double t0 = now_s();
 	memset(t, 0, sizeof(*t));
 	t->thread_nodes = thread_nodes;
+	t->thread_counters = thread_counters;
+	t->thread_profiles = thread_profiles;
 	memset(thread_nodes, 0, (size_t)a->par.threads * sizeof(*thread_nodes));
+	memset(thread_counters, 0, (size_t)a->par.threads * sizeof(*thread_counters));
+	memset(thread_profiles, 0, (size_t)a->par.threads * sizeof(*thread_profiles));
 	t->leaves_min = UINT64_MAX;
 	for (int64_t i = 0; i < a->trees; i++) {
 		cutoff_rtree_state_t root;
@@ -270,19 +284,27 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 		t->passes += c->mtdf_passes;
 		t->splits += c->splits;
 		t->search_s += r.time_s;
+		cli_counters_add(&t->counters, c);
+		cli_profile_add(&t->profile, &r.profile);
 		for (int k = 0; k < (int)a->par.threads; k++) {
 			cutoff_counters_t tc;
+			cutoff_profile_t tp;
 			rc = cutoff_engine_thread_counters(engine, k, &tc);
+			if (rc == 0)
+				rc = cutoff_engine_thread_profile(engine, k, &tp);
 			if (rc < 0) {
 				cli_fail("tree", "cannot read the thread counters", rc, &log);
 				status = CLI_EXIT_FAIL;
 				break;
 			}
 			thread_nodes[k] += tc.nodes;
+			cli_counters_add(&thread_counters[k], &tc);
+			cli_profile_add(&thread_profiles[k], &tp);
 		}
 		if (status != CLI_EXIT_OK)
 			break;
-		if (!a->no_check && (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped))
+		if (!a->no_check &&
+		    (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped))
 			t->mismatches++;
 		for (int k = 0; k < r.iterations; k++) {
 			const cutoff_iteration_t *it = &r.iteration[k];
@@ -380,6 +402,19 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_double(&w, "time_s", t->search_s);
 	json_double(&w, "wall_s", t->wall_s);
 	json_double(&w, "nps", f.nps);
+	/* Sums over the trees (seldepth and the depths: the maxima). */
+	json_bool(&w, "profiled", cutoff_profile_available());
+	cli_json_counters(&w, "counters", &t->counters);
+	cli_json_profile(&w, "profile", &t->profile);
+	json_begin_array(&w, "per_thread_profile");
+	for (int k = 0; k < (int)a->par.threads; k++) {
+		json_begin_object(&w, NULL);
+		json_int(&w, "thread", k);
+		cli_json_counters(&w, "counters", &t->thread_counters[k]);
+		cli_json_profile(&w, "profile", &t->thread_profiles[k]);
+		json_end(&w);
+	}
+	json_end(&w);
 	json_begin_array(&w, "iterations");
 	for (int d = 1; a->iterate && d <= a->depth; d++) {
 		json_begin_object(&w, NULL);
@@ -545,7 +580,11 @@ int cli_tree(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 
 	static uint64_t thread_nodes[CUTOFF_MAX_THREADS];
-	tree_totals_t t = { .thread_nodes = thread_nodes };
+	static cutoff_counters_t thread_counters[CUTOFF_MAX_THREADS];
+	static cutoff_profile_t thread_profiles[CUTOFF_MAX_THREADS];
+	tree_totals_t t = { .thread_nodes = thread_nodes,
+		            .thread_counters = thread_counters,
+		            .thread_profiles = thread_profiles };
 	int status = run_trees(&a, &t);
 	if (status != CLI_EXIT_OK)
 		return status;

@@ -6,7 +6,7 @@
 # with every algorithm, at 1 to 4 threads, on naturally and worst-ordered trees, in one
 # search and by iterative deepening, and with YBW's split rules at their extremes. `cutoff
 # search` must find tic-tac-toe's value (0, exact) with each of them, and its per-thread
-# counts must add up to the total. The figures of the serial driver are those of
+# counts must add up to the total, as must the profiler's figures in both commands. The figures of the serial driver are those of
 # cli_errors.sh; here only the values are oracles, since parallel node counts vary.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
@@ -161,6 +161,42 @@ for placement in compact scatter; do
 		else
 			fail "$what: $(show "$stdout")"
 		fi
+	fi
+done
+
+# profiled WHAT: with python3, the profiler's part of the last JSON output is whole: the
+# summed counters are the per-thread ones added up, the typed nodes add up to the nodes
+# (less quiescence), and every thread's times add up to its span.
+profiled() {
+	[ -n "$python" ] || return 0
+	if "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, threads = d["counters"], d["per_thread_profile"]
+ok = d["profiled"] and len(threads) == d["threads"]
+for key in ("nodes", "leaves", "splits", "split_helpers", "nodes_cut", "cut_nodes_wrong"):
+    ok = ok and sum(t["counters"][key] for t in threads) == c[key]
+ok = ok and c["nodes_pv"] + c["nodes_cut"] + c["nodes_all"] == c["nodes"] - c["qnodes"]
+for t in threads:
+    p = t["profile"]
+    parts = p["search_s"] + p["idle_s"] + p["split_wait_s"] + p["lock_s"]
+    ok = ok and abs(parts - p["time_s"]) <= 1e-6 + 1e-9 * p["time_s"]
+sys.exit(0 if ok else 1)
+' "$out" 2>/dev/null; then
+		ok "$1: the profile adds up"
+	else
+		fail "$1: the profile does not add up: $(show "$stdout")"
+	fi
+}
+
+for driver in serial lazysmp ybw; do
+	what="tree --algo $driver --threads 3 --json: profile"
+	if good "$what" tree --algo $driver --threads 3 --branching 6 --depth 6 --trees 4 --json; then
+		profiled "$what"
+	fi
+	what="search --algo $driver --threads 2 --json: profile"
+	if good "$what" search --algo $driver --threads 2 --json; then
+		profiled "$what"
 	fi
 done
 
