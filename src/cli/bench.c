@@ -2,7 +2,8 @@
  * bench.c — `cutoff bench`: how well parallel search scales on this machine and these
  * games, and which driver to use. Sweeps thread counts, drivers and workloads, with
  * repeats, and writes a report folder: the table (report.txt, also printed), every run and
- * every derived figure (results.json, results.csv, runs.csv), and plots drawn by gnuplot.
+ * every derived figure (results.json, results.csv, runs.csv, threads.csv), and plots drawn
+ * by gnuplot.
  *
  * The sweep interleaves: repeat 1 of every setting, then repeat 2, and so on, so that a
  * change in the machine's load spreads over every setting instead of landing on one. The
@@ -31,8 +32,11 @@ static const char bench_usage[] =
 	"each driver, against the serial search at one thread on the same positions, with\n"
 	"search overhead, node rates (whole and per thread), first-move cut-offs, effective\n"
 	"branching factors, and, for chess, Stockfish beside it and the quality of the move\n"
-	"at equal time. Writes a report folder (report.txt, results.json, results.csv,\n"
-	"runs.csv, plots) and prints the table. A progress line goes to stderr.\n"
+	"at equal time. From the library's profiler: where each thread's time went\n"
+	"(searching, idle, split wait, lock spin), node types, YBW's split points, lazy\n"
+	"SMP's depths per thread (n/a when the library was built with CUTOFF_PROFILE=OFF).\n"
+	"Writes a report folder (report.txt, results.json, results.csv, runs.csv,\n"
+	"threads.csv, plots) and prints the table. A progress line goes to stderr.\n"
 	"\n"
 	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
 	"                    it is the baseline); default 1 .. the number of cores. More\n"
@@ -67,6 +71,10 @@ static const char bench_usage[] =
 	"  --plot P          svg, png or none; default svg (needs gnuplot: without it the\n"
 	"                    report says how to get it, and still succeeds)\n"
 	"  --note TEXT       a line for the report (the commit, what else ran)\n"
+	"  --profile-tt-writers  also count the table hits on entries that another thread\n"
+	"                    wrote ('tt other'). Off by default: it costs 6 to 10 % of the\n"
+	"                    node rate (docs/measurements.md), so its times are not\n"
+	"                    comparable with a sweep without it\n"
 	"  --no-progress     no progress line\n"
 	"  --placement P, --min-split D, --max-helpers H, --lazy-skip on|off\n"
 	"                    the parallel drivers' settings, as for 'cutoff search'\n"
@@ -323,7 +331,8 @@ static bool write_report(bench_t *b)
 	ok = ok && bench_write_json(b, path);
 	snprintf(rows, sizeof(rows), "%s/results.csv", b->out_dir);
 	snprintf(runs, sizeof(runs), "%s/runs.csv", b->out_dir);
-	ok = ok && bench_write_csv(b, rows, runs);
+	snprintf(path, sizeof(path), "%s/threads.csv", b->out_dir);
+	ok = ok && bench_write_csv(b, rows, runs, path);
 	if (ok && b->workloads[BENCH_CHESS]) {
 		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
 		ok = bench_write_chess_file(b, path);
@@ -342,7 +351,7 @@ int cli_bench(int argc, char **argv)
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 3, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
 	int64_t extra = 2;
-	bool no_progress = false;
+	bool no_progress = false, tt_writers = false;
 	cli_parallel_t par;
 	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
@@ -386,6 +395,7 @@ int cli_bench(int argc, char **argv)
 		  .choices = plot_names },
 		{ .name = "note", .kind = CLI_STRING, .dest.s = &b.note },
 		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &no_progress },
+		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
 		{ .name = "placement",
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &par.placement,
@@ -419,6 +429,8 @@ int cli_bench(int argc, char **argv)
 	b.min_split = par.min_split;
 	b.max_helpers = par.max_helpers;
 	b.lazy_skip = par.lazy_skip;
+	b.profiled = cutoff_profile_available();
+	b.tt_writers = tt_writers;
 	progress_on = !no_progress;
 	b.progress_tty = isatty(2);
 
@@ -499,13 +511,8 @@ int cli_bench(int argc, char **argv)
 out:
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
 		bench_workload_free(&b.work[wk]);
-	for (int i = 0; i < b.nruns; i++) {
-		free(b.runs[i].thread_nodes);
-		free(b.runs[i].item_nodes);
-		free(b.runs[i].item_time);
-		free(b.runs[i].item_move);
-		free(b.runs[i].item_depth);
-	}
+	for (int i = 0; i < b.nruns; i++)
+		bench_run_free(&b.runs[i]);
 	free(b.runs);
 	free(b.rows);
 	free(b.quality);

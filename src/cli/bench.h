@@ -14,9 +14,11 @@
  * repeats: medians, with the spread of the time, and the figures derived against the
  * serial driver at one thread on the same positions.
  *
- * Figures the library cannot give yet (the per-thread split of time into searching, idle,
- * split-wait and lock-spin) are NAN here and read "n/a" in every output; bench_take() is
- * where they are to be read when the library has them.
+ * The library's profiler (cutoff_profile_t, the node-type and split counters of
+ * cutoff_counters_t) is read in bench_take() too: each thread's time split into searching,
+ * idle, split-wait and lock-spin, and its depths. When the library was built without it
+ * (cutoff_profile_available() false) those figures are NAN here and read "n/a" in every
+ * output, never 0.
  */
 #ifndef CUTOFF_CLI_BENCH_H
 #define CUTOFF_CLI_BENCH_H
@@ -77,6 +79,14 @@ typedef struct bench_workload {
 	char settings[320];  /* the search settings, in words */
 } bench_workload_t;
 
+/* One thread's part of a run, from the profiler: its cutoff_profile_t summed over the
+ * positions searched (times in seconds; the depths summed too, so that depth / the run's
+ * `profiled` is the mean per position). */
+typedef struct bench_thread {
+	double time_s, search_s, idle_s, split_wait_s, lock_s;
+	double depth_reached, depth_completed;
+} bench_thread_t;
+
 /* One measured run (one setting, one repeat, every position of the workload). */
 typedef struct bench_run {
 	int workload, driver, threads, repeat; /* repeat from 1 */
@@ -96,9 +106,12 @@ typedef struct bench_run {
 	/* The leaves of each position's last iteration, and the minimal trees of its depth
 	 * and measured branching factor, summed (NAN where it does not apply). */
 	double last_leaves, minimal;
-	bool incomplete_threads; /* per-thread figures miss some searches (see bench_take) */
-	/* The profiler's per-thread time split, when the library gives one: shares of the
-	 * run's time, summed over threads and positions; NAN until then. */
+	bool incomplete_threads;     /* per-thread figures miss some searches (see bench_take) */
+	bench_thread_t *thread_prof; /* [threads]: the profiler's, summed over positions */
+	int profiled;                /* searches whose per-thread profiles were read */
+	/* The time split of the run: each part summed over threads and positions, over the
+	 * threads' time summed likewise (thread-seconds of the searches' spans); NAN without
+	 * the profiler or with incomplete per-thread figures (bench_run_shares). */
 	double share_search, share_idle, share_split_wait, share_lock_spin;
 } bench_run_t;
 
@@ -116,8 +129,17 @@ typedef struct bench_row {
 	double overhead;                              /* nodes(this) / nodes(serial, 1) */
 	double thr_nps_min, thr_nps_med, thr_nps_max; /* per-thread node rates */
 	double fmc_rate;                              /* first-move cut-offs / cut-offs */
-	double idle_share, sync_share;                /* NAN until the profiler */
-	double minimal_ratio;                         /* last-iteration leaves / minimal tree */
+	/* The profiler's figures (NAN without it, for Stockfish, or where they do not apply).
+	 * Time: shares of the threads' summed time; sync = split wait + lock spin. */
+	double search_share, idle_share, split_wait_share, lock_share, sync_share;
+	double cut_first_rate; /* cut_node_first_cutoffs / cut_node_cutoffs */
+	double cut_wrong;      /* cut_nodes_wrong / nodes_cut */
+	double all_wrong;      /* all_nodes_wrong / nodes_all */
+	double tt_other;       /* tt_hits_other / tt_hits: only with --profile-tt-writers */
+	/* YBW: split points (summed over positions), helpers per split point, the share of
+	 * split points that cut off, nodes thrown away (split_nodes_lost) / nodes. */
+	double splits, helpers_per_split, split_cut_rate, lost_share;
+	double minimal_ratio;       /* last-iteration leaves / minimal tree */
 	int ebf_from, ebf_to;       /* depths with an effective branching factor */
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
 	int mismatches;
@@ -143,6 +165,8 @@ typedef struct bench {
 	int cores, pus, packages, numa;
 	int64_t quality_ms;
 	int placement, lazy_skip;
+	bool profiled;   /* cutoff_profile_available() */
+	bool tt_writers; /* --profile-tt-writers: config.profile_tt_writers on */
 	int64_t min_split, max_helpers;
 	const char *stockfish; /* the binary, or NULL */
 	char stockfish_name[96];
@@ -181,6 +205,9 @@ bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, in
 /* Measures one run (every position of the workload). False after one line on failure. */
 bool bench_run(bench_t *b, bench_run_t *run);
 
+/* Frees the arrays of a run record (not the record). */
+void bench_run_free(bench_run_t *run);
+
 /* Quality at equal time: each chess position at `ms` milliseconds, one setting. */
 bool bench_quality_run(bench_t *b, int driver, int threads);
 
@@ -210,7 +237,8 @@ bool bench_sf_run(bench_t *b, bench_run_t *run);
 void bench_derive(bench_t *b);
 void bench_print_text(const bench_t *b, FILE *out);
 bool bench_write_json(const bench_t *b, const char *path);
-bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path);
+bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path,
+                     const char *threads_path);
 /* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
 void bench_plots(bench_t *b);
 

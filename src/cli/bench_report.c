@@ -7,8 +7,14 @@
  * (min..max). Speed-up is T(serial driver, 1 thread) / T(row), both medians over the same
  * positions; "own T1" is T(the row's driver, 1 thread) / T(row). For Stockfish every ratio
  * is against Stockfish at one thread. A figure that does not apply, or that the library
- * cannot measure yet (idle and synchronisation shares: the profiler), is NAN and reads
- * "n/a".
+ * cannot give (the profiler's, when it was built without it), is NAN and reads "n/a" (null
+ * in JSON), never 0.
+ *
+ * The profiler's figures: the time split is each part (searching, idle, split wait, lock
+ * spin) summed over threads and positions, over the threads' time summed likewise, so
+ * that the four shares of a run add up to 1; per thread the same over its own time
+ * (threads.csv, results.json, time-split.svg). Node types and split points are ratios of
+ * the run's summed counters (cutoff.h says what each counts).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +27,7 @@
 #include "args.h"
 #include "bench.h"
 #include "json.h"
+#include "report.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -81,7 +88,6 @@ static void thread_rates(const bench_run_t *run, double out[3])
 static void derive_row(bench_t *b, bench_row_t *row)
 {
 	int n = 0;
-	double *v[16];
 	enum {
 		T,
 		NODES,
@@ -90,11 +96,26 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		TMED,
 		TMAX,
 		FMC,
+		SEARCH,
 		IDLE,
+		WAIT,
+		LOCK,
 		SYNC,
+		CUT1,
+		CUTW,
+		ALLW,
+		TTO,
+		SPLITS,
+		HELP,
+		SPCUT,
+		LOST,
 		MINR,
 		NFIG
 	};
+	/* Counter-based figures of the profiler: not for Stockfish nor without the profiler;
+	 * the split figures for YBW only, tt other only with the writers array. */
+	bool prof = b->profiled && row->driver != BENCH_STOCKFISH;
+	bool ybw = prof && row->driver == CUTOFF_DRIVER_YBW;
 	double buf[NFIG][256];
 	int idx[256];
 	for (int i = 0; i < b->nruns && n < 256; i++) {
@@ -115,10 +136,25 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		                      ? NAN
 		                      : ratio((double)run->counters.first_move_cutoffs,
 		                              (double)run->counters.cutoffs);
+		const cutoff_counters_t *c = &run->counters;
+		buf[SEARCH][n] = run->share_search;
 		buf[IDLE][n] = run->share_idle;
-		buf[SYNC][n] = isnan(run->share_split_wait)
-		                       ? NAN
-		                       : run->share_split_wait + run->share_lock_spin;
+		buf[WAIT][n] = run->share_split_wait;
+		buf[LOCK][n] = run->share_lock_spin;
+		buf[SYNC][n] = run->share_split_wait + run->share_lock_spin; /* NAN stays NAN */
+		buf[CUT1][n] =
+			prof ? ratio((double)c->cut_node_first_cutoffs, (double)c->cut_node_cutoffs)
+			     : NAN;
+		buf[CUTW][n] = prof ? ratio((double)c->cut_nodes_wrong, (double)c->nodes_cut) : NAN;
+		buf[ALLW][n] = prof ? ratio((double)c->all_nodes_wrong, (double)c->nodes_all) : NAN;
+		buf[TTO][n] = prof && b->tt_writers
+		                      ? ratio((double)c->tt_hits_other, (double)c->tt_hits)
+		                      : NAN;
+		/* splits is counted with or without the profiler */
+		buf[SPLITS][n] = row->driver == CUTOFF_DRIVER_YBW ? (double)c->splits : NAN;
+		buf[HELP][n] = ybw ? ratio((double)c->split_helpers, (double)c->splits) : NAN;
+		buf[SPCUT][n] = ybw ? ratio((double)c->split_cutoffs, (double)c->splits) : NAN;
+		buf[LOST][n] = ybw ? ratio((double)c->split_nodes_lost, (double)c->nodes) : NAN;
 		/* The iterations' counters are thread 0's alone under the parallel drivers. */
 		buf[MINR][n] = row->driver == CUTOFF_DRIVER_SERIAL || row->threads == 1
 		                       ? ratio(run->last_leaves, run->minimal)
@@ -126,7 +162,6 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		row->mismatches += run->mismatches;
 		n++;
 	}
-	(void)v;
 	row->nruns = n;
 	if (n == 0)
 		return;
@@ -152,8 +187,19 @@ static void derive_row(bench_t *b, bench_row_t *row)
 	row->thr_nps_med = median(buf[TMED], n);
 	row->thr_nps_max = median(buf[TMAX], n);
 	row->fmc_rate = median(buf[FMC], n);
+	row->search_share = median(buf[SEARCH], n);
 	row->idle_share = median(buf[IDLE], n);
+	row->split_wait_share = median(buf[WAIT], n);
+	row->lock_share = median(buf[LOCK], n);
 	row->sync_share = median(buf[SYNC], n);
+	row->cut_first_rate = median(buf[CUT1], n);
+	row->cut_wrong = median(buf[CUTW], n);
+	row->all_wrong = median(buf[ALLW], n);
+	row->tt_other = median(buf[TTO], n);
+	row->splits = median(buf[SPLITS], n);
+	row->helpers_per_split = median(buf[HELP], n);
+	row->split_cut_rate = median(buf[SPCUT], n);
+	row->lost_share = median(buf[LOST], n);
 	row->minimal_ratio = median(buf[MINR], n);
 
 	/* Effective branching factor per iteration, over the depths every position
@@ -304,14 +350,99 @@ static void print_header(const bench_t *b, FILE *out)
 		          b->stockfish_name[0] ? b->stockfish_name : "?", b->stockfish);
 	else
 		cli_field(out, "stockfish", "not run (not found, or --stockfish off)");
+	if (!b->profiled)
+		cli_field(out, "profiler",
+		          "n/a: the library was built without it (CUTOFF_PROFILE=OFF), so the "
+		          "time split, node types, split points and depths read n/a%s",
+		          b->tt_writers ? " (and --profile-tt-writers does nothing)" : "");
+	else if (b->tt_writers)
+		cli_field(out, "profiler",
+		          "on, with the table writers (--profile-tt-writers): tt other measured, "
+		          "at a cost of 6-10 %% of the node rate: times not comparable with a "
+		          "sweep without it");
+	else
+		cli_field(out, "profiler",
+		          "on; table writers off (tt other n/a: --profile-tt-writers measures "
+		          "it, at a cost of 6-10 %% of the node rate)");
 	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
 	fputs("\nspeed-up: T(serial, 1 thread) / T(row), medians over the same positions; own T1:\n"
 	      "T(the row's driver, 1 thread) / T(row); efficiency: speed-up / threads; overhead:\n"
 	      "nodes / nodes(serial, 1 thread); scaling: nodes per second / that of serial at 1\n"
 	      "thread; per-thread: each thread's nodes / the run's time (min / median / max);\n"
 	      "1st-move: first-move cut-offs / cut-offs. Stockfish's ratios are to Stockfish at\n"
-	      "1 thread, at a depth of its own. idle+sync: needs the library's profiler (n/a).\n",
+	      "1 thread, at a depth of its own. idle+sync: the threads' time spent idle, and\n"
+	      "waiting at a split point or spinning on a lock, in % of their summed time.\n"
+	      "\n"
+	      "profile (the library's profiler; medians): search, idle, split-w(ait), lock: where\n"
+	      "the threads' summed time went (each thread is accounted the search's whole span);\n"
+	      "CUT 1st: cut-offs at expected CUT nodes made by the first move; CUT wrong:\n"
+	      "expected CUT nodes that cut nothing / CUT nodes; ALL wrong: expected ALL nodes\n"
+	      "that cut / ALL nodes; tt other: table hits on an entry another thread wrote;\n"
+	      "YBW: split points made, helpers per split point, split points cut off, and\n"
+	      "nodes thrown away (searched below a split point, voided by a cut-off) / nodes.\n",
 	      out);
+}
+
+/* A share as a percentage, "n/a" for NAN. */
+static const char *pct(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.1f%%", 100 * v);
+	return buf;
+}
+
+/* The profiler's table under a workload's main table, and lazy SMP's depths per thread. */
+static void print_profile(const bench_t *b, int wk, FILE *out)
+{
+	if (!b->profiled) {
+		fputs("\n   profile: n/a (the library was built with CUTOFF_PROFILE=OFF)\n", out);
+		return;
+	}
+	fprintf(out, "\n   profile%*s %7s %7s %7s %7s %8s %9s %9s %8s %8s %7s %7s %7s\n", 7, "",
+	        "search", "idle", "split-w", "lock", "CUT 1st", "CUT wrong", "ALL wrong",
+	        "tt other", "splits", "helpers", "sp cut", "lost");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk || r->driver == BENCH_STOCKFISH)
+			continue;
+		char t[12][32];
+		fprintf(out, "   %-9s %3d%s %7s %7s %7s %7s %8s %9s %9s %8s %8s %7s %7s %7s\n",
+		        bench_driver_names[r->driver], r->threads, r->oversubscribed ? "*" : " ",
+		        pct(t[0], 32, r->search_share), pct(t[1], 32, r->idle_share),
+		        pct(t[2], 32, r->split_wait_share), pct(t[3], 32, r->lock_share),
+		        pct(t[4], 32, r->cut_first_rate), pct(t[5], 32, r->cut_wrong),
+		        pct(t[6], 32, r->all_wrong), pct(t[7], 32, r->tt_other),
+		        si(t[8], 32, r->splits), fmt(t[9], 32, "%.2f", r->helpers_per_split),
+		        pct(t[10], 32, r->split_cut_rate), pct(t[11], 32, r->lost_share));
+	}
+	/* Lazy SMP's threads each iterate: how deep they went (YBW: only thread 0 does). */
+	bool any = false;
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk || r->driver != CUTOFF_DRIVER_LAZYSMP || r->threads < 2)
+			continue;
+		const bench_run_t *run = &b->runs[r->median_run];
+		if (run->profiled == 0)
+			continue;
+		if (!any)
+			fputs("\n   lazy SMP depth per thread, reached/completed, mean over "
+			      "positions "
+			      "(the run of median time)\n",
+			      out);
+		any = true;
+		fprintf(out, "   %-9s %3d%s", bench_driver_names[r->driver], r->threads,
+		        r->oversubscribed ? "*" : " ");
+		const int shown = 8;
+		for (int k = 0; k < run->threads && k < shown; k++)
+			fprintf(out, "  t%d %.2f/%.2f", k,
+			        run->thread_prof[k].depth_reached / run->profiled,
+			        run->thread_prof[k].depth_completed / run->profiled);
+		if (run->threads > shown)
+			fprintf(out, "  ... (%d more in threads.csv)", run->threads - shown);
+		fputc('\n', out);
+	}
 }
 
 static void print_workload(const bench_t *b, int wk, FILE *out)
@@ -331,7 +462,7 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		fputs(")", out);
 	}
 	fputs("\n\n", out);
-	fprintf(out, "%-10s %4s %9s %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %9s\n", "driver",
+	fprintf(out, "%-10s %4s %9s %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s\n", "driver",
 	        "thr", "time s", "  (min..max)", "speed-up", "own T1", "effic", "nodes", "overhead",
 	        "nodes/s", "scaling", "per-thread nodes/s", "1st-move", "idle+sync");
 	for (int i = 0; i < b->nrows; i++) {
@@ -346,14 +477,14 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 			snprintf(per, sizeof(per), "%s / %s / %s", si(a, sizeof(a), r->thr_nps_min),
 			         si(m, sizeof(m), r->thr_nps_med),
 			         si(c, sizeof(c), r->thr_nps_max));
-		char idle[16];
-		if (isnan(r->idle_share))
+		char idle[32];
+		if (isnan(r->idle_share) || isnan(r->sync_share))
 			snprintf(idle, sizeof(idle), "n/a");
 		else
 			snprintf(idle, sizeof(idle), "%.1f+%.1f%%", 100 * r->idle_share,
 			         100 * r->sync_share);
 		fprintf(out,
-		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %9s\n",
+		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s\n",
 		        bench_driver_names[r->driver], r->threads, r->oversubscribed ? "*" : " ",
 		        r->time_med, spread, fmt(t[0], 32, "%.2f", r->speedup),
 		        fmt(t[1], 32, "%.2f", r->speedup_self),
@@ -365,6 +496,7 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		                : (snprintf(m, sizeof(m), "%.1f %%", 100 * r->fmc_rate), m),
 		        idle);
 	}
+	print_profile(b, wk, out);
 	/* Effective branching factor and the minimal tree. */
 	bool any = false;
 	for (int i = 0; i < b->nrows; i++) {
@@ -501,22 +633,45 @@ void bench_print_text(const bench_t *b, FILE *out)
  * JSON and CSV
  * ------------------------------------------------------------------------------------- */
 
-static void json_counters(json_writer_t *j, const char *key, const cutoff_counters_t *c)
+/* Thread k's share of its own time spent on `part` (NAN without the profile). */
+static double thread_share(const bench_run_t *run, int k, double part)
 {
-	json_begin_object(j, key);
-	json_uint(j, "nodes", c->nodes);
-	json_uint(j, "leaves", c->leaves);
-	json_uint(j, "cutoffs", c->cutoffs);
-	json_uint(j, "first_move_cutoffs", c->first_move_cutoffs);
-	json_uint(j, "researches", c->researches);
-	json_uint(j, "tt_probes", c->tt_probes);
-	json_uint(j, "tt_hits", c->tt_hits);
-	json_uint(j, "tt_cutoffs", c->tt_cutoffs);
-	json_uint(j, "splits", c->splits);
-	json_uint(j, "null_cutoffs", c->null_cutoffs);
-	json_uint(j, "reductions", c->reductions);
-	json_uint(j, "qnodes", c->qnodes);
-	json_uint(j, "seldepth", c->seldepth);
+	if (run->profiled == 0 || run->incomplete_threads)
+		return NAN;
+	return ratio(part, run->thread_prof[k].time_s);
+}
+
+/* The mean depth per position of thread k (NAN without the profile). */
+static double thread_depth(const bench_run_t *run, double sum)
+{
+	if (run->profiled == 0 || run->incomplete_threads)
+		return NAN;
+	return sum / run->profiled;
+}
+
+/* Each thread of a run, under "threads": its nodes, profile times, shares and depths. */
+static void json_threads(json_writer_t *j, const bench_run_t *r)
+{
+	json_begin_array(j, "threads");
+	for (int k = 0; !r->incomplete_threads && k < r->threads; k++) {
+		const bench_thread_t *t = &r->thread_prof[k];
+		bool p = r->profiled > 0;
+		json_begin_object(j, NULL);
+		json_int(j, "thread", k);
+		json_uint(j, "nodes", r->thread_nodes[k]);
+		json_double(j, "time_s", p ? t->time_s : NAN);
+		json_double(j, "search_s", p ? t->search_s : NAN);
+		json_double(j, "idle_s", p ? t->idle_s : NAN);
+		json_double(j, "split_wait_s", p ? t->split_wait_s : NAN);
+		json_double(j, "lock_s", p ? t->lock_s : NAN);
+		json_double(j, "share_search", thread_share(r, k, t->search_s));
+		json_double(j, "share_idle", thread_share(r, k, t->idle_s));
+		json_double(j, "share_split_wait", thread_share(r, k, t->split_wait_s));
+		json_double(j, "share_lock_spin", thread_share(r, k, t->lock_s));
+		json_double(j, "depth_reached_mean", thread_depth(r, t->depth_reached));
+		json_double(j, "depth_completed_mean", thread_depth(r, t->depth_completed));
+		json_end(j);
+	}
 	json_end(j);
 }
 
@@ -534,6 +689,7 @@ static void json_config(json_writer_t *j, const cutoff_config_t *c)
 	json_int(j, "ybw_min_split_depth", c->ybw_min_split_depth);
 	json_int(j, "ybw_max_helpers", c->ybw_max_helpers);
 	json_bool(j, "lazysmp_skip", c->lazysmp_skip);
+	json_bool(j, "profile_tt_writers", c->profile_tt_writers);
 	json_end(j);
 }
 
@@ -558,6 +714,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_double(&j, "load_after", b->load_after);
 	json_end(&j);
 	json_string(&j, "build", build);
+	json_bool(&j, "profiled", b->profiled);
 	json_string(&j, "note", b->note);
 	json_begin_object(&j, "settings");
 	json_begin_array(&j, "threads");
@@ -571,6 +728,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_end(&j);
 	json_int(&j, "repeat", b->repeat);
 	json_int(&j, "quality_ms", b->quality_ms);
+	json_bool(&j, "profile_tt_writers", b->tt_writers);
 	json_string(&j, "stockfish", b->stockfish);
 	json_string(&j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
 	json_end(&j);
@@ -619,11 +777,13 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_uint(&j, "nodes", r->counters.nodes);
 		json_double(&j, "nps", ratio((double)r->counters.nodes, r->time_s));
 		if (r->driver != BENCH_STOCKFISH)
-			json_counters(&j, "counters", &r->counters);
+			cli_json_counters(&j, "counters", &r->counters);
 		json_begin_array(&j, "thread_nodes");
 		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
 			json_uint(&j, NULL, r->thread_nodes[k]);
 		json_end(&j);
+		if (r->driver != BENCH_STOCKFISH)
+			json_threads(&j, r);
 		json_begin_array(&j, "positions");
 		for (int k = 0; k < w->nitems; k++) {
 			json_begin_object(&j, NULL);
@@ -682,8 +842,19 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_double(&j, "thread_nps_median", r->thr_nps_med);
 		json_double(&j, "thread_nps_max", r->thr_nps_max);
 		json_double(&j, "first_move_cutoff_rate", r->fmc_rate);
+		json_double(&j, "search_share", r->search_share);
 		json_double(&j, "idle_share", r->idle_share);
+		json_double(&j, "split_wait_share", r->split_wait_share);
+		json_double(&j, "lock_share", r->lock_share);
 		json_double(&j, "sync_share", r->sync_share);
+		json_double(&j, "cut_first_rate", r->cut_first_rate);
+		json_double(&j, "cut_nodes_wrong_rate", r->cut_wrong);
+		json_double(&j, "all_nodes_wrong_rate", r->all_wrong);
+		json_double(&j, "tt_hits_other_rate", r->tt_other);
+		json_double(&j, "splits", r->splits);
+		json_double(&j, "helpers_per_split", r->helpers_per_split);
+		json_double(&j, "split_cutoff_rate", r->split_cut_rate);
+		json_double(&j, "split_nodes_lost_share", r->lost_share);
 		json_double(&j, "minimal_tree_ratio", r->minimal_ratio);
 		json_begin_array(&j, "ebf");
 		for (int d = r->ebf_from; r->ebf_from && d <= r->ebf_to; d++) {
@@ -727,7 +898,17 @@ static void csv_num(FILE *f, const char *fm, double v)
 	}
 }
 
-bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path)
+/* A counter in a column, or "n/a" when it is not measured. */
+static void csv_count(FILE *f, bool have, uint64_t v)
+{
+	if (have)
+		fprintf(f, ",%" PRIu64, v);
+	else
+		fputs(",n/a", f);
+}
+
+bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path,
+                     const char *threads_path)
 {
 	FILE *f = fopen(rows_path, "w");
 	if (!f)
@@ -735,7 +916,9 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	fputs("workload,driver,threads,oversubscribed,runs,time_median_s,time_min_s,time_max_s,"
 	      "nodes_median,nps_median,speedup,speedup_own,efficiency,nps_scaling,overhead,"
 	      "thread_nps_min,thread_nps_median,thread_nps_max,first_move_cutoff_rate,idle_share,"
-	      "sync_share,minimal_tree_ratio\n",
+	      "sync_share,minimal_tree_ratio,search_share,split_wait_share,lock_share,"
+	      "cut_first_rate,cut_nodes_wrong_rate,all_nodes_wrong_rate,tt_hits_other_rate,splits,"
+	      "helpers_per_split,split_cutoff_rate,split_nodes_lost_share\n",
 	      f);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
@@ -758,14 +941,29 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_num(f, "%.4f", r->idle_share);
 		csv_num(f, "%.4f", r->sync_share);
 		csv_num(f, "%.3f", r->minimal_ratio);
+		csv_num(f, "%.4f", r->search_share);
+		csv_num(f, "%.4f", r->split_wait_share);
+		csv_num(f, "%.4f", r->lock_share);
+		csv_num(f, "%.4f", r->cut_first_rate);
+		csv_num(f, "%.4f", r->cut_wrong);
+		csv_num(f, "%.4f", r->all_wrong);
+		csv_num(f, "%.4f", r->tt_other);
+		csv_num(f, "%.0f", r->splits);
+		csv_num(f, "%.3f", r->helpers_per_split);
+		csv_num(f, "%.4f", r->split_cut_rate);
+		csv_num(f, "%.4f", r->lost_share);
 		fputc('\n', f);
 	}
 	bool ok = fclose(f) == 0;
 	f = fopen(runs_path, "w");
 	if (!f)
 		return false;
+	/* The profiler's counters after thread_nodes (n/a for Stockfish and without it). */
 	fputs("workload,driver,threads,repeat,time_s,nodes,leaves,cutoffs,first_move_cutoffs,"
-	      "nps,thread_nodes\n",
+	      "nps,thread_nodes,share_search,share_idle,share_split_wait,share_lock_spin,"
+	      "nodes_pv,nodes_cut,nodes_all,cut_nodes_wrong,all_nodes_wrong,cut_node_cutoffs,"
+	      "cut_node_first_cutoffs,tt_hits_other,splits,split_helpers,split_cutoffs,"
+	      "split_nodes_lost\n",
 	      f);
 	for (int i = 0; i < b->nruns; i++) {
 		const bench_run_t *r = &b->runs[i];
@@ -779,7 +977,60 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 			fprintf(f, "%s%" PRIu64, k ? ";" : "", r->thread_nodes[k]);
 		if (r->incomplete_threads)
 			fputs("n/a", f);
+		csv_num(f, "%.4f", r->share_search);
+		csv_num(f, "%.4f", r->share_idle);
+		csv_num(f, "%.4f", r->share_split_wait);
+		csv_num(f, "%.4f", r->share_lock_spin);
+		const cutoff_counters_t *c = &r->counters;
+		bool have = b->profiled && r->driver != BENCH_STOCKFISH;
+		csv_count(f, have, c->nodes_pv);
+		csv_count(f, have, c->nodes_cut);
+		csv_count(f, have, c->nodes_all);
+		csv_count(f, have, c->cut_nodes_wrong);
+		csv_count(f, have, c->all_nodes_wrong);
+		csv_count(f, have, c->cut_node_cutoffs);
+		csv_count(f, have, c->cut_node_first_cutoffs);
+		/* 0 without the writers array: n/a, not 0. */
+		csv_count(f, have && b->tt_writers, c->tt_hits_other);
+		csv_count(f, r->driver != BENCH_STOCKFISH, c->splits);
+		csv_count(f, have, c->split_helpers);
+		csv_count(f, have, c->split_cutoffs);
+		csv_count(f, have, c->split_nodes_lost);
 		fputc('\n', f);
+	}
+	ok = fclose(f) == 0 && ok;
+
+	/* One line per thread of every run of ours. */
+	f = fopen(threads_path, "w");
+	if (!f)
+		return false;
+	fputs("workload,driver,threads,repeat,thread,nodes,time_s,search_s,idle_s,split_wait_s,"
+	      "lock_s,share_search,share_idle,share_split_wait,share_lock_spin,"
+	      "depth_reached_mean,depth_completed_mean\n",
+	      f);
+	for (int i = 0; i < b->nruns; i++) {
+		const bench_run_t *r = &b->runs[i];
+		if (r->driver == BENCH_STOCKFISH || r->incomplete_threads)
+			continue;
+		for (int k = 0; k < r->threads; k++) {
+			const bench_thread_t *t = &r->thread_prof[k];
+			bool p = r->profiled > 0;
+			fprintf(f, "%s,%s,%d,%d,%d,%" PRIu64, bench_workload_names[r->workload],
+			        bench_driver_names[r->driver], r->threads, r->repeat, k,
+			        r->thread_nodes[k]);
+			csv_num(f, "%.6f", p ? t->time_s : NAN);
+			csv_num(f, "%.6f", p ? t->search_s : NAN);
+			csv_num(f, "%.6f", p ? t->idle_s : NAN);
+			csv_num(f, "%.6f", p ? t->split_wait_s : NAN);
+			csv_num(f, "%.6f", p ? t->lock_s : NAN);
+			csv_num(f, "%.4f", thread_share(r, k, t->search_s));
+			csv_num(f, "%.4f", thread_share(r, k, t->idle_s));
+			csv_num(f, "%.4f", thread_share(r, k, t->split_wait_s));
+			csv_num(f, "%.4f", thread_share(r, k, t->lock_s));
+			csv_num(f, "%.2f", thread_depth(r, t->depth_reached));
+			csv_num(f, "%.2f", thread_depth(r, t->depth_completed));
+			fputc('\n', f);
+		}
 	}
 	return fclose(f) == 0 && ok;
 }
@@ -909,46 +1160,74 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	}
 	fprintf(gp, "unset multiplot\nset xtics norotate\n");
 
-	/* the time split per thread: the profiler's, when the library has one */
-	bool have_split = false;
-	for (int i = 0; i < b->nruns; i++)
-		have_split |= !isnan(b->runs[i].share_search);
-	fprintf(gp, "set terminal %s size 900,420\nset output 'time-split.%s'\n", term, ext);
-	FILE *f = open_in(b, "time-split.dat");
-	if (!f) {
-		fclose(gp);
-		return false;
-	}
-	fprintf(f, "# setting searching idle split-wait lock-spin (shares of the run's time)\n");
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
-		if (r->driver == BENCH_STOCKFISH)
-			continue;
-		const bench_run_t *run = &b->runs[r->median_run];
-		char t[4][16];
-		fprintf(f, "\"%s %s/%d\" %s %s %s %s\n", bench_workload_names[r->workload],
-		        bench_driver_names[r->driver], r->threads,
-		        fmt(t[0], 16, "%.4f", run->share_search),
-		        fmt(t[1], 16, "%.4f", run->share_idle),
-		        fmt(t[2], 16, "%.4f", run->share_split_wait),
-		        fmt(t[3], 16, "%.4f", run->share_lock_spin));
-	}
-	fclose(f);
-	if (have_split)
-		fprintf(gp, "set title 'time split (shares of each run, summed over threads)'\n"
-		            "set style data histograms\nset style histogram rowstacked\n"
-		            "set xtics rotate by -60\nset yrange [0:1]\n"
-		            "plot 'time-split.dat' using 2:xtic(1) title 'searching', '' using 3 "
-		            "title 'idle', '' using 4 title 'split-wait', '' using 5 title "
-		            "'lock-spin'\n");
-	else
+	/* Where each thread's time went, stacked: the run of median time of every driver at the
+	 * largest thread count, and the serial search beside them for scale. */
+	int top = b->counts[b->ncounts - 1];
+	fprintf(gp, "set terminal %s size %d,460\nset output 'time-split.%s'\n", term,
+	        420 * nw + 60, ext);
+	if (!b->profiled) {
 		fprintf(gp,
 		        "unset xtics\nunset ytics\nunset border\nunset key\nunset grid\n"
 		        "unset title\nunset ylabel\nset xrange [0:1]\nset yrange [0:1]\n"
 		        "set label 1 'time split per thread: n/a' at 0.5,0.6 center font ',16'\n"
-		        "set label 2 'needs the library''s per-thread profile (searching, idle, "
-		        "split-wait, lock-spin)' at 0.5,0.45 center\n"
+		        "set label 2 'the library was built without its profiler "
+		        "(CUTOFF_PROFILE=OFF)' at 0.5,0.45 center noenhanced\n"
 		        "plot 2 notitle\n");
+		return fclose(gp) == 0;
+	}
+	fprintf(gp,
+	        "set multiplot layout 1,%d title 'where each thread''s time went, %d thread%s "
+	        "(the run of median time; serial at 1 thread for scale)'\n",
+	        nw, top, top == 1 ? "" : "s");
+	fprintf(gp, "set style data histograms\nset style histogram rowstacked\n"
+	            "set style fill solid 0.8 border -1\nset boxwidth 0.8\n"
+	            "set xtics rotate by -60\nset yrange [0:1]\nunset xlabel\n"
+	            "set ylabel 'share of the thread''s time'\nset key below\n");
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "time-split-%s.dat", bench_workload_names[wk]);
+		FILE *f = open_in(b, name);
+		if (!f) {
+			fclose(gp);
+			return false;
+		}
+		fprintf(f,
+		        "# driver/threads thread: searching idle split-wait lock-spin (shares of "
+		        "the thread's time)\n");
+		int lines = 0;
+		for (int i = 0; i < b->nrows; i++) {
+			const bench_row_t *r = &b->rows[i];
+			if (r->workload != wk || r->driver == BENCH_STOCKFISH ||
+			    (r->threads != top && r->driver != CUTOFF_DRIVER_SERIAL))
+				continue;
+			const bench_run_t *run = &b->runs[r->median_run];
+			if (run->profiled == 0 || run->incomplete_threads)
+				continue;
+			for (int k = 0; k < run->threads; k++, lines++) {
+				const bench_thread_t *t = &run->thread_prof[k];
+				char v[4][16];
+				fprintf(f, "\"%s/%d t%d\" %s %s %s %s\n",
+				        bench_driver_names[r->driver], r->threads, k,
+				        fmt(v[0], 16, "%.4f", thread_share(run, k, t->search_s)),
+				        fmt(v[1], 16, "%.4f", thread_share(run, k, t->idle_s)),
+				        fmt(v[2], 16, "%.4f",
+				            thread_share(run, k, t->split_wait_s)),
+				        fmt(v[3], 16, "%.4f", thread_share(run, k, t->lock_s)));
+			}
+		}
+		if (lines == 0)
+			fprintf(f, "\"none\" 0 0 0 0\n");
+		fclose(f);
+		fprintf(gp,
+		        "set title '%s'\nplot '%s' using 2:xtic(1) title 'searching' lc rgb "
+		        "'#4e79a7', '' using 3 title 'idle' lc rgb '#bab0ac', '' using 4 title "
+		        "'split wait' lc rgb '#f28e2b', '' using 5 title 'lock spin' lc rgb "
+		        "'#e15759'\n",
+		        bench_workload_names[wk], name);
+	}
+	fprintf(gp, "unset multiplot\n");
 	return fclose(gp) == 0;
 }
 

@@ -31,6 +31,7 @@
 
 #include "args.h"
 #include "bench.h"
+#include "report.h"
 
 const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
 const char *const bench_driver_names[] = { "serial", "lazysmp", "ybw", "stockfish", NULL };
@@ -229,6 +230,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 	c->ybw_min_split_depth = (int)b->min_split;
 	c->ybw_max_helpers = (int)b->max_helpers;
 	c->lazysmp_skip = b->lazy_skip == 1;
+	c->profile_tt_writers = b->tt_writers;
 	c->algo = CUTOFF_ALGO_PVS;
 	int err = 0;
 	const char *data = getenv("CUTOFF_DATA_DIR");
@@ -378,41 +380,32 @@ bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, in
 	run->item_time = calloc((size_t)n, sizeof(*run->item_time));
 	run->item_move = calloc((size_t)n, sizeof(*run->item_move));
 	run->item_depth = calloc((size_t)n, sizeof(*run->item_depth));
+	run->thread_prof = calloc((size_t)threads, sizeof(*run->thread_prof));
 	run->share_search = run->share_idle = NAN;
 	run->share_split_wait = run->share_lock_spin = NAN;
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
-	    !run->item_depth) {
-		free(run->thread_nodes);
-		free(run->item_nodes);
-		free(run->item_time);
-		free(run->item_move);
-		free(run->item_depth);
+	    !run->item_depth || !run->thread_prof) {
+		bench_run_free(run);
 		return NULL;
 	}
 	b->nruns++;
 	return run;
 }
 
-static void add_counters(cutoff_counters_t *sum, const cutoff_counters_t *c)
+void bench_run_free(bench_run_t *run)
 {
-	sum->nodes += c->nodes;
-	sum->leaves += c->leaves;
-	sum->cutoffs += c->cutoffs;
-	sum->first_move_cutoffs += c->first_move_cutoffs;
-	sum->researches += c->researches;
-	sum->mtdf_passes += c->mtdf_passes;
-	sum->tt_probes += c->tt_probes;
-	sum->tt_hits += c->tt_hits;
-	sum->tt_cutoffs += c->tt_cutoffs;
-	sum->aspiration_researches += c->aspiration_researches;
-	sum->splits += c->splits;
-	sum->null_cutoffs += c->null_cutoffs;
-	sum->reductions += c->reductions;
-	sum->reduction_researches += c->reduction_researches;
-	sum->repetitions += c->repetitions;
-	sum->qnodes += c->qnodes;
-	if (c->seldepth > sum->seldepth)
-		sum->seldepth = c->seldepth;
+	free(run->thread_nodes);
+	free(run->item_nodes);
+	free(run->item_time);
+	free(run->item_move);
+	free(run->item_depth);
+	free(run->thread_prof);
+	run->thread_nodes = NULL;
+	run->item_nodes = NULL;
+	run->item_time = NULL;
+	run->item_move = NULL;
+	run->item_depth = NULL;
+	run->thread_prof = NULL;
 }
 
 static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
@@ -429,28 +422,43 @@ static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
 
 /*
  * The one place that reads a search's figures out of the library, for position `item` of
- * `run`: the result's counters and iterations (r; NULL when the search was made inside
- * cutoff_connect4_solve, whose counters are then the sum of the threads'), and each
- * thread's counters. When the library's profiler lands, its per-thread time split is to be
- * read here, into run->share_*; until then they stay NAN ("n/a").
+ * `run`: the result's counters (the profiler's node-type and split counters among them)
+ * and iterations (r; NULL when the search was made inside cutoff_connect4_solve, whose
+ * counters are then the sum of the threads'), and each thread's counters and, when the
+ * library has the profiler (`profiled`), its profile: time split and depths.
  */
 static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff_engine_t *e,
                        int item, const cutoff_result_t *r, double time_s, cutoff_move_t move,
-                       int depth, bool searched, cli_log_t *log)
+                       int depth, bool searched, bool profiled, cli_log_t *log)
 {
 	cutoff_counters_t sum = { 0 };
 	for (int k = 0; searched && k < run->threads; k++) {
 		cutoff_counters_t tc;
+		cutoff_profile_t tp;
 		int rc = cutoff_engine_thread_counters(e, k, &tc);
+		if (rc == 0 && profiled)
+			rc = cutoff_engine_thread_profile(e, k, &tp);
 		if (rc < 0) {
 			cli_fail("bench", "cannot read the thread counters", rc, log);
 			return false;
 		}
 		run->thread_nodes[k] += tc.nodes;
-		add_counters(&sum, &tc);
+		cli_counters_add(&sum, &tc);
+		if (profiled) {
+			bench_thread_t *t = &run->thread_prof[k];
+			t->time_s += tp.time_s;
+			t->search_s += tp.search_s;
+			t->idle_s += tp.idle_s;
+			t->split_wait_s += tp.split_wait_s;
+			t->lock_s += tp.lock_s;
+			t->depth_reached += tp.depth_reached;
+			t->depth_completed += tp.depth_completed;
+		}
 	}
+	if (searched && profiled)
+		run->profiled++;
 	const cutoff_counters_t *c = r ? &r->counters : &sum;
-	add_counters(&run->counters, c);
+	cli_counters_add(&run->counters, c);
 	run->time_s += time_s;
 	run->item_nodes[item] = c->nodes;
 	run->item_time[item] = time_s;
@@ -476,6 +484,27 @@ static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff
 		run->it_items[it->depth]++;
 	}
 	return true;
+}
+
+/* The run's time split from its threads' profiles (NAN when there are none, or when the
+ * per-thread figures miss some searches). */
+static void bench_run_shares(bench_run_t *run)
+{
+	double total = 0, search = 0, idle = 0, wait = 0, lock = 0;
+	for (int k = 0; k < run->threads; k++) {
+		const bench_thread_t *t = &run->thread_prof[k];
+		total += t->time_s;
+		search += t->search_s;
+		idle += t->idle_s;
+		wait += t->split_wait_s;
+		lock += t->lock_s;
+	}
+	if (run->profiled == 0 || run->incomplete_threads || total <= 0)
+		return;
+	run->share_search = search / total;
+	run->share_idle = idle / total;
+	run->share_split_wait = wait / total;
+	run->share_lock_spin = lock / total;
 }
 
 static cutoff_engine_t *make_engine(const bench_workload_t *w, int driver, int threads,
@@ -528,7 +557,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			ok = bench_take(run, w, e, i, NULL, s.time_s,
 			                s.best_column < 0 ? CUTOFF_MOVE_NONE
 			                                  : (cutoff_move_t)s.best_column,
-			                it->depth, !s.known, &log);
+			                it->depth, !s.known, b->profiled, &log);
 			if (ok && run->item_nodes[i] != s.nodes)
 				run->incomplete_threads = true;
 			continue;
@@ -540,7 +569,8 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		cutoff_result_t r;
 		rc = cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
 		if (rc == CUTOFF_ETERMINAL) {
-			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, 0, false, &log);
+			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, 0, false,
+			                b->profiled, &log);
 			continue;
 		}
 		if (rc < 0) {
@@ -548,9 +578,11 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			ok = false;
 			break;
 		}
-		ok = bench_take(run, w, e, i, &r, r.time_s, r.best_move, r.depth, true, &log);
+		ok = bench_take(run, w, e, i, &r, r.time_s, r.best_move, r.depth, true, b->profiled,
+		                &log);
 	}
 	cutoff_engine_free(e);
+	bench_run_shares(run);
 	return ok;
 }
 

@@ -1,6 +1,6 @@
 /*
  * report.h — the search's counters and profile as JSON, and their sums, for every
- * subcommand that reports them (search, tree; later bench). One spelling of every field:
+ * subcommand that reports them (search, tree, bench). One spelling of every field:
  * the JSON key is the field's name in cutoff.h (cutoff_counters_t, cutoff_profile_t).
  */
 #ifndef CUTOFF_CLI_REPORT_H

@@ -4,8 +4,11 @@
 # writes its report folder (report.txt, results.json, results.csv, runs.csv) with the
 # fields it promises; that the figures are consistent (the serial search at 1 thread has a
 # speed-up and an overhead of exactly 1); that its node counts are those of `cutoff tree`
-# and `cutoff solve` for the same searches (the serial search is deterministic); and that
-# without gnuplot it still succeeds and says how to get it.
+# and `cutoff solve` for the same searches (the serial search is deterministic); that the
+# profiler's figures are there and add up (each thread's time split sums to 1, node types
+# to the nodes, split points book helpers; n/a, never 0, where they do not apply or the
+# library was built without the profiler); that --profile-tt-writers measures 'tt other';
+# and that without gnuplot it still succeeds and says how to get it.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -61,6 +64,69 @@ field() {
 		NR > 1 && index($0, prefix) == 1 { print $c; exit }' "$1"
 }
 
+# csv_check FILE NAME AWK-CONDITION: every data line of FILE (columns by header name, as
+# v["name"]) meets the condition; prints the first line that does not, with its number.
+csv_check() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ for (n in col) v[n] = $col[n] }
+		'"$3"' { next }
+		{ print "line " NR ": " $0; exit 1 }' "$1" >"$tmp/csv_check" &&
+		ok "$2" || fail "$2: $(cat "$tmp/csv_check")"
+}
+
+# profile_checks DIR DEPTH: the profiler's figures of the tiny rtree sweep in DIR (trees of
+# depth DEPTH, threads 1,2, every driver, one repeat). Only what holds by construction is
+# checked, never a time or a share's size: see cutoff.h for each figure's definition.
+profile_checks() {
+	local dir=$1 depth=$2
+	local lines
+	lines=$(($(wc -l <"$dir/threads.csv") - 1))
+	if [ "$lines" -eq 7 ]; then ok "threads.csv: 7 threads (serial 1, lazysmp 1+2, ybw 1+2)"; else fail "threads.csv: $lines threads"; fi
+	if ! grep -q '"profiled":true' "$dir/results.json"; then
+		# Built with -DCUTOFF_PROFILE=OFF: every figure of the profiler is n/a, never 0.
+		if grep -q "CUTOFF_PROFILE=OFF" "$dir/report.txt"; then ok "no profiler: the report says so"; else fail "no profiler: the report does not say so"; fi
+		csv_check "$dir/threads.csv" "no profiler: per-thread times, shares, depths n/a" \
+			'v["share_search"] == "n/a" && v["share_idle"] == "n/a" && v["time_s"] == "n/a" && v["depth_reached_mean"] == "n/a"'
+		csv_check "$dir/results.csv" "no profiler: time split, node types, split figures n/a" \
+			'v["idle_share"] == "n/a" && v["sync_share"] == "n/a" && v["cut_first_rate"] == "n/a" && v["cut_nodes_wrong_rate"] == "n/a" && v["helpers_per_split"] == "n/a"'
+		csv_check "$dir/runs.csv" "no profiler: the profiler's counters n/a" \
+			'v["nodes_cut"] == "n/a" && v["split_nodes_lost"] == "n/a" && v["share_idle"] == "n/a"'
+		return
+	fi
+	# Each thread is accounted the search's whole span, in four parts: they add up to it
+	# (shares printed with 4 decimals), and every thread of a run has the same time.
+	csv_check "$dir/threads.csv" "threads.csv: each thread's search+idle+split-wait+lock shares sum to 1" \
+		'(s = v["share_search"] + v["share_idle"] + v["share_split_wait"] + v["share_lock_spin"]) > 0.999 && s < 1.001'
+	csv_check "$dir/runs.csv" "runs.csv: each run's time split sums to 1" \
+		'(s = v["share_search"] + v["share_idle"] + v["share_split_wait"] + v["share_lock_spin"]) > 0.999 && s < 1.001'
+	local spans
+	spans=$(awk -F, 'NR > 1 { t[$2 "/" $3] = t[$2 "/" $3] " " $7 } END { for (k in t) { n = split(t[k], a, " "); for (i = 2; i <= n; i++) if (a[i] != a[1]) print k } }' "$dir/threads.csv")
+	if [ -z "$spans" ]; then ok "threads.csv: every thread of a run is accounted the same span"; else fail "threads.csv: threads of $spans have different spans"; fi
+	# A serial search's one thread is the span: no idle, no split wait, no lock.
+	csv_check "$dir/threads.csv" "serial thread 0: idle, split wait and lock 0, depth $depth reached and completed" \
+		'v["driver"] != "serial" || (v["share_idle"] == "0.0000" && v["share_split_wait"] == "0.0000" && v["share_lock_spin"] == "0.0000" && v["depth_reached_mean"] == "'"$depth"'.00" && v["depth_completed_mean"] == "'"$depth"'.00")'
+	# Only YBW splits and takes YBW locks.
+	csv_check "$dir/threads.csv" "lazysmp threads: no split wait, no lock; depth completed <= reached <= $depth" \
+		'v["driver"] != "lazysmp" || (v["share_split_wait"] == "0.0000" && v["share_lock_spin"] == "0.0000" && v["depth_completed_mean"] + 0 <= v["depth_reached_mean"] + 0 && v["depth_reached_mean"] + 0 <= '"$depth"')'
+	csv_check "$dir/results.csv" "results.csv: split figures n/a except for ybw; sync share 0 for serial and lazysmp" \
+		'v["driver"] == "ybw" || (v["splits"] == "n/a" && v["helpers_per_split"] == "n/a" && v["split_cutoff_rate"] == "n/a" && v["split_nodes_lost_share"] == "n/a" && v["sync_share"] == "0.0000")'
+	csv_check "$dir/results.csv" "results.csv: ybw rows have split points (a number), helpers per split point 1..threads-1 when any" \
+		'v["driver"] != "ybw" || (v["splits"] ~ /^[0-9]+$/ && (v["splits"] + 0 == 0 || (v["helpers_per_split"] + 0 >= 1 && v["helpers_per_split"] + 0 <= v["threads"] - 1 && v["split_cutoff_rate"] + 0 <= 1 && v["split_nodes_lost_share"] + 0 <= 1)))'
+	csv_check "$dir/runs.csv" "runs.csv: a split point books a helper, cuts off at most once; no split outside ybw" \
+		'v["driver"] == "ybw" ? (v["split_helpers"] + 0 >= v["splits"] + 0 && v["split_cutoffs"] + 0 <= v["splits"] + 0 && v["split_nodes_lost"] + 0 <= v["nodes"] + 0) : (v["splits"] v["split_helpers"] v["split_cutoffs"] v["split_nodes_lost"] == "0000")'
+	# Node types (PVS, no quiescence on the trees): PV + CUT + ALL = nodes.
+	csv_check "$dir/runs.csv" "runs.csv: nodes_pv + nodes_cut + nodes_all = nodes; wrong and first cut-offs within their wholes" \
+		'v["nodes_pv"] + v["nodes_cut"] + v["nodes_all"] == v["nodes"] + 0 && v["cut_nodes_wrong"] + 0 <= v["nodes_cut"] + 0 && v["all_nodes_wrong"] + 0 <= v["nodes_all"] + 0 && v["cut_node_first_cutoffs"] + 0 <= v["cut_node_cutoffs"] + 0 && v["cut_node_cutoffs"] + 0 <= v["cutoffs"] + 0'
+	csv_check "$dir/results.csv" "results.csv: node-type rates are shares (0..1)" \
+		'v["cut_first_rate"] ~ /^[01]\.[0-9]+$/ && v["cut_nodes_wrong_rate"] ~ /^[01]\.[0-9]+$/ && v["all_nodes_wrong_rate"] ~ /^[01]\.[0-9]+$/ && v["cut_first_rate"] + 0 <= 1 && v["cut_nodes_wrong_rate"] + 0 <= 1 && v["all_nodes_wrong_rate"] + 0 <= 1'
+	if grep -q "^   profile  .*search .*idle .*split-w .*lock .*CUT 1st" "$dir/report.txt" &&
+		grep -q "^   ybw  *2  " "$dir/report.txt" && grep -q "^   lazysmp  *2  *t0 .* t1 " "$dir/report.txt"; then
+		ok "report.txt: the profile table, and lazy SMP's depths per thread"
+	else
+		fail "report.txt lacks the profile table or lazy SMP's depths"
+	fi
+}
+
 # json_num KEY: the first number after "KEY": in the JSON on stdin.
 json_num() { grep -o "\"$1\":[-0-9.eE+]*" | head -n 1 | cut -d: -f2; }
 
@@ -89,7 +155,7 @@ if [ "$status" -ne 0 ]; then
 else
 	ok "tiny rtree sweep: exit 0"
 fi
-for f in report.txt results.json results.csv runs.csv; do
+for f in report.txt results.json results.csv runs.csv threads.csv; do
 	if [ -s "$out/$f" ]; then ok "report folder holds $f"; else fail "report folder lacks $f"; fi
 done
 if grep -q "gnuplot-nox" "$out/report.txt" && [[ $stdout == *"gnuplot-nox"* ]]; then
@@ -112,13 +178,32 @@ else
 	fail "results.json does not parse"
 fi
 for key in speedup speedup_own efficiency nps_scaling overhead first_move_cutoff_rate \
-	thread_nps_min thread_nps_median thread_nps_max idle_share minimal_tree_ratio ebf; do
+	thread_nps_min thread_nps_median thread_nps_max idle_share minimal_tree_ratio ebf \
+	profiled search_share split_wait_share lock_share sync_share cut_first_rate \
+	cut_nodes_wrong_rate all_nodes_wrong_rate tt_hits_other_rate splits helpers_per_split \
+	split_cutoff_rate split_nodes_lost_share share_search share_idle share_split_wait \
+	share_lock_spin depth_reached_mean depth_completed_mean nodes_cut split_nodes_lost; do
 	if grep -q "\"$key\":" "$out/results.json"; then ok "results.json has $key"; else fail "results.json lacks $key"; fi
 done
-if grep -q '"idle_share":null' "$out/results.json" && grep -q ',n/a,n/a,' "$out/results.csv"; then
-	ok "idle and sync shares read n/a (null in JSON) until the library profiles"
-else
-	fail "idle and sync shares are not n/a"
+profile_checks "$out" 5
+
+# 'tt other' costs speed, so it is off unless asked for: n/a by default, and the report
+# says what turning it on costs; with --profile-tt-writers it is measured (a share, 0 for
+# the serial search: its one thread wrote every entry it finds).
+if grep -q '"profiled":true' "$out/results.json"; then
+	csv_check "$out/results.csv" "tt other is n/a without --profile-tt-writers" 'v["tt_hits_other_rate"] == "n/a"'
+	if grep -q "^profiler .*--profile-tt-writers.*6-10 %" "$out/report.txt"; then ok "the report says --profile-tt-writers costs 6-10 %"; else fail "the report does not say what --profile-tt-writers costs"; fi
+	run bench --workload rtree --rtree-branching 6 --rtree-depth 5 --positions 2 --hash 1 --threads 1,2 \
+		--repeat 1 --stockfish off --plot none --no-progress --profile-tt-writers --out "$tmp/writers"
+	if [ "$status" -eq 0 ] && grep -q '"profile_tt_writers":true' "$tmp/writers/results.json"; then
+		ok "--profile-tt-writers: exit 0, recorded in results.json"
+	else
+		fail "--profile-tt-writers: exit $status: $stderr"
+	fi
+	csv_check "$tmp/writers/results.csv" "--profile-tt-writers: tt other measured in every row (0 for serial)" \
+		'v["tt_hits_other_rate"] ~ /^[01]\.[0-9]+$/ && v["tt_hits_other_rate"] + 0 <= 1 && (v["driver"] != "serial" || v["tt_hits_other_rate"] == "0.0000")'
+	csv_check "$tmp/writers/runs.csv" "--profile-tt-writers: tt_hits_other counted in every run" \
+		'v["tt_hits_other"] ~ /^[0-9]+$/ && v["tt_hits_other"] + 0 <= v["nodes"] + 0'
 fi
 rows=$(grep -c '^rtree,' "$out/results.csv")
 if [ "$rows" -eq 5 ]; then ok "results.csv: 5 rows (serial/1, lazysmp/1,2, ybw/1,2)"; else fail "results.csv: $rows rows"; fi
@@ -178,8 +263,9 @@ else
 fi
 
 run bench --help
-if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ]; then
-	ok "bench --help"
+if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ] &&
+	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]]; then
+	ok "bench --help (with what --profile-tt-writers costs)"
 else
 	fail "bench --help: exit $status"
 fi
