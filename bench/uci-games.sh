@@ -14,7 +14,8 @@
 #
 # Stockfish is only a sparring partner, never a dependency: found as $STOCKFISH, as
 # `stockfish` on the PATH, or as /usr/games/stockfish; without it only cutoff against
-# cutoff is played. Set PGN_DIR to keep the games as PGN (one file per match).
+# cutoff is played. Set PGN_DIR to keep the games as PGN, LOG_DIR to keep the referee's
+# log of every line with its time (`cutoff match --log`), one file per match.
 #
 # What to read: the summary at the end. "illegal" and "time losses" must read 0 (a
 # benchmark never decides pass or fail, so it only prints them; `cutoff match` itself
@@ -65,16 +66,21 @@ summary="$tmp/summary"
 play() {
 	local label=$1 tc=$2
 	shift 2
-	local pgn=()
+	local extra=() name
+	name=$(echo "$label $tc" | tr -c 'A-Za-z0-9.+\n' '_')
 	if [[ -n "${PGN_DIR:-}" ]]; then
 		mkdir -p "$PGN_DIR"
-		pgn=(--pgn "$PGN_DIR/$(echo "$label $tc" | tr -c 'A-Za-z0-9.+\n' '_').pgn")
+		extra=(--pgn "$PGN_DIR/$name.pgn")
+	fi
+	if [[ -n "${LOG_DIR:-}" ]]; then
+		mkdir -p "$LOG_DIR"
+		extra+=(--log "$LOG_DIR/$name.log")
 	fi
 	echo
-	echo "== $label, $tc, $games games"
+	echo "== $label, $tc, $games games (load average $(cut -d" " -f1-3 /proc/loadavg))"
 	echo "   $cutoff match $* --tc $tc --games $games"
 	local rc=0
-	"$cutoff" match "$@" --tc "$tc" --games "$games" "${pgn[@]}" | tee "$tmp/report" || rc=$?
+	"$cutoff" match "$@" --tc "$tc" --games "$games" "${extra[@]}" | tee "$tmp/report" || rc=$?
 	awk -v label="$label" -v tc="$tc" -v rc="$rc" '
 		/^engine 1 score/ { w = $4; d = $6; l = $8 }
 		/^illegal moves/ { illegal = $3 }
@@ -101,6 +107,7 @@ for tc in "${tcs[@]}"; do
 done
 
 echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "Summary (W-D-L for the first engine named; 'faults' are crashes and missing answers;"
 echo "'least left' the smallest clock after a move, either engine, in s; 'exit' of cutoff match)"
 printf "%-34s %-8s %5s %10s %7s %5s %7s %9s %10s\n" pairing tc games W-D-L illegal "time" faults \

@@ -770,81 +770,6 @@ static bool threefold(const match_t *m)
 	return seen >= 2;
 }
 
-/* ---- SAN, for PGN --------------------------------------------------------------------- */
-
-/* The pieces of a position, a1 = 0, from its FEN: letters as in FEN, '.' for empty. */
-static void fen_board(const char *fen, char board[64])
-{
-	memset(board, '.', 64);
-	int rank = 7, file = 0;
-	for (const char *p = fen; *p && *p != ' '; p++) {
-		if (*p == '/') {
-			rank--;
-			file = 0;
-		} else if (*p >= '1' && *p <= '8') {
-			file += *p - '0';
-		} else if (rank >= 0 && file < 8) {
-			board[rank * 8 + file++] = *p;
-		}
-	}
-}
-
-static void san_move(const cutoff_chess_t *chess, const cutoff_chess_state_t *pos, cutoff_move_t mv,
-                     char *out, size_t size)
-{
-	char fen[CUTOFF_CHESS_FEN_SIZE], board[64], s[16];
-	cutoff_chess_fen(chess, pos, fen, sizeof(fen));
-	fen_board(fen, board);
-	int from = (int)(mv & 63), to = (int)((mv >> 6) & 63);
-	int promo = (int)((mv >> 12) & 3), kind = (int)((mv >> 14) & 3);
-	size_t n = 0;
-	if (kind == 3) {
-		n = (size_t)snprintf(s, sizeof(s), "%s", (to & 7) > (from & 7) ? "O-O" : "O-O-O");
-	} else {
-		char piece = (char)toupper((unsigned char)board[from]);
-		bool capture = board[to] != '.' || kind == 2;
-		if (piece == 'P') {
-			if (capture) {
-				s[n++] = (char)('a' + (from & 7));
-				s[n++] = 'x';
-			}
-		} else {
-			s[n++] = piece;
-			cutoff_move_t list[CUTOFF_MAX_MOVES];
-			int nm = cutoff_chess_moves(chess, pos, list);
-			bool other = false, same_file = false, same_rank = false;
-			for (int i = 0; i < nm; i++) {
-				int f2 = (int)(list[i] & 63);
-				if (f2 == from || (int)((list[i] >> 6) & 63) != to ||
-				    toupper((unsigned char)board[f2]) != piece)
-					continue;
-				other = true;
-				same_file |= (f2 & 7) == (from & 7);
-				same_rank |= (f2 >> 3) == (from >> 3);
-			}
-			if (other && (!same_file || same_rank))
-				s[n++] = (char)('a' + (from & 7));
-			if (other && same_file)
-				s[n++] = (char)('1' + (from >> 3));
-			if (capture)
-				s[n++] = 'x';
-		}
-		s[n++] = (char)('a' + (to & 7));
-		s[n++] = (char)('1' + (to >> 3));
-		if (kind == 1) {
-			s[n++] = '=';
-			s[n++] = "NBRQ"[promo];
-		}
-		s[n] = '\0';
-	}
-	cutoff_chess_state_t child;
-	cutoff_move_t list[CUTOFF_MAX_MOVES];
-	if (cutoff_chess_play(chess, pos, mv, &child) == 0 && cutoff_chess_in_check(chess, &child))
-		s[n++] = cutoff_chess_moves(chess, &child, list) == 0 ? '#' : '+';
-	s[n] = '\0';
-	snprintf(out, size, "%s", s);
-}
-
 /* Writes the game as PGN: the Seven Tag Roster (Site, Date and Event as a referee knows
  * them), SetUp and FEN for an opening, TimeControl for --tc, Termination, and a closing
  * comment with the reason. */
@@ -882,7 +807,7 @@ static void write_pgn(match_t *m, const game_rec_t *g, int round)
 	int64_t number = fen_field_int(g->fen, 5);
 	size_t col = 0;
 	const char *p = sb_text(&g->moves);
-	char tok[CUTOFF_CHESS_MOVE_SIZE + 2], word[32], san[16];
+	char tok[CUTOFF_CHESS_MOVE_SIZE + 2], word[32], san[CUTOFF_CHESS_SAN_SIZE];
 	for (int ply = 0; ply < g->plies; ply++) {
 		size_t n = strcspn(p, " ");
 		snprintf(tok, sizeof(tok), "%.*s", (int)(n < 7 ? n : 7), p);
@@ -890,7 +815,8 @@ static void write_pgn(match_t *m, const game_rec_t *g, int round)
 		cutoff_move_t mv;
 		if (cutoff_chess_parse_move(m->chess, &pos, tok, &mv, NULL, 0) != 0)
 			break;
-		san_move(m->chess, &pos, mv, san, sizeof(san));
+		if (cutoff_chess_san(m->chess, &pos, mv, san, sizeof(san)) < 0)
+			break;
 		if (side == 0)
 			snprintf(word, sizeof(word), "%" PRId64 ". %s", number, san);
 		else if (ply == 0)

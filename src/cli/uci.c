@@ -14,20 +14,21 @@
  *              lines never interleave. Recursive, so that a thread holding it to decide
  *              what to print (hold_output, claim_answer) can print with say().
  *   lock       guards the flags of the current `go` (taken after out_lock when both are):
- *     searching       set by the main thread when it starts a search; cleared by whoever
- *                     answers it, just before `bestmove` is printed (so that a `go` sent
- *                     the instant bestmove is read is not refused). While it is set the
- *                     main thread reaches the engine only through cutoff_engine_stop.
- *     armed           true while the search thread is inside cutoff_engine_search for
- *                     the `go`: only then is a stop passed on to the engine.
- *     stop_requested  `stop`, `quit`, `ponderhit` or end of input came for this `go`;
- *                     set by the main thread, read by the search thread when it arms and
- *                     while it holds back the bestmove of `go infinite` (waiting on
- *                     `wake`).
- *     search_done     cutoff_engine_search has returned (the watchdog waits for it on
- *                     `wake`, with a time-out).
+ *     searching       the engine may be in the search of this `go`: set by the main
+ *                     thread in `go`, cleared by the search thread once
+ *                     cutoff_engine_search has returned. A stop is passed on to the
+ *                     engine only while it is set (see below). The watchdog waits for it
+ *                     to clear on `wake`, with a time-out.
  *     answered        `bestmove` has been printed (or is being printed, under out_lock)
- *                     by the search thread or the watchdog; the other then prints nothing.
+ *                     by the search thread or the watchdog, and the other then prints
+ *                     nothing; true when no `go` is pending. Cleared by `go`; while it is
+ *                     clear, another `go` is refused and `isready` does not wait for the
+ *                     engine. It is set before the search returns when the watchdog
+ *                     answers, so that a `go` sent the instant that bestmove is read is
+ *                     not refused: that `go` waits (join_search) for the search to end.
+ *     stop_requested  `stop`, `quit`, `ponderhit` or end of input came for this `go`;
+ *                     set by the main thread, read by the search thread while it holds
+ *                     back the bestmove of `go infinite` (waiting on `wake`).
  *     known_best      the best move of the latest iteration, for the watchdog.
  *   go, result the job: written by the main thread before it creates the threads, then
  *              read (go) by both and written (result) only by the search thread, until
@@ -36,13 +37,24 @@
  *   everything else (the position, the options, the line buffer) belongs to the main
  *              thread.
  *
- * cutoff_engine_stop() is sticky: a stop that reaches an idle engine stops its next search
- * at once. A `stop` while no search runs is therefore not passed on at all; one that comes
- * between `go` and the moment the search thread arms is remembered in stop_requested and
- * passed on when it arms. One case is left: a stop passed on while armed, but just after
- * cutoff_engine_search cleared the engine's flag on its way out. So before it arms, every
- * search thread first searches a terminal position (two bare kings), which returns at once
- * and consumes such a stale stop.
+ * Stops. cutoff_engine_stop() is sticky: a stop that reaches an idle engine stops its next
+ * search at once. Three threads send one — the main thread (stop, ponderhit, quit, end of
+ * input), the watchdog, and the search thread's info callback (the soft limit) — and the
+ * first two send it only under `lock` while `searching` is set. Such a stop lands
+ *   (a) before the search thread enters cutoff_engine_search: it is kept, and the search
+ *       returns at once, which is what was asked;
+ *   (b) during the search (the info callback's stops are all here): it stops it, and the
+ *       search clears the engine's flag on its way out;
+ *   (c) after the search cleared the flag, before the search thread clears `searching`:
+ *       it is stale, and would stop the next search at once.
+ * The next `go` withdraws (c) with cutoff_engine_cancel_stop(), and that is safe because
+ * of where it runs: on the main thread, after join_search() (so the search thread and the
+ * watchdog of the previous `go` are gone, and the engine is idle, as cancel_stop
+ * requires), under `lock`, just before it sets `searching` and starts the search thread.
+ * At that moment no other thread exists that could send a stop, so every stop pending is
+ * one of the previous `go`'s; and every stop meant for the new `go` is sent after
+ * `searching` is set, so after the cancel, and is never withdrawn. A `stop` while no `go`
+ * runs is not passed on at all.
  *
  * Options. setoption checks the value and records it (`want`); the engine is made anew
  * (Threads, Algorithm, Placement, Pruning) or its table resized (Hash) only when it is
@@ -129,26 +141,34 @@ typedef struct uci_session {
 	bool want_clear;    /* ucinewgame or Clear Hash: empty the table when idle */
 	bool debug;
 
+	/* The latest `go` on a clock for each side (white, black), to see what its move cost
+	 * by the clock of the side's next `go` (uci_excess_update); not valid after
+	 * ucinewgame or a `go` that is not on a clock. */
+	struct uci_last_go {
+		bool valid;
+		long fullmove;
+		int64_t time_ms, inc_ms, target_ms;
+	} last[2];
+	double excess_ms; /* main thread only, as all of the above */
+
 	/* The current position and the keys of the positions before it since the last
 	 * irreversible move (at most CUTOFF_MAX_HISTORY, oldest first). */
 	cutoff_chess_state_t pos;
 	uint64_t keys[CUTOFF_MAX_HISTORY];
 	int nkeys;
 	uint64_t scratch[2 * CUTOFF_MAX_HISTORY]; /* keys while a `position` is read */
-	cutoff_chess_state_t drain;               /* a terminal position (see the top) */
 
 	pthread_mutex_t out_lock; /* recursive: a thread that holds it may still say() */
 	pthread_mutex_t lock;
 	pthread_cond_t wake; /* on CLOCK_MONOTONIC, for the watchdog's timed wait */
 	/* Under lock (see the top of the file). */
-	bool searching, armed, stop_requested, search_done, answered;
+	bool searching, answered, stop_requested;
 	cutoff_move_t known_best; /* the best move of the latest iteration reported */
 	pthread_t thread, watchdog;
 	bool thread_alive;   /* main thread only: a search thread exists, not joined */
 	bool watchdog_alive; /* main thread only: likewise the watchdog */
 	uci_go_t go;
 	cutoff_result_t result;
-	cutoff_result_t drain_result;
 } uci_session_t;
 
 static double now_s(void)
@@ -311,8 +331,8 @@ static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, in
 	return cutoff_engine_new(s->game, &cfg, err);
 }
 
-/* Waits for the search thread and the watchdog of the latest `go` (when searching is
- * false they are done, or about to be). */
+/* Waits for the search thread and the watchdog of the latest `go` (once it is answered
+ * they are done, or about to be). */
 static void join_search(uci_session_t *s)
 {
 	if (s->thread_alive) {
@@ -325,10 +345,11 @@ static void join_search(uci_session_t *s)
 	}
 }
 
-static bool is_searching(uci_session_t *s)
+/* A `go` awaits its bestmove. */
+static bool go_pending(uci_session_t *s)
 {
 	pthread_mutex_lock(&s->lock);
-	bool busy = s->searching;
+	bool busy = !s->answered;
 	pthread_mutex_unlock(&s->lock);
 	return busy;
 }
@@ -391,10 +412,10 @@ static bool apply_options(uci_session_t *s)
 static void request_stop(uci_session_t *s)
 {
 	pthread_mutex_lock(&s->lock);
-	if (s->searching) {
+	if (s->searching)
+		cutoff_engine_stop(s->engine);
+	if (!s->answered) {
 		s->stop_requested = true;
-		if (s->armed)
-			cutoff_engine_stop(s->engine);
 		pthread_cond_broadcast(&s->wake);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -480,15 +501,12 @@ static bool claim_answer(uci_session_t *s)
 {
 	pthread_mutex_lock(&s->lock);
 	bool mine = !s->answered;
-	if (mine) {
-		s->answered = true;
-		s->searching = false;
-	}
+	s->answered = true;
 	pthread_mutex_unlock(&s->lock);
 	return mine;
 }
 
-/* The info callback: one line per iteration, and the soft time limit. */
+/* The info callback: one line per iteration, and the decision to start another. */
 static void on_iteration(void *user, const cutoff_result_t *partial)
 {
 	uci_session_t *s = user;
@@ -499,7 +517,18 @@ static void on_iteration(void *user, const cutoff_result_t *partial)
 		print_info(s, partial);
 		pthread_mutex_unlock(&s->out_lock);
 	}
-	if (s->go.soft_ms > 0 && elapsed_ms(s->go.t0) >= s->go.soft_ms)
+	/* The times of the last two iterations, for uci_time_continue's prediction. */
+	int n = partial->iterations;
+	double last_ms = -1.0, before_ms = -1.0;
+	if (n >= 1)
+		last_ms = 1000.0 * (partial->iteration[n - 1].time_s -
+		                    (n >= 2 ? partial->iteration[n - 2].time_s : 0.0));
+	if (n >= 2)
+		before_ms = 1000.0 * (partial->iteration[n - 2].time_s -
+		                      (n >= 3 ? partial->iteration[n - 3].time_s : 0.0));
+	uci_budget_t b = { .soft_ms = s->go.soft_ms, .hard_ms = s->go.hard_ms };
+	if (last_ms >= 0.0 &&
+	    !uci_time_continue(&b, 1000.0 * (now_s() - s->go.t0), last_ms, before_ms))
 		cutoff_engine_stop(s->engine);
 }
 
@@ -549,18 +578,6 @@ static void *search_main(void *arg)
 	uci_session_t *s = arg;
 	uci_go_t *g = &s->go;
 
-	/* Consume a stale stop (see the top of the file). */
-	cutoff_limits_t drain;
-	cutoff_limits_default(&drain);
-	drain.depth = 1;
-	(void)cutoff_engine_search(s->engine, &s->drain, &drain, &s->drain_result, NULL, NULL);
-
-	pthread_mutex_lock(&s->lock);
-	s->armed = true;
-	if (s->stop_requested)
-		cutoff_engine_stop(s->engine);
-	pthread_mutex_unlock(&s->lock);
-
 	cutoff_limits_t lim = g->limits;
 	lim.history = g->history;
 	lim.history_length = g->history_length;
@@ -571,8 +588,7 @@ static void *search_main(void *arg)
 	int rc = cutoff_engine_search(s->engine, &g->root, &lim, &s->result, on_iteration, s);
 
 	pthread_mutex_lock(&s->lock);
-	s->armed = false;
-	s->search_done = true;
+	s->searching = false;
 	pthread_cond_broadcast(&s->wake);
 	pthread_mutex_unlock(&s->lock);
 
@@ -621,9 +637,9 @@ static void *watchdog_main(void *arg)
 	struct timespec deadline = { .tv_sec = (time_t)at,
 		                     .tv_nsec = (long)((at - (double)(time_t)at) * 1e9) };
 	pthread_mutex_lock(&s->lock);
-	while (!s->search_done && now_s() < at)
+	while (s->searching && now_s() < at)
 		pthread_cond_timedwait(&s->wake, &s->lock, &deadline);
-	bool late = !s->search_done;
+	bool late = s->searching;
 	pthread_mutex_unlock(&s->lock);
 	if (!late)
 		return NULL;
@@ -631,7 +647,7 @@ static void *watchdog_main(void *arg)
 	pthread_mutex_lock(&s->out_lock);
 	pthread_mutex_lock(&s->lock);
 	cutoff_move_t best = s->known_best;
-	if (s->armed)
+	if (s->searching)
 		cutoff_engine_stop(s->engine);
 	pthread_mutex_unlock(&s->lock);
 	if (claim_answer(s)) {
@@ -777,11 +793,16 @@ static bool go_value(uci_session_t *s, char **cur, const char *name, int64_t min
 	return true;
 }
 
-static bool white_to_move(const uci_session_t *s, const cutoff_chess_state_t *st)
+/* Whether white is to move in st, and (into *fullmove when not NULL) its move number. */
+static bool white_to_move(const uci_session_t *s, const cutoff_chess_state_t *st, long *fullmove)
 {
 	char fen[CUTOFF_CHESS_FEN_SIZE];
 	cutoff_chess_fen(s->chess, st, fen, sizeof(fen));
 	const char *side = strchr(fen, ' ');
+	if (fullmove) {
+		const char *last = strrchr(fen, ' ');
+		*fullmove = last ? strtol(last + 1, NULL, 10) : 0;
+	}
 	return side && side[1] == 'w';
 }
 
@@ -811,7 +832,7 @@ static void cmd_go(uci_session_t *s, char **cur)
 {
 	char q[UCI_QUOTE_SIZE];
 	double t0 = now_s();
-	if (is_searching(s)) {
+	if (go_pending(s)) {
 		say_error(s, "go: a search is already running (send stop first)");
 		return;
 	}
@@ -874,7 +895,8 @@ static void cmd_go(uci_session_t *s, char **cur)
 		if (!ok)
 			return;
 	}
-	bool white = white_to_move(s, &s->pos);
+	long fullmove = 0;
+	bool white = white_to_move(s, &s->pos, &fullmove);
 	if ((have_wtime || have_btime) && !(white ? have_wtime : have_btime)) {
 		say_error(s, "go: %s is missing (%s to move)", white ? "wtime" : "btime",
 		          white ? "white" : "black");
@@ -905,6 +927,9 @@ static void cmd_go(uci_session_t *s, char **cur)
 	g->limits.nodes = (uint64_t)nodes;
 	g->soft_ms = g->hard_ms = 0;
 	bool timed = movetime >= 0 || have_wtime || have_btime;
+	bool on_clock = !g->wait && (have_wtime || have_btime) && movetime < 0;
+	if (!on_clock)
+		s->last[0].valid = s->last[1].valid = false;
 	if (!g->wait && timed) {
 		int64_t left = white ? wtime : btime, inc = white ? winc : binc;
 		uci_clock_t clock = { .time_ms = left < 0 ? 0 : left,
@@ -914,8 +939,21 @@ static void cmd_go(uci_session_t *s, char **cur)
 			              .overhead_ms = s->opt.overhead_ms };
 		if (!have_wtime && !have_btime)
 			clock.time_ms = -1;
+		/* The previous move of this side in this game: what did it cost? */
+		struct uci_last_go *last = &s->last[!white];
+		if (on_clock && last->valid && fullmove == last->fullmove + 1 &&
+		    clock.time_ms <= last->time_ms + last->inc_ms)
+			uci_excess_update(&s->excess_ms,
+			                  last->time_ms + last->inc_ms - clock.time_ms,
+			                  last->target_ms, clock.overhead_ms);
+		clock.excess_ms = (int64_t)s->excess_ms;
 		uci_budget_t b;
 		uci_budget(&clock, &b);
+		last->valid = on_clock;
+		last->fullmove = fullmove;
+		last->time_ms = clock.time_ms;
+		last->inc_ms = clock.inc_ms;
+		last->target_ms = b.target_ms;
 		g->soft_ms = b.soft_ms;
 		g->hard_ms = b.hard_ms;
 		/* With one legal move there is nothing to think about. */
@@ -923,18 +961,23 @@ static void cmd_go(uci_session_t *s, char **cur)
 		if (cutoff_chess_moves(s->chess, &s->pos, moves) == 1)
 			g->limits.depth = 1;
 		if (g->debug)
-			say(s, "info string time: soft %" PRId64 " ms, hard %" PRId64 " ms",
-			    g->soft_ms, g->hard_ms);
+			say(s,
+			    "info string time: soft %" PRId64 " ms, hard %" PRId64
+			    " ms, target %" PRId64 " ms, excess %" PRId64 " ms",
+			    g->soft_ms, g->hard_ms, b.target_ms, clock.excess_ms);
 	}
 
+	/* apply_options joined the threads of the previous `go`: the engine is idle and no
+	 * other thread can send it a stop, so a pending one is stale (see the top). */
 	pthread_mutex_lock(&s->lock);
+	int rc = cutoff_engine_cancel_stop(s->engine);
 	s->searching = true;
-	s->armed = false;
 	s->stop_requested = false;
-	s->search_done = false;
 	s->answered = false;
 	s->known_best = CUTOFF_MOVE_NONE;
 	pthread_mutex_unlock(&s->lock);
+	if (rc != 0)
+		say_error(s, "go: cannot withdraw a stale stop: %s", cutoff_strerror(rc));
 	if (pthread_create(&s->thread, NULL, search_main, s) != 0) {
 		pthread_mutex_lock(&s->lock);
 		s->searching = false;
@@ -1107,7 +1150,8 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 static void cmd_ucinewgame(uci_session_t *s)
 {
 	s->want_clear = true;
-	if (!is_searching(s))
+	s->last[0].valid = s->last[1].valid = false;
+	if (!go_pending(s))
 		apply_options(s);
 }
 
@@ -1141,7 +1185,7 @@ static uci_next_t run_line(uci_session_t *s, char *line)
 		} else if (strcmp(t, "isready") == 0) {
 			/* Answered at once while searching; otherwise once the options asked
 			 * for are in force (which may take a moment for a big table). */
-			if (!is_searching(s))
+			if (!go_pending(s))
 				apply_options(s);
 			say(s, "readyok");
 		} else if (strcmp(t, "ucinewgame") == 0) {
@@ -1197,8 +1241,6 @@ static uci_session_t *session_new(void)
 		                  .pruning = 3, /* all */
 		                  .overhead_ms = UCI_OVERHEAD_DEFAULT };
 	cutoff_chess_start(s->chess, &s->pos);
-	/* Two bare kings: a draw by insufficient material, terminal. */
-	(void)cutoff_chess_parse_fen(s->chess, "8/8/4k3/8/8/3K4/8/8 w - - 0 1", &s->drain, NULL, 0);
 	pthread_mutexattr_t recursive;
 	pthread_mutexattr_init(&recursive);
 	pthread_mutexattr_settype(&recursive, PTHREAD_MUTEX_RECURSIVE);
@@ -1211,6 +1253,7 @@ static uci_session_t *session_new(void)
 	pthread_cond_init(&s->wake, &monotonic);
 	pthread_condattr_destroy(&monotonic);
 	s->want = s->opt;
+	s->answered = true; /* no `go` pending */
 	return s;
 }
 

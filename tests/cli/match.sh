@@ -8,9 +8,11 @@
 # Checked: results and reasons, W/D/L from engine 1's side with colours alternating, the
 # openings file cycled and each opening played twice, the fault counts (illegal moves, time
 # losses, crashes, no answers) and exit status 1 for any fault, PGN in SAN, the usage
-# errors (one line on stderr, exit 2). When `cutoff uci` exists, two short real games of
-# cutoff against itself; with Stockfish installed, one game against it. Nothing here asserts
-# a time: the fake engines answer at once, and a time loss is an engine that never does.
+# errors (one line on stderr, exit 2). When `cutoff uci` exists, real games of cutoff
+# against itself (two at depth 3, every game over by the rules; two on a clock); with
+# Stockfish installed, one game of Stockfish against itself. Nothing here asserts a time:
+# the fake engines answer at once, a time loss is an engine that never does, and the real
+# games on a clock allow a 2 s margin.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -259,14 +261,31 @@ else
 	fail "match --help: exit $status"
 fi
 
-# Real games. cutoff against itself when `cutoff uci` exists.
+# Real games. Their moves and endings are judged strictly (no illegal move, no fault, every
+# game over by the rules); their times are not, since ctest runs tests side by side and a
+# sanitizer build is several times slower: the games on a clock get --margin 2000, so
+# that only an engine that ignores its clock (seconds late) loses on time. The tight
+# clocks are bench/uci-games.sh's.
+ended_by_rules() { # every game of the last --json run ended by the rules
+	local reasons
+	reasons=$(grep -o '"reason":"[^"]*"' <<<"$stdout")
+	[ -n "$reasons" ] && ! grep -Evq '"reason":"(checkmate|stalemate|threefold repetition|fifty-move rule|insufficient material)"' <<<"$reasons"
+}
 if echo quit | "$cutoff" uci >/dev/null 2>&1; then
-	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --tc 0.5+0.01 --json
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --depth 3 --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]] &&
+		[[ $stdout == *'"games":2,'* ]] && ended_by_rules; then
+		ok "cutoff uci against itself, 2 games at depth 3: no illegal move, no fault, each over by the rules ($(grep -o '"reason":"[^"]*"' <<<"$stdout" | tr '\n' ' '))"
+	else
+		fail "cutoff uci against itself at depth 3: exit $status: $stdout $stderr"
+	fi
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --tc 0.5+0.01 --margin 2000 \
+		--max-moves 60 --option1 Threads=2 --option1 Algorithm=ybw --json
 	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]] &&
 		[[ $stdout == *'"games":2,'* ]]; then
-		ok "cutoff uci against itself, 2 games at 0.5+0.01: no illegal move, no time loss"
+		ok "cutoff uci (ybw, 2 threads) against cutoff uci on a clock of 0.5+0.01 (margin 2 s, at most 60 moves): no illegal move, no fault"
 	else
-		fail "cutoff uci against itself: exit $status: $stdout $stderr"
+		fail "cutoff uci against itself on a clock: exit $status: $stdout $stderr"
 	fi
 else
 	echo "skip - 'cutoff uci' is not available: no real games"
@@ -275,9 +294,10 @@ fi
 stockfish=$(command -v stockfish || true)
 [ -z "$stockfish" ] && [ -x /usr/games/stockfish ] && stockfish=/usr/games/stockfish
 if [ -n "$stockfish" ]; then
-	run match --engine "$stockfish" --engine "$stockfish" --games 1 --tc 0.5+0.01 --max-moves 30 --option Hash=4 --json
+	run match --engine "$stockfish" --engine "$stockfish" --games 1 --tc 0.5+0.01 --margin 2000 \
+		--max-moves 30 --option Hash=4 --json
 	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]]; then
-		ok "Stockfish against itself, 1 game at 0.5+0.01 (at most 30 moves): no fault"
+		ok "Stockfish against itself, 1 game at 0.5+0.01 (margin 2 s, at most 30 moves): no fault"
 	else
 		fail "Stockfish game: exit $status: $stdout $stderr"
 	fi

@@ -7,9 +7,10 @@
 # whose move reader is checked by test_chess_fen), published mates (a mate in 2 with its
 # key move, a checkmated and a stalemated root) and positions built so that the answer is
 # forced (one legal move; a repetition that is the only way out of a lost position).
-# The one timed check is the game at wtime 100 winc 10: every answer must come within the
-# clock's time left, as it must in a real game (not judged under a sanitizer, nor when a
-# bare isready already takes as long as the increment: then no engine could keep time).
+# No check asserts a time: the game at wtime 100 winc 10 checks the engine's time plan
+# (debug on) against the clock it was given, and bounds each answer only by 2 s, 20 times
+# the clock; whether the answers kept the clock is printed, and measured by
+# bench/uci-games.sh.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -198,21 +199,26 @@ if expect '^bestmove ' 10 && [[ $got == *$'info depth 3 '* ]] && [[ $got != *"in
 else
 	fail "stop while idle: $got"
 fi
-# Stops racing the end of a search (a burst of them, so that some come while it returns):
-# the next search must still reach its depth.
-stops=$(printf 'stop\n%.0s' {1..200})
+# Stops racing the end of a search: a burst of 2000 after each `go depth 1`, so that the
+# main thread takes the lock for a stop again and again while the search returns, and some
+# stops land after the search cleared the engine's flag (case (c) at the top of uci.c). The
+# next search must still reach its depth. Without the engine's cutoff_engine_cancel_stop()
+# in `go`, this failed in 12 runs of 12 (1 to 15 of the 100 rounds stopped at once; with
+# 200 stops and 40 rounds, in only 1 run of 5).
+stops=$(printf 'stop\n%.0s' {1..2000})
 races=0
-for ((i = 0; i < 40; i++)); do
+rounds=100
+for ((i = 0; i < rounds; i++)); do
 	send "go depth 1" "${stops%$'\n'}"
 	expect '^bestmove ' 10 || break
 	send "go depth 3"
 	expect '^bestmove ' 10 || break
 	[[ $got == *$'info depth 3 '* ]] && races=$((races + 1))
 done
-if [ "$races" -eq 40 ]; then
-	ok "stops racing the end of 40 searches never stop the next one"
+if [ "$races" -eq "$rounds" ]; then
+	ok "2000 stops racing the end of each of $rounds searches never stop the next one"
 else
-	fail "stops racing the end of a search: $races of 40 rounds reached depth 3: $got"
+	fail "stops racing the end of a search: $races of $rounds rounds reached depth 3: $got"
 fi
 
 # --- errors: each named, the last good position kept ---------------------------------
@@ -372,63 +378,65 @@ else
 fi
 
 # --- a fast game: wtime 100 winc 10, the engine plays both sides ----------------------
-send "setoption name Threads value 1" "setoption name Algorithm value lazysmp" "ucinewgame" "isready"
+# What is checked is what does not depend on the machine: every move legal, and every plan
+# within the clock — with `debug on` each timed `go` says "info string time: soft S ms,
+# hard H ms", and H plus the Move Overhead (50) must fit in the clock the `go` gave (or H
+# be 1 ms when the clock is no more than the overhead), S <= H. The answers' times are
+# only bounded by 2 s, 20 times the clock, which only an engine that ignores its clock
+# exceeds; whether it kept the clock is printed, not judged (a loaded machine or a
+# sanitizer build can delay any answer: bench/uci-games.sh measures that).
+send "setoption name Threads value 1" "setoption name Algorithm value lazysmp" "ucinewgame" \
+	"debug on" "isready"
 expect '^readyok$' 10
 clock_w=100
 clock_b=100
 moves=
-lost_on_time=
+problem=
 plies=0
 slowest=0
-slowest_ping=0
 lowest=100
+late=0
 for ((ply = 0; ply < 30; ply++)); do
-	# The round trip of isready (no search) is what the pipes and the machine's load
-	# cost every answer, whatever the engine does.
-	start=${EPOCHREALTIME/./}
 	send "position startpos${moves:+ moves$moves}" isready
 	expect '^readyok$' 10
-	ping=$(((${EPOCHREALTIME/./} - start) / 1000))
-	[ "$ping" -gt "$slowest_ping" ] && slowest_ping=$ping
+	if ((ply % 2 == 0)); then clock=$clock_w; else clock=$clock_b; fi
 	start=${EPOCHREALTIME/./}
-	send "go wtime $clock_w btime $clock_b winc 10 binc 10"
+	send "go wtime $((clock_w > 0 ? clock_w : 1)) btime $((clock_b > 0 ? clock_b : 1)) winc 10 binc 10"
 	if ! expect '^bestmove ' 10; then
-		lost_on_time="no bestmove at ply $ply: $got"
+		problem="no bestmove at ply $ply: $got"
 		break
 	fi
 	spent=$(((${EPOCHREALTIME/./} - start) / 1000))
 	[ "$spent" -gt "$slowest" ] && slowest=$spent
-	best=$(bestmove_of)
-	if ((ply % 2 == 0)); then
-		clock_w=$((clock_w - spent))
-		[ "$clock_w" -lt "$lowest" ] && lowest=$clock_w
-		[ "$clock_w" -lt 0 ] && lost_on_time="white lost on time at ply $ply ($spent ms)"
-		clock_w=$((clock_w + 10))
-	else
-		clock_b=$((clock_b - spent))
-		[ "$clock_b" -lt "$lowest" ] && lowest=$clock_b
-		[ "$clock_b" -lt 0 ] && lost_on_time="black lost on time at ply $ply ($spent ms)"
-		clock_b=$((clock_b + 10))
+	if ! [[ $got =~ info\ string\ time:\ soft\ ([0-9]+)\ ms,\ hard\ ([0-9]+)\ ms ]]; then
+		problem="no time plan at ply $ply: $got"
+		break
 	fi
-	[ -n "$lost_on_time" ] && break
+	soft=${BASH_REMATCH[1]} hard=${BASH_REMATCH[2]} given=$((clock > 0 ? clock : 1))
+	if ((soft < 1 || soft > hard || (hard + 50 > given && hard != 1))); then
+		problem="ply $ply: soft $soft ms, hard $hard ms with $given ms on the clock"
+		break
+	fi
+	if [ "$spent" -gt 2000 ]; then
+		problem="ply $ply: the answer took $spent ms with $given ms on the clock"
+		break
+	fi
+	clock=$((clock - spent))
+	[ "$clock" -lt "$lowest" ] && lowest=$clock
+	[ "$clock" -lt 0 ] && late=$((late + 1))
+	if ((ply % 2 == 0)); then clock_w=$((clock + 10)); else clock_b=$((clock + 10)); fi
+	best=$(bestmove_of)
 	[ "$best" = 0000 ] && break
 	moves+=" $best"
 	plies=$((ply + 1))
 done
-if [ -z "$lost_on_time" ] && legal startpos $moves; then
-	ok "a game at 100 ms + 10 ms: $plies legal plies, never out of time (slowest answer $slowest ms, lowest clock $lowest ms, slowest isready $slowest_ping ms)"
-elif [ -z "$lost_on_time" ]; then
+send "debug off"
+if [ -z "$problem" ] && legal startpos $moves; then
+	ok "a game at 100 ms + 10 ms: $plies legal plies, every plan within the clock (slowest answer $slowest ms, lowest clock $lowest ms, $late answers past the clock)"
+elif [ -z "$problem" ]; then
 	fail "fast game: an illegal move in: $moves"
-elif [ -n "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ]; then
-	# A sanitizer build runs several times slower than the clock was set for: the game
-	# still checks its moves and the protocol, not the time.
-	ok "a game at 100 ms + 10 ms under a sanitizer: $plies legal plies (time not judged: $lost_on_time)"
-elif [ "$slowest_ping" -ge 10 ]; then
-	# When a bare isready takes as long as the increment, the machine is too busy for
-	# this time control: no engine could keep its clock, so the loss says nothing.
-	ok "a game at 100 ms + 10 ms on a busy machine: $plies legal plies (time not judged: isready took up to $slowest_ping ms, the increment is 10 ms; $lost_on_time)"
 else
-	fail "fast game: $lost_on_time"
+	fail "fast game: $problem"
 fi
 send "position startpos" "go movetime 200"
 if expect '^bestmove ' 10; then
