@@ -15,8 +15,9 @@
  *
  * The answer. Each thread keeps its deepest completed iteration. Reported is: a proven
  * win (a value of at least CUTOFF_WIN_MIN that is exact or a lower bound) if any thread
- * has one, the shortest (highest) first; otherwise the deepest completed iteration; on
- * equal depth the lowest thread index (the main thread first).
+ * has one, the shortest (highest) first, and of equally short ones the deepest (the one
+ * whose depth proves it for good, engine.c's mate_proven); otherwise the deepest completed
+ * iteration; on equal depth the lowest thread index (the main thread first).
  */
 #include "lazysmp.h"
 
@@ -54,7 +55,8 @@ int cutoff_lazysmp_pick(const cutoff_result_t *results, int threads)
 				pick = i;
 			continue;
 		}
-		if (rw ? r->value > p->value : r->depth > p->depth)
+		if (rw ? r->value > p->value || (r->value == p->value && r->depth > p->depth)
+		       : r->depth > p->depth)
 			pick = i;
 	}
 	return pick;
