@@ -21,23 +21,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 unset CUTOFF_DATA_DIR GNUPLOT
 
-passed=0
-failed=0
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
-
-run() {
-	"$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-	IFS= read -r -d '' stdout <"$tmp/out"
-	IFS= read -r -d '' stderr <"$tmp/err"
-}
+# ok, fail, run and the counters (lib.bash).
+. "$(dirname "$0")/lib.bash"
 
 # bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
 bad() {

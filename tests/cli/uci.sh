@@ -22,16 +22,8 @@ cutoff=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/uci.XXXXXX") || exit 2
 trap 'stop_engine; rm -rf "$tmp"' EXIT
 
-passed=0
-failed=0
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
+# ok, fail, run and the counters (lib.bash).
+. "$(dirname "$0")/lib.bash"
 
 # A session: start_engine runs `cutoff uci` as a coprocess; send writes lines to it;
 # expect REGEX [SECONDS] reads its lines until one matches REGEX (extended regular
