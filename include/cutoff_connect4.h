@@ -150,8 +150,8 @@ typedef struct cutoff_connect4_solution {
 /*
  * Solves `st` with engine `e`, which must have been made for cutoff_connect4_game() (any
  * driver, algorithm and thread count; it needs a table to be fast). Each search runs
- * cutoff_engine_search() with iterate false, to the end of the game (depth: the empty
- * cells plus one, so that no leaf is ever evaluated) and a narrow window:
+ * cutoff_engine_search() with iterate false, a narrow window and the depth that window
+ * needs (cutoff_connect4_depth: the ply by which the win the window asks about must come):
  *
  *   strong (weak false): the score is known to lie in [-(40 - n) / 2, (41 - n) / 2] (the
  *     side to move cannot win at once, and has a move after which the opponent cannot);
@@ -181,6 +181,18 @@ typedef struct cutoff_connect4_solution {
  * When cutoff_engine_stop() ends a search early, returns 0 with out->stopped set and
  * out->lower, out->upper the bounds proven so far.
  */
+/*
+ * The depth a search of `st` with the window (alpha, beta) needs to decide that window on
+ * the position's exact score, the horizon scoring 0 (the game's evaluate): a result v
+ * with alpha < v < beta is the score; v <= alpha proves score <= alpha, v >= beta proves
+ * score >= beta. A question "score >= t?" about a win needs only the plies up to the
+ * stone that win must come with (docs/connect4.md, "deadline"), so narrow windows far from
+ * 0 need shallow searches; (-1, 1), the weak solve, needs the most of a null window near 0.
+ * Between 1 and the empty cells plus one. CUTOFF_EINVAL for NULL or alpha >= beta.
+ */
+CUTOFF_API int cutoff_connect4_depth(const cutoff_connect4_state_t *st, int32_t alpha,
+                                     int32_t beta);
+
 CUTOFF_API int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
                                      bool weak, int method, cutoff_connect4_solution_t *out);
 

@@ -286,13 +286,46 @@ bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
 			if (strlen(words[i].word) == len && strncmp(p, words[i].word, len) == 0)
 				break;
 		if (len == 0 || i == sizeof(words) / sizeof(words[0])) {
-			cli_error(cmd,
-			          "--ordering: expected none, all, or a comma-separated list of tt, "
-			          "hints, killers, history; got %s",
-			          cli_quote(q, sizeof(q), text));
+			cli_error(
+				cmd,
+				"--ordering: expected none, all, or a comma-separated list of tt, "
+				"hints, killers, history; got %s",
+				cli_quote(q, sizeof(q), text));
 			return false;
 		}
 		bits |= words[i].bits;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return true;
+}
+
+bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	if (!strcmp(text, "on") || !strcmp(text, "all")) {
+		*out = CUTOFF_PRUNE_ALL;
+		return true;
+	}
+	if (!strcmp(text, "off") || !strcmp(text, "none")) {
+		*out = CUTOFF_PRUNE_NONE;
+		return true;
+	}
+	unsigned bits = 0;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 4 && !strncmp(p, "null", 4)) {
+			bits |= CUTOFF_PRUNE_NULL_MOVE;
+		} else if (len == 3 && !strncmp(p, "lmr", 3)) {
+			bits |= CUTOFF_PRUNE_LMR;
+		} else {
+			cli_error(cmd, "--pruning: expected on, off, or a list of null,lmr; got %s",
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
 		if (p[len] == '\0')
 			break;
 		p += len + 1;

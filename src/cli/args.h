@@ -119,6 +119,10 @@ void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log)
  * True with *out set to CUTOFF_ORDER_* bits, or false after a one-line error. */
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);
 
+/* --pruning: on (all), off (none), or a comma-separated list of null, lmr. True with
+ * *out set to CUTOFF_PRUNE_* bits, or false after a one-line error. */
+bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out);
+
 /* The algorithm names accepted by --algo, indexed by cutoff_algo_t; NULL-terminated. */
 extern const char *const cli_algo_names[];
 

@@ -337,6 +337,10 @@ static bool write_report(bench_t *b)
 		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
 		ok = bench_write_chess_file(b, path);
 	}
+	snprintf(path, sizeof(path), "%s/positions.csv", b->out_dir);
+	ok = ok && bench_write_positions_csv(b, path);
+	snprintf(path, sizeof(path), "%s/searches.txt", b->out_dir);
+	ok = ok && bench_write_searches(b, path);
 	if (!ok)
 		cli_error("bench", "cannot write the report into %s: %s",
 		          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));

@@ -102,6 +102,7 @@ typedef struct bench_run {
 	double *item_time;     /* [nitems] */
 	char (*item_move)[16]; /* [nitems]: the best move as text */
 	int *item_depth;       /* [nitems]: the depth completed */
+	int32_t *item_value;   /* [nitems]: the value (connect4: the weak score -1, 0, 1) */
 	int mismatches;        /* Connect Four: values that differ from the test set's */
 	/* The leaves of each position's last iteration, and the minimal trees of its depth
 	 * and measured branching factor, summed (NAN where it does not apply). */
@@ -219,6 +220,10 @@ bool bench_references(bench_t *b, int extra);
  * the format --chess-file reads. */
 bool bench_write_chess_file(const bench_t *b, const char *path);
 
+/* Writes searches.txt: for every position of every workload, the `cutoff search` command
+ * that repeats its search (serial driver, one thread; the same nodes, move and value). */
+bool bench_write_searches(const bench_t *b, const char *path);
+
 /* bench_sf.c */
 
 /* The Stockfish binary: `opt` (a path, "off", or NULL for auto: $STOCKFISH, `stockfish`
@@ -239,6 +244,8 @@ void bench_print_text(const bench_t *b, FILE *out);
 bool bench_write_json(const bench_t *b, const char *path);
 bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path,
                      const char *threads_path);
+/* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
+bool bench_write_positions_csv(const bench_t *b, const char *path);
 /* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
 void bench_plots(bench_t *b);
 

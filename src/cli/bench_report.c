@@ -791,6 +791,10 @@ bool bench_write_json(const bench_t *b, const char *path)
 			json_double(&j, "time_s", r->item_time[k]);
 			json_int(&j, "depth", r->item_depth[k]);
 			json_string(&j, "move", r->item_move[k]);
+			if (r->driver == BENCH_STOCKFISH)
+				json_null(&j, "value"); /* in its own units: not read */
+			else
+				json_int(&j, "value", r->item_value[k]);
 			json_end(&j);
 		}
 		json_end(&j);
@@ -1033,6 +1037,35 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		}
 	}
 	return fclose(f) == 0 && ok;
+}
+
+bool bench_write_positions_csv(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fputs("workload,driver,threads,repeat,position,id,nodes,time_s,depth,move,value\n", f);
+	for (int i = 0; i < b->nruns; i++) {
+		const bench_run_t *r = &b->runs[i];
+		const bench_workload_t *w = &b->work[r->workload];
+		for (int k = 0; k < w->nitems; k++) {
+			/* A label comes from a file's "id" field: commas and quotes become blanks. */
+			char id[sizeof(w->items[k].label)];
+			snprintf(id, sizeof(id), "%s", w->items[k].label);
+			for (char *c = id; *c; c++)
+				if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
+					*c = ' ';
+			fprintf(f, "%s,%s,%d,%d,%d,%s,%" PRIu64 ",%.6f,%d,%s,",
+			        bench_workload_names[r->workload], bench_driver_names[r->driver],
+			        r->threads, r->repeat, k + 1, id, r->item_nodes[k], r->item_time[k],
+			        r->item_depth[k], r->item_move[k]);
+			if (r->driver == BENCH_STOCKFISH)
+				fputs("n/a\n", f);
+			else
+				fprintf(f, "%" PRId32 "\n", r->item_value[k]);
+		}
+	}
+	return fclose(f) == 0;
 }
 
 /* ---------------------------------------------------------------------------------------

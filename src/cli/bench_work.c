@@ -380,11 +380,12 @@ bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, in
 	run->item_time = calloc((size_t)n, sizeof(*run->item_time));
 	run->item_move = calloc((size_t)n, sizeof(*run->item_move));
 	run->item_depth = calloc((size_t)n, sizeof(*run->item_depth));
+	run->item_value = calloc((size_t)n, sizeof(*run->item_value));
 	run->thread_prof = calloc((size_t)threads, sizeof(*run->thread_prof));
 	run->share_search = run->share_idle = NAN;
 	run->share_split_wait = run->share_lock_spin = NAN;
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
-	    !run->item_depth || !run->thread_prof) {
+	    !run->item_depth || !run->item_value || !run->thread_prof) {
 		bench_run_free(run);
 		return NULL;
 	}
@@ -399,12 +400,14 @@ void bench_run_free(bench_run_t *run)
 	free(run->item_time);
 	free(run->item_move);
 	free(run->item_depth);
+	free(run->item_value);
 	free(run->thread_prof);
 	run->thread_nodes = NULL;
 	run->item_nodes = NULL;
 	run->item_time = NULL;
 	run->item_move = NULL;
 	run->item_depth = NULL;
+	run->item_value = NULL;
 	run->thread_prof = NULL;
 }
 
@@ -429,7 +432,7 @@ static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
  */
 static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff_engine_t *e,
                        int item, const cutoff_result_t *r, double time_s, cutoff_move_t move,
-                       int depth, bool searched, bool profiled, cli_log_t *log)
+                       int32_t value, int depth, bool searched, bool profiled, cli_log_t *log)
 {
 	cutoff_counters_t sum = { 0 };
 	for (int k = 0; searched && k < run->threads; k++) {
@@ -463,6 +466,7 @@ static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff
 	run->item_nodes[item] = c->nodes;
 	run->item_time[item] = time_s;
 	run->item_depth[item] = depth;
+	run->item_value[item] = value;
 	move_text(w, move, run->item_move[item]);
 	const bench_item_t *bi = &w->items[item];
 	if (r && r->iterations > 0 && w->kind != BENCH_CONNECT4) {
@@ -557,7 +561,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			ok = bench_take(run, w, e, i, NULL, s.time_s,
 			                s.best_column < 0 ? CUTOFF_MOVE_NONE
 			                                  : (cutoff_move_t)s.best_column,
-			                it->depth, !s.known, b->profiled, &log);
+			                s.score, it->depth, !s.known, b->profiled, &log);
 			if (ok && run->item_nodes[i] != s.nodes)
 				run->incomplete_threads = true;
 			continue;
@@ -569,7 +573,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		cutoff_result_t r;
 		rc = cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
 		if (rc == CUTOFF_ETERMINAL) {
-			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, 0, false,
+			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, r.value, 0, false,
 			                b->profiled, &log);
 			continue;
 		}
@@ -578,8 +582,8 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			ok = false;
 			break;
 		}
-		ok = bench_take(run, w, e, i, &r, r.time_s, r.best_move, r.depth, true, b->profiled,
-		                &log);
+		ok = bench_take(run, w, e, i, &r, r.time_s, r.best_move, r.value, r.depth, true,
+		                b->profiled, &log);
 	}
 	cutoff_engine_free(e);
 	bench_run_shares(run);
@@ -692,6 +696,75 @@ bool bench_write_chess_file(const bench_t *b, const char *path)
 		if (it->sf_depth)
 			fprintf(f, " ; sf %d", it->sf_depth);
 		fprintf(f, " ; id %s\n", it->label);
+	}
+	return fclose(f) == 0;
+}
+
+/* A shell word: single-quoted when it holds anything but [A-Za-z0-9,._/-]. */
+static void shell_word(FILE *f, const char *s)
+{
+	if (*s &&
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,._/-") ==
+	            strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+bool bench_write_searches(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fprintf(f, "# Every search of this report as one `cutoff search` (serial driver, one "
+	           "thread: the same\n# nodes, move and value as the serial rows). Add --algo "
+	           "lazysmp or ybw and --threads N\n# for a parallel row (its node counts vary "
+	           "from run to run), --json for every counter.\n");
+	for (int k = 0; k < BENCH_NWORKLOADS; k++) {
+		const bench_workload_t *w = &b->work[k];
+		if (!b->workloads[k])
+			continue;
+		char extra[160] = "";
+		cli_parallel_t def;
+		cli_parallel_default(&def);
+		if (b->placement != def.placement || b->min_split != def.min_split ||
+		    b->max_helpers != def.max_helpers || b->lazy_skip != def.lazy_skip)
+			snprintf(extra, sizeof(extra),
+			         " --placement %s --min-split %" PRId64 " --max-helpers %" PRId64
+			         " --lazy-skip %s",
+			         cli_placement_names[b->placement], b->min_split, b->max_helpers,
+			         cli_onoff_names[b->lazy_skip]);
+		fprintf(f, "\n# %s: %s\n", bench_workload_names[k], w->source);
+		for (int i = 0; i < w->nitems; i++) {
+			const bench_item_t *it = &w->items[i];
+			fprintf(f, "cutoff search --game %s --algo serial ",
+			        bench_workload_names[k]);
+			switch (k) {
+			case BENCH_CHESS:
+				fputs("--fen ", f);
+				shell_word(f, it->text);
+				fprintf(f, " --depth %d", it->depth);
+				break;
+			case BENCH_CONNECT4:
+				fputs("--moves ", f);
+				shell_word(f, *it->text ? it->text : "-");
+				fputs(" --window -1,1", f);
+				break;
+			default:
+				fprintf(f, "--seed %s --branching %d --depth %d", it->text,
+				        w->rparams.branching, w->rparams.depth);
+				break;
+			}
+			fprintf(f, " --hash %zu%s\n", w->cfg.tt_mb, extra);
+		}
 	}
 	return fclose(f) == 0;
 }

@@ -8,7 +8,7 @@
 #ifndef CUTOFF_CLI_COMMANDS_H
 #define CUTOFF_CLI_COMMANDS_H
 
-/* cutoff search: one search of a tic-tac-toe position (search.c). */
+/* cutoff search: one search of one position of any game, every counter (search.c). */
 int cli_search(int argc, char **argv);
 
 /* cutoff tree: searches of synthetic random trees against their oracle (tree.c). */

@@ -699,40 +699,6 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 	return CLI_EXIT_OK;
 }
 
-/* --pruning: on, off, all, none, or a list of null, lmr. */
-static bool parse_pruning(const char *text, unsigned *out)
-{
-	char q[CLI_QUOTE_SIZE];
-	if (!strcmp(text, "on") || !strcmp(text, "all")) {
-		*out = CUTOFF_PRUNE_ALL;
-		return true;
-	}
-	if (!strcmp(text, "off") || !strcmp(text, "none")) {
-		*out = CUTOFF_PRUNE_NONE;
-		return true;
-	}
-	unsigned bits = 0;
-	const char *p = text;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		if (len == 4 && !strncmp(p, "null", 4))
-			bits |= CUTOFF_PRUNE_NULL_MOVE;
-		else if (len == 3 && !strncmp(p, "lmr", 3))
-			bits |= CUTOFF_PRUNE_LMR;
-		else {
-			cli_error("epd",
-			          "--pruning: expected on, off, or a list of null,lmr; got %s",
-			          cli_quote(q, sizeof(q), text));
-			return false;
-		}
-		if (p[len] == '\0')
-			break;
-		p += len + 1;
-	}
-	*out = bits;
-	return true;
-}
-
 int cli_epd(int argc, char **argv)
 {
 	const char *file = NULL, *algo_text = "serial", *pruning_arg = "on";
@@ -786,7 +752,7 @@ int cli_epd(int argc, char **argv)
 	cutoff_algo_t algo;
 	unsigned pruning;
 	if (!cli_parse_algo("epd", algo_text, &driver, &algo) ||
-	    !parse_pruning(pruning_arg, &pruning))
+	    !cli_parse_pruning("epd", pruning_arg, &pruning))
 		return CLI_EXIT_USAGE;
 
 	int err;

@@ -25,7 +25,8 @@ typedef struct cli_command {
 } cli_command_t;
 
 static const cli_command_t commands[] = {
-	{ "search", cli_search, "search a tic-tac-toe position with one algorithm" },
+	{ "search", cli_search,
+	  "search one position (ttt, chess, connect4, rtree) and report every counter" },
 	{ "tree", cli_tree, "search synthetic random trees and compare with the minimal tree" },
 	{ "ttbench", cli_ttbench, "measure the transposition table, lock-free against locked" },
 	{ "topo", cli_topo, "show the CPUs hwloc sees and where an engine's threads would run" },

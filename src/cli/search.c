@@ -1,11 +1,24 @@
 /*
- * search.c — `cutoff search`: one search of one position, reported with the search's
- * counters, so that the algorithms can be compared on a game whose figures are known (from
- * the empty tic-tac-toe board: value 0, 549,946 nodes for minimax). By default one thread
- * runs the serial driver; --algo DRIVER/ALGO and --threads N run a parallel driver, and
- * the report adds each thread's nodes.
+ * search.c — `cutoff search`: one search of one position of any of the games, reported
+ * with every counter of the search (and each thread's), so that one run of `cutoff bench`,
+ * `cutoff solve` or `cutoff tree` can be repeated and read in full, and the algorithms
+ * compared on a game whose figures are known (from the empty tic-tac-toe board: value 0,
+ * 549,946 nodes for minimax).
+ *
+ * Each game has the defaults of the command that searches it elsewhere, so that the same
+ * search comes out with the same nodes:
+ *   ttt       alphabeta, depth 9 (the whole game), no table, square order: the textbook
+ *             counts;
+ *   chess     PVS by iterative deepening, 16 MiB, every ordering heuristic, null move +
+ *             LMR, quiescence and check extensions: an engine's search (`cutoff bench`'s
+ *             chess workload, `cutoff epd`);
+ *   connect4  PVS, one search to the depth its window needs (cutoff_connect4_depth), 4 MiB,
+ *             ordering tt,hints, exact (`cutoff solve --weak` is --window -1,1);
+ *   rtree     an incremental random tree searched to its leaves by iterative deepening,
+ *             64 MiB, every ordering heuristic (`cutoff bench`'s rtree workload).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -17,37 +30,80 @@
 
 /* clang-format off */
 static const char search_usage[] =
-	"usage: cutoff search [--game ttt] [--algo ALGO] [options]\n"
+	"usage: cutoff search [--game GAME] [--position P] [--algo ALGO] [options]\n"
 	"\n"
-	"Searches one position with one algorithm and reports its value, best move and\n"
-	"counters. Tic-tac-toe moves come in square order (0..8, row by row) and every\n"
-	"position visited, the root included, counts as a node.\n"
+	"Searches one position with one algorithm and reports its value, best move, principal\n"
+	"variation and every counter (each thread's too). Every position visited, the root\n"
+	"included, counts as a node. Repeats one search of `cutoff bench` (its report folder's\n"
+	"searches.txt lists them), `cutoff solve --weak` (--window -1,1) or `cutoff tree`.\n"
 	"\n"
-	"  --game NAME       the game: ttt (tic-tac-toe); default ttt\n"
+	"  --game NAME       ttt (tic-tac-toe), chess, connect4 or rtree (a random tree);\n"
+	"                    default ttt\n"
+	"  --position P      ttt: 9 squares row by row, x, o, '.' or '-' (x moves first);\n"
+	"                    chess: a FEN; connect4: the columns played, 1..7 ('' or '-':\n"
+	"                    the empty board); rtree: the tree's seed, 0..2^64-1.\n"
+	"                    Default: the start (rtree: seed 1). --fen, --moves and --seed\n"
+	"                    are the same option\n"
+	"  --depth D         plies to search: ttt 1..9, default 9; chess 1..127, default 8;\n"
+	"                    connect4 1..43, default the depth the window needs (the rest of\n"
+	"                    the game for the full window); rtree 1..30, the tree's depth\n"
+	"                    too, default 11\n"
 	"  --algo ALGO       the algorithm at every node: minimax, alphabeta, pvs or mtdf\n"
 	"                    (on the serial driver); or a parallel driver: serial,\n"
 	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
 	"                    Minimax never splits: ybw/minimax searches on one thread\n"
 	"                    (lazysmp/minimax runs the same full search on every one).\n"
-	"                    Default alphabeta\n"
-	"  --position TEXT   9 squares row by row: x, o, '.' or '-' for empty (x moves\n"
-	"                    first; the side to move follows from the counts); default the\n"
-	"                    empty board\n"
-	"  --depth D         plies to search, 1..9; default 9 (the whole game)\n"
-	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
-	"                    mtdf and lazysmp (whose threads share only the table), 0 for\n"
-	"                    the others (so that the classic counts come out)\n"
-	"  --ordering O      the engine's move ordering: none (square order), all, or a list\n"
-	"                    of tt,hints,killers,history; default none\n"
+	"                    Default: alphabeta for ttt, pvs for the others\n"
+	"  --iterate on|off  iterative deepening 1..D, each iteration reported; default on\n"
+	"                    for chess and rtree, off for ttt and connect4\n"
+	"  --window A,B      the root window, -32000 <= A < B <= 32000; default the full\n"
+	"                    window (a fail-soft value outside it is a bound)\n"
+	"  --time MS         stop after MS milliseconds (the deepest completed iteration\n"
+	"                    answers), 1..86400000; default none\n"
+	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
+	"                    0 (16 for mtdf and lazysmp, whose threads share only the\n"
+	"                    table), chess 16, connect4 4, rtree 64\n"
+	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
+	"                    list of tt,hints,killers,history; default: ttt none, chess and\n"
+	"                    rtree all, connect4 tt,hints\n"
+	"  --pruning P       speculative pruning: on, off, or a list of null,lmr; default on\n"
+	"                    for chess, off for the others (values then are inexact)\n"
+	"  --branching B     rtree: children per inner node, 2..64; default 8\n"
+	"  --model M         rtree: incremental (each move adds a step to the mover's score)\n"
+	"                    or iid (independent leaves); default incremental\n"
 	CLI_PARALLEL_USAGE
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n";
 /* clang-format on */
 
 enum {
-	GAME_TTT = 0
+	GAME_TTT,
+	GAME_CHESS,
+	GAME_CONNECT4,
+	GAME_RTREE
 };
-static const char *const game_names[] = { "ttt", NULL };
+static const char *const game_names[] = { "ttt", "chess", "connect4", "rtree", NULL };
+static const char *const game_titles[] = { "ttt (tic-tac-toe)", "chess", "connect4 (Connect Four)",
+	                                   "rtree (random tree)" };
+static const char *const model_names[] = { "iid", "incremental", NULL };
+static const int max_depth[] = { 9, CUTOFF_MAX_PLY - 1, CUTOFF_CONNECT4_CELLS + 1, 30 };
+
+/* The game and the position being searched: owned by cli_search, freed by game_free. */
+typedef struct search_game {
+	int id;
+	const cutoff_game_t *game;
+	cutoff_chess_t *chess;
+	cutoff_rtree_t *rtree;
+	_Alignas(16) uint64_t root[CUTOFF_MAX_STATE / 8];
+	char text[CUTOFF_CHESS_FEN_SIZE]; /* the position as the report shows it */
+	char side[24];                    /* who moves: "x", "white", "first player" */
+} search_game_t;
+
+static void game_free(search_game_t *g)
+{
+	cutoff_chess_free(g->chess);
+	cutoff_rtree_free(g->rtree);
+}
 
 static const char *bound_name(cutoff_bound_t b)
 {
@@ -64,31 +120,46 @@ static const char *bound_name(cutoff_bound_t b)
 	return "none";
 }
 
-/* The position written back as 9 characters, whatever spelling it was given in. */
-static void ttt_text(const cutoff_ttt_state_t *s, char text[10])
+/* A move in the game's own words: a square (ttt), a column 1..7 (connect4), a child index
+ * (rtree), UCI notation (chess). */
+static void move_text(const search_game_t *g, cutoff_move_t m, char out[16])
 {
-	for (int i = 0; i < 9; i++)
-		text[i] = s->x >> i & 1 ? 'x' : s->o >> i & 1 ? 'o' : '.';
-	text[9] = '\0';
+	if (m == CUTOFF_MOVE_NONE)
+		snprintf(out, 16, "-");
+	else if (g->id == GAME_CHESS)
+		cutoff_chess_move_str(m, out, 16);
+	else if (g->id == GAME_CONNECT4)
+		snprintf(out, 16, "%d", (int)m + 1);
+	else
+		snprintf(out, 16, "%" PRIu32, m);
 }
 
-static bool ttt_x_to_move(const cutoff_ttt_state_t *s)
+/* The same move as a JSON value: a string for chess, a number for the others (as the
+ * command always wrote them). */
+static void json_move(json_writer_t *w, const char *key, const search_game_t *g, cutoff_move_t m)
 {
-	return __builtin_popcount(s->x) == __builtin_popcount(s->o);
+	char text[16];
+	if (m == CUTOFF_MOVE_NONE) {
+		json_null(w, key);
+	} else if (g->id == GAME_CHESS) {
+		move_text(g, m, text);
+		json_string(w, key, text);
+	} else {
+		json_uint(w, key, g->id == GAME_CONNECT4 ? m + 1 : m);
+	}
 }
 
-/* Reads --position; on failure prints why (the library only says "invalid"). */
-static bool read_position(const char *text, cutoff_ttt_state_t *state)
+static bool ttt_position(const char *text, search_game_t *g)
 {
 	char q[CLI_QUOTE_SIZE];
+	cutoff_ttt_state_t *s = (cutoff_ttt_state_t *)g->root;
 	size_t len = strlen(text);
-
 	if (len != 9 || strspn(text, "xXoO.-") != len) {
 		cli_error("search", "--position: expected 9 squares, each x, o, '.' or '-', got %s",
 		          cli_quote(q, sizeof(q), text));
 		return false;
 	}
-	if (cutoff_ttt_parse(text, state) < 0) {
+	if (cutoff_ttt_parse(text, s) < 0) {
 		cli_error("search",
 		          "--position: not a position of a game (x moves first, so x has as many "
 		          "squares as o or one more, and the side to move has no line yet), got %s",
@@ -96,6 +167,103 @@ static bool read_position(const char *text, cutoff_ttt_state_t *state)
 		return false;
 	}
 	return true;
+}
+
+/* Makes the game and reads the position (NULL: the start); false after a one-line error. */
+static bool game_setup(search_game_t *g, const char *position, int64_t depth, int branching,
+                       int model)
+{
+	char q[CLI_QUOTE_SIZE], err[160];
+	int rc = 0;
+	switch (g->id) {
+	case GAME_TTT: {
+		cutoff_ttt_state_t *s = (cutoff_ttt_state_t *)g->root;
+		if (position && !ttt_position(position, g))
+			return false;
+		if (!position)
+			cutoff_ttt_start(s);
+		g->game = cutoff_ttt_game();
+		for (int i = 0; i < 9; i++)
+			g->text[i] = s->x >> i & 1 ? 'x' : s->o >> i & 1 ? 'o' : '.';
+		g->text[9] = '\0';
+		snprintf(g->side, sizeof(g->side), "%s",
+		         __builtin_popcount(s->x) == __builtin_popcount(s->o) ? "x" : "o");
+		return true;
+	}
+	case GAME_CHESS: {
+		cutoff_chess_state_t *s = (cutoff_chess_state_t *)g->root;
+		if (!(g->chess = cutoff_chess_new(&rc))) {
+			cli_fail("search", "cannot make the chess context", rc, NULL);
+			return false;
+		}
+		g->game = cutoff_chess_game(g->chess);
+		if (!position) {
+			cutoff_chess_start(g->chess, s);
+		} else if (cutoff_chess_parse_fen(g->chess, position, s, err, sizeof(err)) < 0) {
+			cli_error("search", "--position: %s: %s", err,
+			          cli_quote(q, sizeof(q), position));
+			return false;
+		}
+		cutoff_chess_fen(g->chess, s, g->text, sizeof(g->text));
+		snprintf(g->side, sizeof(g->side), "%s",
+		         strstr(g->text, " w ") ? "white" : "black");
+		return true;
+	}
+	case GAME_CONNECT4: {
+		cutoff_connect4_state_t *s = (cutoff_connect4_state_t *)g->root;
+		const char *moves = position && strcmp(position, "-") != 0 ? position : "";
+		if (cutoff_connect4_parse(moves, s, err, sizeof(err)) < 0) {
+			cli_error("search", "--position: %s", err);
+			return false;
+		}
+		g->game = cutoff_connect4_game();
+		snprintf(g->text, sizeof(g->text), "%s", *moves ? moves : "-");
+		snprintf(g->side, sizeof(g->side), "%s",
+		         s->stones % 2 ? "second player" : "first player");
+		return true;
+	}
+	case GAME_RTREE: {
+		uint64_t seed = 1;
+		if (position && !cli_parse_uint64("search", "--seed", position, &seed))
+			return false;
+		cutoff_rtree_params_t p;
+		cutoff_rtree_params_default(&p);
+		p.branching = branching;
+		p.depth = (int)depth;
+		p.model = model ? CUTOFF_RTREE_INCREMENTAL : CUTOFF_RTREE_IID;
+		if (!(g->rtree = cutoff_rtree_new(&p, &rc))) {
+			cli_fail("search", "cannot make the random tree", rc, NULL);
+			return false;
+		}
+		g->game = cutoff_rtree_game(g->rtree);
+		cutoff_rtree_root(g->rtree, seed, (cutoff_rtree_state_t *)g->root);
+		snprintf(g->text, sizeof(g->text), "%" PRIu64, seed);
+		snprintf(g->side, sizeof(g->side), "the root's player");
+		return true;
+	}
+	}
+	return false;
+}
+
+/* --window A,B: two integers, -CUTOFF_INF <= A < B <= CUTOFF_INF. */
+static bool parse_window(const char *text, int32_t *alpha, int32_t *beta)
+{
+	char q[CLI_QUOTE_SIZE], a[32];
+	const char *comma = strchr(text, ',');
+	int64_t lo, hi;
+	if (comma && (size_t)(comma - text) < sizeof(a)) {
+		memcpy(a, text, (size_t)(comma - text));
+		a[comma - text] = '\0';
+		if (cli_int_value(a, -CUTOFF_INF, CUTOFF_INF, &lo) &&
+		    cli_int_value(comma + 1, -CUTOFF_INF, CUTOFF_INF, &hi) && lo < hi) {
+			*alpha = (int32_t)lo;
+			*beta = (int32_t)hi;
+			return true;
+		}
+	}
+	cli_error("search", "--window: expected A,B with -%d <= A < B <= %d, got %s", CUTOFF_INF,
+	          CUTOFF_INF, cli_quote(q, sizeof(q), text));
+	return false;
 }
 
 static double rate(uint64_t part, uint64_t whole)
@@ -109,15 +277,15 @@ static double per_second(uint64_t n, double seconds)
 }
 
 typedef struct search_report {
+	const search_game_t *g;
 	const char *algo; /* the label: "alphabeta", "ybw/pvs" */
 	cutoff_driver_t driver;
 	const cli_parallel_t *par;
 	const cutoff_counters_t *per_thread; /* par->threads of them */
 	const cutoff_profile_t *profiles;    /* par->threads of them */
-	int depth;
+	const cutoff_limits_t *lim;
 	int64_t hash_mb;
-	const char *position; /* canonical text */
-	bool x_to_move;
+	unsigned ordering, pruning;
 	bool terminal;
 	const cutoff_result_t *r;
 } search_report_t;
@@ -126,31 +294,37 @@ static int print_json(const search_report_t *rep)
 {
 	const cutoff_result_t *r = rep->r;
 	const cutoff_counters_t *c = &r->counters;
+	const search_game_t *g = rep->g;
 	json_writer_t w;
 
 	json_init(&w, stdout);
 	json_begin_object(&w, NULL);
-	json_string(&w, "game", "ttt");
-	json_string(&w, "position", rep->position);
-	json_string(&w, "to_move", rep->x_to_move ? "x" : "o");
+	json_string(&w, "game", game_names[g->id]);
+	json_string(&w, "position", g->text);
+	json_string(&w, "to_move", g->side);
 	json_string(&w, "algo", rep->algo);
 	json_string(&w, "driver", cli_driver_names[rep->driver]);
 	json_int(&w, "threads", rep->par->threads);
 	json_string(&w, "placement", cli_placement_names[rep->par->placement]);
 	json_int(&w, "min_split", rep->par->min_split);
 	json_int(&w, "max_helpers", rep->par->max_helpers);
-	json_int(&w, "depth", rep->depth);
+	json_int(&w, "depth", rep->lim->depth);
+	json_bool(&w, "iterate", rep->lim->iterate);
+	json_int(&w, "alpha", rep->lim->alpha);
+	json_int(&w, "beta", rep->lim->beta);
+	json_uint(&w, "time_limit_ms", rep->lim->time_ms);
 	json_int(&w, "hash_mb", rep->hash_mb);
+	json_uint(&w, "ordering", rep->ordering);
+	json_uint(&w, "pruning", rep->pruning);
 	json_bool(&w, "terminal", rep->terminal);
+	json_bool(&w, "stopped", r->stopped);
 	json_int(&w, "value", r->value);
 	json_string(&w, "bound", bound_name(r->bound));
-	if (r->best_move == CUTOFF_MOVE_NONE)
-		json_null(&w, "best_move");
-	else
-		json_uint(&w, "best_move", r->best_move);
+	json_int(&w, "depth_completed", r->depth);
+	json_move(&w, "best_move", g, r->best_move);
 	json_begin_array(&w, "pv");
 	for (int i = 0; i < r->pv_length; i++)
-		json_uint(&w, NULL, r->pv[i]);
+		json_move(&w, NULL, g, r->pv[i]);
 	json_end(&w);
 	json_uint(&w, "nodes", c->nodes);
 	json_uint(&w, "leaves", c->leaves);
@@ -168,6 +342,20 @@ static int print_json(const search_report_t *rep)
 	json_bool(&w, "profiled", cutoff_profile_available());
 	cli_json_counters(&w, "counters", c);
 	cli_json_profile(&w, "profile", &r->profile);
+	json_begin_array(&w, "iterations");
+	for (int i = 0; i < r->iterations; i++) {
+		const cutoff_iteration_t *it = &r->iteration[i];
+		json_begin_object(&w, NULL);
+		json_int(&w, "depth", it->depth);
+		json_int(&w, "value", it->value);
+		json_string(&w, "bound", bound_name(it->bound));
+		json_move(&w, "best_move", g, it->best_move);
+		json_uint(&w, "nodes", it->counters.nodes);
+		json_uint(&w, "leaves", it->counters.leaves);
+		json_double(&w, "time_s", it->time_s);
+		json_end(&w);
+	}
+	json_end(&w);
 	json_begin_array(&w, "per_thread");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
 		json_begin_object(&w, NULL);
@@ -199,14 +387,16 @@ static void print_text(const search_report_t *rep)
 {
 	const cutoff_result_t *r = rep->r;
 	const cutoff_counters_t *c = &r->counters;
-	const char *side = rep->x_to_move ? "x" : "o";
+	const search_game_t *g = rep->g;
+	const cutoff_limits_t *lim = rep->lim;
+	char mv[16];
 
-	cli_field(stdout, "game", "ttt (tic-tac-toe)");
-	cli_field(stdout, "position", "%s (%s to move)", rep->position, side);
+	cli_field(stdout, "game", "%s", game_titles[g->id]);
+	cli_field(stdout, "position", "%s (%s to move)", g->text, g->side);
 	if (rep->terminal) {
 		/* The library searched nothing: there is only the position's own value. */
 		cli_field(stdout, "value", "%" PRId32 " (for %s; the game is over)", r->value,
-		          side);
+		          g->side);
 		cli_field(stdout, "best move", "none: the game is over");
 		return;
 	}
@@ -221,14 +411,31 @@ static void print_text(const search_report_t *rep)
 		cli_field(stdout, "split rules",
 		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
 		          rep->par->min_split, rep->par->max_helpers);
-	cli_field(stdout, "depth", "%d", rep->depth);
+	if (lim->iterate)
+		cli_field(stdout, "depth", "%d by iterative deepening (completed %d)", lim->depth,
+		          r->depth);
+	else
+		cli_field(stdout, "depth", "%d", lim->depth);
+	if (lim->alpha > -CUTOFF_INF || lim->beta < CUTOFF_INF)
+		cli_field(stdout, "window", "(%" PRId32 ", %" PRId32 ")", lim->alpha, lim->beta);
+	if (lim->time_ms)
+		cli_field(stdout, "time limit", "%" PRIu64 " ms%s", lim->time_ms,
+		          r->stopped ? " (reached: the search was stopped)" : "");
 	cli_field(stdout, "table", "%" PRId64 " MiB", rep->hash_mb);
-	cli_field(stdout, "value", "%" PRId32 " (for %s, the side to move; %s)", r->value, side,
+	if (rep->pruning)
+		cli_field(stdout, "pruning", "%s%s%s",
+		          rep->pruning & CUTOFF_PRUNE_NULL_MOVE ? "null move" : "",
+		          rep->pruning == CUTOFF_PRUNE_ALL ? ", " : "",
+		          rep->pruning & CUTOFF_PRUNE_LMR ? "late move reductions" : "");
+	cli_field(stdout, "value", "%" PRId32 " (for %s, the side to move; %s)", r->value, g->side,
 	          bound_name(r->bound));
-	cli_field(stdout, "best move", "%" PRIu32, r->best_move);
+	move_text(g, r->best_move, mv);
+	cli_field(stdout, "best move", "%s", mv);
 	fprintf(stdout, "%-22s", "principal variation");
-	for (int i = 0; i < r->pv_length; i++)
-		fprintf(stdout, "%s%" PRIu32, i ? " " : "", r->pv[i]);
+	for (int i = 0; i < r->pv_length; i++) {
+		move_text(g, r->pv[i], mv);
+		fprintf(stdout, "%s%s", i ? " " : "", mv);
+	}
 	fputc('\n', stdout);
 	cli_field(stdout, "nodes", "%" PRIu64, c->nodes);
 	cli_field(stdout, "leaves", "%" PRIu64, c->leaves);
@@ -243,6 +450,15 @@ static void print_text(const search_report_t *rep)
 		cli_field(stdout, "split points", "%" PRIu64, c->splits);
 	cli_field(stdout, "time", "%.6f s", r->time_s);
 	cli_field(stdout, "nodes per second", "%.0f", per_second(c->nodes, r->time_s));
+	for (int i = 0; lim->iterate && i < r->iterations; i++) {
+		const cutoff_iteration_t *it = &r->iteration[i];
+		char label[32];
+		snprintf(label, sizeof(label), "iteration %d", it->depth);
+		move_text(g, it->best_move, mv);
+		cli_field(stdout, label,
+		          "value %" PRId32 " (%s), move %s, %" PRIu64 " nodes, at %.3f s",
+		          it->value, bound_name(it->bound), mv, it->counters.nodes, it->time_s);
+	}
 	for (int i = 0; rep->par->threads > 1 && i < (int)rep->par->threads; i++) {
 		char label[32];
 		const cutoff_counters_t *t = &rep->per_thread[i];
@@ -255,23 +471,43 @@ static void print_text(const search_report_t *rep)
 
 int cli_search(int argc, char **argv)
 {
-	int game = GAME_TTT;
+	search_game_t g = { .id = GAME_TTT };
 	const char *algo_text = "alphabeta";
 	cutoff_driver_t driver;
 	cutoff_algo_t algo;
 	cli_parallel_t par;
-	const char *position = NULL;
-	int64_t depth = 9, hash_mb = 0;
-	const char *ordering_text = "none";
-	unsigned ordering;
+	const char *position = NULL, *fen = NULL, *moves = NULL, *seed = NULL;
+	const char *ordering_text = "none", *pruning_text = "off", *window_text = NULL;
+	int64_t depth = 9, hash_mb = 0, time_ms = 0, branching = 8;
+	int iterate = 0, model = 1;
+	unsigned ordering, pruning;
 	bool json = false;
 	cli_opt_t opts[] = {
-		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &game, .choices = game_names },
+		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &g.id, .choices = game_names },
 		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
 		{ .name = "position", .kind = CLI_STRING, .dest.s = &position },
-		{ .name = "depth", .kind = CLI_INT, .dest.i = &depth, .min = 1, .max = 9 },
+		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
+		{ .name = "moves", .kind = CLI_STRING, .dest.s = &moves },
+		{ .name = "seed", .kind = CLI_STRING, .dest.s = &seed },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &depth,
+		  .min = 1,
+		  .max = CUTOFF_MAX_PLY - 1 },
+		{ .name = "iterate",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &iterate,
+		  .choices = cli_onoff_names },
+		{ .name = "window", .kind = CLI_STRING, .dest.s = &window_text },
+		{ .name = "time", .kind = CLI_INT, .dest.i = &time_ms, .min = 1, .max = 86400000 },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
 		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
+		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &pruning_text },
+		{ .name = "branching", .kind = CLI_INT, .dest.i = &branching, .min = 2, .max = 64 },
+		{ .name = "model",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &model,
+		  .choices = model_names },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 		CLI_PARALLEL_OPTS(&par),
 	};
@@ -286,24 +522,82 @@ int cli_search(int argc, char **argv)
 	case CLI_PARSED:
 		break;
 	}
+
+	/* One position option; the game's own name for it is only a spelling. */
+	const char *given[] = { position, fen, moves, seed };
+	const char *names[] = { "--position", "--fen", "--moves", "--seed" };
+	const char *own[] = { NULL, "--fen", "--moves", "--seed" };
+	for (int i = 0; i < 4; i++) {
+		if (!given[i])
+			continue;
+		if (i > 0 && (!own[g.id] || strcmp(own[g.id], names[i]) != 0)) {
+			cli_error("search", "%s is not an option of --game %s (use --position)",
+			          names[i], game_names[g.id]);
+			return CLI_EXIT_USAGE;
+		}
+		if (position && i > 0) {
+			cli_error("search", "--position and %s name the same thing: give one",
+			          names[i]);
+			return CLI_EXIT_USAGE;
+		}
+		position = given[i];
+	}
+	if (g.id != GAME_RTREE &&
+	    (cli_given(opts, nopts, "branching") || cli_given(opts, nopts, "model"))) {
+		cli_error("search", "--branching and --model are options of --game rtree only");
+		return CLI_EXIT_USAGE;
+	}
+
+	/* Each game's defaults (see the top of this file). */
+	bool chess = g.id == GAME_CHESS, ttt = g.id == GAME_TTT;
+	if (!cli_given(opts, nopts, "algo"))
+		algo_text = ttt ? "alphabeta" : "pvs";
 	if (!cli_parse_algo("search", algo_text, &driver, &algo))
 		return CLI_EXIT_USAGE;
-	/* MTD(f) without a table searches the tree again on every pass, and lazy SMP's
-	 * threads share nothing else; the others run without one by default so that their
-	 * counts are the textbook ones. */
+	if (!cli_given(opts, nopts, "depth"))
+		depth = ttt ? 9 : chess ? 8 : g.id == GAME_RTREE ? 11 : 0;
+	if (depth > max_depth[g.id]) {
+		char q[CLI_QUOTE_SIZE], v[24];
+		snprintf(v, sizeof(v), "%" PRId64, depth);
+		cli_error("search", "--depth: expected 1..%d for --game %s, got %s",
+		          max_depth[g.id], game_names[g.id], cli_quote(q, sizeof(q), v));
+		return CLI_EXIT_USAGE;
+	}
+	if (!cli_given(opts, nopts, "iterate"))
+		iterate = chess || g.id == GAME_RTREE;
 	if (!cli_given(opts, nopts, "hash"))
-		hash_mb = algo == CUTOFF_ALGO_MTDF || driver == CUTOFF_DRIVER_LAZYSMP ? 16 : 0;
-	if (!cli_parse_ordering("search", ordering_text, &ordering))
+		hash_mb = chess                   ? 16
+		          : g.id == GAME_CONNECT4 ? 4
+		          : g.id == GAME_RTREE    ? 64
+		          /* ttt: MTD(f) without a table searches the tree again on every pass, and
+		           * lazy SMP's threads share nothing else; the others run without one by
+		           * default so that their counts are the textbook ones. */
+		          : algo == CUTOFF_ALGO_MTDF || driver == CUTOFF_DRIVER_LAZYSMP ? 16
+		                                                                        : 0;
+	if (!cli_given(opts, nopts, "ordering"))
+		ordering_text = ttt ? "none" : g.id == GAME_CONNECT4 ? "tt,hints" : "all";
+	if (!cli_given(opts, nopts, "pruning"))
+		pruning_text = chess ? "on" : "off";
+	if (!cli_parse_ordering("search", ordering_text, &ordering) ||
+	    !cli_parse_pruning("search", pruning_text, &pruning))
 		return CLI_EXIT_USAGE;
 
-	cutoff_ttt_state_t root;
-	if (position) {
-		if (!read_position(position, &root))
-			return CLI_EXIT_USAGE;
-	} else {
-		cutoff_ttt_start(&root);
+	cutoff_limits_t limits;
+	cutoff_limits_default(&limits);
+	if (window_text && !parse_window(window_text, &limits.alpha, &limits.beta))
+		return CLI_EXIT_USAGE;
+	limits.guess = limits.beta < CUTOFF_INF ? limits.beta : 0;
+	limits.iterate = iterate == 1;
+	limits.time_ms = (uint64_t)time_ms;
+
+	if (!game_setup(&g, position, depth, (int)branching, model)) {
+		game_free(&g);
+		return CLI_EXIT_USAGE;
 	}
-	(void)game; /* one game so far: --game only validates the name */
+	if (g.id == GAME_CONNECT4 && depth == 0)
+		depth = cutoff_connect4_depth((const cutoff_connect4_state_t *)g.root, limits.alpha,
+		                              limits.beta);
+	limits.depth = (int)depth;
 
 	cli_log_t log = { "" };
 	cutoff_config_t cfg;
@@ -313,59 +607,66 @@ int cli_search(int argc, char **argv)
 	cfg.algo = algo;
 	cfg.tt_mb = (size_t)hash_mb;
 	cfg.ordering = ordering;
+	cfg.pruning = pruning;
 	cfg.log = cli_log_keep;
 	cfg.log_user = &log;
 
 	int err;
-	cutoff_engine_t *engine = cutoff_engine_new(cutoff_ttt_game(), &cfg, &err);
+	cutoff_engine_t *engine = cutoff_engine_new(g.game, &cfg, &err);
 	if (!engine) {
 		cli_fail("search", "cannot make the engine", err, &log);
+		game_free(&g);
 		return CLI_EXIT_FAIL;
 	}
-	cutoff_limits_t limits;
-	cutoff_limits_default(&limits);
-	limits.depth = (int)depth;
-	limits.iterate = false;
-
 	cutoff_result_t result;
-	int rc = cutoff_engine_search(engine, &root, &limits, &result, NULL, NULL);
+	int rc = cutoff_engine_search(engine, g.root, &limits, &result, NULL, NULL);
 	if (rc < 0 && rc != CUTOFF_ETERMINAL) {
 		cli_fail("search", "the search failed", rc, &log);
 		cutoff_engine_free(engine);
+		game_free(&g);
 		return CLI_EXIT_FAIL;
 	}
-	static cutoff_counters_t per_thread[CUTOFF_MAX_THREADS];
-	static cutoff_profile_t profiles[CUTOFF_MAX_THREADS];
-	for (int i = 0; i < (int)par.threads; i++) {
+	cutoff_counters_t *per_thread = calloc((size_t)par.threads, sizeof(*per_thread));
+	cutoff_profile_t *profiles = calloc((size_t)par.threads, sizeof(*profiles));
+	int status = CLI_EXIT_OK;
+	if (!per_thread || !profiles) {
+		cli_error("search", "out of memory");
+		status = CLI_EXIT_FAIL;
+	}
+	for (int i = 0; status == CLI_EXIT_OK && i < (int)par.threads; i++) {
 		int trc = cutoff_engine_thread_counters(engine, i, &per_thread[i]);
 		if (trc == 0)
 			trc = cutoff_engine_thread_profile(engine, i, &profiles[i]);
 		if (trc < 0) {
 			cli_fail("search", "cannot read the thread counters", trc, &log);
-			cutoff_engine_free(engine);
-			return CLI_EXIT_FAIL;
+			status = CLI_EXIT_FAIL;
 		}
 	}
 	cutoff_engine_free(engine);
 
-	char text[10];
-	ttt_text(&root, text);
-	char label[CLI_ALGO_LABEL_SIZE];
-	search_report_t rep = {
-		.algo = cli_algo_label(driver, algo, label, sizeof(label)),
-		.driver = driver,
-		.par = &par,
-		.per_thread = per_thread,
-		.profiles = profiles,
-		.depth = (int)depth,
-		.hash_mb = hash_mb,
-		.position = text,
-		.x_to_move = ttt_x_to_move(&root),
-		.terminal = rc == CUTOFF_ETERMINAL,
-		.r = &result,
-	};
-	if (json)
-		return print_json(&rep);
-	print_text(&rep);
-	return CLI_EXIT_OK;
+	if (status == CLI_EXIT_OK) {
+		char label[CLI_ALGO_LABEL_SIZE];
+		search_report_t rep = {
+			.g = &g,
+			.algo = cli_algo_label(driver, algo, label, sizeof(label)),
+			.driver = driver,
+			.par = &par,
+			.per_thread = per_thread,
+			.profiles = profiles,
+			.lim = &limits,
+			.hash_mb = hash_mb,
+			.ordering = ordering,
+			.pruning = pruning,
+			.terminal = rc == CUTOFF_ETERMINAL,
+			.r = &result,
+		};
+		if (json)
+			status = print_json(&rep);
+		else
+			print_text(&rep);
+	}
+	free(per_thread);
+	free(profiles);
+	game_free(&g);
+	return status;
 }

@@ -458,6 +458,25 @@ static int depth_for(int stones, int t)
 	return d < 1 ? 1 : d > full ? full : d;
 }
 
+int cutoff_connect4_depth(const cutoff_connect4_state_t *st, int32_t alpha, int32_t beta)
+{
+	if (!st || alpha >= beta)
+		return CUTOFF_EINVAL;
+	/* Thresholds t in [alpha + 1, beta], clamped to the scores a game can have. depth_for
+	 * falls as t moves away from 0 on either side, so the deepest need is at t = 1 or
+	 * t = 0 when the window holds them, else at its end nearest 0. */
+	int lo = alpha + 1 < -C4_CELLS ? -C4_CELLS : alpha + 1 > C4_CELLS ? C4_CELLS : alpha + 1;
+	int hi = beta < -C4_CELLS ? -C4_CELLS : beta > C4_CELLS ? C4_CELLS : beta;
+	int d = 1;
+	int candidates[4] = { lo, hi, 0, 1 };
+	for (int i = 0; i < 4; i++) {
+		int t = candidates[i];
+		if (t >= lo && t <= hi && depth_for(st->stones, t) > d)
+			d = depth_for(st->stones, t);
+	}
+	return d;
+}
+
 /* One search of st with the window (alpha, beta) to `depth`. */
 static int probe(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int depth, int32_t alpha,
                  int32_t beta, cutoff_connect4_solution_t *out, cutoff_result_t *r)
@@ -527,10 +546,10 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		/* Deep enough to decide both "score >= 0" and "score >= 1". Fail-soft for
 		 * (-1, 1): >= 1 a win, <= -1 a loss, else exactly 0. */
 		cutoff_result_t r;
-		int d0 = depth_for(st->stones, 0), d1 = depth_for(st->stones, 1);
 		out->lower = -1;
 		out->upper = 1;
-		if ((rc = probe(e, st, d0 > d1 ? d0 : d1, -1, 1, out, &r)) < 0 || out->stopped)
+		if ((rc = probe(e, st, cutoff_connect4_depth(st, -1, 1), -1, 1, out, &r)) < 0 ||
+		    out->stopped)
 			goto done;
 		out->best_column = (int)r.best_move;
 		out->score = r.value >= 1 ? 1 : r.value <= -1 ? -1 : 0;

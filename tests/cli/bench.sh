@@ -235,6 +235,51 @@ else
 	fail "chess: exit $status: $stderr"
 fi
 
+# Every search of a sweep over the three workloads, repeated by the `cutoff search` line
+# that searches.txt gives for it: the serial rows' nodes, move and value, position by
+# position (positions.csv), for chess (pruning, quiescence, iterative deepening), Connect
+# Four (the weak solve's window) and random trees.
+out="$tmp/all"
+run bench --workload chess,connect4,rtree --positions 2 --chess-depth 5 --rtree-depth 6 \
+	--threads 1 --drivers serial --repeat 1 --quality-ms 0 --stockfish off --plot none \
+	--no-progress --out "$out"
+if [ "$status" -eq 0 ] && [ -s "$out/searches.txt" ] && [ -s "$out/positions.csv" ]; then
+	ok "a sweep of the three workloads writes searches.txt and positions.csv"
+else
+	fail "sweep of the three workloads: exit $status: $stderr"
+fi
+# json_move: best_move's value, string or number, from the JSON on stdin.
+json_move() { grep -o '"best_move":"\?[^",]*' | head -n 1 | cut -d: -f2 | tr -d '"'; }
+n=0
+agree=0
+declare -A seen=()
+while IFS= read -r line; do
+	[[ $line == "cutoff search "* ]] || continue
+	eval "set -- ${line#cutoff }"
+	workload=$3 # "search --game WORKLOAD ..."
+	seen[$workload]=$((${seen[$workload]:-0} + 1))
+	row=$(awk -F, -v w="$workload" -v k="${seen[$workload]}" \
+		'$1 == w && $2 == "serial" && $5 == k { print $7 " " $10 " " $11; exit }' "$out/positions.csv")
+	json=$("$cutoff" "$@" --json)
+	got="$(json_num nodes <<<"$json") $(json_move <<<"$json") $(json_num value <<<"$json")"
+	if [ "$workload" = connect4 ]; then
+		# the bench records the weak score (-1, 0, 1); search the fail-soft value
+		v=${got##* }
+		got="${got% *} $(((v > 0) - (v < 0)))"
+	fi
+	n=$((n + 1))
+	if [ -n "$row" ] && [ "$got" = "$row" ]; then
+		agree=$((agree + 1))
+	else
+		fail "cutoff $* gives '$got' (nodes move value), the bench's serial row '$row'"
+	fi
+done <"$out/searches.txt"
+if [ "$n" -eq 6 ] && [ "$agree" -eq 6 ]; then
+	ok "the 6 searches (2 a workload) repeated by cutoff search: the same nodes, move and value"
+else
+	fail "searches.txt: $agree of $n searches agree (expected 6 of 6)"
+fi
+
 # More threads than cores are allowed, and flagged.
 cores=$("$cutoff" topo --json | json_num cores)
 over=$((cores + 1))

@@ -174,8 +174,37 @@ fi
 bad "'--x'" version --x
 
 # --- search: bad command lines -----------------------------------------------------------
-bad "'chess'" search --game chess
-bad "--game" search --game chess
+startfen='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+bad "'go'" search --game go
+bad "--game" search --game go
+bad "--fen" search --fen x
+bad "--fen is not an option of --game ttt" search --fen 8/8/8/8/8/8/8/8
+bad "--position and --fen" search --game chess --position "$startfen" --fen "$startfen"
+bad "--moves" search --game chess --moves 4
+bad "--seed" search --game connect4 --seed 3
+bad "kings" search --game chess --fen '8/8/8/8/8/8/8/8 w - - 0 1'
+bad "--position" search --game chess --position 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1'
+bad "'8'" search --game connect4 --moves 448
+bad "--position" search --game connect4 --position 4444444
+bad "'abc'" search --game rtree --seed abc
+bad "'-1'" search --game rtree --seed -1
+bad "'44'" search --game connect4 --depth 44
+bad "1..43" search --game connect4 --depth 44
+bad "'31'" search --game rtree --depth 31
+bad "'128'" search --game chess --depth 128
+bad "--branching" search --game chess --branching 4
+bad "--model" search --game connect4 --model iid
+bad "'1'" search --game rtree --branching 1
+bad "'65'" search --game rtree --branching 65
+bad "'3,3'" search --game connect4 --window 3,3
+bad "'5,2'" search --window 5,2
+bad "'1'" search --window 1
+bad "'a,b'" search --window a,b
+bad "'1,32001'" search --window 1,32001
+bad "'1,2,3'" search --window 1,2,3
+bad "'maybe'" search --iterate maybe
+bad "'0'" search --time 0
+bad "'xyz'" search --game chess --pruning xyz
 bad "'foo'" search --algo foo
 bad "--algo" search --algo foo
 bad "'abc'" search --depth abc
@@ -265,6 +294,32 @@ bad "'0'" tree --min-split 0
 bad "'x'" tree --max-helpers x
 
 # --- search: the figures -------------------------------------------------------------------
+# The other games: values known by hand, and Connect Four's weak solve through its window.
+if good_json "search chess mate in 1" search --game chess --fen '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1' --depth 3 --json; then
+	has best_move '"a1a8"' "back-rank mate in 1"
+	has bound '"exact"' "back-rank mate in 1"
+	has value 30999 "back-rank mate in 1 (CUTOFF_WIN - 1: mate at ply 1)"
+fi
+if good_json "search chess stalemate" search --game chess --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1' --json; then
+	has terminal true "stalemate"
+	has value 0 "stalemate"
+	has best_move null "stalemate"
+fi
+if good_json "search connect4 weak window" search --game connect4 --moves 32751571231557 --window -1,1 --json; then
+	solve=$("$cutoff" solve --game connect4 --moves 32751571231557 --weak --json)
+	n=$(grep -o '"nodes":[0-9]*' <<<"$solve" | head -n 1 | cut -d: -f2)
+	has nodes "$n" "connect4 --window -1,1 (the nodes of solve --weak)"
+	has value -1 "connect4 Test_L1_R2 line 1 (score -3: lost)"
+fi
+if good_json "search connect4 full window" search --game connect4 --moves 2252576253462244111563365343671351441 --algo ybw --threads 2 --json; then
+	has value -1 "connect4 Test_L3_R1 line 1, full window, ybw on 2 threads (Pons' score -1)"
+	has bound '"exact"' "connect4 full window"
+fi
+want=$("$cutoff" search --game rtree --seed 7 --depth 6 --branching 5 --model iid --algo minimax --iterate off --json |
+	grep -o '"value":[-0-9]*' | head -n 1 | cut -d: -f2)
+if good_json "search rtree" search --game rtree --seed 7 --depth 6 --branching 5 --model iid --algo lazysmp --threads 3 --json; then
+	has value "$want" "rtree seed 7: lazysmp on 3 threads = minimax ($want)"
+fi
 if good_json "search ttt minimax --json" search --game ttt --algo minimax --json; then
 	has nodes 549946 "ttt minimax"
 	has value 0 "ttt minimax"
