@@ -554,6 +554,85 @@ static void test_endgames(void)
 	cutoff_engine_free(ybw);
 }
 
+/*
+ * cutoff_connect4_depth: a search with any window, to the depth it returns, keeps the
+ * contract on the exact score (alpha < v < beta: v is the score; v <= alpha: score <=
+ * alpha; v >= beta: score >= beta), on random endgames with random windows, against the
+ * naive solver; and it asks for no more than the rest of the game.
+ */
+static void test_window_depth(void)
+{
+	cutoff_engine_t *e = make_engine(CUTOFF_DRIVER_SERIAL, 1, 4);
+	if (!e)
+		return;
+	cutoff_connect4_state_t st;
+	cutoff_connect4_start(&st);
+	CHECK(cutoff_connect4_depth(NULL, -1, 1) == CUTOFF_EINVAL, "depth of NULL");
+	CHECK(cutoff_connect4_depth(&st, 1, 1) == CUTOFF_EINVAL, "depth of an empty window");
+	/* The deepest question is about a win or a draw ("score >= 1?", "score >= 0?"): the
+	 * full window needs what (-1, 1) needs; from the empty board, up to the second
+	 * player's 21st stone, ply 42, minus the one a terminal win spares. */
+	CHECK(cutoff_connect4_depth(&st, -CUTOFF_INF, CUTOFF_INF) == 41 &&
+	              cutoff_connect4_depth(&st, -1, 1) == 41 &&
+	              cutoff_connect4_depth(&st, 19, 20) < 10,
+	      "window depths from the empty board: full %d, (-1, 1) %d, (19, 20) %d",
+	      cutoff_connect4_depth(&st, -CUTOFF_INF, CUTOFF_INF),
+	      cutoff_connect4_depth(&st, -1, 1), cutoff_connect4_depth(&st, 19, 20));
+	int done = 0, bad = 0, shallower = 0;
+	while (done < 60) {
+		naive_t b;
+		memset(&b, 0, sizeof(b));
+		cutoff_connect4_start(&st);
+		bool over = false;
+		while (b.stones < NW * NH - 12 && !over) {
+			int c;
+			do
+				c = (int)(rng() % NW);
+			while (b.height[c] >= NH);
+			naive_play(&b, c);
+			cutoff_connect4_play(&st, c);
+			over = naive_four(&b, 3 - naive_to_move(&b));
+		}
+		if (over || st.known)
+			continue;
+		int truth = naive_solve(&b, -100, 100);
+		for (int k = 0; k < 8; k++) {
+			int32_t alpha = (int32_t)(rng() % 13) - 7,
+				beta = alpha + 1 + (int32_t)(rng() % 6);
+			if (k == 0) /* the null window at the score, and the full one */
+				alpha = truth - 1, beta = truth;
+			if (k == 1)
+				alpha = -CUTOFF_INF, beta = CUTOFF_INF;
+			int depth = cutoff_connect4_depth(&st, alpha, beta);
+			bad += depth < 1 || depth > CUTOFF_CONNECT4_CELLS - st.stones + 1;
+			shallower += depth < CUTOFF_CONNECT4_CELLS - st.stones + 1;
+			cutoff_limits_t lim;
+			cutoff_limits_default(&lim);
+			lim.depth = depth;
+			lim.alpha = alpha;
+			lim.beta = beta;
+			cutoff_result_t r;
+			cutoff_engine_clear(e);
+			int rc = cutoff_engine_search(e, &st, &lim, &r, NULL, NULL);
+			bool kept = rc == 0 && (r.value <= alpha  ? truth <= alpha
+			                        : r.value >= beta ? truth >= beta
+			                                          : truth == r.value);
+			if (!kept && bad < 5)
+				printf("  window (%d, %d), depth %d: value %d, score %d\n",
+				       (int)alpha, (int)beta, depth, (int)r.value, truth);
+			bad += !kept;
+		}
+		done++;
+	}
+	CHECK(bad == 0, "%d searches at cutoff_connect4_depth broke the contract", bad);
+	CHECK(shallower > 0, "the depth is never below the rest of the game");
+	printf("window depth: %d endgames x 8 windows searched to cutoff_connect4_depth (%d of "
+	       "them shallower than the rest of the game) keep the contract on the exact "
+	       "score\n",
+	       done, shallower);
+	cutoff_engine_free(e);
+}
+
 /* ---------------------------------------------------------------------------------------
  * The test sets
  * ------------------------------------------------------------------------------------- */
@@ -674,6 +753,7 @@ int main(void)
 	test_keys();
 	test_known_values();
 	test_endgames();
+	test_window_depth();
 	test_sets();
 	return check_report();
 }
