@@ -45,7 +45,7 @@ static const char bench_usage[] =
 	"                    thread only, and always: the speed-ups are over it)\n"
 	"  --workload LIST   chess, connect4, rtree; default all three\n"
 	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
-	"                    medians and the spread of the time; default 3\n"
+	"                    medians and the spread of the time; default 5\n"
 	"  --positions K     chess and connect4: only the first K positions; rtree: K trees;\n"
 	"                    default all chess positions, 24 connect4 positions, 8 trees\n"
 	"  --chess-file PATH chess positions, one a line: 'FEN ; depth D ; ref MOVE D ; sf\n"
@@ -353,7 +353,7 @@ int cli_bench(int argc, char **argv)
 	const char *threads_text = NULL, *drivers_text = "serial,lazysmp,ybw";
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
-	int64_t repeat = 3, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
+	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
 	int64_t extra = 2;
 	bool no_progress = false, tt_writers = false;
 	cli_parallel_t par;
