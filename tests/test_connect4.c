@@ -502,6 +502,25 @@ static void test_known_values(void)
 
 /* Random endgames with 10 empty cells against the naive solver, both methods, weak and
  * strong, serial and YBW. */
+/* Random moves until `empty` cells are left, on the naive board and the adapter's. False
+ * when someone has four on the way or the adapter knows the value at once. */
+static bool random_endgame(int empty, naive_t *b, cutoff_connect4_state_t *st)
+{
+	memset(b, 0, sizeof(*b));
+	cutoff_connect4_start(st);
+	while (b->stones < NW * NH - empty) {
+		int c;
+		do
+			c = (int)(rng() % NW);
+		while (b->height[c] >= NH);
+		naive_play(b, c);
+		cutoff_connect4_play(st, c);
+		if (naive_four(b, 3 - naive_to_move(b)))
+			return false;
+	}
+	return !st->known;
+}
+
 static void test_endgames(void)
 {
 	cutoff_engine_t *serial = make_engine(CUTOFF_DRIVER_SERIAL, 1, 4);
@@ -514,20 +533,8 @@ static void test_endgames(void)
 	int done = 0, bad = 0, moves_bad = 0, searched = 0;
 	while (done < 40) {
 		naive_t b;
-		memset(&b, 0, sizeof(b));
 		cutoff_connect4_state_t st;
-		cutoff_connect4_start(&st);
-		bool over = false;
-		while (b.stones < NW * NH - 10 && !over) {
-			int c;
-			do
-				c = (int)(rng() % NW);
-			while (b.height[c] >= NH);
-			naive_play(&b, c);
-			cutoff_connect4_play(&st, c);
-			over = naive_four(&b, 3 - naive_to_move(&b));
-		}
-		if (over || st.known)
+		if (!random_endgame(10, &b, &st))
 			continue; /* random endgames are often decided at once: keep the others */
 		int truth = naive_solve(&b, -100, 100);
 		for (int k = 0; k < 4; k++) {
@@ -581,19 +588,7 @@ static void test_window_depth(void)
 	int done = 0, bad = 0, shallower = 0;
 	while (done < 60) {
 		naive_t b;
-		memset(&b, 0, sizeof(b));
-		cutoff_connect4_start(&st);
-		bool over = false;
-		while (b.stones < NW * NH - 12 && !over) {
-			int c;
-			do
-				c = (int)(rng() % NW);
-			while (b.height[c] >= NH);
-			naive_play(&b, c);
-			cutoff_connect4_play(&st, c);
-			over = naive_four(&b, 3 - naive_to_move(&b));
-		}
-		if (over || st.known)
+		if (!random_endgame(12, &b, &st))
 			continue;
 		int truth = naive_solve(&b, -100, 100);
 		for (int k = 0; k < 8; k++) {

@@ -413,14 +413,10 @@ void bench_run_free(bench_run_t *run)
 
 static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
 {
-	if (m == CUTOFF_MOVE_NONE)
-		snprintf(out, 16, "-");
-	else if (w->kind == BENCH_CHESS)
-		cutoff_chess_move_str(m, out, 16);
-	else if (w->kind == BENCH_CONNECT4)
-		snprintf(out, 16, "%d", (int)m + 1);
-	else
-		snprintf(out, 16, "%u", (unsigned)m);
+	cli_move_text(w->kind == BENCH_CHESS      ? CLI_GAME_CHESS
+	              : w->kind == BENCH_CONNECT4 ? CLI_GAME_CONNECT4
+	                                          : CLI_GAME_RTREE,
+	              m, out);
 }
 
 /*

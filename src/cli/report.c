@@ -1,7 +1,13 @@
 /*
- * report.c — counters and profiles as JSON, and their sums (contract in report.h).
+ * report.c — counters and profiles as JSON, their sums, and moves as words (contract in
+ * report.h).
  */
 #include "report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cutoff_games.h"
 
 /* Every field is named below: a new counter must be added here too. */
 _Static_assert(sizeof(cutoff_counters_t) == 28 * sizeof(uint64_t), "a counter is missing below");
@@ -101,4 +107,16 @@ void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t 
 	json_int(w, "depth_reached", p->depth_reached);
 	json_int(w, "depth_completed", p->depth_completed);
 	json_end(w);
+}
+
+void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16])
+{
+	if (m == CUTOFF_MOVE_NONE)
+		snprintf(out, 16, "-");
+	else if (game == CLI_GAME_CHESS)
+		cutoff_chess_move_str(m, out, 16);
+	else if (game == CLI_GAME_CONNECT4)
+		snprintf(out, 16, "%d", (int)m + 1);
+	else
+		snprintf(out, 16, "%" PRIu32, m);
 }

@@ -21,4 +21,16 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 /* Writes an object of the profile's times and depths, under `key`. */
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p);
 
+/* The games the commands name, for the words of a move. */
+typedef enum cli_game {
+	CLI_GAME_TTT,
+	CLI_GAME_CHESS,
+	CLI_GAME_CONNECT4,
+	CLI_GAME_RTREE
+} cli_game_t;
+
+/* A move in the game's own words, into out (16 bytes): "-" for none, UCI notation for
+ * chess, the column 1..7 for Connect Four, the square or child index for the others. */
+void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16]);
+
 #endif /* CUTOFF_CLI_REPORT_H */

@@ -120,18 +120,12 @@ static const char *bound_name(cutoff_bound_t b)
 	return "none";
 }
 
-/* A move in the game's own words: a square (ttt), a column 1..7 (connect4), a child index
- * (rtree), UCI notation (chess). */
+/* A move in the game's own words (cli_move_text). */
 static void move_text(const search_game_t *g, cutoff_move_t m, char out[16])
 {
-	if (m == CUTOFF_MOVE_NONE)
-		snprintf(out, 16, "-");
-	else if (g->id == GAME_CHESS)
-		cutoff_chess_move_str(m, out, 16);
-	else if (g->id == GAME_CONNECT4)
-		snprintf(out, 16, "%d", (int)m + 1);
-	else
-		snprintf(out, 16, "%" PRIu32, m);
+	static const cli_game_t games[] = { CLI_GAME_TTT, CLI_GAME_CHESS, CLI_GAME_CONNECT4,
+		                            CLI_GAME_RTREE };
+	cli_move_text(games[g->id], m, out);
 }
 
 /* The same move as a JSON value: a string for chess, a number for the others (as the
