@@ -27,53 +27,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_errors.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-err=$tmp/err
-
-# python3 may be a version manager's shim that takes a second to start; ask it once for
-# the interpreter itself.
-python=
-if command -v python3 >/dev/null 2>&1; then
-	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
-	if [ -z "$python" ] || [ ! -x "$python" ]; then
-		python=python3
-	fi
-fi
-
-passed=0
-failed=0
-
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
-
-# run ARGS...: runs cutoff with stdout and stderr captured; sets $status, and $stdout and
-# $stderr to what was printed. Only bash builtins besides cutoff itself: a process costs
-# more than most of these checks.
-run() {
-	"$cutoff" "$@" >"$out" 2>"$err"
-	status=$?
-	IFS= read -r -d '' stdout <"$out"
-	IFS= read -r -d '' stderr <"$err"
-}
-
-# one_line TEXT: exactly one newline, at the end, and something before it.
-one_line() {
-	local body=${1%$'\n'}
-	[ -n "$body" ] && [ "$body" != "$1" ] && [[ $body != *$'\n'* ]]
-}
-
-# show TEXT: the text cut short and on one line, for a FAIL message.
-show() {
-	local t=${1:0:300}
-	printf '%s' "${t//$'\n'/\\n}"
-}
+# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+. "$(dirname "$0")/lib.bash"
 
 # bad NEEDLE ARGS...: the invocation must fail with one line on stderr containing NEEDLE.
 bad() {

@@ -30,46 +30,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_connect4.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-out=$tmp/out
-err=$tmp/err
-
-python=
-if command -v python3 >/dev/null 2>&1; then
-	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
-	if [ -z "$python" ] || [ ! -x "$python" ]; then
-		python=python3
-	fi
-fi
-
-passed=0
-failed=0
-
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
-
-run() {
-	"$cutoff" "$@" >"$out" 2>"$err"
-	status=$?
-	IFS= read -r -d '' stdout <"$out"
-	IFS= read -r -d '' stderr <"$err"
-}
-
-one_line() {
-	local body=${1%$'\n'}
-	[ -n "$body" ] && [ "$body" != "$1" ] && [[ $body != *$'\n'* ]]
-}
-
-show() {
-	local t=${1:0:300}
-	printf '%s' "${t//$'\n'/\\n}"
-}
+# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+. "$(dirname "$0")/lib.bash"
 
 # usage NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
 usage() {

@@ -4,11 +4,28 @@
 # temporary folder). It then gets:
 #   ok WHAT / fail WHAT   print "ok - WHAT" or "FAIL - WHAT" and count it
 #   run ARGS...           run "$cutoff" ARGS: status, stdout and stderr in $status,
-#                         $stdout and $stderr (the outputs also in $tmp/out, $tmp/err)
+#                         $stdout and $stderr (the outputs also in $tmp/out and
+#                         $tmp/err, named $out and $err until a script reuses the names)
+#   one_line TEXT         true when TEXT is exactly one line ending in a newline
+#   show TEXT             TEXT cut short and on one line, for a FAIL message
+#   $python               the python3 interpreter, or "" when there is none
 # and ends with `echo "$passed passed, $failed failed"` and a status of its own choosing.
 
 passed=0
 failed=0
+out=$tmp/out
+err=$tmp/err
+
+# python3 may be a version manager's shim that takes a second to start; ask it once for
+# the interpreter itself.
+python=
+if command -v python3 >/dev/null 2>&1; then
+	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || python=
+	if [ -z "$python" ] || [ ! -x "$python" ]; then
+		python=python3
+	fi
+fi
+
 ok() {
 	echo "ok - $*"
 	passed=$((passed + 1))
@@ -18,9 +35,21 @@ fail() {
 	failed=$((failed + 1))
 }
 
+# Only bash builtins besides cutoff itself: a process costs more than most checks.
+# (Always $tmp/out and $tmp/err, even where a script reuses the names $out and $err.)
 run() {
 	"$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	IFS= read -r -d '' stdout <"$tmp/out"
 	IFS= read -r -d '' stderr <"$tmp/err"
+}
+
+one_line() {
+	local body=${1%$'\n'}
+	[ -n "$body" ] && [ "$body" != "$1" ] && [[ $body != *$'\n'* ]]
+}
+
+show() {
+	local t=${1:0:300}
+	printf '%s' "${t//$'\n'/\\n}"
 }
