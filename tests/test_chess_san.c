@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "cutoff_games.h"
+#include "random.h"
 
 /* Chess Programming Wiki, "Perft Results". */
 static const char *const perft_fens[] = {
@@ -50,13 +51,7 @@ static long seen_file, seen_rank, seen_both, seen_promo, seen_ep, seen_castle, s
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return splitmix64(&rng_state); }
 
 static int rnd_below(int n) { return (int)(rnd() % (uint64_t)n); }
 

@@ -32,6 +32,7 @@
 #include "check.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
+#include "random.h"
 
 /* ---------------------------------------------------------------------------------------
  * The naive board
@@ -147,13 +148,7 @@ static int naive_solve(const naive_t *b, int alpha, int beta)
 
 /* A small deterministic generator (splitmix64). */
 static uint64_t rng_state = 12345;
-static uint64_t rng(void)
-{
-	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return splitmix64(&rng_state); }
 
 /* ---------------------------------------------------------------------------------------
  * Parsing

@@ -21,15 +21,10 @@
 
 #include "check.h"
 #include "cutoff.h"
+#include "random.h"
 
 /* splitmix64: a fixed, seedable stream of keys, so that every run checks the same ones. */
-static uint64_t next_u64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
+static uint64_t next_u64(uint64_t *s) { return splitmix64(s); }
 
 /* The bucket of `key`, as tt.c computes it (see the opening comment). */
 static uint64_t bucket_of(const cutoff_tt_t *tt, uint64_t key)
