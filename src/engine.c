@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "lazysmp.h"
@@ -41,6 +42,20 @@
 static unsigned tt_flags(const cutoff_config_t *cfg)
 {
 	return CUTOFF_PROFILING && cfg->profile_tt_writers ? (unsigned)CUTOFF_TT_WRITERS : 0u;
+}
+
+/* The processing units this process may run on, for the pool's spin policy (pool.h): the
+ * topology's allowed PUs (cut to the process's binding by cutoff_topo_load), but never more
+ * than the system has online (a synthetic topology may describe a larger machine); 0 when
+ * neither is known, and then the pool never spins. */
+static int engine_pus(hwloc_topology_t topology)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cutoff_topology_info_t info;
+	int pus = topology && cutoff_topology_describe(topology, &info) == 0 ? info.pus : 0;
+	if (online > 0 && (pus <= 0 || online < pus))
+		pus = online > CUTOFF_MAX_THREADS ? CUTOFF_MAX_THREADS : (int)online;
+	return pus;
 }
 
 struct cutoff_engine {
@@ -270,7 +285,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			say(cfg, CUTOFF_LOG_WARN,
 			    "placement: no plan could be made: running unbound");
 	}
-	rc = cutoff_pool_new(cfg->threads, e->topology, plan, &failures, &e->pool);
+	rc = cutoff_pool_new(cfg->threads, engine_pus(e->topology), e->topology, plan, &failures,
+	                     &e->pool);
 	free(plan);
 	if (rc < 0) {
 		say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started", cfg->threads);

@@ -1,28 +1,74 @@
 /*
  * pool.c — persistent worker threads: created once with the engine, reused by every job.
  *
- * Invariants. All fields below `lock` are read and written only with `lock` held. A job is
- * published by bumping `generation` (with job and arg set) and broadcasting `wake`; each
- * worker runs every generation exactly once, then decrements `running` and the last one
- * signals `done`. The caller runs its own share (index 0) before it waits, so a pool of
- * one thread has no workers and no synchronisation at all. The mutex gives the
- * happens-before edges in both directions (caller's writes -> job; job's writes ->
- * caller), so jobs need no fences of their own for data handed over this way.
+ * A job round trip has two hand-overs: the caller publishes a job to the workers, and the
+ * last worker to finish tells the caller. Each side first spins for a bounded window (a
+ * pause instruction between looks), then sleeps on a condition variable; sleeping costs a
+ * futex wake-up on the other side, and waking a halted CPU costs about 10 us on a virtual
+ * machine, twice per job, which dominated searches of 10-500 us (docs/measurements.md,
+ * "(g)").
  *
- * Workers sleep on a condition variable between jobs: an idle engine costs nothing. The
- * search drivers do their own fine-grained waiting inside a job.
+ * Invariants.
+ *
+ *   generation, job, arg, running   The caller writes job, arg and running (threads - 1),
+ *        then publishes with a release store of `generation` (only the caller writes it).
+ *        A worker that reads a new generation with an acquire load sees job, arg and
+ *        running. The caller publishes again only after `running` fell to 0, that is after
+ *        every worker ran the previous generation: each worker runs every generation
+ *        exactly once, and `generation` never moves by more than one under a worker's eyes.
+ *   running   Each worker decrements it (fetch-and-add, sequentially consistent, so a
+ *        release) once its share is done. The caller's acquire load that reads 0 reads the
+ *        last link of a release sequence that contains every worker's decrement, so all the
+ *        job's writes happen before the caller returns; jobs need no fences of their own for
+ *        data handed over this way (and everything the caller wrote before the call happens
+ *        before the job through `generation`).
+ *   sleepers, caller_sleeping   Who is (or is about to be) blocked on `wake` (workers) or
+ *        `done` (the caller). Written only with `lock` held, read without it. No wake-up is
+ *        lost; the argument is the same at both ends (a store-buffering pair):
+ *          sleeper:  lock; sleepers++ ; fence; check the condition; cond_wait ...
+ *          waker:    make the condition true; fence; if (sleepers) { lock; signal; unlock }
+ *        Both fences are sequentially consistent, so at least one side sees the other's
+ *        write: either the sleeper sees the condition and does not wait, or the waker sees
+ *        the sleeper and takes `lock`. The sleeper holds `lock` from its increment until
+ *        cond_wait releases it, so the waker's signal comes after the sleeper is waiting
+ *        (or after it has left). The conditions are: a new generation or quit (workers,
+ *        `wake`); running == 0 (the caller, `done`).
+ *   quit   Set once by cutoff_pool_free, under `lock`, then `wake` is broadcast: a worker
+ *        spinning sees it in its loop, a sleeping one is woken, one in between reads it
+ *        under the lock.
+ *   ready, bind_failures   Only under `lock` (creation, signalled on `done`).
+ *
+ * Spinning is bounded: after `spin_ns` (CUTOFF_POOL_SPIN_NS, 200 us) without work a worker
+ * sleeps, and the caller likewise, so an idle engine costs nothing once the window has
+ * passed. A pool with more threads than the processing units it may run on never spins
+ * (spin_ns = 0): a spinning thread would take the CPU from the thread doing the work. The
+ * clock is read only every SPIN_CHECK looks. The search drivers do their own fine-grained
+ * waiting inside a job.
+ *
+ * A pool of one thread has no workers and no synchronisation at all: the caller runs the
+ * job (share 0) and returns.
  *
  * Placement: a worker binds itself (topo.c) before anything else, and cutoff_pool_new
  * returns only when all have tried (`ready`, under `lock`, signalled on `done`).
  */
 #include "pool.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
+#include "atomic.h"
 #include "cutoff.h"
 #include "topo.h"
+
+/* While spinning: looks at the flag between two reads of the clock (and yields). */
+enum {
+	SPIN_CHECK = 64
+};
 
 struct worker {
 	cutoff_pool_t *pool;
@@ -32,61 +78,128 @@ struct worker {
 };
 
 struct cutoff_pool {
+	/* Set at creation, then only read. */
 	int threads;
+	uint64_t spin_ns;       /* the spin window; 0: sleep at once */
 	struct worker *workers; /* threads - 1 of them */
 	int started;            /* workers actually created */
+	void *topology;         /* for binding, read-only */
 
-	pthread_mutex_t lock;
-	pthread_cond_t wake; /* a new generation, or quit */
-	pthread_cond_t done; /* running reached 0 */
-	unsigned generation;
-	int running;
-	bool quit;
+	/* Written by the caller, read by the workers. */
+	_Alignas(64) int generation;
+	int quit;
 	cutoff_pool_job_fn job;
 	void *arg;
-	void *topology;    /* for binding, read-only */
-	int ready;         /* workers that have tried to bind */
-	int bind_failures; /* of those, how many could not */
+
+	/* Written by the workers, read by the caller. */
+	_Alignas(64) int running;
+
+	/* Written under `lock`. */
+	_Alignas(64) pthread_mutex_t lock;
+	pthread_cond_t wake; /* a new generation, or quit */
+	pthread_cond_t done; /* running reached 0; or a worker became ready */
+	int sleepers;        /* workers on `wake` */
+	int caller_sleeping; /* the caller is on `done` */
+	int ready;           /* workers that have tried to bind */
+	int bind_failures;   /* of those, how many could not */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The next generation after g (an int for the atomics; it wraps without overflow). */
+static int next_generation(int g) { return g == INT_MAX ? 0 : g + 1; }
+
+/* Whether a spin that started at look 0 may go on at look i. Every SPIN_CHECK looks (about
+ * 2 us of pause instructions) it reads the clock, and yields: the scheduler may have put
+ * the thread we wait for on our CPU (a wake-up is often placed on the waker's CPU, and
+ * other processes may hold the rest), and then only yielding lets it run. */
+static bool spin_more(const cutoff_pool_t *pool, unsigned i, uint64_t *until)
+{
+	if (i % SPIN_CHECK != 0)
+		return true;
+	uint64_t t = now_ns();
+	if (i == 0) {
+		*until = t + pool->spin_ns;
+		return true;
+	}
+	if (t >= *until)
+		return false;
+	sched_yield();
+	return true;
+}
+
+/* A worker waits for a generation other than `seen`; returns it, or -1 to quit. */
+static int worker_wait(cutoff_pool_t *pool, int seen)
+{
+	uint64_t until = 0;
+	for (unsigned i = 0; pool->spin_ns > 0 && spin_more(pool, i, &until); i++) {
+		int g = cutoff_int_load_acquire(&pool->generation);
+		if (g != seen)
+			return g;
+		if (cutoff_int_load_relaxed(&pool->quit))
+			return -1;
+		cutoff_cpu_relax();
+	}
+	pthread_mutex_lock(&pool->lock);
+	cutoff_int_store_relaxed(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) + 1);
+	cutoff_fence_seq_cst();
+	int g;
+	while ((g = cutoff_int_load_acquire(&pool->generation)) == seen &&
+	       !cutoff_int_load_relaxed(&pool->quit))
+		pthread_cond_wait(&pool->wake, &pool->lock);
+	cutoff_int_store_relaxed(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) - 1);
+	if (g == seen)
+		g = -1; /* quit */
+	pthread_mutex_unlock(&pool->lock);
+	return g;
+}
 
 static void *worker_main(void *p)
 {
 	struct worker *w = p;
 	cutoff_pool_t *pool = w->pool;
-	unsigned seen = 0;
 	int rc = w->pu >= 0 ? cutoff_topo_bind_thread(pool->topology, w->pu) : 0;
 
 	pthread_mutex_lock(&pool->lock);
+	/* The pool is new: no job has been published before the workers are ready. */
+	int seen = cutoff_int_load_relaxed(&pool->generation);
 	pool->bind_failures += rc != 0;
 	pool->ready++;
 	pthread_cond_signal(&pool->done);
-	for (;;) {
-		while (!pool->quit && pool->generation == seen)
-			pthread_cond_wait(&pool->wake, &pool->lock);
-		if (pool->quit)
-			break;
-		seen = pool->generation;
-		cutoff_pool_job_fn job = pool->job;
-		void *arg = pool->arg;
-		pthread_mutex_unlock(&pool->lock);
-		job(arg, w->index, pool->threads);
-		pthread_mutex_lock(&pool->lock);
-		if (--pool->running == 0)
-			pthread_cond_signal(&pool->done);
-	}
 	pthread_mutex_unlock(&pool->lock);
+	for (;;) {
+		int g = worker_wait(pool, seen);
+		if (g < 0)
+			break;
+		seen = g;
+		pool->job(pool->arg, w->index, pool->threads);
+		if (cutoff_int_faa(&pool->running, -1) == 1) {
+			/* The last one: wake the caller if it sleeps (see the invariants). */
+			cutoff_fence_seq_cst();
+			if (cutoff_int_load_relaxed(&pool->caller_sleeping)) {
+				pthread_mutex_lock(&pool->lock);
+				pthread_cond_signal(&pool->done);
+				pthread_mutex_unlock(&pool->lock);
+			}
+		}
+	}
 	return NULL;
 }
 
-int cutoff_pool_new(int threads, void *topology, const int *pu, int *bind_failures,
+int cutoff_pool_new(int threads, int pus, void *topology, const int *pu, int *bind_failures,
                     cutoff_pool_t **out)
 {
 	*out = NULL;
-	cutoff_pool_t *pool = calloc(1, sizeof(*pool));
+	cutoff_pool_t *pool = aligned_alloc(_Alignof(cutoff_pool_t), sizeof(*pool));
 	if (!pool)
 		return CUTOFF_ENOMEM;
-	pool->threads = threads;
-	pool->topology = topology;
+	*pool = (cutoff_pool_t){ .threads = threads, .topology = topology };
+	pool->spin_ns = pus >= threads ? CUTOFF_POOL_SPIN_NS : 0;
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->wake, NULL);
 	pthread_cond_init(&pool->done, NULL);
@@ -121,7 +234,7 @@ void cutoff_pool_free(cutoff_pool_t *pool)
 	if (!pool)
 		return;
 	pthread_mutex_lock(&pool->lock);
-	pool->quit = true;
+	cutoff_int_store_relaxed(&pool->quit, 1);
 	pthread_cond_broadcast(&pool->wake);
 	pthread_mutex_unlock(&pool->lock);
 	for (int i = 0; i < pool->started; i++)
@@ -139,19 +252,32 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 		job(arg, 0, 1);
 		return;
 	}
-	pthread_mutex_lock(&pool->lock);
 	pool->job = job;
 	pool->arg = arg;
-	pool->running = pool->threads - 1;
-	pool->generation++;
-	pthread_cond_broadcast(&pool->wake);
-	pthread_mutex_unlock(&pool->lock);
+	cutoff_int_store_relaxed(&pool->running, pool->threads - 1);
+	cutoff_int_store_release(&pool->generation,
+	                         next_generation(cutoff_int_load_relaxed(&pool->generation)));
+	cutoff_fence_seq_cst();
+	if (cutoff_int_load_relaxed(&pool->sleepers) > 0) {
+		pthread_mutex_lock(&pool->lock);
+		pthread_cond_broadcast(&pool->wake);
+		pthread_mutex_unlock(&pool->lock);
+	}
 
 	job(arg, 0, pool->threads);
 
+	uint64_t until = 0;
+	for (unsigned i = 0; pool->spin_ns > 0 && spin_more(pool, i, &until); i++) {
+		if (cutoff_int_load_acquire(&pool->running) == 0)
+			return;
+		cutoff_cpu_relax();
+	}
 	pthread_mutex_lock(&pool->lock);
-	while (pool->running > 0)
+	cutoff_int_store_relaxed(&pool->caller_sleeping, 1);
+	cutoff_fence_seq_cst();
+	while (cutoff_int_load_acquire(&pool->running) > 0)
 		pthread_cond_wait(&pool->done, &pool->lock);
+	cutoff_int_store_relaxed(&pool->caller_sleeping, 0);
 	pthread_mutex_unlock(&pool->lock);
 }
 

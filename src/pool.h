@@ -10,11 +10,22 @@ typedef struct cutoff_pool cutoff_pool_t;
  * 1 .. threads-1 for the workers. */
 typedef void (*cutoff_pool_job_fn)(void *arg, int index, int threads);
 
-/* Starts threads-1 workers (threads >= 1), which sleep until a job comes. When `pu` is not
- * NULL, worker i first binds itself to the PU pu[i] of `topology` (-1: unbound); the call
- * returns once every worker has tried, and *bind_failures (when not NULL) says how many
- * could not. Returns 0, CUTOFF_ENOMEM or CUTOFF_ETHREAD (then nothing is left running). */
-int cutoff_pool_new(int threads, void *topology, const int *pu, int *bind_failures,
+/* How long a waiting thread spins before it sleeps, in nanoseconds: a worker after its
+ * share of a job, the caller after its own share. Longer than the gaps between the jobs of
+ * back-to-back searches (a few microseconds), short enough that an idle engine's CPU time
+ * is nothing (docs/measurements.md, "(g)"). */
+#ifndef CUTOFF_POOL_SPIN_NS
+#define CUTOFF_POOL_SPIN_NS 200000u
+#endif
+
+/* Starts threads-1 workers (threads >= 1), which wait until a job comes. `pus` is the number
+ * of processing units the threads may run on (0 when unknown): with at least one per
+ * thread, a waiting thread spins for CUTOFF_POOL_SPIN_NS before it sleeps; with fewer it
+ * sleeps at once. When `pu` is not NULL, worker i first binds itself to the PU pu[i] of
+ * `topology` (-1: unbound); the call returns once every worker has tried, and
+ * *bind_failures (when not NULL) says how many could not. Returns 0, CUTOFF_ENOMEM or
+ * CUTOFF_ETHREAD (then nothing is left running). */
+int cutoff_pool_new(int threads, int pus, void *topology, const int *pu, int *bind_failures,
                     cutoff_pool_t **out);
 
 /* Stops and joins the workers. NULL is ignored. Not while a job runs. */
