@@ -14,43 +14,56 @@
 # median, its quartiles and a 95 % confidence interval of that median (distribution-free:
 # the order statistics k and n+1-k of the n sorted ratios, k the largest with
 # P(Binomial(n, 1/2) < k) <= 2.5 %; it needs n >= 6).
+#   profile_overhead.sh --analyse FILE...   only the analysis, of the run lines of earlier
+#                                           outputs taken together (rounds pooled in order)
 set -euo pipefail
+if [ "${1:-}" = --analyse ]; then
+	shift
+	analyse_only=$(mktemp "${TMPDIR:-/tmp}/profile_overhead.XXXXXX")
+	trap 'rm -f "$analyse_only"' EXIT
+	cat "$@" | grep -E '^(chess|tree-ab|tree-pvs) (off|on|writers) [0-9]+ [0-9]+ [0-9]+$' \
+		>"$analyse_only" || true
+fi
 rounds=${1:-21}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake -S . -B build-noprof -DCMAKE_BUILD_TYPE=Release -DCUTOFF_PROFILE=OFF \
-	-DCUTOFF_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j2 --target cutoff_static >/dev/null
-cmake --build build-noprof -j2 --target cutoff_static >/dev/null
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile_overhead.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-libs=$(pkg-config --libs ck hwloc)
-# shellcheck disable=SC2086
-cc -O2 bench/profile_nps.c -Iinclude build/libcutoff.a $libs -lpthread -lm -o "$tmp/on"
-# shellcheck disable=SC2086
-cc -O2 bench/profile_nps.c -Iinclude build-noprof/libcutoff.a $libs -lpthread -lm -o "$tmp/off"
+if [ -z "${analyse_only:-}" ]; then
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S . -B build-noprof -DCMAKE_BUILD_TYPE=Release -DCUTOFF_PROFILE=OFF \
+		-DCUTOFF_BUILD_TESTS=OFF >/dev/null
+	cmake --build build -j2 --target cutoff_static >/dev/null
+	cmake --build build-noprof -j2 --target cutoff_static >/dev/null
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile_overhead.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	libs=$(pkg-config --libs ck hwloc)
+	# shellcheck disable=SC2086
+	cc -O2 bench/profile_nps.c -Iinclude build/libcutoff.a $libs -lpthread -lm -o "$tmp/on"
+	# shellcheck disable=SC2086
+	cc -O2 bench/profile_nps.c -Iinclude build-noprof/libcutoff.a $libs -lpthread -lm -o "$tmp/off"
 
-log=$tmp/runs
-workloads=${WORKLOADS:-chess tree-ab tree-pvs}
-echo "# load $(uptime | sed 's/.*load average: //')"
-for round in $(seq 1 "$rounds"); do
-	case $((round % 3)) in
-	0) order="on off writers" ;;
-	1) order="off writers on" ;;
-	*) order="writers on off" ;;
-	esac
-	for m in $workloads; do
-		for v in $order; do
-			if [ "$v" = writers ]; then
-				echo "$m $v $(NPS_WRITERS=1 "$tmp/on" "$m")"
-			else
-				echo "$m $v $("$tmp/$v" "$m")"
-			fi
+	log=$tmp/runs
+	workloads=${WORKLOADS:-chess tree-ab tree-pvs}
+	echo "# load $(uptime | sed 's/.*load average: //')"
+	for round in $(seq 1 "$rounds"); do
+		case $((round % 3)) in
+		0) order="on off writers" ;;
+		1) order="off writers on" ;;
+		*) order="writers on off" ;;
+		esac
+		for m in $workloads; do
+			for v in $order; do
+				if [ "$v" = writers ]; then
+					echo "$m $v $(NPS_WRITERS=1 "$tmp/on" "$m")"
+				else
+					echo "$m $v $("$tmp/$v" "$m")"
+				fi
+			done
 		done
-	done
-done | tee "$log"
-echo "# load $(uptime | sed 's/.*load average: //')"
+	done | tee "$log"
+	echo "# load $(uptime | sed 's/.*load average: //')"
+else
+	log=$analyse_only
+fi
 
 command -v python3 >/dev/null || exit 0
 python3 - "$log" <<'PY'
