@@ -118,7 +118,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	s->null_move[0] = false;
 	memset(&s->count, 0, sizeof(s->count));
 	memset(s->typed, 0, sizeof(s->typed));
-	memset(s->completed, 0, sizeof(s->completed));
+	memset(s->uncut, 0, sizeof(s->uncut));
 	memset(s->cuts, 0, sizeof(s->cuts));
 	memset(s->first_cuts, 0, sizeof(s->first_cuts));
 	memset(&s->prof, 0, sizeof(s->prof));
@@ -144,7 +144,7 @@ void cutoff_searcher_fold(cutoff_searcher_t *s)
 	c->nodes_pv = s->typed[CUTOFF_NODE_PV];
 	c->nodes_cut = s->typed[CUTOFF_NODE_CUT];
 	c->nodes_all = s->typed[CUTOFF_NODE_ALL];
-	c->cut_nodes_wrong = s->completed[CUTOFF_NODE_CUT] - s->cuts[CUTOFF_NODE_CUT];
+	c->cut_nodes_wrong = s->uncut[CUTOFF_NODE_CUT];
 	c->all_nodes_wrong = s->cuts[CUTOFF_NODE_ALL];
 	c->cut_node_cutoffs = s->cuts[CUTOFF_NODE_CUT];
 	c->cut_node_first_cutoffs = s->first_cuts[CUTOFF_NODE_CUT];
@@ -660,8 +660,10 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 					return 0;
 				best = out.best;
 				best_move = out.best_move;
-				if (out.cut)
+				if (out.cut) {
 					count_cutoff(s, ply, depth, type, out.cut_index, best_move);
+					goto cut;
+				}
 				break;
 			}
 		}
@@ -674,14 +676,15 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			pv_update(s, ply, m[i]);
 			if (v >= beta) {
 				count_cutoff(s, ply, depth, type, i, m[i]);
-				break;
+				goto cut;
 			}
 			if (v > a)
 				a = v;
 		}
 	}
 	if (CUTOFF_PROFILING)
-		s->completed[type]++;
+		s->uncut[type]++;
+cut:
 	if (s->tt)
 		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
 	return best;

@@ -110,9 +110,11 @@ typedef struct cutoff_searcher {
 	_Alignas(64) cutoff_counters_t count;
 	/* The profiler's per-node counts by expected type (cutoff_node_type_t), kept as arrays
 	 * so that counting costs one indexed add; cutoff_searcher_fold turns them into
-	 * count's fields. */
+	 * count's fields. A node that cuts off adds to cuts only, one that searched every
+	 * move to uncut only: cut_nodes_wrong needs no subtraction, and a cut-off no second
+	 * add. */
 	uint64_t typed[3];     /* nodes */
-	uint64_t completed[3]; /* interior nodes whose move loop ended (with or without a cut) */
+	uint64_t uncut[3];     /* interior nodes that searched every move without a cut-off */
 	uint64_t cuts[3];      /* cut-offs */
 	uint64_t first_cuts[3]; /* cut-offs by the first move */
 	cutoff_prof_clock_t prof;
