@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -242,12 +243,139 @@ static int total_steps(const bench_t *b)
 	return per * b->repeat;
 }
 
+/*
+ * The machine's ceiling (bench.h): a loop of integer multiplications that touches no memory,
+ * `spin_work` rounds, timed on one thread and then on n at once. On a machine of its own
+ * with n cores this is n; on a shared virtual machine whose other tenants take CPU time it
+ * is less, and it changes from minute to minute, so it is measured before every repeat.
+ */
+static uint64_t spin_work;
+
+static void *spin_loop(void *arg)
+{
+	/* Eight independent chains: enough to keep a core's multipliers busy, so that two
+	 * threads on the two hardware threads of one core do not each run at full speed. */
+	uint64_t x[8];
+	for (int k = 0; k < 8; k++)
+		x[k] = (uint64_t)(uintptr_t)arg + (uint64_t)k;
+	for (uint64_t i = 0; i < spin_work; i++)
+		for (int k = 0; k < 8; k++)
+			x[k] = x[k] * 6364136223846793005u + 1442695040888963407u;
+	for (int k = 0; k < 8; k++)
+		__asm__ volatile("" : : "r"(x[k]));
+	return NULL;
+}
+
+/* The memory loop: dependent random reads over a 64 MiB array that the threads share
+ * (like the table), four chains a thread; a host whose other tenants load the memory
+ * system shows it here when the multiplications do not. */
+enum {
+	MEM_WORDS = 1 << 23
+};
+static uint64_t *mem_array;
+static uint64_t mem_work;
+
+static void *mem_loop(void *arg)
+{
+	uint64_t i[4], sum = 0;
+	for (int k = 0; k < 4; k++)
+		i[k] = ((uint64_t)(uintptr_t)arg * 4 + (uint64_t)k) * 2654435761u % MEM_WORDS;
+	for (uint64_t n = 0; n < mem_work; n++)
+		for (int k = 0; k < 4; k++) {
+			uint64_t v = mem_array[i[k]];
+			sum += v;
+			i[k] = (v ^ n) & (MEM_WORDS - 1);
+		}
+	__asm__ volatile("" : : "r"(sum));
+	return NULL;
+}
+
+static double spin_time_of(void *(*loop)(void *), int n)
+{
+	pthread_t t[64];
+	if (n > 64)
+		n = 64;
+	double t0 = now_s();
+	int started = 0;
+	for (int i = 1; i < n; i++)
+		started += pthread_create(&t[i], NULL, loop, (void *)(uintptr_t)i) == 0;
+	loop(NULL);
+	for (int i = 1; i <= started; i++)
+		pthread_join(t[i], NULL);
+	double dt = now_s() - t0;
+	return started == n - 1 ? dt : NAN;
+}
+
+/* n threads' speed-up over one on `loop`, whose work is first set to take about 20 ms. */
+static double ceiling_on(void *(*loop)(void *), uint64_t *work, int n)
+{
+	if (!*work) {
+		*work = 1u << 14;
+		while (spin_time_of(loop, 1) < 0.02 && *work < (1ull << 40))
+			*work *= 2;
+	}
+	double one = spin_time_of(loop, 1), many = spin_time_of(loop, n);
+	return isnan(many) || many <= 0 ? NAN : (n < 64 ? n : 64) * one / many;
+}
+
+static void measure_ceilings(int n, double *compute, double *memory)
+{
+	*compute = ceiling_on(spin_loop, &spin_work, n);
+	*memory = NAN;
+	if (!mem_array && (mem_array = malloc(MEM_WORDS * sizeof(*mem_array)))) {
+		uint64_t x = 1;
+		for (uint64_t i = 0; i < MEM_WORDS; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			mem_array[i] = x;
+		}
+	}
+	if (mem_array)
+		*memory = ceiling_on(mem_loop, &mem_work, n);
+}
+
+bool bench_ceiling(const bench_t *b, const double *ceiling, int c, double *median, double *min,
+                   double *max)
+{
+	double v[1000];
+	int k = 0;
+	for (int r = 0; ceiling && r < b->repeat; r++)
+		if (!isnan(ceiling[c * b->repeat + r]))
+			v[k++] = ceiling[c * b->repeat + r];
+	if (k == 0)
+		return false;
+	for (int i = 1; i < k; i++) /* insertion sort: a few values */
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	*median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*min = v[0];
+	*max = v[k - 1];
+	return true;
+}
+
 /* The sweep: every setting, repeat by repeat. */
 static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
+	free(b->ceiling);
+	free(b->ceiling_memory);
+	b->ceiling = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
+	b->ceiling_memory = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
+	if (!b->ceiling || !b->ceiling_memory) {
+		cli_error("bench", "out of memory");
+		return false;
+	}
 	for (int rep = 1; rep <= b->repeat; rep++) {
+		for (int c = 0; c < b->ncounts; c++) {
+			double *compute = &b->ceiling[c * b->repeat + rep - 1];
+			double *memory = &b->ceiling_memory[c * b->repeat + rep - 1];
+			*compute = *memory = NAN;
+			if (b->counts[c] > 1)
+				measure_ceilings(b->counts[c], compute, memory);
+		}
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
@@ -518,6 +646,10 @@ out:
 	for (int i = 0; i < b.nruns; i++)
 		bench_run_free(&b.runs[i]);
 	free(b.runs);
+	free(b.ceiling);
+	free(b.ceiling_memory);
+	free(mem_array);
+	mem_array = NULL;
 	free(b.rows);
 	free(b.quality);
 	return status;

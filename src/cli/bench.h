@@ -178,6 +178,12 @@ typedef struct bench {
 	char cpu_model[128];
 	double load_before, load_after;
 	double wall_s;
+	/* The machine's ceiling: ceiling[c * repeat + r - 1] is how many times as fast a
+	 * CPU-bound loop ran on counts[c] threads as on one, measured before repeat r (NAN for
+	 * one thread). What the hardware (and the other tenants of a shared host) let the
+	 * search have: a node-rate scaling above it is not the search's doing. */
+	double *ceiling;
+	double *ceiling_memory; /* the same for random reads of a shared 64 MiB array */
 	bool progress_tty;
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
@@ -246,6 +252,10 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
                      const char *threads_path);
 /* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
 bool bench_write_positions_csv(const bench_t *b, const char *path);
+/* The median, minimum and maximum of a ceiling (b->ceiling or b->ceiling_memory) measured
+ * for counts[c]; false when none. */
+bool bench_ceiling(const bench_t *b, const double *ceiling, int c, double *median, double *min,
+                   double *max);
 /* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
 void bench_plots(bench_t *b);
 

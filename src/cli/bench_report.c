@@ -331,6 +331,22 @@ static void print_header(const bench_t *b, FILE *out)
 	          b->numa == 1 ? "" : "s", b->cores, b->pus);
 	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
 	          b->load_after);
+	for (int c = 0; c < b->ncounts; c++) {
+		double med, lo, hi, mmed, mlo, mhi;
+		if (!bench_ceiling(b, b->ceiling, c, &med, &lo, &hi))
+			continue;
+		char label[40];
+		snprintf(label, sizeof(label), "ceiling at %d threads", b->counts[c]);
+		if (bench_ceiling(b, b->ceiling_memory, c, &mmed, &mlo, &mhi))
+			cli_field(
+				out, label,
+				"compute %.2f (%.2f..%.2f), memory %.2f (%.2f..%.2f): speed-ups of "
+				"a multiply loop and of random reads of a shared 64 MiB array, "
+				"before each repeat",
+				med, lo, hi, mmed, mlo, mhi);
+		else
+			cli_field(out, label, "compute %.2f (%.2f..%.2f)", med, lo, hi);
+	}
 	cli_field(out, "build", "%s", build);
 	if (b->note)
 		cli_field(out, "note", "%s", b->note);
@@ -615,6 +631,16 @@ static void print_closing(const bench_t *b, FILE *out)
 	if (b->stockfish)
 		fputs("(stockfish: its own time to its own depth, against itself at 1 thread)\n",
 		      out);
+	for (int c = 0; c < b->ncounts; c++) {
+		double med, lo, hi, mmed, mlo, mhi;
+		if (b->counts[c] == n && bench_ceiling(b, b->ceiling, c, &med, &lo, &hi) &&
+		    bench_ceiling(b, b->ceiling_memory, c, &mmed, &mlo, &mhi))
+			fprintf(out,
+			        "(the machine's ceiling at %d threads: compute %.2f, memory %.2f, "
+			        "medians over the repeats; a search's nps-scale lies near them or "
+			        "below)\n",
+			        n, med, mmed);
+	}
 }
 
 void bench_print_text(const bench_t *b, FILE *out)
@@ -712,6 +738,27 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_int(&j, "pus", b->pus);
 	json_double(&j, "load_before", b->load_before);
 	json_double(&j, "load_after", b->load_after);
+	json_begin_array(&j, "ceiling");
+	for (int c = 0; c < b->ncounts; c++) {
+		double med, lo, hi;
+		if (!bench_ceiling(b, b->ceiling, c, &med, &lo, &hi))
+			continue;
+		json_begin_object(&j, NULL);
+		json_int(&j, "threads", b->counts[c]);
+		json_double(&j, "median", med);
+		json_double(&j, "min", lo);
+		json_double(&j, "max", hi);
+		json_begin_array(&j, "per_repeat");
+		for (int r = 0; r < b->repeat; r++)
+			json_double(&j, NULL, b->ceiling[c * b->repeat + r]);
+		json_end(&j);
+		json_begin_array(&j, "memory_per_repeat");
+		for (int r = 0; r < b->repeat; r++)
+			json_double(&j, NULL, b->ceiling_memory[c * b->repeat + r]);
+		json_end(&j);
+		json_end(&j);
+	}
+	json_end(&j);
 	json_end(&j);
 	json_string(&j, "build", build);
 	json_bool(&j, "profiled", b->profiled);
