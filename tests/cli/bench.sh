@@ -190,6 +190,15 @@ if grep -q '"profiled":true' "$out/results.json"; then
 	csv_check "$tmp/writers/runs.csv" "--profile-tt-writers: tt_hits_other counted in every run" \
 		'v["tt_hits_other"] ~ /^[0-9]+$/ && v["tt_hits_other"] + 0 <= v["nodes"] + 0'
 fi
+# The machine's ceiling at 2 threads: measured before each repeat, in the header and the
+# JSON, and a speed-up a machine can have (above 0, at most the thread count and a little).
+c=$(sed -n 's/^ceiling at 2 threads  *compute \([0-9.]*\) .*memory \([0-9.]*\) .*/\1 \2/p' "$out/report.txt")
+if [ -n "$c" ] && awk -v c="$c" 'BEGIN { split(c, v, " "); exit !(v[1] > 0 && v[1] <= 2.2 && v[2] > 0 && v[2] <= 2.2) }' &&
+	grep -q '"ceiling":\[{"threads":2,"median":[0-9.]*' "$out/results.json"; then
+	ok "the machine's ceiling at 2 threads (compute, memory): $c"
+else
+	fail "no sane ceiling at 2 threads in report.txt / results.json: '$c'"
+fi
 rows=$(grep -c '^rtree,' "$out/results.csv")
 if [ "$rows" -eq 5 ]; then ok "results.csv: 5 rows (serial/1, lazysmp/1,2, ybw/1,2)"; else fail "results.csv: $rows rows"; fi
 s=$(field "$out/results.csv" speedup rtree,serial,1,)
