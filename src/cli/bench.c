@@ -277,14 +277,19 @@ static uint64_t mem_work;
 
 static void *mem_loop(void *arg)
 {
-	uint64_t i[4], sum = 0;
-	for (int k = 0; k < 4; k++)
-		i[k] = ((uint64_t)(uintptr_t)arg * 4 + (uint64_t)k) * 2654435761u % MEM_WORDS;
+	/* Each chain has a salt of its own in its next-index function, so that two chains
+	 * that meet part again at once instead of reading the same lines from then on (which
+	 * would make the reads cheaper, and more so with more threads). */
+	uint64_t i[4], salt[4], sum = 0;
+	for (int k = 0; k < 4; k++) {
+		salt[k] = ((uint64_t)(uintptr_t)arg * 4 + (uint64_t)k + 1) * 0x9e3779b97f4a7c15u;
+		i[k] = salt[k] >> 40 & (MEM_WORDS - 1);
+	}
 	for (uint64_t n = 0; n < mem_work; n++)
 		for (int k = 0; k < 4; k++) {
 			uint64_t v = mem_array[i[k]];
 			sum += v;
-			i[k] = (v ^ n) & (MEM_WORDS - 1);
+			i[k] = (v ^ (salt[k] + n)) & (MEM_WORDS - 1);
 		}
 	__asm__ volatile("" : : "r"(sum));
 	return NULL;
@@ -314,7 +319,10 @@ static double ceiling_on(void *(*loop)(void *), uint64_t *work, int n)
 		while (spin_time_of(loop, 1) < 0.02 && *work < (1ull << 40))
 			*work *= 2;
 	}
+	/* One thread before and after the n, so that a trend (a warming cache, a host that
+	 * lends more or less) falls on both sides alike. */
 	double one = spin_time_of(loop, 1), many = spin_time_of(loop, n);
+	one = (one + spin_time_of(loop, 1)) / 2;
 	return isnan(many) || many <= 0 ? NAN : (n < 64 ? n : 64) * one / many;
 }
 
