@@ -245,9 +245,12 @@ static int total_steps(const bench_t *b)
 
 /*
  * The machine's ceiling (bench.h): a loop of integer multiplications that touches no memory,
- * `spin_work` rounds, timed on one thread and then on n at once. On a machine of its own
- * with n cores this is n; on a shared virtual machine whose other tenants take CPU time it
- * is less, and it changes from minute to minute, so it is measured before every repeat.
+ * `spin_work` rounds, timed on one thread, on n at once, and on one again. On a machine of
+ * its own with n cores this is n; on a shared virtual machine whose other tenants take CPU
+ * time it is less, and it changes from minute to minute, so it is measured before every
+ * repeat. (A second loop of random reads over a shared 64 MiB array, tried beside it, read
+ * 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone: not kept, since a ceiling that a
+ * bench's context moves that much explains nothing.)
  */
 static uint64_t spin_work;
 
@@ -263,35 +266,6 @@ static void *spin_loop(void *arg)
 			x[k] = x[k] * 6364136223846793005u + 1442695040888963407u;
 	for (int k = 0; k < 8; k++)
 		__asm__ volatile("" : : "r"(x[k]));
-	return NULL;
-}
-
-/* The memory loop: dependent random reads over a 64 MiB array that the threads share
- * (like the table), four chains a thread; a host whose other tenants load the memory
- * system shows it here when the multiplications do not. */
-enum {
-	MEM_WORDS = 1 << 23
-};
-static uint64_t *mem_array;
-static uint64_t mem_work;
-
-static void *mem_loop(void *arg)
-{
-	/* Each chain has a salt of its own in its next-index function, so that two chains
-	 * that meet part again at once instead of reading the same lines from then on (which
-	 * would make the reads cheaper, and more so with more threads). */
-	uint64_t i[4], salt[4], sum = 0;
-	for (int k = 0; k < 4; k++) {
-		salt[k] = ((uint64_t)(uintptr_t)arg * 4 + (uint64_t)k + 1) * 0x9e3779b97f4a7c15u;
-		i[k] = salt[k] >> 40 & (MEM_WORDS - 1);
-	}
-	for (uint64_t n = 0; n < mem_work; n++)
-		for (int k = 0; k < 4; k++) {
-			uint64_t v = mem_array[i[k]];
-			sum += v;
-			i[k] = (v ^ (salt[k] + n)) & (MEM_WORDS - 1);
-		}
-	__asm__ volatile("" : : "r"(sum));
 	return NULL;
 }
 
@@ -326,24 +300,9 @@ static double ceiling_on(void *(*loop)(void *), uint64_t *work, int n)
 	return isnan(many) || many <= 0 ? NAN : (n < 64 ? n : 64) * one / many;
 }
 
-static void measure_ceilings(int n, double *compute, double *memory)
+bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max)
 {
-	*compute = ceiling_on(spin_loop, &spin_work, n);
-	*memory = NAN;
-	if (!mem_array && (mem_array = malloc(MEM_WORDS * sizeof(*mem_array)))) {
-		uint64_t x = 1;
-		for (uint64_t i = 0; i < MEM_WORDS; i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			mem_array[i] = x;
-		}
-	}
-	if (mem_array)
-		*memory = ceiling_on(mem_loop, &mem_work, n);
-}
-
-bool bench_ceiling(const bench_t *b, const double *ceiling, int c, double *median, double *min,
-                   double *max)
-{
+	const double *ceiling = b->ceiling;
 	double v[1000];
 	int k = 0;
 	for (int r = 0; ceiling && r < b->repeat; r++)
@@ -369,20 +328,16 @@ static bool sweep(bench_t *b)
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
 	free(b->ceiling);
-	free(b->ceiling_memory);
 	b->ceiling = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
-	b->ceiling_memory = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
-	if (!b->ceiling || !b->ceiling_memory) {
+	if (!b->ceiling) {
 		cli_error("bench", "out of memory");
 		return false;
 	}
 	for (int rep = 1; rep <= b->repeat; rep++) {
 		for (int c = 0; c < b->ncounts; c++) {
-			double *compute = &b->ceiling[c * b->repeat + rep - 1];
-			double *memory = &b->ceiling_memory[c * b->repeat + rep - 1];
-			*compute = *memory = NAN;
-			if (b->counts[c] > 1)
-				measure_ceilings(b->counts[c], compute, memory);
+			b->ceiling[c * b->repeat + rep - 1] =
+				b->counts[c] > 1 ? ceiling_on(spin_loop, &spin_work, b->counts[c])
+						 : NAN;
 		}
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
@@ -655,9 +610,6 @@ out:
 		bench_run_free(&b.runs[i]);
 	free(b.runs);
 	free(b.ceiling);
-	free(b.ceiling_memory);
-	free(mem_array);
-	mem_array = NULL;
 	free(b.rows);
 	free(b.quality);
 	return status;

@@ -183,7 +183,6 @@ typedef struct bench {
 	 * one thread). What the hardware (and the other tenants of a shared host) let the
 	 * search have: a node-rate scaling above it is not the search's doing. */
 	double *ceiling;
-	double *ceiling_memory; /* the same for random reads of a shared 64 MiB array */
 	bool progress_tty;
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
@@ -252,10 +251,8 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
                      const char *threads_path);
 /* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
 bool bench_write_positions_csv(const bench_t *b, const char *path);
-/* The median, minimum and maximum of a ceiling (b->ceiling or b->ceiling_memory) measured
- * for counts[c]; false when none. */
-bool bench_ceiling(const bench_t *b, const double *ceiling, int c, double *median, double *min,
-                   double *max);
+/* The median, minimum and maximum of the ceiling measured for counts[c]; false when none. */
+bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max);
 /* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
 void bench_plots(bench_t *b);
 

@@ -332,20 +332,15 @@ static void print_header(const bench_t *b, FILE *out)
 	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
 	          b->load_after);
 	for (int c = 0; c < b->ncounts; c++) {
-		double med, lo, hi, mmed, mlo, mhi;
-		if (!bench_ceiling(b, b->ceiling, c, &med, &lo, &hi))
+		double med, lo, hi;
+		if (!bench_ceiling(b, c, &med, &lo, &hi))
 			continue;
 		char label[40];
 		snprintf(label, sizeof(label), "ceiling at %d threads", b->counts[c]);
-		if (bench_ceiling(b, b->ceiling_memory, c, &mmed, &mlo, &mhi))
-			cli_field(
-				out, label,
-				"compute %.2f (%.2f..%.2f), memory %.2f (%.2f..%.2f): speed-ups of "
-				"a multiply loop and of random reads of a shared 64 MiB array, "
-				"before each repeat",
-				med, lo, hi, mmed, mlo, mhi);
-		else
-			cli_field(out, label, "compute %.2f (%.2f..%.2f)", med, lo, hi);
+		cli_field(out, label,
+		          "%.2f (%.2f..%.2f): the speed-up of a multiply loop here, before each "
+		          "repeat",
+		          med, lo, hi);
 	}
 	cli_field(out, "build", "%s", build);
 	if (b->note)
@@ -632,14 +627,13 @@ static void print_closing(const bench_t *b, FILE *out)
 		fputs("(stockfish: its own time to its own depth, against itself at 1 thread)\n",
 		      out);
 	for (int c = 0; c < b->ncounts; c++) {
-		double med, lo, hi, mmed, mlo, mhi;
-		if (b->counts[c] == n && bench_ceiling(b, b->ceiling, c, &med, &lo, &hi) &&
-		    bench_ceiling(b, b->ceiling_memory, c, &mmed, &mlo, &mhi))
+		double med, lo, hi;
+		if (b->counts[c] == n && bench_ceiling(b, c, &med, &lo, &hi))
 			fprintf(out,
-			        "(the machine's ceiling at %d threads: compute %.2f, memory %.2f, "
-			        "medians over the repeats; a search's nps-scale lies near them or "
-			        "below)\n",
-			        n, med, mmed);
+			        "(the machine's ceiling at %d threads: %.2f, %.2f..%.2f over the "
+			        "repeats, the speed-up of a multiply loop: what the host lent "
+			        "us)\n",
+			        n, med, lo, hi);
 	}
 }
 
@@ -741,7 +735,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_begin_array(&j, "ceiling");
 	for (int c = 0; c < b->ncounts; c++) {
 		double med, lo, hi;
-		if (!bench_ceiling(b, b->ceiling, c, &med, &lo, &hi))
+		if (!bench_ceiling(b, c, &med, &lo, &hi))
 			continue;
 		json_begin_object(&j, NULL);
 		json_int(&j, "threads", b->counts[c]);
@@ -751,10 +745,6 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_begin_array(&j, "per_repeat");
 		for (int r = 0; r < b->repeat; r++)
 			json_double(&j, NULL, b->ceiling[c * b->repeat + r]);
-		json_end(&j);
-		json_begin_array(&j, "memory_per_repeat");
-		for (int r = 0; r < b->repeat; r++)
-			json_double(&j, NULL, b->ceiling_memory[c * b->repeat + r]);
 		json_end(&j);
 		json_end(&j);
 	}
