@@ -7,6 +7,9 @@
  *   ..._load_relaxed / ..._store_relaxed   atomic (never torn), no ordering
  *   ..._load_acquire                       later accesses are not moved before it
  *   ..._store_release                      earlier accesses are not moved after it
+ *   ..._load_seq_cst / ..._store_seq_cst   sequentially consistent (a store-buffering pair
+ *                                          without stand-alone fences, which
+ *                                          ThreadSanitizer does not model)
  *   ..._cas                                compare-and-swap, sequentially consistent
  *   ..._faa                                fetch-and-add, sequentially consistent
  *   cutoff_fence_*                         stand-alone fences
@@ -55,6 +58,23 @@ static inline void cutoff_ptr_store_release(void **p, void *v)
 }
 static inline void cutoff_int_store_relaxed(int *p, int v) { ck_pr_store_int(p, v); }
 
+/* Sequentially consistent store (a release too) and load (an acquire too): together they
+ * make a store-buffering pair (each thread stores its flag, then loads the other's: at
+ * least one sees the other). */
+static inline void cutoff_int_store_seq_cst(int *p, int v)
+{
+	ck_pr_fence_memory();
+	ck_pr_store_int(p, v);
+	ck_pr_fence_memory();
+}
+static inline int cutoff_int_load_seq_cst(const int *p)
+{
+	ck_pr_fence_memory();
+	int v = ck_pr_load_int(p);
+	ck_pr_fence_acquire();
+	return v;
+}
+
 static inline int cutoff_int_load_acquire(const int *p)
 {
 	int v = ck_pr_load_int(p);
@@ -75,7 +95,6 @@ static inline bool cutoff_int_cas(int *p, int expected, int desired)
 
 static inline void cutoff_fence_acquire(void) { ck_pr_fence_acquire(); }
 static inline void cutoff_fence_release(void) { ck_pr_fence_release(); }
-static inline void cutoff_fence_seq_cst(void) { ck_pr_fence_memory(); }
 static inline void cutoff_cpu_relax(void) { ck_pr_stall(); }
 
 typedef ck_spinlock_t cutoff_spinlock_t;
@@ -108,15 +127,47 @@ static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-static inline int cutoff_int_load_relaxed(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-static inline int cutoff_int_faa(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline int cutoff_int_load_relaxed(const int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline int cutoff_int_faa(int *p, int v)
+{
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
 
-static inline void *cutoff_ptr_load_relaxed(void *const *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-static inline void *cutoff_ptr_load_acquire(void *const *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static inline void cutoff_ptr_store_release(void **p, void *v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-static inline void cutoff_int_store_relaxed(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-static inline int cutoff_int_load_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static inline void cutoff_int_store_release(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline void *cutoff_ptr_load_relaxed(void *const *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void *cutoff_ptr_load_acquire(void *const *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline void cutoff_ptr_store_release(void **p, void *v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+static inline void cutoff_int_store_relaxed(int *p, int v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+static inline void cutoff_int_store_seq_cst(int *p, int v)
+{
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline int cutoff_int_load_seq_cst(const int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+static inline int cutoff_int_load_acquire(const int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline void cutoff_int_store_release(int *p, int v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
 
 static inline bool cutoff_int_cas(int *p, int expected, int desired)
 {
@@ -126,7 +177,6 @@ static inline bool cutoff_int_cas(int *p, int expected, int desired)
 
 static inline void cutoff_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
 static inline void cutoff_fence_release(void) { __atomic_thread_fence(__ATOMIC_RELEASE); }
-static inline void cutoff_fence_seq_cst(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void cutoff_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -138,7 +188,10 @@ typedef struct {
 	int locked;
 } cutoff_spinlock_t;
 
-static inline void cutoff_spinlock_init(cutoff_spinlock_t *l) { __atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED); }
+static inline void cutoff_spinlock_init(cutoff_spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+}
 
 static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l)
 {

@@ -25,10 +25,12 @@
  *   sleepers, caller_sleeping   Who is (or is about to be) blocked on `wake` (workers) or
  *        `done` (the caller). Written only with `lock` held, read without it. No wake-up is
  *        lost; the argument is the same at both ends (a store-buffering pair):
- *          sleeper:  lock; sleepers++ ; fence; check the condition; cond_wait ...
- *          waker:    make the condition true; fence; if (sleepers) { lock; signal; unlock }
- *        Both fences are sequentially consistent, so at least one side sees the other's
- *        write: either the sleeper sees the condition and does not wait, or the waker sees
+ *          sleeper:  lock; sleepers++ (seq_cst store); check the condition (seq_cst
+ *                    load); cond_wait ...
+ *          waker:    make the condition true (seq_cst store or read-modify-write);
+ *                    if (sleepers) (seq_cst load) { lock; signal; unlock }
+ *        All four are sequentially consistent (no stand-alone fence, which ThreadSanitizer
+ *        does not model), so at least one side sees the other's write: either the sleeper sees the condition and does not wait, or the waker sees
  *        the sleeper and takes `lock`. The sleeper holds `lock` from its increment until
  *        cond_wait releases it, so the waker's signal comes after the sleeper is waiting
  *        (or after it has left). The conditions are: a new generation or quit (workers,
@@ -146,10 +148,9 @@ static int worker_wait(cutoff_pool_t *pool, int seen)
 		cutoff_cpu_relax();
 	}
 	pthread_mutex_lock(&pool->lock);
-	cutoff_int_store_relaxed(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) + 1);
-	cutoff_fence_seq_cst();
+	cutoff_int_store_seq_cst(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) + 1);
 	int g;
-	while ((g = cutoff_int_load_acquire(&pool->generation)) == seen &&
+	while ((g = cutoff_int_load_seq_cst(&pool->generation)) == seen &&
 	       !cutoff_int_load_relaxed(&pool->quit))
 		pthread_cond_wait(&pool->wake, &pool->lock);
 	cutoff_int_store_relaxed(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) - 1);
@@ -180,8 +181,7 @@ static void *worker_main(void *p)
 		pool->job(pool->arg, w->index, pool->threads);
 		if (cutoff_int_faa(&pool->running, -1) == 1) {
 			/* The last one: wake the caller if it sleeps (see the invariants). */
-			cutoff_fence_seq_cst();
-			if (cutoff_int_load_relaxed(&pool->caller_sleeping)) {
+			if (cutoff_int_load_seq_cst(&pool->caller_sleeping)) {
 				pthread_mutex_lock(&pool->lock);
 				pthread_cond_signal(&pool->done);
 				pthread_mutex_unlock(&pool->lock);
@@ -255,10 +255,9 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 	pool->job = job;
 	pool->arg = arg;
 	cutoff_int_store_relaxed(&pool->running, pool->threads - 1);
-	cutoff_int_store_release(&pool->generation,
+	cutoff_int_store_seq_cst(&pool->generation,
 	                         next_generation(cutoff_int_load_relaxed(&pool->generation)));
-	cutoff_fence_seq_cst();
-	if (cutoff_int_load_relaxed(&pool->sleepers) > 0) {
+	if (cutoff_int_load_seq_cst(&pool->sleepers) > 0) {
 		pthread_mutex_lock(&pool->lock);
 		pthread_cond_broadcast(&pool->wake);
 		pthread_mutex_unlock(&pool->lock);
@@ -273,9 +272,8 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 		cutoff_cpu_relax();
 	}
 	pthread_mutex_lock(&pool->lock);
-	cutoff_int_store_relaxed(&pool->caller_sleeping, 1);
-	cutoff_fence_seq_cst();
-	while (cutoff_int_load_acquire(&pool->running) > 0)
+	cutoff_int_store_seq_cst(&pool->caller_sleeping, 1);
+	while (cutoff_int_load_seq_cst(&pool->running) > 0)
 		pthread_cond_wait(&pool->done, &pool->lock);
 	cutoff_int_store_relaxed(&pool->caller_sleeping, 0);
 	pthread_mutex_unlock(&pool->lock);
