@@ -19,18 +19,13 @@
 
 #include "check.h"
 #include "cutoff_games.h"
+#include "random.h"
 #include "topo.h"
 
 static hwloc_topology_t topology;
 
 static uint64_t rng = 11;
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return splitmix64(&rng); }
 static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
 
 static const int thread_counts[] = { 2, 3, 8 };

@@ -22,6 +22,7 @@
 #include "check.h"
 #include "cutoff_games.h"
 #include "pool.h"
+#include "random.h"
 
 enum {
 	MAX_THREADS = 16
@@ -125,13 +126,7 @@ static int depths[POSITIONS];
 static int32_t values[POSITIONS];
 
 static uint64_t rng = 11;
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return splitmix64(&rng); }
 
 static cutoff_engine_t *make(cutoff_driver_t driver, int threads, cutoff_algo_t algo)
 {
