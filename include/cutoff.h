@@ -548,6 +548,14 @@ CUTOFF_API int cutoff_engine_thread_counters(const cutoff_engine_t *engine, int 
 CUTOFF_API int cutoff_engine_thread_profile(const cutoff_engine_t *engine, int thread,
                                             cutoff_profile_t *profile);
 
+/* Adds c into *sum as the engine sums its threads into a result: every counter added,
+ * seldepth the maximum. For callers summing per-thread counters or several searches. */
+CUTOFF_API void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c);
+
+/* Adds p into *sum as the engine sums its threads' profiles: times added, depths the
+ * maximum. */
+CUTOFF_API void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p);
+
 /* True when the library was built with the profiler (CMake option CUTOFF_PROFILE, on by
  * default); without it every profiler counter and time reads 0. */
 CUTOFF_API bool cutoff_profile_available(void);

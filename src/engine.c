@@ -492,7 +492,7 @@ static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff
 	return d;
 }
 
-static void counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
+void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 {
 	uint64_t w[sizeof(*sum) / sizeof(uint64_t)], x[sizeof(*sum) / sizeof(uint64_t)];
 	memcpy(w, sum, sizeof(w));
@@ -547,7 +547,7 @@ static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
 	return p;
 }
 
-static void profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
+void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
 {
 	sum->time_s += p->time_s;
 	sum->search_s += p->search_s;
@@ -784,9 +784,9 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	for (int i = 0; i < threads; i++)
 		cutoff_searcher_fold(&e->searchers[i]);
 	for (int i = 0; i < threads; i++) {
-		counters_add(&r->counters, &e->searchers[i].count);
+		cutoff_counters_add(&r->counters, &e->searchers[i].count);
 		cutoff_profile_t p = thread_profile(e, i);
-		profile_add(&r->profile, &p);
+		cutoff_profile_add(&r->profile, &p);
 	}
 	r->stopped = r->depth < limits->depth && !mate_proven(e, r->value, r->bound, r->depth);
 	rc = CUTOFF_OK;

@@ -223,5 +223,43 @@ int main(void)
 		CHECK(cutoff_ttt_parse(bad_boards[i], &st) == CUTOFF_EINVAL,
 		      "ttt board '%s' refused", bad_boards[i]);
 	CHECK(cutoff_ttt_parse(NULL, &st) == CUTOFF_EINVAL, "ttt board NULL refused");
+
+	/* cutoff_counters_add / cutoff_profile_add: the result's figures are the threads'
+	 * summed with them (counters added, seldepth and depths the maximum). */
+	{
+		cutoff_config_default(&cfg);
+		cfg.driver = CUTOFF_DRIVER_YBW;
+		cfg.threads = 3;
+		cfg.tt_mb = 0;
+		cfg.ybw_min_split_depth = 2;
+		cutoff_engine_t *sum_e = cutoff_engine_new(ttt, &cfg, NULL);
+		cutoff_ttt_state_t start;
+		cutoff_ttt_start(&start);
+		cutoff_limits_t sum_lim;
+		cutoff_limits_default(&sum_lim);
+		sum_lim.depth = 9;
+		sum_lim.iterate = true;
+		cutoff_result_t sum_r;
+		CHECK(sum_e && cutoff_engine_search(sum_e, &start, &sum_lim, &sum_r, NULL, NULL) ==
+		                       0,
+		      "ybw x3 search");
+		cutoff_counters_t csum = { 0 };
+		cutoff_profile_t psum = { 0 };
+		for (int i = 0; sum_e && i < 3; i++) {
+			cutoff_counters_t c;
+			cutoff_profile_t pr;
+			cutoff_engine_thread_counters(sum_e, i, &c);
+			cutoff_engine_thread_profile(sum_e, i, &pr);
+			cutoff_counters_add(&csum, &c);
+			cutoff_profile_add(&psum, &pr);
+		}
+		CHECK(memcmp(&csum, &sum_r.counters, sizeof(csum)) == 0 && csum.nodes > 0 &&
+		              csum.seldepth <= 9,
+		      "the threads' counters, summed, are the result's");
+		CHECK(psum.time_s == sum_r.profile.time_s &&
+		              psum.depth_completed == sum_r.profile.depth_completed,
+		      "the threads' profiles, summed, are the result's");
+		cutoff_engine_free(sum_e);
+	}
 	return check_report();
 }

@@ -442,7 +442,7 @@ static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff
 			return false;
 		}
 		run->thread_nodes[k] += tc.nodes;
-		cli_counters_add(&sum, &tc);
+		cutoff_counters_add(&sum, &tc);
 		if (profiled) {
 			bench_thread_t *t = &run->thread_prof[k];
 			t->time_s += tp.time_s;
@@ -457,7 +457,7 @@ static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff
 	if (searched && profiled)
 		run->profiled++;
 	const cutoff_counters_t *c = r ? &r->counters : &sum;
-	cli_counters_add(&run->counters, c);
+	cutoff_counters_add(&run->counters, c);
 	run->time_s += time_s;
 	run->item_nodes[item] = c->nodes;
 	run->item_time[item] = time_s;

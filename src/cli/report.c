@@ -1,6 +1,5 @@
 /*
- * report.c — counters and profiles as JSON, their sums, and moves as words (contract in
- * report.h).
+ * report.c — counters and profiles as JSON, and moves as words (contract in report.h).
  */
 #include "report.h"
 
@@ -11,54 +10,6 @@
 
 /* Every field is named below: a new counter must be added here too. */
 _Static_assert(sizeof(cutoff_counters_t) == 28 * sizeof(uint64_t), "a counter is missing below");
-
-void cli_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
-{
-	uint64_t seldepth = sum->seldepth > c->seldepth ? sum->seldepth : c->seldepth;
-#define ADD(field) sum->field += c->field
-	ADD(nodes);
-	ADD(leaves);
-	ADD(cutoffs);
-	ADD(first_move_cutoffs);
-	ADD(researches);
-	ADD(mtdf_passes);
-	ADD(tt_probes);
-	ADD(tt_hits);
-	ADD(tt_cutoffs);
-	ADD(aspiration_researches);
-	ADD(splits);
-	ADD(null_cutoffs);
-	ADD(reductions);
-	ADD(reduction_researches);
-	ADD(repetitions);
-	ADD(qnodes);
-	ADD(nodes_pv);
-	ADD(nodes_cut);
-	ADD(nodes_all);
-	ADD(cut_nodes_wrong);
-	ADD(all_nodes_wrong);
-	ADD(cut_node_cutoffs);
-	ADD(cut_node_first_cutoffs);
-	ADD(tt_hits_other);
-	ADD(split_helpers);
-	ADD(split_cutoffs);
-	ADD(split_nodes_lost);
-#undef ADD
-	sum->seldepth = seldepth;
-}
-
-void cli_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
-{
-	sum->time_s += p->time_s;
-	sum->search_s += p->search_s;
-	sum->idle_s += p->idle_s;
-	sum->split_wait_s += p->split_wait_s;
-	sum->lock_s += p->lock_s;
-	if (p->depth_reached > sum->depth_reached)
-		sum->depth_reached = p->depth_reached;
-	if (p->depth_completed > sum->depth_completed)
-		sum->depth_completed = p->depth_completed;
-}
 
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {

@@ -1,6 +1,7 @@
 /*
- * report.h — the search's counters and profile as JSON, and their sums, for every
- * subcommand that reports them (search, tree, bench). One spelling of every field:
+ * report.h — the search's counters and profile as JSON, for every subcommand that
+ * reports them (search, tree, bench); their sums are the library's cutoff_counters_add and
+ * cutoff_profile_add. One spelling of every field:
  * the JSON key is the field's name in cutoff.h (cutoff_counters_t, cutoff_profile_t).
  */
 #ifndef CUTOFF_CLI_REPORT_H
@@ -8,12 +9,6 @@
 
 #include "cutoff.h"
 #include "json.h"
-
-/* Adds c into *sum: every counter added, seldepth the maximum. */
-void cli_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c);
-
-/* Adds p into *sum: times added, depths the maximum (as the result's profile sums threads). */
-void cli_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p);
 
 /* Writes an object of every counter, under `key` (NULL inside an array). */
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c);

@@ -284,8 +284,8 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 		t->passes += c->mtdf_passes;
 		t->splits += c->splits;
 		t->search_s += r.time_s;
-		cli_counters_add(&t->counters, c);
-		cli_profile_add(&t->profile, &r.profile);
+		cutoff_counters_add(&t->counters, c);
+		cutoff_profile_add(&t->profile, &r.profile);
 		for (int k = 0; k < (int)a->par.threads; k++) {
 			cutoff_counters_t tc;
 			cutoff_profile_t tp;
@@ -298,8 +298,8 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 				break;
 			}
 			thread_nodes[k] += tc.nodes;
-			cli_counters_add(&thread_counters[k], &tc);
-			cli_profile_add(&thread_profiles[k], &tp);
+			cutoff_counters_add(&thread_counters[k], &tc);
+			cutoff_profile_add(&thread_profiles[k], &tp);
 		}
 		if (status != CLI_EXIT_OK)
 			break;
