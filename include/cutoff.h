@@ -116,11 +116,17 @@ CUTOFF_API const char *cutoff_version(void);
  *
  * Required callbacks:
  *
- *   gen_moves   writes the moves of `state` into moves[0..n) and returns n (0 <= n <=
+ *   gen_moves   writes the moves of `state` into moves[0..n) and returns n (1 <= n <=
  *               max_moves); when `hints` is not NULL it also writes one ordering hint per
  *               move (higher means "try earlier"; 0 when the game has no opinion). Called
- *               only on non-terminal states. A state that is not terminal but has no moves
- *               is scored by `terminal`, so such a game must report it there.
+ *               only on non-terminal states, and every non-terminal state has a move: a
+ *               state without one is over, and `terminal` must say so. A pass (Othello, Go)
+ *               is a move like any other: the game generates it (as the only move, when
+ *               the player must pass), plays it, and it uses up a ply of depth as every
+ *               move does. A count outside 1 .. max_moves, at the root or anywhere in the
+ *               tree, ends the search with CUTOFF_EGAME and a log line naming the callback
+ *               and the count (writes beyond max_moves, up to CUTOFF_MAX_MOVES of them,
+ *               land in the engine's own slack until then).
  *   play        copy-make: writes into `child` the state after `move` is played in
  *               `state`. `move` is one that gen_moves (or gen_noisy) produced for `state`,
  *               or one that is_legal accepted. `child` never aliases `state`.
@@ -136,9 +142,11 @@ CUTOFF_API const char *cutoff_version(void);
  * Optional hooks (NULL when the game does not have them):
  *
  *   gen_noisy   like gen_moves, restricted to the moves that quiescence search should
- *               follow (captures, promotions); may return 0.
- *   play_null   writes into `child` the state after the side to move passes; returns false
- *               when passing makes no sense here (in check, zugzwang-prone endings).
+ *               follow (captures, promotions); returns 0 .. max_moves (0: a quiet state).
+ *   play_null   null-move pruning's hook, not a pass of the game's rules: writes into
+ *               `child` the state after the side to move lets the opponent move twice;
+ *               returns false when that makes no sense here (in check, zugzwang-prone
+ *               endings). Only used with config.pruning's CUTOFF_PRUNE_NULL_MOVE.
  *   is_legal    true when `move` (for instance taken from the table, written by another
  *               position with the same key) is legal in `state`. Without it, moves from the
  *               table are checked against the generated move list.
@@ -149,6 +157,15 @@ CUTOFF_API const char *cutoff_version(void);
  *               halfmove clock): a repetition can only be found that far back. With it, a
  *               position that repeats one on the search path or in the game's history
  *               (limits.history) scores as a draw, 0.
+ *
+ * The order of callbacks at a node. A state is written by `play` (or is the root the
+ * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
+ * gen_noisy, evaluate, key, reversible and play_null are called on it, at every node of
+ * every driver; only in_check may come earlier (the check extension asks it of a child
+ * right after `play`). So what `terminal` and gen_moves both need (Othello's legal
+ * squares, say) is best computed once by `play` into the child state. evaluate may be
+ * called on a state that is not at the horizon (null-move pruning's static value,
+ * quiescence's stand pat); gen_moves may be called more than once on one state.
  *
  * Which hooks the search uses: gen_noisy for quiescence search at the horizon
  * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
@@ -480,6 +497,8 @@ typedef struct cutoff_iteration {
 	int32_t value;
 	cutoff_bound_t bound;
 	cutoff_move_t best_move;
+	bool solved;                /* limits.solve: this iteration's value never met the
+	                               horizon (then it is the last one) */
 	cutoff_counters_t counters; /* of this iteration alone, as counted by the thread that
 	                               ran it (under YBW, thread 0 without its helpers) */
 	double time_s;              /* since the search started, when the iteration completed */
@@ -488,7 +507,8 @@ typedef struct cutoff_iteration {
 /*
  * What a search may do. Start from cutoff_limits_default().
  *
- * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required).
+ * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required, except with `solve`, where 0
+ *           means CUTOFF_MAX_PLY - 1: as deep as the game goes).
  * iterate   true: iterative deepening 1, 2, ..., depth (the info callback is called after
  *           each completed iteration but the last, and a stopped search answers with the
  *           deepest completed one); false: one search at `depth`. Iterating ends early
@@ -503,6 +523,19 @@ typedef struct cutoff_iteration {
  * history   keys of the positions played before the root, oldest first, and their
  *           number (0..CUTOFF_MAX_HISTORY; the oldest beyond that are not looked at): for
  *           repetitions (the game's `reversible` hook). NULL when there are none.
+ * solve     search to the end of the game (default false). The search keeps track of
+ *           whether a node's value met the horizon anywhere below it: a leaf scored at the
+ *           depth limit, a repetition (a draw by the path, not by the position), a
+ *           null-move cut-off, or a table answer that is not itself exact to the end. A
+ *           value that met none holds at every depth: it goes into the table as such, and
+ *           every later search of any depth may use it. Iterating (`iterate`) stops after
+ *           the first iteration whose root value met none (result.solved); a single
+ *           search reports solved likewise. The value of a solved search is the value of
+ *           the game under perfect play (for the window, as always: an exact value, or a
+ *           bound when it fails low or high). For games scored by plain values (a disc
+ *           difference, a solver's score) whose lines have no fixed length — passes make
+ *           them longer than the empty squares — this replaces guessing a depth. Costs
+ *           nothing when false; with it, a table cut-off reads the bucket a second time.
  */
 typedef struct cutoff_limits {
 	int depth;
@@ -513,12 +546,14 @@ typedef struct cutoff_limits {
 	int32_t guess;
 	const uint64_t *history;
 	int history_length;
+	bool solve;
 } cutoff_limits_t;
 
 #define CUTOFF_MAX_HISTORY 1024
 
-/* Defaults: depth 0 (must be set), iterate false, no node or time limit, the full window
- * (-CUTOFF_INF, CUTOFF_INF), guess 0. Does nothing when lim is NULL. */
+/* Defaults: depth 0 (must be set, unless solve), iterate false, no node or time limit, the
+ * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, no history, solve false. Does nothing
+ * when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
 /* The answer of a search. */
@@ -528,6 +563,9 @@ typedef struct cutoff_result {
 	cutoff_move_t best_move;  /* CUTOFF_MOVE_NONE only when no move was searched */
 	int depth;                /* the depth the value belongs to (deepest completed) */
 	bool stopped;             /* a limit or cutoff_engine_stop() ended the search early */
+	bool solved;              /* limits.solve: the value never met the horizon, so it is
+	                             the game's value to the end (for the window), whatever
+	                             the depth; false without limits.solve */
 	int pv_length;            /* moves in pv[] */
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
 	cutoff_counters_t counters;

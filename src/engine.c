@@ -436,9 +436,9 @@ int cutoff_engine_cancel_stop(cutoff_engine_t *e)
 static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 {
 	const cutoff_config_t *c = &e->cfg;
-	if (l->depth < 1 || l->depth > CUTOFF_MAX_PLY - 1) {
-		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in 1..%d", l->depth,
-		    CUTOFF_MAX_PLY - 1);
+	if (l->depth < (l->solve ? 0 : 1) || l->depth > CUTOFF_MAX_PLY - 1) {
+		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in %d..%d", l->depth,
+		    l->solve ? 0 : 1, CUTOFF_MAX_PLY - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
@@ -464,13 +464,21 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 	return CUTOFF_OK;
 }
 
+/* The deepest iteration a search may run: limits.depth, or with solve and depth 0 as deep
+ * as the engine goes. */
+static int final_depth(const cutoff_limits_t *l)
+{
+	return l->solve && l->depth == 0 ? CUTOFF_MAX_PLY - 1 : l->depth;
+}
+
 /* Copies the searcher's answer for a completed iteration into *r. */
 static void take_iteration(const cutoff_searcher_t *s, int depth, int32_t value,
-                           cutoff_bound_t bound, cutoff_result_t *r)
+                           cutoff_bound_t bound, bool solved, cutoff_result_t *r)
 {
 	r->value = value;
 	r->bound = bound;
 	r->depth = depth;
+	r->solved = solved;
 	r->pv_length = s->pv_length[0];
 	memcpy(r->pv, s->pv[0], (size_t)r->pv_length * sizeof(cutoff_move_t));
 	if (r->pv_length > 0)
@@ -560,6 +568,20 @@ void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
 		sum->depth_completed = p->depth_completed;
 }
 
+/* Tells the log how the game broke its contract (search.h, cutoff_fault_t). */
+static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
+{
+	if (f->count == 0)
+		say(&e->cfg, CUTOFF_LOG_WARN,
+		    "game: %s returned no move at ply %d, in a state that terminal says is not "
+		    "over (a pass must be a move that gen_moves generates)",
+		    f->callback, f->ply);
+	else
+		say(&e->cfg, CUTOFF_LOG_WARN,
+		    "game: %s returned %d moves at ply %d, outside 0..%d (max_moves)", f->callback,
+		    f->count, f->ply, e->game.max_moves);
+}
+
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
@@ -639,8 +661,11 @@ struct search_job {
 /*
  * Iterative deepening by thread `index` into results[index]: every driver's searching
  * loop (serial and YBW: thread 0 alone; lazy SMP: every thread, helpers skipping some
- * iterations). Lazy SMP ends the whole search (halt) as soon as any thread completes the
- * final depth. Only thread 0 calls the info callback.
+ * iterations). An iteration is the last when it reached the final depth, proved a mate
+ * for good, or (limits.solve) never met the horizon: its searcher's count of contacts
+ * (search.h) did not move, helpers' contacts at YBW split points included. Lazy SMP ends
+ * the whole search (halt) as soon as any thread completes its last iteration. Only
+ * thread 0 calls the info callback.
  */
 static void run_iterations(struct search_job *j, int index)
 {
@@ -652,26 +677,30 @@ static void run_iterations(struct search_job *j, int index)
 	int32_t guess = lim->guess, value;
 	cutoff_bound_t bound;
 	cutoff_counters_t before = s->count;
+	const int final = final_depth(lim);
 
-	for (int d = lim->iterate ? 1 : lim->depth; d <= lim->depth; d++) {
-		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, lim->depth))
+	for (int d = lim->iterate ? 1 : final; d <= final; d++) {
+		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, final))
 			continue;
 		if (CUTOFF_PROFILING)
 			s->prof.depth_reached = d;
+		uint64_t horizon = s->horizon;
 		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
 			break;
+		bool solved = lim->solve && s->horizon == horizon;
 		cutoff_searcher_fold(s);
-		take_iteration(s, d, value, bound, r);
+		take_iteration(s, d, value, bound, solved, r);
 		guess = value;
 		cutoff_iteration_t *it = &r->iteration[r->iterations++];
 		it->depth = d;
 		it->value = value;
 		it->bound = bound;
+		it->solved = solved;
 		it->best_move = r->best_move;
 		it->counters = counters_minus(&s->count, &before);
 		it->time_s = (double)(cutoff_now_ns() - j->t0) / 1e9;
 		before = s->count;
-		bool last = d == lim->depth || mate_proven(e, value, bound, d);
+		bool last = d == final || solved || mate_proven(e, value, bound, d);
 		if (j->info && index == 0 && !last) {
 			r->counters = s->count;
 			r->time_s = it->time_s;
@@ -745,9 +774,9 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	}
 	/* The first legal move is the answer of last resort, when a stop comes before any
 	 * iteration completes. */
-	if (g->gen_moves(g->ctx, root, s0->moves, s0->hints) < 1) {
-		say(&e->cfg, CUTOFF_LOG_WARN,
-		    "game: gen_moves found no move in a non-terminal root");
+	int n = g->gen_moves(g->ctx, root, s0->moves, s0->hints);
+	if (n < 1 || n > g->max_moves) {
+		say_fault(e, &(cutoff_fault_t){ "gen_moves", n, 0 });
 		rc = CUTOFF_EGAME;
 		goto out;
 	}
@@ -767,7 +796,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	for (int i = 0; i < threads; i++) {
 		cutoff_searcher_start(&e->searchers[i], i == 0 || !ybw ? root : NULL,
 		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth,
-		                      limits->history, limits->history_length);
+		                      limits->history, limits->history_length, limits->solve);
 		memset(&e->results[i], 0, sizeof(e->results[i]));
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}
@@ -788,8 +817,24 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		cutoff_profile_t p = thread_profile(e, i);
 		cutoff_profile_add(&r->profile, &p);
 	}
-	r->stopped = r->depth < limits->depth && !mate_proven(e, r->value, r->bound, r->depth);
+	r->stopped = r->depth < final_depth(limits) && !r->solved &&
+	             !mate_proven(e, r->value, r->bound, r->depth);
 	rc = CUTOFF_OK;
+	for (int i = 0; i < threads; i++)
+		if (e->searchers[i].fault.callback) {
+			/* The game broke its contract: whatever was searched is void; the
+			 * counters and times say what it cost. */
+			say_fault(e, &e->searchers[i].fault);
+			r->value = 0;
+			r->bound = CUTOFF_BOUND_NONE;
+			r->best_move = CUTOFF_MOVE_NONE;
+			r->depth = 0;
+			r->stopped = r->solved = false;
+			r->pv_length = 0;
+			r->iterations = 0;
+			rc = CUTOFF_EGAME;
+			break;
+		}
 out:
 	r->time_s = (double)(cutoff_now_ns() - job.t0) / 1e9;
 	cutoff_int_store_relaxed(&e->control.stop, 0);

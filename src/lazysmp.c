@@ -13,7 +13,8 @@
  * final depth is never skipped, and helpers never search deeper than asked, so on trees
  * without transpositions the answer at the final depth is the serial one.
  *
- * The answer. Each thread keeps its deepest completed iteration. Reported is: a proven
+ * The answer. Each thread keeps its deepest completed iteration. Reported is: a value
+ * solved to the end of the game (limits.solve) if any thread has one; else a proven
  * win (a value of at least CUTOFF_WIN_MIN that is exact or a lower bound) if any thread
  * has one, the shortest (highest) first, and of equally short ones the deepest (the one
  * whose depth proves it for good, engine.c's mate_proven); otherwise the deepest completed
@@ -47,6 +48,11 @@ int cutoff_lazysmp_pick(const cutoff_result_t *results, int threads)
 			continue;
 		if (p->iterations == 0) {
 			pick = i;
+			continue;
+		}
+		if (r->solved != p->solved) {
+			if (r->solved)
+				pick = i;
 			continue;
 		}
 		bool rw = proven_win(r), pw = proven_win(p);

@@ -59,7 +59,10 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->tt_cutoffs = cfg->tt_cutoffs;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
-	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves;
+	/* A game that writes more moves than max_moves breaks its contract, and the search
+	 * says so (generate); the slack after the last list keeps such writes, up to
+	 * CUTOFF_MAX_MOVES of them, inside the searcher's own memory until it does. */
+	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves + CUTOFF_MAX_MOVES;
 	s->state_stride =
 		(game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
 	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
@@ -103,7 +106,8 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 }
 
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth, const uint64_t *history, int history_length)
+                           int min_split_depth, const uint64_t *history, int history_length,
+                           bool solve)
 {
 	if (root)
 		memcpy(state_at(s, 0), root, s->game->state_size);
@@ -128,6 +132,9 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	s->polled_nodes = 0;
 	s->poll = 1;
 	s->aborted = false;
+	s->solve = solve;
+	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
+	s->horizon = 0;
 	s->pv_length[0] = 0;
 	for (int i = 0; i <= CUTOFF_MAX_PLY; i++)
 		s->killers[i][0] = s->killers[i][1] = CUTOFF_MOVE_NONE;
@@ -190,6 +197,16 @@ static bool poll_limits(cutoff_searcher_t *s)
 	if (ctl->deadline_ns && cutoff_now_ns() >= ctl->deadline_ns)
 		return s->aborted = true;
 	return false;
+}
+
+/* The game broke its contract at `ply` (cutoff_fault_t): the first fault is kept, this
+ * search ends, and the halt flag ends the other threads' searches at their next poll. */
+static void game_broken(cutoff_searcher_t *s, int ply, const char *callback, int count)
+{
+	if (!s->fault.callback)
+		s->fault = (cutoff_fault_t){ callback, count, ply };
+	cutoff_int_store_relaxed(&s->ctl->halt, 1);
+	s->aborted = true;
 }
 
 bool cutoff_search_halted(const cutoff_searcher_t *s)
@@ -264,10 +281,12 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 	if (g->reversible && repetition(s, ply)) {
 		s->count.leaves++;
 		s->count.repetitions++;
+		s->horizon++; /* a draw by the path, not by the position */
 		*value = 0;
 		return true;
 	}
 	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
+		s->horizon++;
 		if (s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
 			*value = quiesce(s, ply, alpha, beta);
 		} else {
@@ -320,6 +339,13 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = hints_at(s, ply);
 	int n = evade ? g->gen_moves(g->ctx, st, m, h) : g->gen_noisy(g->ctx, st, m, h);
+	/* One compare each: an evasion list must have a move (a position in check without
+	 * one is mate, which `terminal` reports), a noisy list may be empty. */
+	if (evade ? (unsigned)n - 1u >= (unsigned)g->max_moves
+	          : (unsigned)n > (unsigned)g->max_moves) {
+		game_broken(s, ply, evade ? "gen_moves" : "gen_noisy", n);
+		return 0;
+	}
 	if (s->ordering & CUTOFF_ORDER_HINTS) {
 		for (int i = 0; i < n; i++)
 			s->scores[i] = h[i];
@@ -361,6 +387,7 @@ _Static_assert(CUTOFF_HISTORY_SIZE == 1 << 12, "history_slot makes 12-bit indice
  * Generates the moves at `ply` and orders them (config.ordering): the table's move first,
  * then by the game's hint, the killers, the history score; a stable insertion sort, so
  * that equal keys keep the game's order and CUTOFF_ORDER_NONE is exactly the game's order.
+ * Returns 0 when the game broke its contract (game_broken: the search is then halted).
  */
 static inline bool wants_hints(const cutoff_searcher_t *s)
 {
@@ -379,6 +406,12 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
 	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
+	/* One compare for both broken promises: a count above max_moves (the lists hold no
+	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
+	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
+		game_broken(s, ply, "gen_moves", n);
+		return 0;
+	}
 	if (ord == CUTOFF_ORDER_NONE || n < 2)
 		return n;
 
@@ -458,8 +491,22 @@ static inline __attribute__((always_inline)) void count_cutoff(cutoff_searcher_t
 		reward(s, ply, depth, move);
 }
 
+/* True with *value when the bounds of `hit` settle a node searched with (alpha, beta). */
+static inline bool tt_settles(const cutoff_tt_hit_t *hit, int32_t alpha, int32_t beta,
+                              int32_t *value)
+{
+	if (hit->lower >= beta || hit->lower == hit->upper)
+		*value = hit->lower;
+	else if (hit->upper <= alpha)
+		*value = hit->upper;
+	else
+		return false;
+	return true;
+}
+
 /* The table's verdict before searching a node: true with *value when its bounds settle
- * the node for this window (never at the root); *move is the table's move or NONE. */
+ * the node for this window (never at the root); *move is the table's move or NONE. In the
+ * solve mode an answer that does not hold at every depth is a contact with the horizon. */
 static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
                              uint64_t key, int32_t *value, cutoff_move_t *move)
 {
@@ -474,21 +521,28 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	s->count.tt_hits++;
 	if (CUTOFF_PROFILING)
 		s->count.tt_hits_other += writer >= 0 && writer != s->index;
-	if (ply == 0 || !s->tt_cutoffs)
+	if (ply == 0 || !s->tt_cutoffs || !tt_settles(&hit, alpha, beta, value))
 		return false;
-	if (hit.lower >= beta || hit.lower == hit.upper)
-		*value = hit.lower;
-	else if (hit.upper <= alpha)
-		*value = hit.upper;
-	else
-		return false;
+	if (s->solve) {
+		/* Does the answer hold at every depth? Only if the entries exact to the end
+		 * settle the node by themselves (a second look at the bucket just read). */
+		cutoff_tt_hit_t end;
+		cutoff_tt_probe(s->tt, key, CUTOFF_TT_DEPTH_END, ply, &end);
+		if (!tt_settles(&end, alpha, beta, value))
+			s->horizon++;
+	}
 	s->count.tt_cutoffs++;
 	return true;
 }
 
+/* Stores a node's result. In the solve mode, a subtree that never met the horizon (the
+ * count is still `horizon` as it was when the node was entered) stores its value as exact
+ * to the end of the game. */
 static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
-                             uint64_t key, int32_t best, cutoff_move_t move)
+                             uint64_t key, int32_t best, cutoff_move_t move, uint64_t horizon)
 {
+	if (s->solve && s->horizon == horizon)
+		depth = CUTOFF_TT_DEPTH_END;
 	cutoff_bound_t b = best >= beta    ? CUTOFF_BOUND_LOWER
 	                   : best <= alpha ? CUTOFF_BOUND_UPPER
 	                                   : CUTOFF_BOUND_EXACT;
@@ -517,10 +571,8 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v))
 		return v;
 	int n = generate(s, ply, CUTOFF_MOVE_NONE);
-	if (n == 0) {
-		s->count.leaves++;
-		return s->game->evaluate(s->game->ctx, state_at(s, ply));
-	}
+	if (n == 0)
+		return 0; /* the game broke its contract: halted */
 	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
@@ -606,6 +658,7 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	if (cutoff_search_halted(s) || v < beta)
 		return false;
 	s->count.null_cutoffs++;
+	s->horizon++; /* speculative: the value holds for the reduced search only */
 	*value = v >= CUTOFF_WIN_MIN ? beta : v;
 	return true;
 }
@@ -624,6 +677,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	int32_t v;
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
+	const uint64_t horizon = s->horizon;
 	if (enter_node(s, ply))
 		return 0;
 	if (CUTOFF_PROFILING)
@@ -643,10 +697,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	if (cutoff_search_halted(s))
 		return 0;
 	int n = generate(s, ply, tt_move);
-	if (n == 0) {
-		s->count.leaves++;
-		return g->evaluate(g->ctx, state_at(s, ply));
-	}
+	if (n == 0)
+		return 0; /* the game broke its contract: halted */
 	const cutoff_move_t *m = moves_at(s, ply);
 	const int32_t *h = cutoff_searcher_hints(s, ply);
 	int32_t best = -CUTOFF_INF, a = alpha;
@@ -686,7 +738,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		s->uncut[type]++;
 cut:
 	if (s->tt)
-		tt_record(s, ply, depth, alpha, beta, key, best, best_move);
+		tt_record(s, ply, depth, alpha, beta, key, best, best_move, horizon);
 	return best;
 }
 

@@ -56,7 +56,8 @@ struct cutoff_split;
 /*
  * One search's shared control, owned by the engine. stop: written by
  * cutoff_engine_stop() from any thread; halt: written by a driver when the search is over
- * (lazy SMP: a thread completed the last iteration); nodes: every searcher adds its new
+ * (lazy SMP: a thread completed the last iteration), or by a searcher that found the game
+ * breaking its contract (cutoff_fault_t); nodes: every searcher adds its new
  * nodes at each poll (fetch-and-add, off the hot path), so that a node limit holds across
  * threads. The rest is written before the search starts and read-only during it.
  */
@@ -69,6 +70,19 @@ typedef struct cutoff_control {
 	int threads;         /* searching threads, to share the node limit's slack */
 } cutoff_control_t;
 
+/*
+ * A game that broke its contract at some node: a move count from gen_moves or gen_noisy
+ * outside 0 .. max_moves, or a state that terminal says is not over without a move. The
+ * searcher that finds it records the first one here (callback NULL: none), ends its
+ * search and halts the others; the engine reports it (CUTOFF_EGAME and a log line) once
+ * the search is over.
+ */
+typedef struct cutoff_fault {
+	const char *callback; /* "gen_moves" or "gen_noisy" */
+	int count;            /* what it returned */
+	int ply;              /* where */
+} cutoff_fault_t;
+
 typedef struct cutoff_searcher {
 	/* set when the engine is made, read-only afterwards */
 	const cutoff_game_t *game;
@@ -78,7 +92,8 @@ typedef struct cutoff_searcher {
 	unsigned char *states;  /* (CUTOFF_MAX_PLY + 1) states, one per ply, each at a
 	                           multiple of state_stride (aligned like max_align_t) */
 	size_t state_stride;
-	cutoff_move_t *moves;   /* CUTOFF_MAX_PLY lists of game->max_moves moves */
+	cutoff_move_t *moves;   /* CUTOFF_MAX_PLY lists of game->max_moves moves, and
+	                           CUTOFF_MAX_MOVES of slack (cutoff_searcher_init) */
 	int32_t *hints;         /* hints for those moves */
 
 	unsigned ordering;      /* CUTOFF_ORDER_* bits */
@@ -95,6 +110,9 @@ typedef struct cutoff_searcher {
 	unsigned poll;          /* nodes until the next look at the control and the clock */
 	uint64_t polled_nodes;  /* count.nodes at the last poll */
 	bool aborted;           /* a limit, the stop flag or the driver ended this search */
+	bool solve;             /* cutoff_limits_t.solve: values that never met the horizon
+	                           go into the table as exact to the end of the game */
+	cutoff_fault_t fault;   /* the game's first broken promise in this search */
 
 	/* repetitions: keys[0 .. history) are the game's history, keys[history + p] the key
 	 * of the node at ply p (written on entry); a repetition at ply p is looked for among
@@ -108,6 +126,11 @@ typedef struct cutoff_searcher {
 	/* Written at every node by this thread alone, summed by the engine after the search:
 	 * plain increments on a cache line of their own (the searcher is 64-byte aligned). */
 	_Alignas(64) cutoff_counters_t count;
+	/* Contacts with the horizon: leaves scored at the depth limit (or the ply limit),
+	 * repetitions, null-move cut-offs and table answers that are not exact to the end,
+	 * and split points whose helpers met one of those. A node whose subtree left this
+	 * count unchanged has a value that holds at every depth (the solve mode). */
+	uint64_t horizon;
 	/* The profiler's per-node counts by expected type (cutoff_node_type_t), kept as arrays
 	 * so that counting costs one indexed add; cutoff_searcher_fold turns them into
 	 * count's fields. A node that cuts off adds to cuts only, one that searched every
@@ -133,10 +156,12 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 void cutoff_searcher_destroy(cutoff_searcher_t *s);
 
 /* Prepares for a new search from `root` (NULL: a YBW helper, whose positions come from
- * split points): resets counters and killers, and halves the history scores (they fade
- * over searches). `ybw` is the YBW driver or NULL. */
+ * split points): resets counters, killers and the fault, and halves the history scores
+ * (they fade over searches). `ybw` is the YBW driver or NULL; `solve` the solve mode
+ * (cutoff_limits_t.solve). */
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth, const uint64_t *history, int history_length);
+                           int min_split_depth, const uint64_t *history, int history_length,
+                           bool solve);
 
 /* A YBW helper joining a split point at `ply` takes over its owner's view of the path:
  * the keys above the node (for repetitions) and whether the node is in check. `own_ply`

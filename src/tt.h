@@ -12,6 +12,12 @@
  * (the profiler's "who wrote this entry", see tt.c). */
 enum { CUTOFF_TT_WRITERS = 1u << 16 };
 
+/* The depth of an entry that is exact to the end of the game: its value was proven
+ * without meeting the horizon anywhere (the solve mode, search.c), so it holds for a
+ * search of any depth. Deeper than any search can ask for, so every probe uses it. */
+enum { CUTOFF_TT_DEPTH_END = 255 };
+_Static_assert(CUTOFF_MAX_PLY - 1 < CUTOFF_TT_DEPTH_END, "no search is as deep as the end");
+
 /* Like cutoff_tt_new, with the memory placed through an already loaded hwloc topology
  * (a hwloc_topology_t, which must outlive the table), or plain memory when it is NULL. */
 cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err);

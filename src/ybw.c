@@ -23,7 +23,8 @@
  *                 under ybw->lock after the split point is complete (and t marked busy),
  *                 read (acquire) and cleared by t as it takes the booking.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
- *                 next, alpha, best, best_move, best_index and pv under sp->lock;
+ *                 next, alpha, best, best_move, best_index, pv and horizon under sp->lock
+ *                 (the owner reads horizon after its helpers have left);
  *                 sp->cut set under sp->lock and read anywhere (relaxed: a late read only
  *                 costs some wasted nodes); sp->aborted set by a thread that a stop made
  *                 leave a move unsearched, read by the owner after its helpers have left
@@ -169,6 +170,7 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		cutoff_spinlock_unlock(&sp->lock);
 
 		uint64_t nodes = s->count.nodes, lost = s->count.split_nodes_lost;
+		uint64_t horizon = s->horizon;
 		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, sp->type, m, i,
 		                               sp->hints ? sp->hints[i] : 0, a, sp->beta);
 		if (cutoff_search_halted(s)) {
@@ -185,6 +187,7 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		}
 
 		split_lock(&sp->lock, spin);
+		sp->horizon |= s->horizon != horizon;
 		if (v > sp->best) {
 			sp->best = v;
 			sp->best_move = m;
@@ -344,6 +347,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	sp->best_move = best_move;
 	sp->best_index = 0;
 	sp->pv_length = s->pv_length[ply];
+	sp->horizon = false;
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	cutoff_int_store_relaxed(&sp->cut, 0);
 	cutoff_int_store_relaxed(&sp->aborted, 0);
@@ -374,6 +378,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	me->nsplits--;
 	if (cutoff_int_load_relaxed(&sp->aborted))
 		s->aborted = true; /* the stop reached a helper first: this node is void */
+	s->horizon += sp->horizon; /* the helpers' contacts, as if the owner had made them */
 	out->best = sp->best;
 	out->best_move = sp->best_move;
 	out->cut = cutoff_int_load_relaxed(&sp->cut) != 0;

@@ -33,6 +33,9 @@ typedef struct cutoff_split {
 	cutoff_move_t best_move;
 	int best_index;            /* the position of best_move in moves[] */
 	int pv_length;
+	bool horizon;              /* the solve mode: a move's search met the horizon
+	                              (searcher.horizon), so the node's value may not be stored
+	                              as exact to the end */
 	cutoff_move_t pv[CUTOFF_MAX_PLY];
 
 	/* atomic */
