@@ -128,6 +128,72 @@ CUTOFF_API int32_t cutoff_rtree_value(const cutoff_rtree_t *tree, const cutoff_r
  * UINT64_MAX when it does not fit in 64 bits. */
 CUTOFF_API uint64_t cutoff_minimal_tree(int branching, int depth);
 
+/* ---------------------------------------------------------------------------------------
+ * A random game with passes: a model of an Othello endgame, for the solve mode
+ * (cutoff_limits_t.solve) and for testing games whose lines have no fixed length.
+ *
+ * A position is a set of empty cells, the side to move, and whether the last move was a
+ * pass. Each empty cell is a legal move for the side to move with probability legal/100,
+ * decided by a hash of the position and the cell; playing it fills the cell. A player
+ * without a legal cell must pass (the pass is the only move generated, CUTOFF_PGAME_PASS);
+ * the game is over when no cell is empty, or when a player who must pass follows a pass
+ * (both passed). The final score is a plain value in -score .. score for the side to move,
+ * drawn from the final position's hash (no win is distance-converted); evaluate is a
+ * noisy guess in the same range. Positions reached by different orders of moves are the
+ * same position (same key): the table sees transpositions, as in Othello. Lines are as
+ * long as the cells filled plus the passes: a position with e empty cells can last up to
+ * 2e plies, and lines of one position differ in length.
+ *
+ * Everything is a pure function of (seed, position); the only context is the read-only
+ * cutoff_pgame_t. Moves are cell numbers 0 .. cells-1, in cell order; no hints.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct cutoff_pgame_params {
+	int cells;     /* 1 .. CUTOFF_PGAME_MAX_CELLS, empty at the root; default 12 */
+	int legal;     /* 1 .. 100: per cent of empty cells legal for a side; default 50 */
+	int32_t score; /* 1 .. CUTOFF_WIN_MIN - 1: final scores lie in -score .. score;
+	                  default 64 (the disc difference of an 8x8 board) */
+	uint64_t seed; /* which game; default 1 */
+} cutoff_pgame_params_t;
+
+#define CUTOFF_PGAME_MAX_CELLS 24
+#define CUTOFF_PGAME_PASS 255u
+
+typedef struct cutoff_pgame_state {
+	uint64_t key;   /* the position's key, kept up to date by play */
+	uint32_t empty; /* bit c set: cell c is empty */
+	uint8_t side;   /* 0 or 1, the side to move */
+	uint8_t passed; /* 1: the last move was a pass */
+	uint8_t pad[2];
+} cutoff_pgame_state_t;
+
+typedef struct cutoff_pgame cutoff_pgame_t;
+
+/* Defaults as above. Does nothing when params is NULL. */
+CUTOFF_API void cutoff_pgame_params_default(cutoff_pgame_params_t *params);
+
+/* Makes a game, or NULL with *err (when err is not NULL): CUTOFF_EINVAL for NULL or a
+ * parameter out of range, CUTOFF_ENOMEM. */
+CUTOFF_API cutoff_pgame_t *cutoff_pgame_new(const cutoff_pgame_params_t *params, int *err);
+CUTOFF_API void cutoff_pgame_free(cutoff_pgame_t *game); /* NULL is ignored */
+
+/* The game description (inside `game`, which must outlive its engines); NULL for NULL. */
+CUTOFF_API const cutoff_game_t *cutoff_pgame_game(const cutoff_pgame_t *game);
+
+/* The start: every cell empty, side 0 to move. Does nothing when an argument is NULL. */
+CUTOFF_API void cutoff_pgame_root(const cutoff_pgame_t *game, cutoff_pgame_state_t *root);
+
+/*
+ * The oracle: the exact value of `state` for the side to move under perfect play, and
+ * the length of its longest line in plies (passes counted), by a negamax over every
+ * position (memoized: 4 x 2^cells small entries, allocated and freed here; this is not a
+ * search of the engine). Either output may be NULL. Returns 0, CUTOFF_EINVAL (NULL game
+ * or state, a state with cells the game does not have, or more than 22 cells: the memo
+ * would pass 64 MiB), or CUTOFF_ENOMEM.
+ */
+CUTOFF_API int cutoff_pgame_solve(const cutoff_pgame_t *game, const cutoff_pgame_state_t *state,
+                                  int32_t *value, int *length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,6 +68,8 @@ void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16])
 		cutoff_chess_move_str(m, out, 16);
 	else if (game == CLI_GAME_CONNECT4)
 		snprintf(out, 16, "%d", (int)m + 1);
+	else if (game == CLI_GAME_PGAME && m == CUTOFF_PGAME_PASS)
+		snprintf(out, 16, "pass");
 	else
 		snprintf(out, 16, "%" PRIu32, m);
 }

@@ -21,11 +21,13 @@ typedef enum cli_game {
 	CLI_GAME_TTT,
 	CLI_GAME_CHESS,
 	CLI_GAME_CONNECT4,
-	CLI_GAME_RTREE
+	CLI_GAME_RTREE,
+	CLI_GAME_PGAME
 } cli_game_t;
 
 /* A move in the game's own words, into out (16 bytes): "-" for none, UCI notation for
- * chess, the column 1..7 for Connect Four, the square or child index for the others. */
+ * chess, the column 1..7 for Connect Four, the cell or "pass" for the game with passes,
+ * the square or child index for the others. */
 void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16]);
 
 #endif /* CUTOFF_CLI_REPORT_H */

@@ -37,17 +37,23 @@ static const char search_usage[] =
 	"included, counts as a node. Repeats one search of `cutoff bench` (its report folder's\n"
 	"searches.txt lists them), `cutoff solve --weak` (--window -1,1) or `cutoff tree`.\n"
 	"\n"
-	"  --game NAME       ttt (tic-tac-toe), chess, connect4 or rtree (a random tree);\n"
+	"  --game NAME       ttt (tic-tac-toe), chess, connect4, rtree (a random tree) or\n"
+	"                    pgame (a random game with passes, an Othello endgame's model);\n"
 	"                    default ttt\n"
 	"  --position P      ttt: 9 squares row by row, x, o, '.' or '-' (x moves first);\n"
 	"                    chess: a FEN; connect4: the columns played, 1..7 ('' or '-':\n"
-	"                    the empty board); rtree: the tree's seed, 0..2^64-1.\n"
-	"                    Default: the start (rtree: seed 1). --fen, --moves and --seed\n"
-	"                    are the same option\n"
+	"                    the empty board); rtree, pgame: the seed, 0..2^64-1.\n"
+	"                    Default: the start (rtree, pgame: seed 1). --fen, --moves and\n"
+	"                    --seed are the same option\n"
 	"  --depth D         plies to search: ttt 1..9, default 9; chess 1..127, default 8;\n"
 	"                    connect4 1..43, default the depth the window needs (the rest of\n"
 	"                    the game for the full window); rtree 1..30, the tree's depth\n"
-	"                    too, default 11\n"
+	"                    too, default 11; pgame 1..127, default to the end (--solve)\n"
+	"  --solve on|off    search to the end of the game (cutoff_limits_t.solve): values\n"
+	"                    that never met the horizon hold at every depth; without\n"
+	"                    --depth there is no depth limit, and --iterate on deepens until\n"
+	"                    an iteration meets no horizon. Default on for pgame, off for\n"
+	"                    the others\n"
 	"  --algo ALGO       the algorithm at every node: minimax, alphabeta, pvs or mtdf\n"
 	"                    (on the serial driver); or a parallel driver: serial,\n"
 	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
@@ -62,15 +68,19 @@ static const char search_usage[] =
 	"                    answers), 1..86400000; default none\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
 	"                    0 (16 for mtdf and lazysmp, whose threads share only the\n"
-	"                    table), chess 16, connect4 4, rtree 64\n"
+	"                    table), chess 16, connect4 4, rtree 64, pgame 16\n"
 	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
-	"                    list of tt,hints,killers,history; default: ttt none, chess and\n"
-	"                    rtree all, connect4 tt,hints\n"
+	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
+	"                    rtree and pgame all, connect4 tt,hints\n"
 	"  --pruning P       speculative pruning: on, off, or a list of null,lmr; default on\n"
 	"                    for chess, off for the others (values then are inexact)\n"
 	"  --branching B     rtree: children per inner node, 2..64; default 8\n"
 	"  --model M         rtree: incremental (each move adds a step to the mover's score)\n"
 	"                    or iid (independent leaves); default incremental\n"
+	"  --cells N         pgame: empty cells at the start, 1..22; default 12. The report\n"
+	"                    gives the exact value and the longest line (the game's oracle)\n"
+	"  --legal P         pgame: per cent of empty cells legal for a side, 1..100;\n"
+	"                    default 50\n"
 	CLI_PARALLEL_USAGE
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n";
@@ -80,13 +90,16 @@ enum {
 	GAME_TTT,
 	GAME_CHESS,
 	GAME_CONNECT4,
-	GAME_RTREE
+	GAME_RTREE,
+	GAME_PGAME
 };
-static const char *const game_names[] = { "ttt", "chess", "connect4", "rtree", NULL };
+static const char *const game_names[] = { "ttt", "chess", "connect4", "rtree", "pgame", NULL };
 static const char *const game_titles[] = { "ttt (tic-tac-toe)", "chess", "connect4 (Connect Four)",
-	                                   "rtree (random tree)" };
+	                                   "rtree (random tree)",
+	                                   "pgame (random game with passes)" };
 static const char *const model_names[] = { "iid", "incremental", NULL };
-static const int max_depth[] = { 9, CUTOFF_MAX_PLY - 1, CUTOFF_CONNECT4_CELLS + 1, 30 };
+static const int max_depth[] = { 9, CUTOFF_MAX_PLY - 1, CUTOFF_CONNECT4_CELLS + 1, 30,
+	                         CUTOFF_MAX_PLY - 1 };
 
 /* The game and the position being searched: owned by cli_search, freed by game_free. */
 typedef struct search_game {
@@ -94,6 +107,9 @@ typedef struct search_game {
 	const cutoff_game_t *game;
 	cutoff_chess_t *chess;
 	cutoff_rtree_t *rtree;
+	cutoff_pgame_t *pgame;
+	int32_t oracle_value; /* pgame: the exact value and the longest line, from its oracle */
+	int oracle_length;
 	_Alignas(16) uint64_t root[CUTOFF_MAX_STATE / 8];
 	char text[CUTOFF_CHESS_FEN_SIZE]; /* the position as the report shows it */
 	char side[24];                    /* who moves: "x", "white", "first player" */
@@ -103,6 +119,7 @@ static void game_free(search_game_t *g)
 {
 	cutoff_chess_free(g->chess);
 	cutoff_rtree_free(g->rtree);
+	cutoff_pgame_free(g->pgame);
 }
 
 static const char *bound_name(cutoff_bound_t b)
@@ -124,7 +141,7 @@ static const char *bound_name(cutoff_bound_t b)
 static void move_text(const search_game_t *g, cutoff_move_t m, char out[16])
 {
 	static const cli_game_t games[] = { CLI_GAME_TTT, CLI_GAME_CHESS, CLI_GAME_CONNECT4,
-		                            CLI_GAME_RTREE };
+		                            CLI_GAME_RTREE, CLI_GAME_PGAME };
 	cli_move_text(games[g->id], m, out);
 }
 
@@ -163,9 +180,36 @@ static bool ttt_position(const char *text, search_game_t *g)
 	return true;
 }
 
+/* The game with passes from its seed, and what its oracle says of the start. */
+static bool pgame_setup(search_game_t *g, const char *position, int cells, int legal)
+{
+	int rc;
+	cutoff_pgame_params_t p;
+	cutoff_pgame_params_default(&p);
+	if (position && !cli_parse_uint64("search", "--seed", position, &p.seed))
+		return false;
+	p.cells = cells;
+	p.legal = legal;
+	if (!(g->pgame = cutoff_pgame_new(&p, &rc))) {
+		cli_fail("search", "cannot make the game", rc, NULL);
+		return false;
+	}
+	g->game = cutoff_pgame_game(g->pgame);
+	cutoff_pgame_state_t *root = (cutoff_pgame_state_t *)g->root;
+	cutoff_pgame_root(g->pgame, root);
+	if ((rc = cutoff_pgame_solve(g->pgame, root, &g->oracle_value, &g->oracle_length)) < 0) {
+		cli_fail("search", "the game's oracle failed", rc, NULL);
+		return false;
+	}
+	snprintf(g->text, sizeof(g->text), "%" PRIu64 " (%d cells, %d %% legal)", p.seed, cells,
+	         legal);
+	snprintf(g->side, sizeof(g->side), "the first player");
+	return true;
+}
+
 /* Makes the game and reads the position (NULL: the start); false after a one-line error. */
 static bool game_setup(search_game_t *g, const char *position, int64_t depth, int branching,
-                       int model)
+                       int model, int cells, int legal)
 {
 	char q[CLI_QUOTE_SIZE], err[160];
 	int rc = 0;
@@ -235,6 +279,8 @@ static bool game_setup(search_game_t *g, const char *position, int64_t depth, in
 		snprintf(g->side, sizeof(g->side), "the root's player");
 		return true;
 	}
+	case GAME_PGAME:
+		return pgame_setup(g, position, cells, legal);
 	}
 	return false;
 }
@@ -304,6 +350,7 @@ static int print_json(const search_report_t *rep)
 	json_int(&w, "max_helpers", rep->par->max_helpers);
 	json_int(&w, "depth", rep->lim->depth);
 	json_bool(&w, "iterate", rep->lim->iterate);
+	json_bool(&w, "solve", rep->lim->solve);
 	json_int(&w, "alpha", rep->lim->alpha);
 	json_int(&w, "beta", rep->lim->beta);
 	json_uint(&w, "time_limit_ms", rep->lim->time_ms);
@@ -312,6 +359,11 @@ static int print_json(const search_report_t *rep)
 	json_uint(&w, "pruning", rep->pruning);
 	json_bool(&w, "terminal", rep->terminal);
 	json_bool(&w, "stopped", r->stopped);
+	json_bool(&w, "solved", r->solved);
+	if (g->id == GAME_PGAME) {
+		json_int(&w, "oracle_value", g->oracle_value);
+		json_int(&w, "longest_line", g->oracle_length);
+	}
 	json_int(&w, "value", r->value);
 	json_string(&w, "bound", bound_name(r->bound));
 	json_int(&w, "depth_completed", r->depth);
@@ -343,6 +395,7 @@ static int print_json(const search_report_t *rep)
 		json_int(&w, "depth", it->depth);
 		json_int(&w, "value", it->value);
 		json_string(&w, "bound", bound_name(it->bound));
+		json_bool(&w, "solved", it->solved);
 		json_move(&w, "best_move", g, it->best_move);
 		json_uint(&w, "nodes", it->counters.nodes);
 		json_uint(&w, "leaves", it->counters.leaves);
@@ -405,11 +458,20 @@ static void print_text(const search_report_t *rep)
 		cli_field(stdout, "split rules",
 		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
 		          rep->par->min_split, rep->par->max_helpers);
-	if (lim->iterate)
+	if (lim->solve && lim->depth == 0)
+		cli_field(stdout, "depth", "to the end of the game%s (completed %d)",
+		          lim->iterate ? " by iterative deepening" : "", r->depth);
+	else if (lim->iterate)
 		cli_field(stdout, "depth", "%d by iterative deepening (completed %d)", lim->depth,
 		          r->depth);
 	else
 		cli_field(stdout, "depth", "%d", lim->depth);
+	if (lim->solve)
+		cli_field(stdout, "solved", "%s", r->solved ? "yes: no line met the horizon"
+		                                            : "no: some line met the horizon");
+	if (g->id == GAME_PGAME)
+		cli_field(stdout, "oracle", "value %" PRId32 ", longest line %d plies",
+		          g->oracle_value, g->oracle_length);
 	if (lim->alpha > -CUTOFF_INF || lim->beta < CUTOFF_INF)
 		cli_field(stdout, "window", "(%" PRId32 ", %" PRId32 ")", lim->alpha, lim->beta);
 	if (lim->time_ms)
@@ -450,8 +512,9 @@ static void print_text(const search_report_t *rep)
 		snprintf(label, sizeof(label), "iteration %d", it->depth);
 		move_text(g, it->best_move, mv);
 		cli_field(stdout, label,
-		          "value %" PRId32 " (%s), move %s, %" PRIu64 " nodes, at %.3f s",
-		          it->value, bound_name(it->bound), mv, it->counters.nodes, it->time_s);
+		          "value %" PRId32 " (%s%s), move %s, %" PRIu64 " nodes, at %.3f s",
+		          it->value, bound_name(it->bound), it->solved ? ", solved" : "", mv,
+		          it->counters.nodes, it->time_s);
 	}
 	for (int i = 0; rep->par->threads > 1 && i < (int)rep->par->threads; i++) {
 		char label[32];
@@ -472,8 +535,8 @@ int cli_search(int argc, char **argv)
 	cli_parallel_t par;
 	const char *position = NULL, *fen = NULL, *moves = NULL, *seed = NULL;
 	const char *ordering_text = "none", *pruning_text = "off", *window_text = NULL;
-	int64_t depth = 9, hash_mb = 0, time_ms = 0, branching = 8;
-	int iterate = 0, model = 1;
+	int64_t depth = 9, hash_mb = 0, time_ms = 0, branching = 8, cells = 12, legal = 50;
+	int iterate = 0, model = 1, solve = 0;
 	unsigned ordering, pruning;
 	bool json = false;
 	cli_opt_t opts[] = {
@@ -502,6 +565,9 @@ int cli_search(int argc, char **argv)
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &model,
 		  .choices = model_names },
+		{ .name = "solve", .kind = CLI_CHOICE, .dest.choice = &solve, .choices = cli_onoff_names },
+		{ .name = "cells", .kind = CLI_INT, .dest.i = &cells, .min = 1, .max = 22 },
+		{ .name = "legal", .kind = CLI_INT, .dest.i = &legal, .min = 1, .max = 100 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 		CLI_PARALLEL_OPTS(&par),
 	};
@@ -520,7 +586,7 @@ int cli_search(int argc, char **argv)
 	/* One position option; the game's own name for it is only a spelling. */
 	const char *given[] = { position, fen, moves, seed };
 	const char *names[] = { "--position", "--fen", "--moves", "--seed" };
-	const char *own[] = { NULL, "--fen", "--moves", "--seed" };
+	const char *own[] = { NULL, "--fen", "--moves", "--seed", "--seed" };
 	for (int i = 0; i < 4; i++) {
 		if (!given[i])
 			continue;
@@ -541,6 +607,10 @@ int cli_search(int argc, char **argv)
 		cli_error("search", "--branching and --model are options of --game rtree only");
 		return CLI_EXIT_USAGE;
 	}
+	if (g.id != GAME_PGAME && (cli_given(opts, nopts, "cells") || cli_given(opts, nopts, "legal"))) {
+		cli_error("search", "--cells and --legal are options of --game pgame only");
+		return CLI_EXIT_USAGE;
+	}
 
 	/* Each game's defaults (see the top of this file). */
 	bool chess = g.id == GAME_CHESS, ttt = g.id == GAME_TTT;
@@ -548,8 +618,15 @@ int cli_search(int argc, char **argv)
 		algo_text = ttt ? "alphabeta" : "pvs";
 	if (!cli_parse_algo("search", algo_text, &driver, &algo))
 		return CLI_EXIT_USAGE;
+	if (!cli_given(opts, nopts, "solve"))
+		solve = g.id == GAME_PGAME;
 	if (!cli_given(opts, nopts, "depth"))
-		depth = ttt ? 9 : chess ? 8 : g.id == GAME_RTREE ? 11 : 0;
+		depth = solve ? 0 : ttt ? 9 : chess ? 8 : g.id == GAME_RTREE ? 11 : 0;
+	if (g.id == GAME_PGAME && depth == 0 && solve != 1) {
+		cli_error("search", "--game pgame with --solve off needs a --depth (its oracle "
+		                    "prints the longest line)");
+		return CLI_EXIT_USAGE;
+	}
 	if (depth > max_depth[g.id]) {
 		char q[CLI_QUOTE_SIZE], v[24];
 		snprintf(v, sizeof(v), "%" PRId64, depth);
@@ -563,6 +640,7 @@ int cli_search(int argc, char **argv)
 		hash_mb = chess                   ? 16
 		          : g.id == GAME_CONNECT4 ? 4
 		          : g.id == GAME_RTREE    ? 64
+		          : g.id == GAME_PGAME    ? 16
 		          /* ttt: MTD(f) without a table searches the tree again on every pass, and
 		           * lazy SMP's threads share nothing else; the others run without one by
 		           * default so that their counts are the textbook ones. */
@@ -583,12 +661,13 @@ int cli_search(int argc, char **argv)
 	limits.guess = limits.beta < CUTOFF_INF ? limits.beta : 0;
 	limits.iterate = iterate == 1;
 	limits.time_ms = (uint64_t)time_ms;
+	limits.solve = solve == 1;
 
-	if (!game_setup(&g, position, depth, (int)branching, model)) {
+	if (!game_setup(&g, position, depth, (int)branching, model, (int)cells, (int)legal)) {
 		game_free(&g);
 		return CLI_EXIT_USAGE;
 	}
-	if (g.id == GAME_CONNECT4 && depth == 0)
+	if (g.id == GAME_CONNECT4 && depth == 0 && !limits.solve)
 		depth = cutoff_connect4_depth((const cutoff_connect4_state_t *)g.root, limits.alpha,
 		                              limits.beta);
 	limits.depth = (int)depth;
