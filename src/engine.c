@@ -568,6 +568,55 @@ void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
 		sum->depth_completed = p->depth_completed;
 }
 
+/*
+ * The principal variation, continued from the table where the search's own stops: a PV
+ * ends where a node was answered by the table, so its line below is in the table. From
+ * the last position of the PV, while the table's entries deep enough for the rest of the
+ * line (exact to the end, for a solved value) prove the root's value seen from that side
+ * as a lower bound (so their move reaches it) with a move that the game generates there,
+ * the move is added; it stops at a
+ * terminal position, a position already on the line (a cycle), or the ply limit. Only for
+ * an exact root value. Runs on the caller's thread after the search, over searcher 0's
+ * stacks; the search itself is not touched.
+ */
+static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t *r)
+{
+	const cutoff_game_t *g = &e->game;
+	cutoff_searcher_t *s = &e->searchers[0];
+	uint64_t keys[CUTOFF_MAX_PLY];
+	if (!e->tt || r->bound != CUTOFF_BOUND_EXACT || r->pv_length == 0)
+		return;
+	memcpy(cutoff_searcher_state(s, 0), root, g->state_size);
+	for (int p = 0;; p++) {
+		void *st = cutoff_searcher_state(s, p);
+		int32_t v;
+		if (p >= CUTOFF_MAX_PLY - 1 || g->terminal(g->ctx, st, &v))
+			return;
+		keys[p] = g->key(g->ctx, st);
+		for (int q = p - 2; q >= 0; q -= 2)
+			if (keys[q] == keys[p])
+				return;
+		if (p >= r->pv_length) {
+			cutoff_tt_hit_t hit;
+			int32_t want = p % 2 ? -r->value : r->value;
+			/* Entries of the depth the line has left (a solved value: exact to the
+			 * end), so that bounds of shallower iterations do not mix in. */
+			int depth = r->solved ? CUTOFF_TT_DEPTH_END : r->depth > p ? r->depth - p : 0;
+			if (!cutoff_tt_probe(e->tt, keys[p], depth, p, &hit) || hit.lower != want ||
+			    hit.move == CUTOFF_MOVE_NONE)
+				return;
+			cutoff_move_t *m = s->moves; /* scratch: the search is over */
+			int n = g->gen_moves(g->ctx, st, m, NULL), i = 0;
+			while (i < n && i < g->max_moves && m[i] != hit.move)
+				i++;
+			if (i >= n || i >= g->max_moves)
+				return;
+			r->pv[r->pv_length++] = hit.move;
+		}
+		g->play(g->ctx, st, r->pv[p], cutoff_searcher_state(s, p + 1));
+	}
+}
+
 /* Tells the log how the game broke its contract (search.h, cutoff_fault_t). */
 static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 {
@@ -835,6 +884,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 			rc = CUTOFF_EGAME;
 			break;
 		}
+	if (rc == CUTOFF_OK)
+		pv_from_table(e, root, r);
 out:
 	r->time_s = (double)(cutoff_now_ns() - job.t0) / 1e9;
 	cutoff_int_store_relaxed(&e->control.stop, 0);

@@ -13,7 +13,9 @@
  *   - a single search to L is solved with V; a single search shallower than L that says
  *     solved has V (a value that met no horizon is the game's, whatever the depth);
  *   - lazy SMP and YBW at 2, 4 and 8 threads (more threads than cores) give V, solved;
- *   - without solve nothing changes: the same search to L gives V, solved false.
+ *   - without solve nothing changes: the same search to L gives V, solved false;
+ *   - the principal variation of a solved value, completed from the table, plays out to
+ *     the end of the game and scores the root's value.
  * Connect Four: the weak solve of 3246313 (a loss for the side to move, as its pinned
  * search says) with no depth, window (-1, 1), is solved with a value <= -1.
  */
@@ -60,6 +62,26 @@ static bool keeps_contract(int32_t v, int32_t alpha, int32_t beta, int32_t truth
 	return truth == v;
 }
 
+/* A solved exact value's principal variation, completed from the table, plays out to
+ * the end of the game, and the final score is the root's value. */
+static void check_pv(const cutoff_game_t *g, const cutoff_pgame_state_t *root,
+                     const cutoff_result_t *r, int index)
+{
+	cutoff_pgame_state_t st[2];
+	int32_t v = 0;
+	int p = 0;
+	st[0] = *root;
+	for (; p < r->pv_length; p++) {
+		if (!g->is_legal(g->ctx, &st[p % 2], r->pv[p]))
+			break;
+		g->play(g->ctx, &st[p % 2], r->pv[p], &st[(p + 1) % 2]);
+	}
+	bool over = g->terminal(g->ctx, &st[p % 2], &v);
+	CHECK(p == r->pv_length && over && (p % 2 ? -v : v) == r->value,
+	      "game %d: the PV (%d moves, %d legal) ends the game with %d (root value %d)", index,
+	      r->pv_length, p, (int)(p % 2 ? -v : v), (int)r->value);
+}
+
 static void one_game(uint64_t *rng, int index, uint64_t *searched)
 {
 	cutoff_pgame_params_t p;
@@ -95,6 +117,8 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 			      "(oracle %d) depth %d (longest line %d)",
 			      index, p.cells, p.legal, algo_names[a], mb, rc, r.solved, (int)r.value,
 			      (int)truth, r.depth, length);
+			if (mb)
+				check_pv(g, &root, &r, index);
 			++*searched;
 		}
 
