@@ -208,7 +208,11 @@ typedef enum cutoff_algo {
  *   SERIAL   one thread searches (the others, if any, only help clear the table).
  *   LAZYSMP  every thread runs its own iterative deepening from the root; they share only
  *            the table. The reported answer is the deepest completed iteration of any
- *            thread (docs/architecture.md gives the whole rule).
+ *            thread (docs/architecture.md gives the whole rule). Its speed-up comes from
+ *            threads searching different depths: a single-depth search (limits.iterate
+ *            false, as a solver asks) has every thread search the final depth in the same
+ *            order, the first to finish answering, and gains little or nothing (exact
+ *            all the same).
  *   YBW      Young Brothers Wait: a node's eldest child is searched first; once it has not
  *            cut off, the remaining children are offered to idle threads at a split point.
  *            Exact wherever the serial search is exact.
@@ -556,18 +560,25 @@ typedef struct cutoff_limits {
  * when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
-/* The answer of a search. */
+/* The answer of a search. It is large — about 33 KB, most of it iteration[] (CUTOFF_MAX_PLY
+ * entries of 256 bytes) — so keep it in static or heap memory, or on a thread whose stack
+ * has room for it, not on a small worker stack. */
 typedef struct cutoff_result {
 	int32_t value;            /* fail-soft value for the root window */
 	cutoff_bound_t bound;     /* what value says about the true value */
 	cutoff_move_t best_move;  /* CUTOFF_MOVE_NONE only when no move was searched */
-	int depth;                /* the depth the value belongs to (deepest completed) */
+	int depth;                /* the depth the value belongs to (deepest completed; with
+	                             limits.solve and depth 0, CUTOFF_MAX_PLY - 1 for the one
+	                             search; counters.seldepth is then its longest line) */
 	bool stopped;             /* a limit or cutoff_engine_stop() ended the search early */
 	bool solved;              /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
 	                             the depth; false without limits.solve */
 	int pv_length;            /* moves in pv[] */
-	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root */
+	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root: the search's
+	                             own, continued from the table where a table answer cut
+	                             it short and the entries prove it (an exact root value
+	                             only; it may still end before the horizon) */
 	cutoff_counters_t counters;
 	double time_s;            /* wall time of the search */
 	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in
@@ -613,7 +624,13 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
  * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
  * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
  * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad
- * arguments or limits; CUTOFF_EBUSY when this engine is already searching.
+ * arguments or limits; CUTOFF_EBUSY when this engine is already searching; CUTOFF_EGAME
+ * when the game broke its contract at the root or anywhere in the tree (a move count
+ * outside 1 .. max_moves from gen_moves or 0 .. max_moves from gen_noisy, which includes
+ * a non-terminal state without a move): the log callback names the callback, the count and
+ * the ply, every thread stops, and the result holds no answer (value 0, bound NONE,
+ * best_move NONE, no iterations; its counters and times say what was searched). The
+ * engine stays usable.
  */
 CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
                                     const cutoff_limits_t *limits, cutoff_result_t *result,
