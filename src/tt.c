@@ -6,7 +6,9 @@
  *
  *     data   bits  0..31  move (CUTOFF_MOVE_NONE when none)
  *                 32..47  value, int16, wins stored as distance from this node
- *                 48..55  depth in plies (0..255)
+ *                 48..55  depth in plies (0..255; 255, CUTOFF_TT_DEPTH_END in tt.h, marks
+ *                         a value exact to the end of the game, the solve mode's: deeper
+ *                         than any search, so every probe may use it, and the last to go)
  *                 56..57  bound: 0 empty, 1 upper, 2 lower, 3 exact (cutoff_bound_t)
  *                 58..63  generation (6 bits, wrapping)
  *     check  key XOR data
