@@ -33,6 +33,7 @@ typedef struct setup {
 	cutoff_driver_t driver;
 	int threads;
 	size_t tt_mb;
+	unsigned ordering; /* 0: the default */
 } setup_t;
 
 static int search(const cutoff_game_t *g, const setup_t *su, const void *root,
@@ -40,6 +41,8 @@ static int search(const cutoff_game_t *g, const setup_t *su, const void *root,
 {
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
+	if (su->ordering)
+		cfg.ordering = su->ordering;
 	cfg.algo = su->algo;
 	cfg.driver = su->driver;
 	cfg.threads = su->threads;
@@ -86,7 +89,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 {
 	cutoff_pgame_params_t p;
 	cutoff_pgame_params_default(&p);
-	p.cells = 6 + (int)(splitmix64(rng) % 9); /* 6 .. 14 */
+	p.cells = 6 + (int)(splitmix64(rng) % 7); /* 6 .. 12 */
 	p.legal = 20 + (int)(splitmix64(rng) % 60);
 	p.score = 1 + (int)(splitmix64(rng) % 100);
 	p.seed = splitmix64(rng);
@@ -108,7 +111,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 		for (int mb = 0; mb <= 1; mb++) {
 			if (a == CUTOFF_ALGO_MTDF && mb == 0)
 				continue; /* MTD(f) needs its table */
-			setup_t su = { (cutoff_algo_t)a, CUTOFF_DRIVER_SERIAL, 1, (size_t)mb * 4 };
+			setup_t su = { (cutoff_algo_t)a, CUTOFF_DRIVER_SERIAL, 1, (size_t)mb * 4, 0 };
 			int rc = search(g, &su, &root, &lim, &r);
 			CHECK(rc == 0 && r.solved && r.value == truth &&
 			              r.bound == CUTOFF_BOUND_EXACT && r.depth <= length &&
@@ -130,7 +133,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 		lim.beta = hi;
 		for (int a = p.cells <= 8 ? 0 : 1; a <= CUTOFF_ALGO_MTDF; a++) {
 			setup_t su = { (cutoff_algo_t)a, CUTOFF_DRIVER_SERIAL, 1,
-				       a == CUTOFF_ALGO_MINIMAX ? 0 : 4 };
+				       a == CUTOFF_ALGO_MINIMAX ? 0 : 4, 0 };
 			int rc = search(g, &su, &root, &lim, &r);
 			CHECK(rc == 0 && r.solved && keeps_contract(r.value, lo, hi, truth),
 			      "game %d: %s window (%d, %d): value %d solved %d, oracle %d", index,
@@ -144,7 +147,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 	/* Single searches: to the longest line, and shallower. */
 	lim.iterate = false;
 	for (int d = length; d >= 1 && d >= length - 4; d--) {
-		setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4 };
+		setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4, 0 };
 		lim.depth = d;
 		int rc = search(g, &su, &root, &lim, &r);
 		CHECK(rc == 0 && (d < length || r.solved) && (!r.solved || r.value == truth),
@@ -158,7 +161,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 	/* The parallel drivers, oversubscribed too. */
 	for (int driver = CUTOFF_DRIVER_LAZYSMP; driver <= CUTOFF_DRIVER_YBW; driver++)
 		for (int threads = 2; threads <= 8; threads *= 2) {
-			setup_t su = { CUTOFF_ALGO_PVS, (cutoff_driver_t)driver, threads, 4 };
+			setup_t su = { CUTOFF_ALGO_PVS, (cutoff_driver_t)driver, threads, 4, 0 };
 			int rc = search(g, &su, &root, &lim, &r);
 			CHECK(rc == 0 && r.solved && r.value == truth && r.bound == CUTOFF_BOUND_EXACT,
 			      "game %d: %s x%d: solved %d value %d (oracle %d)", index,
@@ -171,7 +174,7 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 	lim.solve = false;
 	lim.iterate = false;
 	lim.depth = length;
-	setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4 };
+	setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4, 0 };
 	int rc = search(g, &su, &root, &lim, &r);
 	CHECK(rc == 0 && !r.solved && r.value == truth,
 	      "game %d: without solve, depth %d: value %d (oracle %d), solved %d", index, length,
@@ -190,7 +193,8 @@ static void connect4(void)
 	lim.solve = true;
 	lim.alpha = -1;
 	lim.beta = 1;
-	setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4 };
+	setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4,
+		       CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS }; /* the solver's ordering */
 	cutoff_result_t r;
 	int rc = search(cutoff_connect4_game(), &su, &st, &lim, &r);
 	CHECK(rc == 0 && r.solved && r.value <= -1,
