@@ -495,6 +495,8 @@ static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff
 void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 {
 	uint64_t w[sizeof(*sum) / sizeof(uint64_t)], x[sizeof(*sum) / sizeof(uint64_t)];
+	if (!sum || !c)
+		return;
 	memcpy(w, sum, sizeof(w));
 	memcpy(x, c, sizeof(x));
 	uint64_t seldepth = sum->seldepth > c->seldepth ? sum->seldepth : c->seldepth;
@@ -549,6 +551,8 @@ static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
 
 void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
 {
+	if (!sum || !p)
+		return;
 	sum->time_s += p->time_s;
 	sum->search_s += p->search_s;
 	sum->idle_s += p->idle_s;
