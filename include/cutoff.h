@@ -545,12 +545,15 @@ typedef struct cutoff_result {
 } cutoff_result_t;
 
 /* The counters of thread `thread` (0 .. threads-1) in the latest search: per-thread node
- * rates and load balance. CUTOFF_EINVAL for NULL or a bad index. Not during a search. */
+ * rates and load balance. CUTOFF_EINVAL for NULL or a bad index; CUTOFF_EBUSY while a
+ * search of this engine runs (from its info callback, or from another thread), *counters
+ * untouched. A search must not start while the call runs. */
 CUTOFF_API int cutoff_engine_thread_counters(const cutoff_engine_t *engine, int thread,
                                              cutoff_counters_t *counters);
 
 /* The profile of thread `thread` in the latest search (see cutoff_profile_t). CUTOFF_EINVAL
- * for a bad index or NULL. Not during a search. */
+ * for a bad index or NULL; CUTOFF_EBUSY, *profile untouched, while a search of this engine
+ * runs, as for cutoff_engine_thread_counters. */
 CUTOFF_API int cutoff_engine_thread_profile(const cutoff_engine_t *engine, int thread,
                                             cutoff_profile_t *profile);
 

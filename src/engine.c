@@ -13,7 +13,10 @@
  *              caller after cutoff_pool_run returns (the pool orders the two).
  *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
  *              release store when it ends: a second concurrent search of the same engine
- *              gets CUTOFF_EBUSY instead of sharing the stacks.
+ *              gets CUTOFF_EBUSY instead of sharing the stacks. The per-thread readers
+ *              (cutoff_engine_thread_counters, _profile) load it with acquire and refuse
+ *              with CUTOFF_EBUSY while it is 1; a 0 read pairs with the release, so they
+ *              see every figure the search wrote.
  *   table, searchers, game, config
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
@@ -339,6 +342,12 @@ void cutoff_engine_free(cutoff_engine_t *e)
 static bool engine_take(cutoff_engine_t *e) { return cutoff_int_cas(&e->searching, 0, 1); }
 
 static void engine_release(cutoff_engine_t *e) { cutoff_int_store_release(&e->searching, 0); }
+
+/* True while a search runs (for readers that must not take the engine, see above). */
+static bool engine_busy(const cutoff_engine_t *e)
+{
+	return cutoff_int_load_acquire(&e->searching) != 0;
+}
 
 static void clear_job(void *arg, int index, int threads)
 {
@@ -805,6 +814,8 @@ int cutoff_engine_thread_counters(const cutoff_engine_t *e, int thread, cutoff_c
 {
 	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
 		return CUTOFF_EINVAL;
+	if (engine_busy(e))
+		return CUTOFF_EBUSY;
 	*out = e->searchers[thread].count;
 	return CUTOFF_OK;
 }
@@ -813,6 +824,8 @@ int cutoff_engine_thread_profile(const cutoff_engine_t *e, int thread, cutoff_pr
 {
 	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
 		return CUTOFF_EINVAL;
+	if (engine_busy(e))
+		return CUTOFF_EBUSY;
 	*out = thread_profile(e, thread);
 	return CUTOFF_OK;
 }
