@@ -106,7 +106,10 @@ CUTOFF_API void cutoff_chess_start(const cutoff_chess_t *chess, cutoff_chess_sta
  * is not 8 squares long, not 8 ranks, two digits in a row; not exactly one king a side,
  * pawns on the first or last rank, more than 16 pieces or 8 pawns a side, more promoted
  * pieces than missing pawns; the side not to move in check, or the side to move in check
- * from more than two pieces; a castling field that is not '-' or a subset of "KQkq" in
+ * from more than two pieces, or from two that no move can give check with together (one
+ * of them must be a bishop, rook or queen with a square between it and the king, and they
+ * may not stand on one line on both sides of it; further impossible double checks, which
+ * only a search for the last move would find, are accepted); a castling field that is not '-' or a subset of "KQkq" in
  * that order, or a right whose king or rook is not on its square; an en-passant square on
  * the wrong rank for the side to move, without the pawn that has just made the double
  * step in front of it, or with either of the squares it crossed occupied; a halfmove
