@@ -577,16 +577,16 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
 
 /*
  * Searches `root` (a state of engine's game) within `limits` and writes the answer into
- * *result. `info` may be NULL. Runs in the calling thread (and the engine's own threads);
- * returns when done.
+ * *result. `info` may be NULL, and so may `info_user`, which is only passed on to it; a
+ * NULL engine, root, limits or result is CUTOFF_EINVAL, with nothing written. Runs in the
+ * calling thread (and the engine's own threads); returns when done.
  *
  * Returns 0 on success. A search stopped by a limit or by cutoff_engine_stop() also
  * returns 0, with result->stopped set and the answer of the deepest completed iteration;
  * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
  * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
- * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for a
- * NULL engine, root, limits or result (nothing is written) or bad limits; CUTOFF_EBUSY when
- * this engine is already searching. info_user is only passed on, and may be NULL.
+ * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad
+ * arguments or limits; CUTOFF_EBUSY when this engine is already searching.
  */
 CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
                                     const cutoff_limits_t *limits, cutoff_result_t *result,
