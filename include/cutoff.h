@@ -13,6 +13,9 @@
  *   - Functions that can fail return 0 on success or a negative CUTOFF_E* code;
  *     constructors return NULL on failure and, when given a non-NULL `err`, store the
  *     code there. cutoff_strerror() names every code.
+ *   - NULL in any pointer argument is never a crash: each contract says what it does
+ *     (usually CUTOFF_EINVAL, or nothing for a function that returns nothing), and
+ *     tests/test_api_null.c calls every public function with NULL in each pointer.
  *   - The library never prints, never exits and never aborts on bad input. Diagnostics go
  *     to the optional log callback of the engine configuration.
  *   - There is no global mutable state: any number of engines may live and search in one
@@ -354,9 +357,9 @@ typedef struct cutoff_engine cutoff_engine_t;
  * Makes an engine for `game` (the struct is copied; game->ctx must outlive the engine).
  * Validates the game (required callbacks present, sizes in range) and the configuration
  * (cfg may be NULL for the defaults), allocates every stack and the table, and returns the
- * engine, or NULL with *err set (when err is not NULL): CUTOFF_EINVAL for a bad config
- * field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out. On failure the
- * log callback, when set, is told which field was wrong.
+ * engine, or NULL with *err set (when err is not NULL): CUTOFF_EINVAL for a NULL game or
+ * a bad config field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out. On
+ * failure the log callback, when set, is told which field was wrong.
  */
 CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
                                               int *err);
@@ -366,28 +369,31 @@ CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const c
 CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
 
 /* Forgets everything learnt: empties the table and the move-ordering history, so that the
- * next search runs as on a new engine. Returns CUTOFF_EBUSY while searching. */
+ * next search runs as on a new engine. Returns CUTOFF_EBUSY while searching, CUTOFF_EINVAL
+ * for NULL. */
 CUTOFF_API int cutoff_engine_clear(cutoff_engine_t *engine);
 
-/* The engine's configuration as validated (a copy into *cfg). */
+/* The engine's configuration as validated (a copy into *cfg). CUTOFF_EINVAL, *cfg
+ * untouched, when either is NULL. */
 CUTOFF_API int cutoff_engine_config(const cutoff_engine_t *engine, cutoff_config_t *cfg);
 
-/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching. */
+/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching;
+ * CUTOFF_EINVAL for NULL or a value that is not a cutoff_algo_t. */
 CUTOFF_API int cutoff_engine_set_algo(cutoff_engine_t *engine, cutoff_algo_t algo);
 
 /* Replaces the table with an empty one of `mb` MiB (0: no table). CUTOFF_EBUSY while
- * searching; CUTOFF_EINVAL for a size out of range; CUTOFF_ENOMEM (the old table is then
- * kept) when the memory cannot be had. */
+ * searching; CUTOFF_EINVAL for NULL or a size out of range; CUTOFF_ENOMEM (the old table
+ * is then kept) when the memory cannot be had. */
 CUTOFF_API int cutoff_engine_set_tt_mb(cutoff_engine_t *engine, size_t mb);
 
 /* The table's fill, per mille of sampled entries written by the latest search (0 without a
- * table). Safe to call during a search (the value is then approximate). */
+ * table, and for NULL). Safe to call during a search (the value is then approximate). */
 CUTOFF_API int cutoff_engine_hashfull(const cutoff_engine_t *engine);
 
 /*
  * Asks the running search of `engine` (if any) to stop as soon as it can. Safe to call
  * from any thread at any moment, including before the search starts (then the next search
- * stops at once) — see cutoff_limits_t.
+ * stops at once) — see cutoff_limits_t. Does nothing for NULL.
  */
 CUTOFF_API void cutoff_engine_stop(cutoff_engine_t *engine);
 
@@ -588,21 +594,25 @@ typedef struct cutoff_result {
 } cutoff_result_t;
 
 /* The counters of thread `thread` (0 .. threads-1) in the latest search: per-thread node
- * rates and load balance. CUTOFF_EINVAL for a bad index. Not during a search. */
+ * rates and load balance. CUTOFF_EINVAL for NULL or a bad index; CUTOFF_EBUSY while a
+ * search of this engine runs (from its info callback, or from another thread), *counters
+ * untouched. A search must not start while the call runs. */
 CUTOFF_API int cutoff_engine_thread_counters(const cutoff_engine_t *engine, int thread,
                                              cutoff_counters_t *counters);
 
 /* The profile of thread `thread` in the latest search (see cutoff_profile_t). CUTOFF_EINVAL
- * for a bad index or NULL. Not during a search. */
+ * for a bad index or NULL; CUTOFF_EBUSY, *profile untouched, while a search of this engine
+ * runs, as for cutoff_engine_thread_counters. */
 CUTOFF_API int cutoff_engine_thread_profile(const cutoff_engine_t *engine, int thread,
                                             cutoff_profile_t *profile);
 
 /* Adds c into *sum as the engine sums its threads into a result: every counter added,
- * seldepth the maximum. For callers summing per-thread counters or several searches. */
+ * seldepth the maximum. For callers summing per-thread counters or several searches.
+ * Does nothing when either is NULL. */
 CUTOFF_API void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c);
 
 /* Adds p into *sum as the engine sums its threads' profiles: times added, depths the
- * maximum. */
+ * maximum. Does nothing when either is NULL. */
 CUTOFF_API void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p);
 
 /* True when the library was built with the profiler (CMake option CUTOFF_PROFILE, on by
@@ -616,8 +626,9 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
 
 /*
  * Searches `root` (a state of engine's game) within `limits` and writes the answer into
- * *result. `info` may be NULL. Runs in the calling thread (and the engine's own threads);
- * returns when done.
+ * *result. `info` may be NULL, and so may `info_user`, which is only passed on to it; a
+ * NULL engine, root, limits or result is CUTOFF_EINVAL, with nothing written. Runs in the
+ * calling thread (and the engine's own threads); returns when done.
  *
  * Returns 0 on success. A search stopped by a limit or by cutoff_engine_stop() also
  * returns 0, with result->stopped set and the answer of the deepest completed iteration;
@@ -667,34 +678,40 @@ typedef struct cutoff_tt_hit {
  * CUTOFF_TT_LOCKED. NULL with *err (when not NULL) CUTOFF_EINVAL for a bad size or flag,
  * CUTOFF_ENOMEM when the memory cannot be had. */
 CUTOFF_API cutoff_tt_t *cutoff_tt_new(size_t mb, unsigned flags, int *err);
+
+/* Frees the table. NULL is ignored. */
 CUTOFF_API void cutoff_tt_free(cutoff_tt_t *tt);
 
 /* Empties part `part` of `parts` equal slices of the table (0 <= part < parts), so that
  * several threads can clear it together; cutoff_tt_clear does it all. Only while nobody
- * probes or stores. */
+ * probes or stores. Does nothing for a NULL table or a part outside 0 .. parts-1. */
 CUTOFF_API void cutoff_tt_clear_part(cutoff_tt_t *tt, int part, int parts);
 CUTOFF_API void cutoff_tt_clear(cutoff_tt_t *tt);
 
 /* Starts a new search generation: entries of older ones are replaced first. Only while
- * nobody probes or stores. */
+ * nobody probes or stores. Does nothing for NULL. */
 CUTOFF_API void cutoff_tt_new_search(cutoff_tt_t *tt);
 
 /* Looks up `key` for a search of `depth` plies at distance `ply` from the root (win
  * scores are stored as distance from the node and converted back). Writes *hit in every
- * case; returns true when the position was found. Thread-safe, lock-free. */
+ * case; returns true when the position was found. Thread-safe, lock-free. A NULL table
+ * holds nothing: *hit says "nothing found" (lower -CUTOFF_INF, upper CUTOFF_INF, move
+ * CUTOFF_MOVE_NONE, depth -1) and the answer is false. A NULL hit: false, nothing looked
+ * up. */
 CUTOFF_API bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
                                 cutoff_tt_hit_t *hit);
 
 /* Records that a search of `depth` plies (0..255) of `key` at distance `ply` from the
  * root returned `value` with `bound` (UPPER, LOWER or EXACT; NONE is ignored) and `move`
- * (may be CUTOFF_MOVE_NONE). Thread-safe, lock-free. */
+ * (may be CUTOFF_MOVE_NONE). Thread-safe, lock-free. Does nothing for a NULL table. */
 CUTOFF_API void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply,
                                 cutoff_bound_t bound, int32_t value, cutoff_move_t move);
 
-/* Per mille of sampled entries written in the current generation (UCI's hashfull). */
+/* Per mille of sampled entries written in the current generation (UCI's hashfull); 0 for
+ * NULL. */
 CUTOFF_API int cutoff_tt_hashfull(const cutoff_tt_t *tt);
 
-/* The number of entries (four per 64-byte bucket). */
+/* The number of entries (four per 64-byte bucket); 0 for NULL. */
 CUTOFF_API uint64_t cutoff_tt_entries(const cutoff_tt_t *tt);
 
 /* ---------------------------------------------------------------------------------------
@@ -707,7 +724,8 @@ typedef struct cutoff_topology_info {
 } cutoff_topology_info_t;
 
 /* Describes `topology` (a loaded hwloc_topology_t; NULL: load this machine's, honouring
- * HWLOC_SYNTHETIC and the like). Returns 0, CUTOFF_EINVAL, or CUTOFF_ENOMEM. */
+ * HWLOC_SYNTHETIC and the like). Returns 0, CUTOFF_EINVAL (info is NULL), or
+ * CUTOFF_ENOMEM. */
 CUTOFF_API int cutoff_topology_describe(void *topology, cutoff_topology_info_t *info);
 
 /*
@@ -716,7 +734,9 @@ CUTOFF_API int cutoff_topology_describe(void *topology, cutoff_topology_info_t *
  * it is not bound (CUTOFF_PLACE_NONE, and always thread 0, the caller); core[i], when
  * `core` is not NULL, the logical index of its core, package[i] and numa[i] likewise (-1
  * when unbound or unknown). More threads than PUs wrap around the plan. The engine binds
- * its workers exactly so. Returns 0, CUTOFF_EINVAL (bad arguments) or CUTOFF_ENOMEM.
+ * its workers exactly so. `topology` NULL: this machine's, loaded for the call (as in
+ * cutoff_topology_describe); core, package and numa may each be NULL (not written).
+ * Returns 0, CUTOFF_EINVAL (pu NULL, or a bad thread count or policy) or CUTOFF_ENOMEM.
  */
 CUTOFF_API int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy,
                                      int *pu, int *core, int *package, int *numa);

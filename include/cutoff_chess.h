@@ -71,7 +71,8 @@ CUTOFF_API cutoff_chess_t *cutoff_chess_new(int *err);
 CUTOFF_API void cutoff_chess_free(cutoff_chess_t *chess);
 
 /*
- * The game description; it lives inside the context, ctx pointing to the context.
+ * The game description; it lives inside the context, ctx pointing to the context (NULL
+ * for a NULL context).
  *
  *   state_size  sizeof(cutoff_chess_state_t)
  *   max_moves   CUTOFF_MAX_MOVES (no position reachable in a game has more than 218)
@@ -105,13 +106,17 @@ CUTOFF_API void cutoff_chess_start(const cutoff_chess_t *chess, cutoff_chess_sta
  * is not 8 squares long, not 8 ranks, two digits in a row; not exactly one king a side,
  * pawns on the first or last rank, more than 16 pieces or 8 pawns a side, more promoted
  * pieces than missing pawns; the side not to move in check, or the side to move in check
- * from more than two pieces; a castling field that is not '-' or a subset of "KQkq" in
+ * from more than two pieces, or from two that no move can give check with together (one
+ * of them must be a bishop, rook or queen with a square between it and the king, and they
+ * may not stand on one line on both sides of it; further impossible double checks, which
+ * only a search for the last move would find, are accepted); a castling field that is not '-' or a subset of "KQkq" in
  * that order, or a right whose king or rook is not on its square; an en-passant square on
  * the wrong rank for the side to move, without the pawn that has just made the double
  * step in front of it, or with either of the squares it crossed occupied; a halfmove
  * clock outside 0..150, or not 0 beside an en-passant square; a fullmove number outside
  * 1..9999; anything that is not a plain decimal number. *out is written only on success.
- * An en-passant square on which no capture is legal is accepted and dropped.
+ * An en-passant square on which no capture is legal is accepted and dropped. A NULL chess,
+ * fen or out: CUTOFF_EINVAL, "FEN: a NULL argument".
  */
 CUTOFF_API int cutoff_chess_parse_fen(const cutoff_chess_t *chess, const char *fen,
                                       cutoff_chess_state_t *out, char *err, size_t errlen);
@@ -125,8 +130,9 @@ CUTOFF_API int cutoff_chess_fen(const cutoff_chess_t *chess, const cutoff_chess_
 /*
  * Reads a move in UCI long algebraic notation ("e2e4", "e7e8q", castling as the king's
  * two-square move "e1g1") and checks that it is legal in `state`. Returns 0 with *move
- * set, or CUTOFF_EINVAL with a message in err naming what is wrong: bad syntax (not 4 or
- * 5 characters, a square out of a1..h8, a promotion letter other than q, r, b, n), a
+ * set, or CUTOFF_EINVAL with a message in err (when err is not NULL and errlen > 0) naming
+ * what is wrong: a NULL chess, state, text or move ("a NULL argument"), bad syntax (not 4
+ * or 5 characters, a square out of a1..h8, a promotion letter other than q, r, b, n), a
  * missing or unexpected promotion piece, or a move that is not legal here.
  */
 CUTOFF_API int cutoff_chess_parse_move(const cutoff_chess_t *chess,
@@ -141,7 +147,8 @@ CUTOFF_API int cutoff_chess_parse_move(const cutoff_chess_t *chess,
  * "e.p." suffix on an en-passant capture, more disambiguation than needed, blanks around
  * the move. Returns 0 with *move set, or CUTOFF_EINVAL with a one-line message in err
  * (when err is not NULL and errlen > 0) that starts "SAN '<text>': " and says what is
- * wrong: bad syntax; no legal move matches (a missing or unexpected promotion piece,
+ * wrong: a NULL chess, state, text or move ("a NULL argument"); bad syntax; no legal move
+ * matches (a missing or unexpected promotion piece,
  * castling written as a king move, illegal castling said as such); ambiguous (the
  * matching moves are listed in SAN); an 'x' on a move that captures nothing, or "e.p." on
  * one that is not en passant. Reads `text` only up to its NUL and refuses more than 32
@@ -166,12 +173,13 @@ CUTOFF_API int cutoff_chess_san(const cutoff_chess_t *chess, const cutoff_chess_
                                 cutoff_move_t move, char *buf, size_t size);
 
 /* Writes `move` in UCI notation into buf (CUTOFF_CHESS_MOVE_SIZE bytes are enough).
- * Returns its length, or CUTOFF_EINVAL for a value that is not a chess move (buf then
- * holds "" when size > 0) or a buffer too small. */
+ * Returns its length, or CUTOFF_EINVAL for a NULL buf, a value that is not a chess move
+ * (buf then holds "" when size > 0) or a buffer too small. */
 CUTOFF_API int cutoff_chess_move_str(cutoff_move_t move, char *buf, size_t size);
 
 /* Plays a legal `move` (checked) in `state` and writes the position after it into
- * *child (which may be `state` itself). CUTOFF_EINVAL for an illegal move. */
+ * *child (which may be `state` itself). CUTOFF_EINVAL for a NULL argument or an illegal
+ * move (*child untouched). */
 CUTOFF_API int cutoff_chess_play(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
                                  cutoff_move_t move, cutoff_chess_state_t *child);
 

@@ -181,6 +181,9 @@ typedef struct cutoff_connect4_solution {
  * When cutoff_engine_stop() ends a search early, returns 0 with out->stopped set and
  * out->lower, out->upper the bounds proven so far.
  */
+CUTOFF_API int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
+                                     bool weak, int method, cutoff_connect4_solution_t *out);
+
 /*
  * The depth a search of `st` with the window (alpha, beta) needs to decide that window on
  * the position's exact score, the horizon scoring 0 (the game's evaluate): a result v
@@ -192,9 +195,6 @@ typedef struct cutoff_connect4_solution {
  */
 CUTOFF_API int cutoff_connect4_depth(const cutoff_connect4_state_t *st, int32_t alpha,
                                      int32_t beta);
-
-CUTOFF_API int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
-                                     bool weak, int method, cutoff_connect4_solution_t *out);
 
 #ifdef __cplusplus
 }

@@ -32,13 +32,14 @@ typedef struct cutoff_ttt_state {
 /* The tic-tac-toe game description (static, immutable, shared). */
 CUTOFF_API const cutoff_game_t *cutoff_ttt_game(void);
 
-/* The empty board, X to move. */
+/* The empty board, X to move. Does nothing when state is NULL. */
 CUTOFF_API void cutoff_ttt_start(cutoff_ttt_state_t *state);
 
 /*
  * Reads a board from 9 characters, row by row: 'x' or 'X', 'o' or 'O', '.' or '-' for an
  * empty square. The side to move follows from the counts (X when equal). Returns
- * CUTOFF_EINVAL for a wrong length, a bad character, or impossible counts.
+ * CUTOFF_EINVAL for a NULL argument, a wrong length, a bad character, or impossible
+ * counts.
  */
 CUTOFF_API int cutoff_ttt_parse(const char *text, cutoff_ttt_state_t *state);
 
@@ -106,26 +107,31 @@ typedef struct cutoff_rtree_state {
 
 typedef struct cutoff_rtree cutoff_rtree_t;
 
-/* Defaults: branching 6, depth 6, values -100..100, natural order, IID values. */
+/* Defaults: branching 6, depth 6, values -100..100, natural order, IID values. Does
+ * nothing when params is NULL. */
 CUTOFF_API void cutoff_rtree_params_default(cutoff_rtree_params_t *params);
 
-/* Makes a tree family (the game description plus its parameters). NULL with *err =
- * CUTOFF_EINVAL for bad parameters, CUTOFF_ENOMEM when out of memory. */
+/* Makes a tree family (the game description plus its parameters). NULL with *err (when
+ * err is not NULL) = CUTOFF_EINVAL for NULL or bad parameters, CUTOFF_ENOMEM when out of
+ * memory. */
 CUTOFF_API cutoff_rtree_t *cutoff_rtree_new(const cutoff_rtree_params_t *params, int *err);
+
+/* Frees the tree family. NULL is ignored. */
 CUTOFF_API void cutoff_rtree_free(cutoff_rtree_t *tree);
 
-/* The game description; valid as long as the tree lives. */
+/* The game description; valid as long as the tree lives. NULL for NULL. */
 CUTOFF_API const cutoff_game_t *cutoff_rtree_game(const cutoff_rtree_t *tree);
 
-/* The root of the tree drawn with `seed`. */
+/* The root of the tree drawn with `seed`. Does nothing when an argument is NULL. */
 CUTOFF_API void cutoff_rtree_root(const cutoff_rtree_t *tree, uint64_t seed,
                                   cutoff_rtree_state_t *root);
 
-/* The true negamax value of `state` for its side to move, searched to the leaves. */
+/* The true negamax value of `state` for its side to move, searched to the leaves; 0 when
+ * an argument is NULL. */
 CUTOFF_API int32_t cutoff_rtree_value(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *state);
 
 /* The minimal tree's leaf count b^ceil(d/2) + b^floor(d/2) - 1 (Knuth and Moore), or
- * UINT64_MAX when it does not fit in 64 bits. */
+ * UINT64_MAX when it does not fit in 64 bits; 0 for branching < 1 or depth < 0. */
 CUTOFF_API uint64_t cutoff_minimal_tree(int branching, int depth);
 
 /* ---------------------------------------------------------------------------------------

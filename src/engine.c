@@ -13,7 +13,10 @@
  *              caller after cutoff_pool_run returns (the pool orders the two).
  *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
  *              release store when it ends: a second concurrent search of the same engine
- *              gets CUTOFF_EBUSY instead of sharing the stacks.
+ *              gets CUTOFF_EBUSY instead of sharing the stacks. The per-thread readers
+ *              (cutoff_engine_thread_counters, _profile) load it with acquire and refuse
+ *              with CUTOFF_EBUSY while it is 1; a 0 read pairs with the release, so they
+ *              see every figure the search wrote.
  *   table, searchers, game, config
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
@@ -340,6 +343,12 @@ static bool engine_take(cutoff_engine_t *e) { return cutoff_int_cas(&e->searchin
 
 static void engine_release(cutoff_engine_t *e) { cutoff_int_store_release(&e->searching, 0); }
 
+/* True while a search runs (for readers that must not take the engine, see above). */
+static bool engine_busy(const cutoff_engine_t *e)
+{
+	return cutoff_int_load_acquire(&e->searching) != 0;
+}
+
 static void clear_job(void *arg, int index, int threads)
 {
 	cutoff_tt_clear_part(arg, index, threads);
@@ -503,6 +512,8 @@ static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff
 void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 {
 	uint64_t w[sizeof(*sum) / sizeof(uint64_t)], x[sizeof(*sum) / sizeof(uint64_t)];
+	if (!sum || !c)
+		return;
 	memcpy(w, sum, sizeof(w));
 	memcpy(x, c, sizeof(x));
 	uint64_t seldepth = sum->seldepth > c->seldepth ? sum->seldepth : c->seldepth;
@@ -557,6 +568,8 @@ static cutoff_profile_t thread_profile(const cutoff_engine_t *e, int i)
 
 void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
 {
+	if (!sum || !p)
+		return;
 	sum->time_s += p->time_s;
 	sum->search_s += p->search_s;
 	sum->idle_s += p->idle_s;
@@ -897,6 +910,8 @@ int cutoff_engine_thread_counters(const cutoff_engine_t *e, int thread, cutoff_c
 {
 	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
 		return CUTOFF_EINVAL;
+	if (engine_busy(e))
+		return CUTOFF_EBUSY;
 	*out = e->searchers[thread].count;
 	return CUTOFF_OK;
 }
@@ -905,6 +920,8 @@ int cutoff_engine_thread_profile(const cutoff_engine_t *e, int thread, cutoff_pr
 {
 	if (!e || !out || thread < 0 || thread >= e->cfg.threads)
 		return CUTOFF_EINVAL;
+	if (engine_busy(e))
+		return CUTOFF_EBUSY;
 	*out = thread_profile(e, thread);
 	return CUTOFF_OK;
 }

@@ -291,9 +291,25 @@ void cutoff_tt_clear_part(cutoff_tt_t *tt, int part, int parts)
 
 void cutoff_tt_clear(cutoff_tt_t *tt) { cutoff_tt_clear_part(tt, 0, 1); }
 
-void cutoff_tt_new_search(cutoff_tt_t *tt) { tt->generation = (tt->generation + 1) & TT_GEN_MASK; }
+void cutoff_tt_new_search(cutoff_tt_t *tt)
+{
+	if (tt)
+		tt->generation = (tt->generation + 1) & TT_GEN_MASK;
+}
 
-uint64_t cutoff_tt_entries(const cutoff_tt_t *tt) { return tt->nbuckets * TT_BUCKET_ENTRIES; }
+uint64_t cutoff_tt_entries(const cutoff_tt_t *tt)
+{
+	return tt ? tt->nbuckets * TT_BUCKET_ENTRIES : 0;
+}
+
+/* What a probe that finds nothing says. */
+static inline void hit_nothing(cutoff_tt_hit_t *hit)
+{
+	hit->lower = -CUTOFF_INF;
+	hit->upper = CUTOFF_INF;
+	hit->move = CUTOFF_MOVE_NONE;
+	hit->depth = -1;
+}
 
 /* Combines the bucket's entries of `key` into *hit; returns the index of the deepest one,
  * or -1 when there is none. */
@@ -303,10 +319,7 @@ static int probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
 	int deepest = -1;
 	int move_depth = -1;
 
-	hit->lower = -CUTOFF_INF;
-	hit->upper = CUTOFF_INF;
-	hit->move = CUTOFF_MOVE_NONE;
-	hit->depth = -1;
+	hit_nothing(hit);
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
 		uint64_t d = entry_read(&b->e[i], key);
 		if (!d)
@@ -351,9 +364,17 @@ bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
 	return deepest >= 0;
 }
 
+/* The public entry points take NULL (cutoff.h); the _by variants do not, since the search
+ * calls them only with a table it has (and checks s->tt before it probes or stores). */
 bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_tt_hit_t *hit)
 {
 	int writer;
+	if (!hit)
+		return false;
+	if (!tt) {
+		hit_nothing(hit);
+		return false;
+	}
 	return cutoff_tt_probe_by(tt, key, depth, ply, hit, &writer);
 }
 
@@ -441,11 +462,14 @@ void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutof
 void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
                      int32_t value, cutoff_move_t move)
 {
-	cutoff_tt_store_by(tt, key, depth, ply, bound, value, move, 0);
+	if (tt)
+		cutoff_tt_store_by(tt, key, depth, ply, bound, value, move, 0);
 }
 
 int cutoff_tt_hashfull(const cutoff_tt_t *tt)
 {
+	if (!tt)
+		return 0;
 	uint64_t n = tt->nbuckets < 250 ? tt->nbuckets : 250, used = 0;
 	for (uint64_t i = 0; i < n; i++)
 		for (int j = 0; j < TT_BUCKET_ENTRIES; j++) {

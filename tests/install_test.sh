@@ -5,8 +5,11 @@
 # project can use it, the way a user would:
 #   1. docs/examples/nim through find_package(cutoff) -> cutoff::cutoff (shared)
 #   2. the same nim.c through find_package(cutoff COMPONENTS static) -> cutoff::cutoff_static
-#   3. the same nim.c through `pkg-config --cflags --libs cutoff` (shared, LD_LIBRARY_PATH)
-#   4. the same nim.c against libcutoff.a and the modules of its Requires.private
+#   3. the same nim.c through `pkg-config --cflags --libs cutoff` (shared, LD_LIBRARY_PATH),
+#      after checking that `pkg-config --cflags cutoff` is the include directory alone
+#      (no flag of a dependency: cutoff's headers include none)
+#   4. the same nim.c against libcutoff.a and `pkg-config --static --libs cutoff` (its
+#      Libs.private: ck, hwloc, threads, libm)
 # Each program must exit 0 and print a line containing "nim". CFLAGS (the build's own C
 # flags, sanitizers included) are used for every compile and link.
 set -euo pipefail
@@ -94,18 +97,27 @@ check_run "find_package, static" "$tmp/nim-static/nim_static"
 step "pkg-config cutoff ($pc)"
 export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 quiet pkg-config --exists --print-errors cutoff
+read -r pc_cflags <<<"$(pkg-config --cflags cutoff)"
+if [ "$pc_cflags" != "-I$(pkg-config --variable=includedir cutoff)" ]; then
+	echo "install_test: FAILED: pkg-config --cflags cutoff is '$pc_cflags', not the include directory alone" >&2
+	exit 1
+fi
+step "ok: pkg-config --cflags cutoff: $pc_cflags"
 # shellcheck disable=SC2086,SC2046 # the flags are meant to split into words
 {
 	quiet $cc $cflags -o "$tmp/nim-pc" "$example/nim.c" $(pkg-config --cflags --libs cutoff)
 	check_run "pkg-config, shared" env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 		"$tmp/nim-pc"
 
-	# libcutoff.a with shared ck and hwloc: the modules named by Requires.private, then
-	# Libs.private. (Not `pkg-config --static`: that also pulls in hwloc's private -ludev,
-	# which Debian's libhwloc-dev does not make linkable.)
-	requires=$(pkg-config --print-requires-private cutoff | tr '\n' ' ')
+	# libcutoff.a with shared ck and hwloc: `--static --libs` but its -lcutoff, which
+	# would take the libcutoff.so installed beside the archive.
+	private=()
+	for flag in $(pkg-config --static --libs cutoff); do
+		[ "$flag" = -lcutoff ] || private+=("$flag")
+	done
 	quiet $cc $cflags -o "$tmp/nim-pc-static" "$example/nim.c" $(pkg-config --cflags cutoff) \
-		"$libdir/libcutoff.a" $(pkg-config --libs $requires) -lpthread -lm
+		"$libdir/libcutoff.a" "${private[@]}"
+	step "static link flags: ${private[*]}"
 	check_run "pkg-config, static" "$tmp/nim-pc-static"
 }
 

@@ -35,6 +35,8 @@ struct nested {
 	const void *root;
 	int rc;
 	int cancel_rc;
+	int counters_rc, profile_rc; /* the per-thread readers, during the search */
+	bool untouched;              /* and what they were given is as it was */
 	int calls;
 };
 
@@ -48,6 +50,15 @@ static void nested_search(void *user, const cutoff_result_t *partial)
 	lim.depth = 1;
 	n->rc = cutoff_engine_search(n->engine, n->root, &lim, &r, NULL, NULL);
 	n->cancel_rc = cutoff_engine_cancel_stop(n->engine);
+	cutoff_counters_t c, c0;
+	cutoff_profile_t p, p0;
+	memset(&c, 0x5a, sizeof(c));
+	memset(&p, 0x5a, sizeof(p));
+	c0 = c;
+	p0 = p;
+	n->counters_rc = cutoff_engine_thread_counters(n->engine, 0, &c);
+	n->profile_rc = cutoff_engine_thread_profile(n->engine, 0, &p);
+	n->untouched = memcmp(&c, &c0, sizeof(c)) == 0 && memcmp(&p, &p0, sizeof(p)) == 0;
 	n->calls++;
 }
 
@@ -147,13 +158,24 @@ int main(void)
 	      "still searches");
 
 	/* A search of a busy engine is refused (here: from inside its own info callback). */
-	struct nested n = { e, &st, 0, 0, 0 };
+	struct nested n = { e, &st, 0, 0, 0, 0, false, 0 };
 	lim.iterate = true;
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, nested_search, &n) == 0 && n.calls > 0 &&
 	              n.rc == CUTOFF_EBUSY,
 	      "a second search of a busy engine gets CUTOFF_EBUSY (%d)", n.rc);
 	CHECK(n.cancel_rc == CUTOFF_EBUSY, "a stop cannot be withdrawn during a search (%d)",
 	      n.cancel_rc);
+	CHECK(n.counters_rc == CUTOFF_EBUSY && n.profile_rc == CUTOFF_EBUSY && n.untouched,
+	      "thread_counters and thread_profile during a search: CUTOFF_EBUSY (%d, %d), "
+	      "nothing written",
+	      n.counters_rc, n.profile_rc);
+	{
+		cutoff_counters_t c;
+		cutoff_profile_t p;
+		CHECK(cutoff_engine_thread_counters(e, 0, &c) == 0 &&
+		              cutoff_engine_thread_profile(e, 0, &p) == 0 && c.nodes > 0,
+		      "and once the search is over, they answer");
+	}
 	CHECK(cutoff_engine_cancel_stop(NULL) == CUTOFF_EINVAL, "cancel_stop(NULL)");
 
 	/* A stop before the search: it stops at once, yet names a legal move. */

@@ -64,6 +64,19 @@ static const bad_fen_t bad[] = {
 	{ "4k3/8/8/8/8/8/8/4K3 wb - - 0 1", "side to move", "side wb" },
 	{ "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "side to move", "black in check, white to move" },
 	{ "4k3/8/8/8/8/3n4/8/r3K1r1 w - - 0 1", "piece placement", "check from 3 pieces" },
+	/* Double checks that no move gives (position.c, check_double_check). */
+	{ "4k3/8/8/8/8/8/3nnn2/r3K2r w - - 0 1", "piece placement",
+	  "two rooks on one rank, on both sides of the king" },
+	{ "R3k2R/8/8/8/8/8/8/4K3 b - - 0 1", "piece placement",
+	  "two rooks on both sides of the king, black to move" },
+	{ "4k3/8/6b1/8/4K3/8/2b5/8 w - - 0 1", "piece placement",
+	  "two bishops on one diagonal, on both sides of the king" },
+	{ "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", "piece placement", "check from two knights" },
+	{ "4k3/8/8/3p1p2/4K3/8/8/8 w - - 0 1", "piece placement", "check from two pawns" },
+	{ "4k3/8/8/3p4/4K3/2n5/8/8 w - - 0 1", "piece placement",
+	  "check from a knight and a pawn" },
+	{ "4k3/8/8/8/8/5n2/4q3/4K3 w - - 0 1", "piece placement",
+	  "check from a queen next to the king and a knight" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "castling", "duplicate right" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w QK - 0 1", "castling", "rights out of order" },
 	{ "4k3/8/8/8/8/8/8/R3K2R w X - 0 1", "castling", "bad letter" },
@@ -107,6 +120,9 @@ static const char *const good[] = {
 	"8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
 	"rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
 	"8/k1P5/8/1K6/8/8/8/8 w - - 99 150",
+	/* Double checks a game can reach: Ng1-f3 uncovering the rook; exd1=R uncovering e8. */
+	"4k3/8/8/8/8/5n2/8/4K2r w - - 0 1",
+	"4r1k1/8/8/8/8/8/8/3rK3 w - - 0 1",
 };
 
 enum {
@@ -274,6 +290,52 @@ int main(void)
 		CHECK(cutoff_chess_fen(chess, &st, fen, sizeof(fen)) == CUTOFF_EINVAL &&
 		              fen[0] == 0,
 		      "cutoff_chess_fen refuses a short buffer");
+	}
+	{
+		cutoff_chess_state_t st;
+		char msg[300];
+		CHECK(cutoff_chess_parse_fen(chess, "4k3/8/8/8/8/8/3nnn2/r3K2r w - - 0 1", &st, msg,
+		                             sizeof(msg)) == CUTOFF_EINVAL &&
+		              strstr(msg, "rook on a1") && strstr(msg, "rook on h1") &&
+		              strstr(msg, "both sides of the king"),
+		      "the two rooks' double check names them: '%s'", msg);
+		CHECK(cutoff_chess_parse_fen(chess, "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", &st, msg,
+		                             sizeof(msg)) == CUTOFF_EINVAL &&
+		              strstr(msg, "knight on d3") && strstr(msg, "knight on f3"),
+		      "the two knights' double check names them: '%s'", msg);
+	}
+
+	/* Every kind of double check a move can give is read back: a knight uncovering a
+	 * rook, en passant (pawn and uncovered rook), a promotion next to the king uncovering
+	 * a rook. */
+	{
+		static const struct {
+			const char *fen, *move;
+		} gives[] = {
+			{ "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4d6" },
+			{ "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4f6" },
+			{ "8/4k3/8/3pP3/8/8/8/4R2K w - d6 0 1", "e5d6" },
+			{ "8/R5Pk/8/8/8/8/8/6K1 w - - 0 1", "g7g8q" },
+			{ "8/R5Pk/8/8/8/8/8/6K1 w - - 0 1", "g7g8b" },
+		};
+		for (size_t i = 0; i < sizeof(gives) / sizeof(gives[0]); i++) {
+			cutoff_chess_state_t st, child, back;
+			cutoff_move_t m;
+			char fen[CUTOFF_CHESS_FEN_SIZE], msg[300] = "";
+			bool played =
+				cutoff_chess_parse_fen(chess, gives[i].fen, &st, NULL, 0) == 0 &&
+				cutoff_chess_parse_move(chess, &st, gives[i].move, &m, NULL, 0) ==
+					0 &&
+				cutoff_chess_play(chess, &st, m, &child) == 0 &&
+				cutoff_chess_in_check(chess, &child) &&
+				cutoff_chess_fen(chess, &child, fen, sizeof(fen)) > 0;
+			CHECK(played &&
+			              cutoff_chess_parse_fen(chess, fen, &back, msg, sizeof(msg)) ==
+			                      0 &&
+			              memcmp(&back, &child, sizeof(back)) == 0,
+			      "%s after %s, a double check, is read back (%s)", gives[i].fen,
+			      gives[i].move, msg);
+		}
 	}
 
 	/* Round trips. */

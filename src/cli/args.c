@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cutoff.h"
 
@@ -84,6 +85,42 @@ void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log)
 		cli_error(cmd, "%s: %s (%s)", what, cutoff_strerror(code), log->last);
 	else
 		cli_error(cmd, "%s: %s", what, cutoff_strerror(code));
+}
+
+static void input_error(const char *cmd, const char *opt, const char *path, int why)
+{
+	char q[CLI_QUOTE_SIZE];
+	cli_quote(q, sizeof(q), path);
+	if (opt)
+		cli_error(cmd, "--%s %s: cannot read it: %s", opt, q, strerror(why));
+	else
+		cli_error(cmd, "%s: cannot read it: %s", q, strerror(why));
+}
+
+FILE *cli_open_input(const char *cmd, const char *opt, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int why = f ? 0 : errno;
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		why = EISDIR;
+	}
+	if (!f)
+		input_error(cmd, opt, path, why);
+	return f;
+}
+
+bool cli_close_input(const char *cmd, const char *opt, const char *path, FILE *f)
+{
+	/* errno is still the failed read's: every caller stops reading at the first failure
+	 * and comes here. */
+	int why = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (why)
+		input_error(cmd, opt, path, why);
+	return why == 0;
 }
 
 void cli_field(FILE *out, const char *label, const char *fmt, ...)

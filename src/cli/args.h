@@ -8,6 +8,11 @@
  *   - a usage error prints exactly one line on stderr, "cutoff <command>: <what>", names
  *     the option and what was expected, prints nothing on stdout and exits with
  *     CLI_EXIT_USAGE; a failure of the library or of the system exits with CLI_EXIT_FAIL;
+ *   - an input file named on the command line that cannot be read — missing, a directory,
+ *     not permitted, or an error part way through — is a usage error too: one line that
+ *     names the option, the file and the reason (cli_open_input, cli_close_input below),
+ *     nothing on stdout (every command reads its input files before it prints), and
+ *     CLI_EXIT_USAGE, whatever the command;
  *   - a value shown back in a message is quoted, with control bytes escaped and long
  *     values shortened, so that the message stays on one line whatever was typed.
  *
@@ -26,7 +31,8 @@
 enum {
 	CLI_EXIT_OK = 0,
 	CLI_EXIT_FAIL = 1, /* the library or the system failed, or a check failed */
-	CLI_EXIT_USAGE = 2 /* the command line is wrong */
+	CLI_EXIT_USAGE = 2 /* the command line is wrong, or an input file it names cannot be
+	                      read */
 };
 
 typedef enum cli_kind {
@@ -97,6 +103,17 @@ enum {
 	CLI_QUOTE_SIZE = 80
 };
 const char *cli_quote(char *buf, size_t size, const char *text);
+
+/*
+ * Input files named on the command line. cli_open_input() opens `path` for reading, or
+ * prints "cutoff <cmd>: --<opt> '<path>': cannot read it: <reason>" (strerror's reason;
+ * "Is a directory" for a directory, which fopen would open) and returns NULL.
+ * cli_close_input() closes it and returns true, or prints the same line for a read error
+ * met meanwhile and returns false. `opt` is the option without its dashes, or NULL for a
+ * file the command found by itself. Either failure means CLI_EXIT_USAGE (args.h above).
+ */
+FILE *cli_open_input(const char *cmd, const char *opt, const char *path);
+bool cli_close_input(const char *cmd, const char *opt, const char *path, FILE *f);
 
 /* One line of a text report: the label padded to a common column, then the formatted
  * value. */

@@ -580,8 +580,12 @@ int cli_bench(int argc, char **argv)
 		const char *file = wk == BENCH_CHESS      ? chess_file
 		                   : wk == BENCH_CONNECT4 ? connect4_file
 		                                          : NULL;
-		if (!bench_workload_load(&b, wk, file, positions, chess_depth, rb, rd, hash))
+		int loaded =
+			bench_workload_load(&b, wk, file, positions, chess_depth, rb, rd, hash);
+		if (loaded != CLI_EXIT_OK) {
+			status = loaded;
 			goto out;
+		}
 	}
 	if (!make_dir(b.out_dir))
 		goto out;

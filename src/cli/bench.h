@@ -198,11 +198,12 @@ typedef struct bench {
 /* bench_work.c */
 
 /* Loads the workload `kind` into b->work[kind] (positions, settings). `file` replaces the
- * default positions (NULL: the default); `positions` caps their number (0: all). On
- * failure prints one line and returns false. */
-bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
-                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
-                         int64_t hash_mb);
+ * default positions (NULL: the default); `positions` caps their number (0: all). Returns
+ * CLI_EXIT_OK, or after one line on stderr an exit status: CLI_EXIT_USAGE when the file
+ * cannot be read (args.h), CLI_EXIT_FAIL for anything else. */
+int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
+                        int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
+                        int64_t hash_mb);
 void bench_workload_free(bench_workload_t *w);
 
 /* Makes a run record for (workload, driver, threads, repeat) with its arrays, or NULL. */

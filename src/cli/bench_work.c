@@ -23,7 +23,6 @@
  *             --model incremental --iterate --ordering all --no-check`.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -160,16 +159,16 @@ static bool connect4_line(bench_workload_t *w, const char *line, const char *whe
 	return true;
 }
 
-/* Reads `path` line by line into the workload, at most `limit` positions (0: all). */
-static bool read_file(bench_workload_t *w, const char *path, int64_t limit, int64_t depth)
+/* Reads `path` line by line into the workload, at most `limit` positions (0: all); `opt`
+ * is the option that named it (NULL: found by the command). CLI_EXIT_OK, or an exit status
+ * after one line on stderr. */
+static int read_file(bench_workload_t *w, const char *opt, const char *path, int64_t limit,
+                     int64_t depth)
 {
 	char q[CLI_QUOTE_SIZE], line[512], where[64];
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		cli_error("bench", "cannot read %s: %s", cli_quote(q, sizeof(q), path),
-		          strerror(errno));
-		return false;
-	}
+	FILE *f = cli_open_input("bench", opt, path);
+	if (!f)
+		return CLI_EXIT_USAGE;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	bool ok = true;
@@ -183,12 +182,13 @@ static bool read_file(bench_workload_t *w, const char *path, int64_t limit, int6
 		ok = w->kind == BENCH_CHESS ? chess_line(w, s, depth, where)
 		                            : connect4_line(w, s, where);
 	}
-	fclose(f);
+	if (!cli_close_input("bench", opt, path, f))
+		return CLI_EXIT_USAGE;
 	if (ok && w->nitems == 0) {
 		cli_error("bench", "%s holds no positions", cli_quote(q, sizeof(q), path));
 		ok = false;
 	}
-	return ok;
+	return ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 /* The mean number of moves of the non-terminal positions among the root and its children:
@@ -212,9 +212,9 @@ static double measure_branching(const cutoff_game_t *g, const void *root)
 	return sum / count;
 }
 
-bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
-                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
-                         int64_t hash_mb)
+int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
+                        int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
+                        int64_t hash_mb)
 {
 	bench_workload_t *w = &b->work[kind];
 	memset(w, 0, sizeof(*w));
@@ -222,7 +222,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 	w->items = calloc(BENCH_MAX_ITEMS, sizeof(*w->items));
 	if (!w->items) {
 		cli_error("bench", "out of memory");
-		return false;
+		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
 	cutoff_config_default(c);
@@ -241,7 +241,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		w->chess = cutoff_chess_new(&err);
 		if (!w->chess) {
 			cli_fail("bench", "cannot make the chess context", err, NULL);
-			return false;
+			return CLI_EXIT_FAIL;
 		}
 		w->game = cutoff_chess_game(w->chess);
 		c->tt_mb = 16;
@@ -250,14 +250,15 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		c->extensions = CUTOFF_EXTEND_ALL;
 		c->tt_cutoffs = true;
 		if (file) {
-			if (!read_file(w, file, positions, chess_depth))
-				return false;
+			int rc = read_file(w, "chess-file", file, positions, chess_depth);
+			if (rc != CLI_EXIT_OK)
+				return rc;
 			snprintf(w->source, sizeof(w->source), "%.250s", file);
 		} else {
 			int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
 			for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
 				if (!chess_line(w, default_chess[i], chess_depth, "built-in"))
-					return false;
+					return CLI_EXIT_FAIL;
 			}
 			snprintf(w->source, sizeof(w->source),
 			         "built in: lines 1, 4, 14, 27 of sf_bench_resolved.fen (Stockfish "
@@ -282,8 +283,10 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 			}
 		}
 		if (file) {
-			if (!read_file(w, file, positions, 0))
-				return false;
+			int rc = read_file(w, file == path ? NULL : "connect4-file", file,
+			                   positions, 0);
+			if (rc != CLI_EXIT_OK)
+				return rc;
 			snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
 			         w->nitems);
 		} else {
@@ -292,7 +295,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 				char where[32];
 				snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
 				if (!connect4_line(w, default_connect4[i], where))
-					return false;
+					return CLI_EXIT_FAIL;
 			}
 			snprintf(w->source, sizeof(w->source),
 			         "built in: the first %d lines of Pons' Test_L1_R2", w->nitems);
@@ -310,7 +313,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		w->rtree = cutoff_rtree_new(&w->rparams, &err);
 		if (!w->rtree) {
 			cli_fail("bench", "cannot make the random trees", err, NULL);
-			return false;
+			return CLI_EXIT_FAIL;
 		}
 		w->game = cutoff_rtree_game(w->rtree);
 		c->tt_mb = 64;
@@ -339,7 +342,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		         "--model incremental --iterate --ordering all --no-check)");
 		break;
 	default:
-		return false;
+		return CLI_EXIT_FAIL;
 	}
 	if (hash_mb >= 0)
 		c->tt_mb = (size_t)hash_mb;
@@ -347,7 +350,7 @@ bool bench_workload_load(bench_t *b, int kind, const char *file, int64_t positio
 		w->items[i].branching = kind == BENCH_RTREE
 		                                ? (double)w->rparams.branching
 		                                : measure_branching(w->game, w->items[i].state);
-	return true;
+	return CLI_EXIT_OK;
 }
 
 void bench_workload_free(bench_workload_t *w)

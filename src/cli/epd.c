@@ -13,7 +13,6 @@
  * with CLI_EXIT_FAIL. Each position is searched from an empty table (cutoff_engine_clear),
  * so that its result does not depend on the positions before it.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,7 +34,8 @@ static const char epd_usage[] =
 	"the position (one of the 'bm' moves, none of the 'am' moves), the depth reached,\n"
 	"the score, nodes and time; then how many were solved. Each position starts from an\n"
 	"empty table. Malformed lines are reported on stderr with their line number and\n"
-	"skipped, and the command then exits with status 1.\n"
+	"skipped, and the command then exits with status 1; a file that cannot be read\n"
+	"is one line and status 2, as a bad option is.\n"
 	"\n"
 	"  --file FILE       the EPD file (required)\n"
 	"  --movetime MS     search each position for MS milliseconds, 1..86400000\n"
@@ -372,12 +372,9 @@ static int read_suite(const cutoff_chess_t *chess, const char *path, int64_t lim
                       epd_suite_t *suite)
 {
 	char q[CLI_QUOTE_SIZE];
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		cli_error("epd", "--file: cannot open %s: %s", cli_quote(q, sizeof(q), path),
-		          strerror(errno));
-		return CLI_EXIT_FAIL;
-	}
+	FILE *f = cli_open_input("epd", "file", path);
+	if (!f)
+		return CLI_EXIT_USAGE;
 	static char line[EPD_MAX_LINE];
 	int lineno = 0, seen = 0;
 	for (;;) {
@@ -423,15 +420,7 @@ static int read_suite(const cutoff_chess_t *chess, const char *path, int64_t lim
 		}
 		suite->n++;
 	}
-	bool failed = ferror(f) != 0;
-	int saved = errno;
-	fclose(f);
-	if (failed) {
-		cli_error("epd", "cannot read %s: %s", cli_quote(q, sizeof(q), path),
-		          strerror(saved));
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_close_input("epd", "file", path, f) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
 /* ---- searching ---- */

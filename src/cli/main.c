@@ -2,7 +2,7 @@
  * main.c — the `cutoff` command: finds the subcommand and hands it the rest of the line.
  *
  * Every subcommand follows the conventions of args.h (one-line errors on stderr, exit 2
- * for usage errors and 1 for failures). Output goes through stdio; a failure to write it
+ * for usage errors, an input file that cannot be read among them, and 1 for failures). Output goes through stdio; a failure to write it
  * (a full disk, a closed pipe) is reported here, once, after the subcommand returns, so
  * that `cutoff ... > file` never succeeds with a truncated file.
  */
@@ -65,7 +65,8 @@ static void print_overview(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "'cutoff <command> --help' (or 'cutoff help <command>') describes a command.\n"
-	      "Exit status: 0 success, 1 failure, 2 bad command line.\n",
+	      "Exit status: 0 success, 1 failure, 2 bad command line (an input file that\n"
+	      "cannot be read included).\n",
 	      out);
 }
 

@@ -1164,12 +1164,9 @@ static bool parse_tc(const char *text, int64_t *base, int64_t *inc)
 static int read_openings(match_t *m, const char *path)
 {
 	char q[CLI_QUOTE_SIZE], msg[200];
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		cli_error(CMD, "--openings %s: cannot open it: %s", cli_quote(q, sizeof(q), path),
-		          strerror(errno));
+	FILE *f = cli_open_input(CMD, "openings", path);
+	if (!f)
 		return CLI_EXIT_USAGE;
-	}
 	char *line = NULL;
 	size_t cap = 0;
 	int lineno = 0, status = CLI_EXIT_OK, capo = 0;
@@ -1218,16 +1215,13 @@ static int read_openings(match_t *m, const char *path)
 		cutoff_chess_fen(m->chess, &o->pos, o->fen, sizeof(o->fen));
 		m->nopenings++;
 	}
-	if (status == CLI_EXIT_OK && ferror(f)) {
-		cli_error(CMD, "--openings %s: cannot read it", cli_quote(q, sizeof(q), path));
+	if (!cli_close_input(CMD, "openings", path, f) && status == CLI_EXIT_OK)
 		status = CLI_EXIT_USAGE;
-	}
 	if (status == CLI_EXIT_OK && m->nopenings == 0) {
 		cli_error(CMD, "--openings %s: no positions in it", cli_quote(q, sizeof(q), path));
 		status = CLI_EXIT_USAGE;
 	}
 	free(line);
-	fclose(f);
 	return status;
 }
 

@@ -11,7 +11,6 @@
  * depend on the ones before it; --no-clear keeps it. The time of a position is the wall
  * time of cutoff_connect4_solve (its searches), not of the clearing.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,12 +235,9 @@ static int solve_one(const solve_args_t *a)
 static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, int64_t *count)
 {
 	char q[CLI_QUOTE_SIZE], q2[CLI_QUOTE_SIZE], why[160];
-	FILE *f = fopen(a->file, "rb");
-	if (!f) {
-		cli_error("solve", "--file %s: cannot open it: %s",
-		          cli_quote(q, sizeof(q), a->file), strerror(errno));
+	FILE *f = cli_open_input("solve", "file", a->file);
+	if (!f)
 		return CLI_EXIT_USAGE;
-	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -260,12 +256,12 @@ static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, i
 		if (got == 0)
 			break;
 	}
-	bool failed = ferror(f);
-	fclose(f);
-	if (!buf || failed) {
-		cli_error("solve", "--file %s: cannot read it%s", cli_quote(q, sizeof(q), a->file),
-		          buf ? "" : ": out of memory");
+	if (!cli_close_input("solve", "file", a->file, f)) {
 		free(buf);
+		return CLI_EXIT_USAGE;
+	}
+	if (!buf) {
+		cli_error("solve", "--file %s: out of memory", cli_quote(q, sizeof(q), a->file));
 		return CLI_EXIT_FAIL;
 	}
 	buf[len] = '\0';

@@ -340,7 +340,7 @@ int cutoff_connect4_parse(const char *moves, cutoff_connect4_state_t *st, char *
 		err[0] = '\0';
 	if (!moves || !st) {
 		if (err && errlen > 0)
-			snprintf(err, errlen, "no move string");
+			snprintf(err, errlen, "%s", moves ? "no state to write" : "no move string");
 		return CUTOFF_EINVAL;
 	}
 	cutoff_connect4_state_t s;

@@ -2,9 +2,11 @@
 # cli_errors.sh CUTOFF — checks the `cutoff` command's handling of its command line.
 #
 # Bad invocations must exit non-zero, print exactly one line on stderr that names the
-# offending option or value, and print nothing on stdout. Good ones must exit 0 and print
-# the known figures; every --json output must be one JSON document (checked with
-# `python3 -m json.tool` when python3 is there). The figures are oracles, not snapshots:
+# offending option or value, and print nothing on stdout; an input file that cannot be
+# read (missing, a directory, a read error, no permission) exits 2 for every command that
+# reads one (solve, epd, match, bench). Good ones must exit 0 and print the known figures;
+# every --json output must be one JSON document (checked with `python3 -m json.tool` when
+# python3 is there). The figures are oracles, not snapshots:
 #   549946 nodes   a full negamax of tic-tac-toe from the empty board (every position the
 #                  search visits, the root included; the classic count)
 #   18297 nodes    fail-soft alpha-beta over the same tree, moves in square order
@@ -387,6 +389,58 @@ good_help ttbench --help
 if good_json "ttbench --json" ttbench --threads 2 --mb 1 --seconds 0.1 --json; then
 	has threads 2 "ttbench"
 	has corrupt_hits 0 "ttbench"
+fi
+
+# --- input files that cannot be read: one rule for every command that reads one ----------
+# Exit 2 (args.h: a file named on the command line that cannot be read is a usage error),
+# nothing on stdout, one line naming the option, the file and the reason.
+unreadable() {
+	local needle=$1
+	shift
+	local what="cutoff $* -> exit 2, one line: $needle"
+	run "$@"
+	if [ "$status" -ne 2 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+	elif [ -n "$stdout" ]; then
+		fail "$what: printed on stdout: $(show "$stdout")"
+	elif ! one_line "$stderr"; then
+		fail "$what: stderr is not exactly one line: $(show "$stderr")"
+	elif [[ $stderr != *"$needle"* ]]; then
+		fail "$what: stderr does not mention it: $(show "$stderr")"
+	else
+		ok "$what"
+	fi
+}
+
+mkdir "$tmp/dir"
+: >"$tmp/locked"
+chmod 000 "$tmp/locked"
+# input_cases OPT ARGS...: `cutoff ARGS --OPT FILE` for a missing file, a directory, a file
+# that fails part way (/proc/self/mem: opened, then EIO at the first read) and one without
+# read permission (not when the test runs as root, who may read it anyway).
+input_cases() {
+	local opt=$1
+	shift
+	unreadable "--$opt '$tmp/missing': cannot read it: No such file or directory" \
+		"$@" --"$opt" "$tmp/missing"
+	unreadable "--$opt '$tmp/dir': cannot read it: Is a directory" "$@" --"$opt" "$tmp/dir"
+	if [ -r /proc/self/mem ]; then
+		unreadable "--$opt '/proc/self/mem': cannot read it: Input/output error" \
+			"$@" --"$opt" /proc/self/mem
+	fi
+	if [ ! -r "$tmp/locked" ]; then
+		unreadable "--$opt '$tmp/locked': cannot read it: Permission denied" \
+			"$@" --"$opt" "$tmp/locked"
+	fi
+}
+engine="$cutoff uci"
+input_cases file solve --game connect4
+input_cases file epd --depth 1
+input_cases openings match --engine "$engine" --engine "$engine" --depth 1
+input_cases chess-file bench --workload chess --stockfish off --no-progress
+input_cases connect4-file bench --workload connect4 --stockfish off --no-progress
+if [ -r "$tmp/locked" ]; then
+	ok "unreadable files: permission cases skipped (running as root reads them)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -113,7 +113,8 @@ usage "--ordering" solve --moves 4 --ordering centre
 usage "--limit goes with --file" solve --moves 4 --limit 3
 usage "--no-clear goes with --file" solve --moves 4 --no-clear
 usage "--limit" solve --file /dev/null --limit 0
-usage "cannot open it" solve --file "$tmp/missing"
+usage "--file '$tmp/missing': cannot read it: No such file or directory" solve --file "$tmp/missing"
+usage "--file '$tmp': cannot read it: Is a directory" solve --file "$tmp"
 usage "no position in it" solve --file /dev/null
 printf '4453 18\n12345678 3\n' >"$tmp/badmove"
 usage "line 2: move 8 ('8'): column outside 1..7" solve --file "$tmp/badmove"

@@ -166,8 +166,9 @@ else
 	fail "empty file: exit $status: $stderr"
 fi
 run epd --file "$tmp/missing.epd" --depth 2
-if [ "$status" -eq 1 ] && [[ $stderr == *"cannot open"*"missing.epd"* ]] && [ -z "$stdout" ]; then
-	ok "missing file: exit 1, $stderr"
+if [ "$status" -eq 2 ] && [[ $stderr == *"missing.epd"*"cannot read it: No such file"* ]] &&
+	[ -z "$stdout" ]; then
+	ok "missing file: exit 2, $stderr"
 else
 	fail "missing file: exit $status: $stderr"
 fi

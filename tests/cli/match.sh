@@ -231,7 +231,7 @@ bad "at most one of --tc" match --engine "$fool" --engine "$fool" --tc 1 --depth
 bad "--games" match --engine "$fool" --engine "$fool" --games 0
 bad "--nodes" match --engine "$fool" --engine "$fool" --nodes 0
 bad "--movetime" match --engine "$fool" --engine "$fool" --movetime 0
-bad "--openings '$tmp/none.epd': cannot open it" match --engine "$fool" --engine "$fool" --openings "$tmp/none.epd"
+bad "--openings '$tmp/none.epd': cannot read it: No such file or directory" match --engine "$fool" --engine "$fool" --openings "$tmp/none.epd"
 printf '%s\n' "4k3/8/8/8/8/8/8/4K3 w - - 0 1" "4k3/8/8/8/8/8/8/4K3 x - - 0 1" >"$tmp/bad.fen"
 bad "line 2: " match --engine "$fool" --engine "$fool" --openings "$tmp/bad.fen"
 printf '# nothing\n\n' >"$tmp/empty.fen"

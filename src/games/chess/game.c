@@ -227,7 +227,8 @@ int cutoff_chess_parse_fen(const cutoff_chess_t *chess, const char *fen, cutoff_
                            char *err, size_t errlen)
 {
 	chess_pos_t p;
-	int rc = chess_parse_fen(chess, fen, &p, err, errlen);
+	/* A NULL out goes through, for chess_parse_fen's own "a NULL argument". */
+	int rc = chess_parse_fen(chess, fen, out ? &p : NULL, err, errlen);
 	if (rc == 0)
 		store(out, &p);
 	return rc;

@@ -179,6 +179,52 @@ static int check_material(const chess_pos_t *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Two checkers: what the last move can have done. Both checks are new (the side that made
+ * it was not left in check), and a move gives check with at most one piece of its own —
+ * the piece it moved, or the rook when castling. Any other check is discovered: a bishop,
+ * rook or queen whose line to the king ran through a square the move emptied, which is
+ * still empty, so there is a square between that checker and the king. Hence, for every
+ * position a game can reach:
+ *   - one of the two is a slider with a square between it and the king (two knights, two
+ *     pawns, a knight and a pawn, or a piece next to the king with a knight or pawn are
+ *     refused);
+ *   - they are not on one line on both sides of the king: one was uncovered by a square
+ *     emptied on its side, and the move would have had to bring the other from there to
+ *     the far side — across the king, which no slider can, or by a pawn step, which never
+ *     joins two squares on both sides of the king (a knight gives no check along a line).
+ *     En passant and castling move two men, but the squares that matter are neighbours
+ *     (the captured pawn's and the capturing pawn's; the king's and the rook's), and
+ *     neighbours cannot lie on both sides of the king.
+ * That is as far as the check goes: finding a last move that made both checks (a
+ * retrograde analysis: un-moves, un-captures, un-promotions) is not attempted, so some
+ * impossible double checks are still read, but no reachable position is refused.
+ */
+static int check_double_check(const cutoff_chess_t *t, const chess_pos_t *p, int ksq,
+                              uint64_t checkers, char *err, size_t errlen)
+{
+	static const char *const names[6] = { "pawn", "knight", "bishop", "rook", "queen", "king" };
+	int a = chess_lsb(checkers), b = chess_lsb(checkers & (checkers - 1));
+	const char *na = names[chess_piece_on(p, a)], *nb = names[chess_piece_on(p, b)];
+	char sa[3] = { (char)('a' + a % 8), (char)('1' + a / 8), 0 };
+	char sb[3] = { (char)('a' + b % 8), (char)('1' + b / 8), 0 };
+	if (!t->between[a][ksq] && !t->between[b][ksq])
+		return fen_error(err, errlen,
+		                 "piece placement: the side to move is in check from the %s on %s "
+		                 "and the %s on %s, which no move can give together (one of two "
+		                 "checks is discovered: a bishop, rook or queen with a square "
+		                 "between it and the king)",
+		                 na, sa, nb, sb);
+	if (t->between[a][b] & BB(ksq))
+		return fen_error(
+			err, errlen,
+			"piece placement: the side to move is in check from the %s on %s "
+			"and the %s on %s, on one line on both sides of the king, which no "
+			"move can give",
+			na, sa, nb, sb);
+	return 0;
+}
+
 static int parse_castling(const char *s, size_t len, chess_pos_t *p, char *err, size_t errlen)
 {
 	char shown[32];
@@ -322,6 +368,9 @@ int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, 
 		                 "piece placement: the side to move is in check from %d pieces "
 		                 "(at most 2)",
 		                 chess_popcount(checkers));
+	if (chess_popcount(checkers) == 2 &&
+	    (rc = check_double_check(t, &p, ksq, checkers, err, errlen)) != 0)
+		return rc;
 
 	rc = parse_castling(field[2], flen[2], &p, err, errlen);
 	if (rc)
