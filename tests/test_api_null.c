@@ -484,6 +484,42 @@ static void null_small_games(void)
 	cutoff_rtree_free(tree);
 	COVER(cutoff_minimal_tree);
 	CHECK(cutoff_minimal_tree(6, 6) == 431, "minimal_tree(6, 6)");
+
+	COVER(cutoff_pgame_params_default);
+	cutoff_pgame_params_default(NULL);
+	COVER(cutoff_pgame_new);
+	err = 0;
+	CHECK(cutoff_pgame_new(NULL, &err) == NULL && err == CUTOFF_EINVAL,
+	      "pgame_new(NULL params): NULL, CUTOFF_EINVAL");
+	CHECK(cutoff_pgame_new(NULL, NULL) == NULL, "pgame_new(NULL, NULL): NULL");
+	cutoff_pgame_params_t pp;
+	cutoff_pgame_params_default(&pp);
+	pp.cells = 6;
+	cutoff_pgame_t *pg = cutoff_pgame_new(&pp, NULL);
+	CHECK(pg != NULL, "pgame_new(err NULL): made");
+	COVER(cutoff_pgame_free);
+	cutoff_pgame_free(NULL);
+	COVER(cutoff_pgame_game);
+	CHECK(cutoff_pgame_game(NULL) == NULL, "pgame_game(NULL): NULL");
+	COVER(cutoff_pgame_root);
+	cutoff_pgame_state_t proot;
+	memset(&proot, POISON, sizeof(proot));
+	cutoff_pgame_root(NULL, &proot);
+	CHECK(untouched(&proot, sizeof(proot), POISON), "pgame_root(NULL game): root untouched");
+	cutoff_pgame_root(pg, NULL);
+	cutoff_pgame_root(pg, &proot);
+	COVER(cutoff_pgame_solve);
+	int32_t pv = 12345;
+	int plen = 12345;
+	CHECK(cutoff_pgame_solve(NULL, &proot, &pv, &plen) == CUTOFF_EINVAL && pv == 12345 &&
+	              plen == 12345,
+	      "pgame_solve(NULL game): CUTOFF_EINVAL, outputs untouched");
+	CHECK(cutoff_pgame_solve(pg, NULL, &pv, &plen) == CUTOFF_EINVAL && pv == 12345,
+	      "pgame_solve(NULL state): CUTOFF_EINVAL");
+	CHECK(cutoff_pgame_solve(NULL, NULL, NULL, NULL) == CUTOFF_EINVAL, "pgame_solve(all NULL)");
+	CHECK(cutoff_pgame_solve(pg, &proot, NULL, NULL) == CUTOFF_OK,
+	      "pgame_solve(NULL outputs): 0, nothing written");
+	cutoff_pgame_free(pg);
 }
 
 /* Every name of the list is covered above, and every name covered is in the list. */
