@@ -1,7 +1,7 @@
 #!/bin/bash
 # instructions.sh BUILD_A BUILD_B [WORKLOAD...] — instructions per node of two builds of
-# the library on the same serial workloads (bench/instr_work.c: chess, connect4, tree-ab,
-# tree-pvs, ttt), counted by valgrind's callgrind: exact and repeatable whatever else the
+# the library on the same serial workloads (bench/profile_nps.c's: chess at depth 6,
+# connect4, tree-ab, tree-pvs, ttt), counted by valgrind's callgrind: exact and repeatable whatever else the
 # machine is doing, so a change's cost per node shows where a timing could not resolve it.
 # Each BUILD is a build folder holding libcutoff.a (configure both the same way, e.g.
 # Release). Prints per workload: nodes (A, B: they differ only when search behaviour
@@ -28,12 +28,15 @@ for side in a b; do
 	# Each build's own public headers: the workload program is compiled against the
 	# library it links (the include folder beside the build's source tree).
 	src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt")
-	cc -O2 -I"$src/include" "$here/instr_work.c" "$dir/libcutoff.a" $libs -lpthread -lm \
+	cc -O2 -I"$src/include" "$here/profile_nps.c" "$dir/libcutoff.a" $libs -lpthread -lm \
 		-o "$tmp/$side"
 done
 count() { # count PROGRAM WORKLOAD: "NODES INSTRUCTIONS"
 	local nodes ir
-	nodes=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" 2>"$tmp/log")
+	local depth=
+	[ "$2" != chess ] || depth=6
+	nodes=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" $depth \
+		2>"$tmp/log" | cut -d' ' -f1)
 	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log")
 	echo "$nodes $ir"
 }
