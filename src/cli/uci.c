@@ -31,6 +31,17 @@
  *     movetime -5` read as a bare `go`) or on a clock the GUI did not give; the answer at
  *     once keeps the GUI's game going, and its log says why the move is poor.
  *
+ * The clock. A search's time limits count from the moment its `go` line was read, as the
+ * GUI's clock does; the wait for the previous search to end is counted (it is a stop's
+ * latency). Building the engine that setoption lines forced at this `go` (threads, a
+ * table: the GUI sent no isready after them) is not: the limits count from when the
+ * engine exists, so that a search is never left no time by a build that is no part of
+ * it (twelve processes building 8-thread engines on 2 CPUs took the whole of a movetime
+ * of 500 ms). On a clock (wtime/btime) the build is still taken off the time left before
+ * the plan is made (plan_time), since the GUI's clock ran during it; a movetime search
+ * gets its whole movetime, so its answer comes the build's time late. A GUI that sends
+ * isready after setoption, as UCI advises, never has a build inside a `go`.
+ *
  * Shared state, and why it is race-free:
  *   out_lock   every line written to stdout is written whole and flushed under it, so
  *              lines never interleave. Recursive, so that a thread holding it to decide
@@ -951,8 +962,11 @@ static void answer_unsearched(uci_session_t *s)
 /*
  * The soft and hard limits of a timed `go` into s->go (uci_time.h), counted from
  * s->go.t0, and what the clock says the previous move of this side cost (the excess).
+ * build_ms, the time apply_options took to build the engine for this `go`, is charged to
+ * the clock and not to the search: the plan is made from what is left on the clock after
+ * it (the GUI's clock ran meanwhile), and t0 is after it (see the top of the file).
  */
-static void plan_time(uci_session_t *s, const go_args_t *a)
+static void plan_time(uci_session_t *s, const go_args_t *a, int64_t build_ms)
 {
 	uci_go_t *g = &s->go;
 	long fullmove = 0;
@@ -965,7 +979,8 @@ static void plan_time(uci_session_t *s, const go_args_t *a)
 		return;
 	int64_t left = white ? a->wtime : a->btime, inc = white ? a->winc : a->binc;
 	int64_t given = clocked ? (left < 0 ? 0 : left) : -1;
-	uci_clock_t clock = { .time_ms = given,
+	int64_t after_build = given < 0 ? -1 : given > build_ms ? given - build_ms : 0;
+	uci_clock_t clock = { .time_ms = after_build,
 		              .inc_ms = inc < 0 ? 0 : inc,
 		              .movestogo = a->movestogo,
 		              .movetime_ms = a->movetime,
@@ -979,11 +994,12 @@ static void plan_time(uci_session_t *s, const go_args_t *a)
 	clock.excess_ms = (int64_t)s->excess_ms;
 	uci_budget_t b;
 	uci_budget(&clock, &b);
+	/* What this move costs by the clock includes the build: so does its target. */
 	*last = (struct uci_last_go){ .valid = on_clock,
 		                      .fullmove = fullmove,
 		                      .time_ms = given,
 		                      .inc_ms = clock.inc_ms,
-		                      .target_ms = b.target_ms };
+		                      .target_ms = b.target_ms + build_ms };
 	g->soft_ms = b.soft_ms;
 	g->hard_ms = b.hard_ms;
 	/* With one legal move there is nothing to think about. */
@@ -993,12 +1009,12 @@ static void plan_time(uci_session_t *s, const go_args_t *a)
 	if (g->debug)
 		say(s,
 		    "info string time: soft %" PRId64 " ms, hard %" PRId64 " ms, target %" PRId64
-		    " ms, excess %" PRId64 " ms",
-		    g->soft_ms, g->hard_ms, b.target_ms, clock.excess_ms);
+		    " ms, excess %" PRId64 " ms, build %" PRId64 " ms",
+		    g->soft_ms, g->hard_ms, b.target_ms, clock.excess_ms, build_ms);
 }
 
 /* The job of the search thread for `a` at the current position, into s->go. */
-static void prepare_go(uci_session_t *s, const go_args_t *a, double t0)
+static void prepare_go(uci_session_t *s, const go_args_t *a, double t0, int64_t build_ms)
 {
 	uci_go_t *g = &s->go;
 	g->root = s->pos;
@@ -1014,7 +1030,7 @@ static void prepare_go(uci_session_t *s, const go_args_t *a, double t0)
 		g->limits.depth = (int)(2 * a->mate - 1);
 	g->limits.nodes = (uint64_t)a->nodes;
 	g->soft_ms = g->hard_ms = 0;
-	plan_time(s, a);
+	plan_time(s, a, build_ms);
 }
 
 /* Starts the search thread for s->go, and the watchdog of a timed one. The threads of the
@@ -1050,7 +1066,7 @@ static void start_search(uci_session_t *s)
 /*
  * go: ends the previous search (end_search), then answers a malformed line at once with the
  * first legal move, or builds the engine if options changed (apply_options) and starts the
- * search, its clock started when the line was read.
+ * search, its clock started when the line was read but not charged with the build.
  */
 static void cmd_go(uci_session_t *s, char **cur)
 {
@@ -1063,12 +1079,14 @@ static void cmd_go(uci_session_t *s, char **cur)
 	}
 	if (a.searchmoves)
 		say(s, "info string searchmoves is not supported: searching every move");
+	double t_build = now_s();
 	if (!apply_options(s)) {
 		/* No engine could be made: still answer, with the first legal move. */
 		answer_unsearched(s);
 		return;
 	}
-	prepare_go(s, &a, t_read);
+	double build_s = now_s() - t_build;
+	prepare_go(s, &a, t_read + build_s, (int64_t)(build_s * 1000.0));
 	start_search(s);
 }
 

@@ -448,6 +448,32 @@ else
 	fail "go during a search: $got"
 fi
 
+# --- the engine's build is not charged to the search (issue 12, item 3) -----------------
+# setoption then go without isready: the engine (threads, table) is built at the go. The
+# plan (debug on) must be made from the clock less the build, B ms: target = (10000 - B -
+# 150) / 30 - excess, exactly (uci_time.h, the reserve 3 x 50 ms); and a movetime search
+# keeps its whole hard limit (300 - 50 ms) whatever B, and is searched (an info depth
+# line before bestmove). Before, the build was counted against the search: twelve such
+# processes with 8 threads each on 2 CPUs all answered unsearched.
+send "setoption name Threads value 3" "setoption name Hash value 8" "debug on" \
+	"position startpos" "go wtime 10000 btime 10000"
+if expect '^bestmove ' 20 &&
+	[[ $got =~ target\ ([0-9]+)\ ms,\ excess\ ([0-9]+)\ ms,\ build\ ([0-9]+)\ ms ]] &&
+	target=${BASH_REMATCH[1]} excess=${BASH_REMATCH[2]} build=${BASH_REMATCH[3]} &&
+	want=$(((10000 - build - 150) / 30 - excess)) && [ "$target" -eq $((want > 0 ? want : 0)) ] &&
+	[[ $got == *$'\ninfo depth '* ]]; then
+	ok "setoption Threads 3, Hash 8, go wtime 10000 (no isready): built in $build ms, planned on the clock less the build (target $target ms), searched"
+else
+	fail "build at go, on a clock: $got"
+fi
+send "setoption name Threads value 2" "go movetime 300"
+if expect '^bestmove ' 20 && [[ $got == *"hard 250 ms, "*"build "* ]] && [[ $got == *$'\ninfo depth '* ]]; then
+	ok "setoption Threads 2, go movetime 300 (no isready): hard limit 250 ms after the build, searched"
+else
+	fail "build at go, movetime: $got"
+fi
+send "debug off"
+
 # --- a fast game: wtime 100 winc 10, the engine plays both sides ----------------------
 # What is checked is what does not depend on the machine: every move legal, and every plan
 # within the clock — with `debug on` each timed `go` says "info string time: soft S ms,
