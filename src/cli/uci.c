@@ -1136,25 +1136,27 @@ static char *collect_words(char **cur, char *t, const char *stop, char *buf, siz
 	return t;
 }
 
-static void cmd_setoption(uci_session_t *s, char **cur)
+/* Reads `name N [value V]` after setoption: the option's index into *opt and its value
+ * (size bytes; "" for the button); false after an error naming what is wrong. */
+static bool read_setoption(uci_session_t *s, char **cur, int *opt_out, char *value, size_t size)
 {
-	char q[UCI_QUOTE_SIZE], name[128], value[128];
+	char q[UCI_QUOTE_SIZE], name[128];
 	bool long_name, long_value = false;
 	char *t = next_token(cur);
 	if (!t || strcasecmp(t, "name") != 0) {
 		say_error(s, "setoption: expected 'name', got %s",
 		          t ? quote(q, sizeof(q), t) : "nothing");
-		return;
+		return false;
 	}
 	t = collect_words(cur, next_token(cur), "value", name, sizeof(name), &long_name);
 	bool has_value = t != NULL;
 	if (has_value)
-		collect_words(cur, next_token(cur), NULL, value, sizeof(value), &long_value);
+		collect_words(cur, next_token(cur), NULL, value, size, &long_value);
 	else
 		value[0] = '\0';
 	if (name[0] == '\0') {
 		say_error(s, "setoption: the option name is missing");
-		return;
+		return false;
 	}
 	int opt = OPT_COUNT;
 	for (int i = 0; i < OPT_COUNT && !long_name; i++) {
@@ -1163,21 +1165,29 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 	}
 	if (opt == OPT_COUNT) {
 		say_error(s, "setoption: unknown option %s", quote(q, sizeof(q), name));
-		return;
+		return false;
 	}
 	if (opt == OPT_CLEAR_HASH) {
 		if (has_value) {
 			say_error(s, "setoption: Clear Hash is a button and takes no value");
-			return;
+			return false;
 		}
 	} else if (!has_value || value[0] == '\0') {
 		say_error(s, "setoption: %s needs a value", option_names[opt]);
-		return;
+		return false;
 	} else if (long_value) {
 		say_error(s, "setoption: the value of %s is too long", option_names[opt]);
-		return;
+		return false;
 	}
+	*opt_out = opt;
+	return true;
+}
 
+/* Checks `value` for option `opt` and records it in s->want (applied when the engine is
+ * idle: apply_options), or says what was expected. */
+static void set_option(uci_session_t *s, int opt, const char *value)
+{
+	char q[UCI_QUOTE_SIZE];
 	uci_options_t o = s->want;
 	int64_t v;
 	int k;
@@ -1242,6 +1252,14 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 		break;
 	}
 	s->want = o;
+}
+
+static void cmd_setoption(uci_session_t *s, char **cur)
+{
+	char value[128];
+	int opt;
+	if (read_setoption(s, cur, &opt, value, sizeof(value)))
+		set_option(s, opt, value);
 }
 
 /* readyok: at once while a search that nothing has stopped runs (UCI asks for that);
