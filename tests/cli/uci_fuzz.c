@@ -38,7 +38,9 @@
  *   - one `uciok` per uci; each `d` prints the fuzzer's own position as its FEN;
  *   - every line is one a UCI engine sends (id, option, uciok, readyok, bestmove, info);
  *   - nothing on stderr (where a sanitizer reports), exit status 0, and the exit within
- *     --quit-seconds (default 5) of quit or end of input: killed and failed otherwise.
+ *     --quit-seconds (default 5) of sending quit or closing the input (the commands still
+ *     queued before it included, since the engine runs them in order): killed and
+ *     failed otherwise.
  * A failing session is named with its seed, and its input is written to a file that
  * replays it (`cutoff uci < FILE`, the pauses aside). Prints the counts it checked and
  * "N passed, M failed" (sessions); exits 1 on any failure.
