@@ -73,8 +73,9 @@
  *
  * Stops. cutoff_engine_stop() is sticky: a stop that reaches an idle engine stops its next
  * search at once. Three threads send one — the main thread (stop, ponderhit, quit, end of
- * input), the watchdog, and the search thread's info callback (the soft limit) — and the
- * first two send it only under `lock` while `searching` is set. Such a stop lands
+ * input, the next go), the watchdog, and the search thread's info callback (the soft
+ * limit) — and the first two send it only under `lock` while `searching` is set (the
+ * main thread through request_stop). Such a stop lands
  *   (a) before the search thread enters cutoff_engine_search: it is kept, and the search
  *       returns at once, which is what was asked;
  *   (b) during the search (the info callback's stops are all here): it stops it, and the
@@ -82,9 +83,10 @@
  *   (c) after the search cleared the flag, before the search thread clears `searching`:
  *       it is stale, and would stop the next search at once.
  * The next `go` withdraws (c) with cutoff_engine_cancel_stop(), and that is safe because
- * of where it runs: on the main thread, after join_search() (so the search thread and the
- * watchdog of the previous `go` are gone, and the engine is idle, as cancel_stop
- * requires), under `lock`, just before it sets `searching` and starts the search thread.
+ * of where it runs (start_search): on the main thread, after end_search() has joined the
+ * search thread and the watchdog of the previous `go` (so they are gone, and the engine
+ * is idle, as cancel_stop requires), under `lock`, just before it sets `searching` and
+ * starts the search thread.
  * At that moment no other thread exists that could send a stop, so every stop pending is
  * one of the previous `go`'s; and every stop meant for the new `go` is sent after
  * `searching` is set, so after the cancel, and is never withdrawn. A `stop` while no `go`
