@@ -2,12 +2,45 @@
  * uci.c — `cutoff uci`: a chess engine that speaks the Universal Chess Interface on stdin
  * and stdout, over the library's engine and the chess adapter.
  *
- * Threads. The main thread reads command lines and answers every command at once,
- * `isready` included while a search runs. `go` starts a search thread, which calls
+ * Threads. The main thread reads command lines and runs them in order, each to its end
+ * before it reads the next. `go` starts a search thread, which calls
  * cutoff_engine_search(), prints an info line after each iteration from the info
  * callback, then a final info line and `bestmove`, and ends; a timed `go` also starts a
  * watchdog (watchdog_main), which answers for a search that overruns its hard limit. The
  * main thread joins both before it starts the next `go` or touches the engine.
+ *
+ * Order. What a command answers comes after everything that the commands before it
+ * answered, save what UCI itself asks for: `isready` during a search that nothing has
+ * stopped is answered at once, and that search's bestmove comes after the readyok. So:
+ *   - `go` first ends the previous `go`'s search if it still runs, as `stop` would, and
+ *     waits for its bestmove (end_search). After `stop` (a GUI in analysis mode sends
+ *     stop, isready and the next go without waiting for the old bestmove) that is a
+ *     wait of the stop's latency; during a search that nothing stopped, it stops it,
+ *     since waiting for it to end by itself could be for ever (go infinite, go ponder,
+ *     go depth 100), with no `stop` or `quit` read meanwhile. No `go` is refused: every
+ *     one gets exactly one bestmove, in the order of the `go`s.
+ *   - `isready` otherwise waits for the stopped search's bestmove and then for the
+ *     options asked for to be in force (cmd_isready): a GUI that syncs with isready
+ *     after `stop` never reads the old bestmove after readyok.
+ *   - A `go` whose line cannot be used whole (an unknown word; a value missing, not an
+ *     integer or out of range: `depth -1`, `movetime -5`, `nodes 0`, `wtime
+ *     99999999999999999999`; an illegal searchmoves move; a clock given only for the side
+ *     not to move) is reported by `info string error` naming it and answered at once with
+ *     the first legal move, unsearched (0000 when there is none). Searching with the rest
+ *     of the line, as Stockfish does with unknown words, could search for ever (`go
+ *     movetime -5` read as a bare `go`) or on a clock the GUI did not give; the answer at
+ *     once keeps the GUI's game going, and its log says why the move is poor.
+ *
+ * The clock. A search's time limits count from the moment its `go` line was read, as the
+ * GUI's clock does; the wait for the previous search to end is counted (it is a stop's
+ * latency). Building the engine that setoption lines forced at this `go` (threads, a
+ * table: the GUI sent no isready after them) is not: the limits count from when the
+ * engine exists, so that a search is never left no time by a build that is no part of
+ * it (twelve processes building 8-thread engines on 2 CPUs took the whole of a movetime
+ * of 500 ms). On a clock (wtime/btime) the build is still taken off the time left before
+ * the plan is made (plan_time), since the GUI's clock ran during it; a movetime search
+ * gets its whole movetime, so its answer comes the build's time late. A GUI that sends
+ * isready after setoption, as UCI advises, never has a build inside a `go`.
  *
  * Shared state, and why it is race-free:
  *   out_lock   every line written to stdout is written whole and flushed under it, so
@@ -21,14 +54,15 @@
  *                     to clear on `wake`, with a time-out.
  *     answered        `bestmove` has been printed (or is being printed, under out_lock)
  *                     by the search thread or the watchdog, and the other then prints
- *                     nothing; true when no `go` is pending. Cleared by `go`; while it is
- *                     clear, another `go` is refused and `isready` does not wait for the
- *                     engine. It is set before the search returns when the watchdog
- *                     answers, so that a `go` sent the instant that bestmove is read is
- *                     not refused: that `go` waits (join_search) for the search to end.
- *     stop_requested  `stop`, `quit`, `ponderhit` or end of input came for this `go`;
- *                     set by the main thread, read by the search thread while it holds
- *                     back the bestmove of `go infinite` (waiting on `wake`).
+ *                     nothing; true when no `go` is pending. Cleared by `go`. It is set
+ *                     before the search returns when the watchdog answers; a `go` sent
+ *                     the instant that bestmove is read then waits (join_search) for the
+ *                     search, already stopped, to end.
+ *     stop_requested  `stop`, `quit`, `ponderhit`, end of input or the next `go` came
+ *                     for this `go`; set by the main thread, read by the search thread
+ *                     while it holds back the bestmove of `go infinite` (waiting on
+ *                     `wake`), and by the main thread: a `go` not answered and not
+ *                     stopped is one that isready does not wait for (search_unstopped).
  *     known_best      the best move of the latest iteration, for the watchdog.
  *   go, result the job: written by the main thread before it creates the threads, then
  *              read (go) by both and written (result) only by the search thread, until
@@ -39,8 +73,9 @@
  *
  * Stops. cutoff_engine_stop() is sticky: a stop that reaches an idle engine stops its next
  * search at once. Three threads send one — the main thread (stop, ponderhit, quit, end of
- * input), the watchdog, and the search thread's info callback (the soft limit) — and the
- * first two send it only under `lock` while `searching` is set. Such a stop lands
+ * input, the next go), the watchdog, and the search thread's info callback (the soft
+ * limit) — and the first two send it only under `lock` while `searching` is set (the
+ * main thread through request_stop). Such a stop lands
  *   (a) before the search thread enters cutoff_engine_search: it is kept, and the search
  *       returns at once, which is what was asked;
  *   (b) during the search (the info callback's stops are all here): it stops it, and the
@@ -48,9 +83,10 @@
  *   (c) after the search cleared the flag, before the search thread clears `searching`:
  *       it is stale, and would stop the next search at once.
  * The next `go` withdraws (c) with cutoff_engine_cancel_stop(), and that is safe because
- * of where it runs: on the main thread, after join_search() (so the search thread and the
- * watchdog of the previous `go` are gone, and the engine is idle, as cancel_stop
- * requires), under `lock`, just before it sets `searching` and starts the search thread.
+ * of where it runs (start_search): on the main thread, after end_search() has joined the
+ * search thread and the watchdog of the previous `go` (so they are gone, and the engine
+ * is idle, as cancel_stop requires), under `lock`, just before it sets `searching` and
+ * starts the search thread.
  * At that moment no other thread exists that could send a stop, so every stop pending is
  * one of the previous `go`'s; and every stop meant for the new `go` is sent after
  * `searching` is set, so after the cancel, and is never withdrawn. A `stop` while no `go`
@@ -58,14 +94,16 @@
  *
  * Options. setoption checks the value and records it (`want`); the engine is made anew
  * (Threads, Algorithm, Placement, Pruning) or its table resized (Hash) only when it is
- * idle, at the next isready, go or ucinewgame (apply_options): a burst of setoption lines
- * builds one engine, a setoption sent during a search takes effect after it, and isready
- * answers once a big table is in place. Move Overhead is in force at once.
+ * idle, at the next isready or ucinewgame that finds no search running unstopped, or at
+ * the next go (apply_options): a burst of setoption lines builds one engine, a setoption
+ * sent during a search takes effect after it, and isready answers once a big table is in
+ * place. Move Overhead is in force at once.
  */
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -87,7 +125,9 @@ static const char uci_usage[] =
 	"position as 'info string fen ...'). Options: Threads, Hash, Algorithm, Placement,\n"
 	"Pruning, Move Overhead, Clear Hash (see 'uci'); they take effect when the engine\n"
 	"is idle, at the next isready, go or ucinewgame. A bad line is answered with\n"
-	"'info string error: ...' and changes nothing. End of input acts as quit.\n"
+	"'info string error: ...' and changes nothing; a bad go is also answered at once\n"
+	"with the first legal move. A go during a search ends that search first: every\n"
+	"go gets one bestmove, in order. End of input acts as quit.\n"
 	"docs/chess.md (\"UCI\") has the details.\n"
 	"\n"
 	"  --help   print this help\n";
@@ -345,13 +385,14 @@ static void join_search(uci_session_t *s)
 	}
 }
 
-/* A `go` awaits its bestmove. */
-static bool go_pending(uci_session_t *s)
+/* A `go` awaits its bestmove and nothing has asked it to stop: its search may run on for
+ * as long as the GUI likes (go infinite, go ponder, a long clock). */
+static bool search_unstopped(uci_session_t *s)
 {
 	pthread_mutex_lock(&s->lock);
-	bool busy = !s->answered;
+	bool running = !s->answered && !s->stop_requested;
 	pthread_mutex_unlock(&s->lock);
-	return busy;
+	return running;
 }
 
 static void option_text(const uci_options_t *o, char *buf, size_t size)
@@ -419,6 +460,16 @@ static void request_stop(uci_session_t *s)
 		pthread_cond_broadcast(&s->wake);
 	}
 	pthread_mutex_unlock(&s->lock);
+}
+
+/* For `go`: ends the search of the previous `go`, as `stop` would, and waits until its
+ * bestmove has been sent and its threads are joined (see "Order" at the top). */
+static void end_search(uci_session_t *s)
+{
+	if (search_unstopped(s))
+		say(s, "info string go: the search before was not stopped; stopping it first");
+	request_stop(s);
+	join_search(s);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -775,19 +826,58 @@ static void cmd_position(uci_session_t *s, char **cur)
 	s->pos = st;
 }
 
+/* What a `go` line asks for (parse_go). */
+typedef struct go_args {
+	/* Not given: -1 for wtime, btime and movetime, 0 for the others. */
+	int64_t wtime, btime, winc, binc, movestogo, depth, nodes, mate, movetime;
+	bool have_wtime, have_btime, infinite, ponder, searchmoves;
+} go_args_t;
+
+/* The numeric arguments of `go`: the field each fills and the values accepted. */
+#define UCI_TIME_MAX (INT64_C(1) << 50) /* ms: any clock a GUI means */
+static const struct go_number {
+	const char *name;
+	size_t offset; /* of its int64_t in go_args_t */
+	int64_t min, max;
+} go_numbers[] = {
+	{ "wtime", offsetof(go_args_t, wtime), -UCI_TIME_MAX, UCI_TIME_MAX },
+	{ "btime", offsetof(go_args_t, btime), -UCI_TIME_MAX, UCI_TIME_MAX },
+	{ "winc", offsetof(go_args_t, winc), -UCI_TIME_MAX, UCI_TIME_MAX },
+	{ "binc", offsetof(go_args_t, binc), -UCI_TIME_MAX, UCI_TIME_MAX },
+	{ "movestogo", offsetof(go_args_t, movestogo), 0, 100000 },
+	{ "depth", offsetof(go_args_t, depth), 1, CUTOFF_MAX_PLY - 1 },
+	{ "nodes", offsetof(go_args_t, nodes), 1, INT64_MAX },
+	{ "mate", offsetof(go_args_t, mate), 1, CUTOFF_MAX_PLY / 2 },
+	{ "movetime", offsetof(go_args_t, movetime), 0, UCI_TIME_MAX },
+};
+
+static const struct go_number *go_number(const char *t)
+{
+	for (size_t i = 0; i < sizeof(go_numbers) / sizeof(go_numbers[0]); i++) {
+		if (strcmp(t, go_numbers[i].name) == 0)
+			return &go_numbers[i];
+	}
+	return NULL;
+}
+
+static bool is_go_keyword(const char *t)
+{
+	return go_number(t) || strcmp(t, "searchmoves") == 0 || strcmp(t, "ponder") == 0 ||
+	       strcmp(t, "infinite") == 0;
+}
+
 /* The value of a go argument: true with *out set, or false after an error naming it. */
-static bool go_value(uci_session_t *s, char **cur, const char *name, int64_t min, int64_t max,
-                     int64_t *out)
+static bool go_value(uci_session_t *s, char **cur, const struct go_number *n, int64_t *out)
 {
 	char q[UCI_QUOTE_SIZE];
 	char *t = next_token(cur);
 	if (!t) {
-		say_error(s, "go: %s needs a value", name);
+		say_error(s, "go: %s needs a value", n->name);
 		return false;
 	}
-	if (!cli_int_value(t, min, max, out)) {
+	if (!cli_int_value(t, n->min, n->max, out)) {
 		say_error(s, "go: %s: expected an integer in %" PRId64 "..%" PRId64 ", got %s",
-		          name, min, max, quote(q, sizeof(q), t));
+		          n->name, n->min, n->max, quote(q, sizeof(q), t));
 		return false;
 	}
 	return true;
@@ -806,16 +896,59 @@ static bool white_to_move(const uci_session_t *s, const cutoff_chess_state_t *st
 	return side && side[1] == 'w';
 }
 
-static bool is_go_keyword(const char *t)
+/* The moves after `searchmoves`, each checked (the library cannot restrict the root
+ * moves, so they are only read); *next is the word after them. False after an error. */
+static bool read_searchmoves(uci_session_t *s, char **cur, char **next)
 {
-	static const char *const words[] = { "searchmoves", "ponder", "wtime",     "btime",
-		                             "winc",        "binc",   "movestogo", "depth",
-		                             "nodes",       "mate",   "movetime",  "infinite" };
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (strcmp(t, words[i]) == 0)
-			return true;
+	char q[UCI_QUOTE_SIZE], msg[200];
+	char *t;
+	while ((t = next_token(cur)) && !is_go_keyword(t)) {
+		cutoff_move_t m;
+		if (cutoff_chess_parse_move(s->chess, &s->pos, t, &m, msg, sizeof(msg)) != 0) {
+			say_error(s, "go: searchmoves %s: %s", quote(q, sizeof(q), t), msg);
+			return false;
+		}
 	}
-	return false;
+	*next = t;
+	return true;
+}
+
+/* Reads the arguments of `go` into *a; false after an error naming the first one that
+ * cannot be used (such a `go` is answered at once, unsearched: see the top of the file). */
+static bool parse_go(uci_session_t *s, char **cur, go_args_t *a)
+{
+	char q[UCI_QUOTE_SIZE];
+	*a = (go_args_t){ .wtime = -1, .btime = -1, .movetime = -1 };
+	char *t = next_token(cur);
+	while (t) {
+		const struct go_number *n = go_number(t);
+		if (n) {
+			if (!go_value(s, cur, n, (int64_t *)(void *)((char *)a + n->offset)))
+				return false;
+			a->have_wtime |= strcmp(t, "wtime") == 0;
+			a->have_btime |= strcmp(t, "btime") == 0;
+		} else if (strcmp(t, "infinite") == 0) {
+			a->infinite = true;
+		} else if (strcmp(t, "ponder") == 0) {
+			a->ponder = true;
+		} else if (strcmp(t, "searchmoves") == 0) {
+			a->searchmoves = true;
+			if (!read_searchmoves(s, cur, &t))
+				return false;
+			continue;
+		} else {
+			say_error(s, "go: unknown argument %s", quote(q, sizeof(q), t));
+			return false;
+		}
+		t = next_token(cur);
+	}
+	bool white = white_to_move(s, &s->pos, NULL);
+	if ((a->have_wtime || a->have_btime) && !(white ? a->have_wtime : a->have_btime)) {
+		say_error(s, "go: %s is missing (%s to move)", white ? "wtime" : "btime",
+		          white ? "white" : "black");
+		return false;
+	}
+	return true;
 }
 
 /* The answer to a `go` that could not search: the first legal move (or 0000). */
@@ -828,147 +961,86 @@ static void answer_unsearched(uci_session_t *s)
 	say(s, "bestmove %s", text);
 }
 
-static void cmd_go(uci_session_t *s, char **cur)
+/*
+ * The soft and hard limits of a timed `go` into s->go (uci_time.h), counted from
+ * s->go.t0, and what the clock says the previous move of this side cost (the excess).
+ * build_ms, the time apply_options took to build the engine for this `go`, is charged to
+ * the clock and not to the search: the plan is made from what is left on the clock after
+ * it (the GUI's clock ran meanwhile), and t0 is after it (see the top of the file).
+ */
+static void plan_time(uci_session_t *s, const go_args_t *a, int64_t build_ms)
 {
-	char q[UCI_QUOTE_SIZE];
-	double t0 = now_s();
-	if (go_pending(s)) {
-		say_error(s, "go: a search is already running (send stop first)");
-		return;
-	}
-	const int64_t big = INT64_C(1) << 50;
-	int64_t wtime = -1, btime = -1, winc = 0, binc = 0, movestogo = 0, depth = 0, nodes = 0,
-		mate = 0, movetime = -1;
-	bool infinite = false, ponder = false, searchmoves = false;
-	bool have_wtime = false, have_btime = false;
-	char *t;
-	bool peeked = false;
-	char *peek = NULL;
-	for (;;) {
-		t = peeked ? peek : next_token(cur);
-		peeked = false;
-		if (!t)
-			break;
-		bool ok = true;
-		if (strcmp(t, "wtime") == 0) {
-			ok = go_value(s, cur, "wtime", -big, big, &wtime);
-			have_wtime = true;
-		} else if (strcmp(t, "btime") == 0) {
-			ok = go_value(s, cur, "btime", -big, big, &btime);
-			have_btime = true;
-		} else if (strcmp(t, "winc") == 0) {
-			ok = go_value(s, cur, "winc", -big, big, &winc);
-		} else if (strcmp(t, "binc") == 0) {
-			ok = go_value(s, cur, "binc", -big, big, &binc);
-		} else if (strcmp(t, "movestogo") == 0) {
-			ok = go_value(s, cur, "movestogo", 0, 100000, &movestogo);
-		} else if (strcmp(t, "depth") == 0) {
-			ok = go_value(s, cur, "depth", 1, CUTOFF_MAX_PLY - 1, &depth);
-		} else if (strcmp(t, "nodes") == 0) {
-			ok = go_value(s, cur, "nodes", 1, INT64_MAX, &nodes);
-		} else if (strcmp(t, "mate") == 0) {
-			ok = go_value(s, cur, "mate", 1, CUTOFF_MAX_PLY / 2, &mate);
-		} else if (strcmp(t, "movetime") == 0) {
-			ok = go_value(s, cur, "movetime", 0, big, &movetime);
-		} else if (strcmp(t, "infinite") == 0) {
-			infinite = true;
-		} else if (strcmp(t, "ponder") == 0) {
-			ponder = true;
-		} else if (strcmp(t, "searchmoves") == 0) {
-			/* Read and checked, but the library cannot restrict the root moves. */
-			searchmoves = true;
-			while ((peek = next_token(cur)) && !is_go_keyword(peek)) {
-				cutoff_move_t m;
-				char msg[200];
-				if (cutoff_chess_parse_move(s->chess, &s->pos, peek, &m, msg,
-				                            sizeof(msg)) != 0) {
-					say_error(s, "go: searchmoves %s: %s",
-					          quote(q, sizeof(q), peek), msg);
-					return;
-				}
-			}
-			peeked = true;
-		} else {
-			say_error(s, "go: unknown argument %s", quote(q, sizeof(q), t));
-			return;
-		}
-		if (!ok)
-			return;
-	}
+	uci_go_t *g = &s->go;
 	long fullmove = 0;
-	bool white = white_to_move(s, &s->pos, &fullmove);
-	if ((have_wtime || have_btime) && !(white ? have_wtime : have_btime)) {
-		say_error(s, "go: %s is missing (%s to move)", white ? "wtime" : "btime",
-		          white ? "white" : "black");
+	bool white = white_to_move(s, &g->root, &fullmove);
+	bool clocked = a->have_wtime || a->have_btime;
+	bool on_clock = !g->wait && clocked && a->movetime < 0;
+	if (!on_clock)
+		s->last[0].valid = s->last[1].valid = false;
+	if (g->wait || (!clocked && a->movetime < 0))
 		return;
-	}
-	if (searchmoves)
-		say(s, "info string searchmoves is not supported: searching every move");
-	if (!apply_options(s)) {
-		/* No engine could be made: still answer, with the first legal move. */
-		answer_unsearched(s);
-		return;
-	}
+	int64_t left = white ? a->wtime : a->btime, inc = white ? a->winc : a->binc;
+	int64_t given = clocked ? (left < 0 ? 0 : left) : -1;
+	int64_t after_build = given < 0 ? -1 : given > build_ms ? given - build_ms : 0;
+	uci_clock_t clock = { .time_ms = after_build,
+		              .inc_ms = inc < 0 ? 0 : inc,
+		              .movestogo = a->movestogo,
+		              .movetime_ms = a->movetime,
+		              .overhead_ms = s->opt.overhead_ms };
+	/* The previous move of this side in this game: what did it cost? */
+	struct uci_last_go *last = &s->last[!white];
+	if (on_clock && last->valid && fullmove == last->fullmove + 1 &&
+	    given <= last->time_ms + last->inc_ms)
+		uci_excess_update(&s->excess_ms, last->time_ms + last->inc_ms - given,
+		                  last->target_ms, clock.overhead_ms);
+	clock.excess_ms = (int64_t)s->excess_ms;
+	uci_budget_t b;
+	uci_budget(&clock, &b);
+	/* What this move costs by the clock includes the build: so does its target. */
+	*last = (struct uci_last_go){ .valid = on_clock,
+		                      .fullmove = fullmove,
+		                      .time_ms = given,
+		                      .inc_ms = clock.inc_ms,
+		                      .target_ms = b.target_ms + build_ms };
+	g->soft_ms = b.soft_ms;
+	g->hard_ms = b.hard_ms;
+	/* With one legal move there is nothing to think about. */
+	cutoff_move_t moves[CUTOFF_MAX_MOVES];
+	if (cutoff_chess_moves(s->chess, &g->root, moves) == 1)
+		g->limits.depth = 1;
+	if (g->debug)
+		say(s,
+		    "info string time: soft %" PRId64 " ms, hard %" PRId64 " ms, target %" PRId64
+		    " ms, excess %" PRId64 " ms, build %" PRId64 " ms",
+		    g->soft_ms, g->hard_ms, b.target_ms, clock.excess_ms, build_ms);
+}
 
+/* The job of the search thread for `a` at the current position, into s->go. */
+static void prepare_go(uci_session_t *s, const go_args_t *a, double t0, int64_t build_ms)
+{
 	uci_go_t *g = &s->go;
 	g->root = s->pos;
 	memcpy(g->history, s->keys, (size_t)s->nkeys * sizeof(uint64_t));
 	g->history_length = s->nkeys;
 	g->t0 = t0;
 	g->debug = s->debug;
-	g->wait = infinite || ponder;
+	g->wait = a->infinite || a->ponder;
 	cutoff_limits_default(&g->limits);
 	g->limits.iterate = true;
-	g->limits.depth = CUTOFF_MAX_PLY - 1;
-	if (depth > 0)
-		g->limits.depth = (int)depth;
-	if (mate > 0 && 2 * mate - 1 < g->limits.depth)
-		g->limits.depth = (int)(2 * mate - 1);
-	g->limits.nodes = (uint64_t)nodes;
+	g->limits.depth = a->depth > 0 ? (int)a->depth : CUTOFF_MAX_PLY - 1;
+	if (a->mate > 0 && 2 * a->mate - 1 < g->limits.depth)
+		g->limits.depth = (int)(2 * a->mate - 1);
+	g->limits.nodes = (uint64_t)a->nodes;
 	g->soft_ms = g->hard_ms = 0;
-	bool timed = movetime >= 0 || have_wtime || have_btime;
-	bool on_clock = !g->wait && (have_wtime || have_btime) && movetime < 0;
-	if (!on_clock)
-		s->last[0].valid = s->last[1].valid = false;
-	if (!g->wait && timed) {
-		int64_t left = white ? wtime : btime, inc = white ? winc : binc;
-		uci_clock_t clock = { .time_ms = left < 0 ? 0 : left,
-			              .inc_ms = inc < 0 ? 0 : inc,
-			              .movestogo = movestogo,
-			              .movetime_ms = movetime,
-			              .overhead_ms = s->opt.overhead_ms };
-		if (!have_wtime && !have_btime)
-			clock.time_ms = -1;
-		/* The previous move of this side in this game: what did it cost? */
-		struct uci_last_go *last = &s->last[!white];
-		if (on_clock && last->valid && fullmove == last->fullmove + 1 &&
-		    clock.time_ms <= last->time_ms + last->inc_ms)
-			uci_excess_update(&s->excess_ms,
-			                  last->time_ms + last->inc_ms - clock.time_ms,
-			                  last->target_ms, clock.overhead_ms);
-		clock.excess_ms = (int64_t)s->excess_ms;
-		uci_budget_t b;
-		uci_budget(&clock, &b);
-		last->valid = on_clock;
-		last->fullmove = fullmove;
-		last->time_ms = clock.time_ms;
-		last->inc_ms = clock.inc_ms;
-		last->target_ms = b.target_ms;
-		g->soft_ms = b.soft_ms;
-		g->hard_ms = b.hard_ms;
-		/* With one legal move there is nothing to think about. */
-		cutoff_move_t moves[CUTOFF_MAX_MOVES];
-		if (cutoff_chess_moves(s->chess, &s->pos, moves) == 1)
-			g->limits.depth = 1;
-		if (g->debug)
-			say(s,
-			    "info string time: soft %" PRId64 " ms, hard %" PRId64
-			    " ms, target %" PRId64 " ms, excess %" PRId64 " ms",
-			    g->soft_ms, g->hard_ms, b.target_ms, clock.excess_ms);
-	}
+	plan_time(s, a, build_ms);
+}
 
-	/* apply_options joined the threads of the previous `go`: the engine is idle and no
-	 * other thread can send it a stop, so a pending one is stale (see the top). */
+/* Starts the search thread for s->go, and the watchdog of a timed one. The threads of the
+ * previous `go` have been joined (end_search). */
+static void start_search(uci_session_t *s)
+{
+	/* No other thread exists that could send a stop, so a pending one is stale (see the
+	 * top of the file). */
 	pthread_mutex_lock(&s->lock);
 	int rc = cutoff_engine_cancel_stop(s->engine);
 	s->searching = true;
@@ -989,8 +1061,35 @@ static void cmd_go(uci_session_t *s, char **cur)
 	}
 	s->thread_alive = true;
 	/* Without a watchdog the library's own time limit still holds: only slower. */
-	if (g->hard_ms > 0 && pthread_create(&s->watchdog, NULL, watchdog_main, s) == 0)
+	if (s->go.hard_ms > 0 && pthread_create(&s->watchdog, NULL, watchdog_main, s) == 0)
 		s->watchdog_alive = true;
+}
+
+/*
+ * go: ends the previous search (end_search), then answers a malformed line at once with the
+ * first legal move, or builds the engine if options changed (apply_options) and starts the
+ * search, its clock started when the line was read but not charged with the build.
+ */
+static void cmd_go(uci_session_t *s, char **cur)
+{
+	double t_read = now_s();
+	end_search(s);
+	go_args_t a;
+	if (!parse_go(s, cur, &a)) {
+		answer_unsearched(s);
+		return;
+	}
+	if (a.searchmoves)
+		say(s, "info string searchmoves is not supported: searching every move");
+	double t_build = now_s();
+	if (!apply_options(s)) {
+		/* No engine could be made: still answer, with the first legal move. */
+		answer_unsearched(s);
+		return;
+	}
+	double build_s = now_s() - t_build;
+	prepare_go(s, &a, t_read + build_s, (int64_t)(build_s * 1000.0));
+	start_search(s);
 }
 
 /* The option names, as `uci` lists them. */
@@ -1039,25 +1138,27 @@ static char *collect_words(char **cur, char *t, const char *stop, char *buf, siz
 	return t;
 }
 
-static void cmd_setoption(uci_session_t *s, char **cur)
+/* Reads `name N [value V]` after setoption: the option's index into *opt and its value
+ * (size bytes; "" for the button); false after an error naming what is wrong. */
+static bool read_setoption(uci_session_t *s, char **cur, int *opt_out, char *value, size_t size)
 {
-	char q[UCI_QUOTE_SIZE], name[128], value[128];
+	char q[UCI_QUOTE_SIZE], name[128];
 	bool long_name, long_value = false;
 	char *t = next_token(cur);
 	if (!t || strcasecmp(t, "name") != 0) {
 		say_error(s, "setoption: expected 'name', got %s",
 		          t ? quote(q, sizeof(q), t) : "nothing");
-		return;
+		return false;
 	}
 	t = collect_words(cur, next_token(cur), "value", name, sizeof(name), &long_name);
 	bool has_value = t != NULL;
 	if (has_value)
-		collect_words(cur, next_token(cur), NULL, value, sizeof(value), &long_value);
+		collect_words(cur, next_token(cur), NULL, value, size, &long_value);
 	else
 		value[0] = '\0';
 	if (name[0] == '\0') {
 		say_error(s, "setoption: the option name is missing");
-		return;
+		return false;
 	}
 	int opt = OPT_COUNT;
 	for (int i = 0; i < OPT_COUNT && !long_name; i++) {
@@ -1066,21 +1167,29 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 	}
 	if (opt == OPT_COUNT) {
 		say_error(s, "setoption: unknown option %s", quote(q, sizeof(q), name));
-		return;
+		return false;
 	}
 	if (opt == OPT_CLEAR_HASH) {
 		if (has_value) {
 			say_error(s, "setoption: Clear Hash is a button and takes no value");
-			return;
+			return false;
 		}
 	} else if (!has_value || value[0] == '\0') {
 		say_error(s, "setoption: %s needs a value", option_names[opt]);
-		return;
+		return false;
 	} else if (long_value) {
 		say_error(s, "setoption: the value of %s is too long", option_names[opt]);
-		return;
+		return false;
 	}
+	*opt_out = opt;
+	return true;
+}
 
+/* Checks `value` for option `opt` and records it in s->want (applied when the engine is
+ * idle: apply_options), or says what was expected. */
+static void set_option(uci_session_t *s, int opt, const char *value)
+{
+	char q[UCI_QUOTE_SIZE];
 	uci_options_t o = s->want;
 	int64_t v;
 	int k;
@@ -1147,11 +1256,30 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 	s->want = o;
 }
 
+static void cmd_setoption(uci_session_t *s, char **cur)
+{
+	char value[128];
+	int opt;
+	if (read_setoption(s, cur, &opt, value, sizeof(value)))
+		set_option(s, opt, value);
+}
+
+/* readyok: at once while a search that nothing has stopped runs (UCI asks for that);
+ * otherwise once the search that was stopped has sent its bestmove and the options asked
+ * for are in force, so that a `go` after readyok starts at once, and a GUI that waits for
+ * readyok after `stop` never reads the old bestmove after it. */
+static void cmd_isready(uci_session_t *s)
+{
+	if (!search_unstopped(s))
+		apply_options(s); /* which joins the search first */
+	say(s, "readyok");
+}
+
 static void cmd_ucinewgame(uci_session_t *s)
 {
 	s->want_clear = true;
 	s->last[0].valid = s->last[1].valid = false;
-	if (!go_pending(s))
+	if (!search_unstopped(s))
 		apply_options(s);
 }
 
@@ -1183,11 +1311,7 @@ static uci_next_t run_line(uci_session_t *s, char *line)
 		if (strcmp(t, "uci") == 0) {
 			cmd_uci(s);
 		} else if (strcmp(t, "isready") == 0) {
-			/* Answered at once while searching; otherwise once the options asked
-			 * for are in force (which may take a moment for a big table). */
-			if (!go_pending(s))
-				apply_options(s);
-			say(s, "readyok");
+			cmd_isready(s);
 		} else if (strcmp(t, "ucinewgame") == 0) {
 			cmd_ucinewgame(s);
 		} else if (strcmp(t, "position") == 0) {

@@ -213,6 +213,51 @@ else
 	fail "stops racing the end of a search: $races of $rounds rounds reached depth 3: $got"
 fi
 
+# --- stop, then go at once: both answered, in order ----------------------------------
+# A GUI in analysis mode sends stop, isready and the next go without waiting for the old
+# bestmove. The old search's bestmove must come first, readyok after it (a GUI that syncs
+# on readyok must not take the old answer for the new one's), then the new search's. Before
+# the fix the go was refused ("a search is already running") and never answered: in 20 of
+# 20 tries of `go infinite`, 0.3 s, `stop`, `isready`, `go depth 2`.
+rounds=10
+in_order=0
+for ((i = 0; i < rounds; i++)); do
+	send "position startpos" "go infinite"
+	expect '^info depth 1 ' 10
+	send stop isready "go depth 2"
+	if expect '^(bestmove .*|readyok)$' 10 && [[ $line == bestmove* ]] && first=$(bestmove_of) &&
+		expect '^(bestmove .*|readyok)$' 10 && [ "$got" = $'readyok\n' ] &&
+		expect '^bestmove ' 10 && [[ $got == *$'info depth 2 '* ]] &&
+		[[ $got != *"info string error"* ]] && legal startpos "$first"; then
+		in_order=$((in_order + 1))
+	else
+		fail "stop, isready, go depth 2 (round $((i + 1))): $got"
+		break
+	fi
+done
+[ "$in_order" -eq "$rounds" ] &&
+	ok "go infinite, stop, isready, go depth 2: bestmove, readyok, bestmove after depth 2, in each of $rounds rounds"
+# 1000 `go infinite` / `stop` pairs in one burst, then isready: 1000 legal bestmoves, all
+# before readyok, and no error (before the fix: 1 or 2 bestmoves).
+burst=$(printf 'go infinite\nstop\n%.0s' {1..1000})
+send "position startpos" "${burst%$'\n'}" isready
+if expect '^readyok$' 120; then
+	answers=$(grep -c '^bestmove ' <<<"$got")
+	errors=$(grep -c '^info string error' <<<"$got")
+	moves=$(sed -n 's/^bestmove \([^ ]*\).*/\1/p' <<<"$got" | sort -u)
+	illegal=0
+	for m in $moves; do
+		legal startpos "$m" || illegal=$((illegal + 1))
+	done
+	if [ "$answers" -eq 1000 ] && [ "$errors" -eq 0 ] && [ "$illegal" -eq 0 ]; then
+		ok "1000 go infinite / stop pairs: 1000 bestmoves before readyok, all legal ($(wc -w <<<"$moves") different moves)"
+	else
+		fail "1000 go infinite / stop pairs: $answers bestmoves, $errors errors, $illegal illegal moves before readyok"
+	fi
+else
+	fail "1000 go infinite / stop pairs: no readyok"
+fi
+
 # --- errors: each named, the last good position kept ---------------------------------
 send "position startpos moves e2e4" "isready"
 expect '^readyok$' 5
@@ -236,16 +281,38 @@ bad_line "side to move" "position fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1"
 bad_line "'e2e5'" "position startpos moves e2e4 e7e5 e2e5"
 bad_line "'e7e8'" "position startpos moves e7e8"
 bad_line "'bogus'" "position bogus"
-bad_line "depth needs a value" "go depth"
-bad_line "'x'" "go depth x"
-bad_line "'0'" "go depth 0"
-bad_line "'sideways'" "go sideways"
+# A bad `go` is answered at once with the first legal move, unsearched (docs/chess.md):
+# the error, then bestmove, then readyok; the moves are checked below.
+fallbacks=()
+bad_go() { # bad_go NEEDLE LINE
+	local needle=$1 lines
+	errors_total=$((errors_total + 1))
+	printf '%s\n' "$2" "isready" >&"$to_engine"
+	if expect '^readyok$' 5 && mapfile -t lines <<<"${got%$'\n'}" && [ "${#lines[@]}" -eq 3 ] &&
+		[[ ${lines[0]} == "info string error: "*"$needle"* ]] &&
+		[[ ${lines[1]} =~ ^bestmove\ ([a-h][1-8][a-h][1-8][qrbn]?)$ ]]; then
+		fallbacks+=("${BASH_REMATCH[1]}")
+		errors_ok=$((errors_ok + 1))
+	else
+		fail "bad go $(printf '%q' "$2"): expected one error naming '$needle', bestmove, readyok; got: $got"
+	fi
+}
+bad_go "depth needs a value" "go depth"
+bad_go "'x'" "go depth x"
+bad_go "'0'" "go depth 0"
+bad_go "'-1'" "go depth -1"
+bad_go "'-5'" "go movetime -5"
+bad_go "'0'" "go nodes 0"
+bad_go "'99999999999999999999'" "go wtime 99999999999999999999 btime 1000"
+bad_go "'sideways'" "go sideways"
+bad_go "'sideways'" "go infinite sideways"
+bad_go "'a1a1'" "go searchmoves a1a1 depth 2"
 bad_line "'Foo'" "setoption name Foo value 1"
 bad_line "Threads" "setoption name Threads value 0"
 bad_line "'ybw2'" "setoption name Algorithm value ybw2"
 bad_line "Hash" "setoption name Hash value -1"
 bad_line "'maybe'" "debug maybe"
-bad_line "btime is missing" "go wtime 1000"
+bad_go "btime is missing" "go wtime 1000"
 long=$(head -c 6000 /dev/zero | tr '\0' 'a')
 bad_line "'aaaa" "$long"
 # blank lines and a line of blanks say nothing
@@ -256,7 +323,7 @@ else
 	fail "blank lines: $got"
 fi
 errors_total=$((errors_total + 1))
-[ "$errors_ok" -eq "$errors_total" ] && ok "$errors_total bad lines: each one error naming the token, then readyok"
+[ "$errors_ok" -eq "$errors_total" ] && ok "$errors_total bad lines: each one error naming the token, then readyok (after a bad go, its bestmove first)"
 # The position is still 1.e4 (the bad `position` lines changed nothing).
 send d
 if expect '^info string fen ' 5 &&
@@ -270,6 +337,15 @@ if expect '^bestmove ' 10 && answer=$line && legal startpos e2e4 "$(bestmove_of)
 	ok "and the engine answers there: $answer"
 else
 	fail "go after bad lines: $got"
+fi
+illegal=
+for m in "${fallbacks[@]}"; do
+	legal startpos e2e4 "$m" || illegal+=" $m"
+done
+if [ "${#fallbacks[@]}" -gt 0 ] && [ -z "$illegal" ]; then
+	ok "the ${#fallbacks[@]} answers to bad gos are legal after 1.e4 (${fallbacks[*]})"
+else
+	fail "answers to bad gos: illegal:$illegal"
 fi
 # UCI: unknown words before a command are skipped.
 send "joho isready"
@@ -361,13 +437,42 @@ if expect '^readyok$' 5 && [[ $got != *"info string error"* ]] && [[ $got != *be
 else
 	fail "setoption during a search: $got"
 fi
+# A go while a search runs (no stop between) ends that search first, as stop would: two
+# bestmoves, in order, the second after the new search's depth 1.
 send "go infinite" "go depth 1" "isready"
-if expect '^readyok$' 10 && [[ $got == *"go: a search is already running"* ]] &&
-	[[ $got != *bestmove* ]] && send stop && expect '^bestmove ' 5; then
-	ok "go during a search is refused, the first go still answers"
+if expect '^readyok$' 10 && [[ $got != *"info string error"* ]] &&
+	answers=$(grep -c '^bestmove ' <<<"$got") && [ "$answers" -ge 1 ] &&
+	{ [ "$answers" -eq 2 ] || expect '^bestmove ' 5; } && [[ $got == *$'info depth 1 '* ]]; then
+	ok "go during a search ends it: two bestmoves, the second after depth 1"
 else
 	fail "go during a search: $got"
 fi
+
+# --- the engine's build is not charged to the search (issue 12, item 3) -----------------
+# setoption then go without isready: the engine (threads, table) is built at the go. The
+# plan (debug on) must be made from the clock less the build, B ms: target = (10000 - B -
+# 150) / 30 - excess, exactly (uci_time.h, the reserve 3 x 50 ms); and a movetime search
+# keeps its whole hard limit (300 - 50 ms) whatever B, and is searched (an info depth
+# line before bestmove). Before, the build was counted against the search: twelve such
+# processes with 8 threads each on 2 CPUs all answered unsearched.
+send "setoption name Threads value 3" "setoption name Hash value 8" "debug on" \
+	"position startpos" "go wtime 10000 btime 10000"
+if expect '^bestmove ' 20 &&
+	[[ $got =~ target\ ([0-9]+)\ ms,\ excess\ ([0-9]+)\ ms,\ build\ ([0-9]+)\ ms ]] &&
+	target=${BASH_REMATCH[1]} excess=${BASH_REMATCH[2]} build=${BASH_REMATCH[3]} &&
+	want=$(((10000 - build - 150) / 30 - excess)) && [ "$target" -eq $((want > 0 ? want : 0)) ] &&
+	[[ $got == *$'\ninfo depth '* ]]; then
+	ok "setoption Threads 3, Hash 8, go wtime 10000 (no isready): built in $build ms, planned on the clock less the build (target $target ms), searched"
+else
+	fail "build at go, on a clock: $got"
+fi
+send "setoption name Threads value 2" "go movetime 300"
+if expect '^bestmove ' 20 && [[ $got == *"hard 250 ms, "*"build "* ]] && [[ $got == *$'\ninfo depth '* ]]; then
+	ok "setoption Threads 2, go movetime 300 (no isready): hard limit 250 ms after the build, searched"
+else
+	fail "build at go, movetime: $got"
+fi
+send "debug off"
 
 # --- a fast game: wtime 100 winc 10, the engine plays both sides ----------------------
 # What is checked is what does not depend on the machine: every move legal, and every plan
