@@ -8,7 +8,9 @@
  *              store), read by every searcher at each poll (relaxed load), cleared by the
  *              searching thread when its search returns; a stale read only delays a stop
  *              by one poll. halt: the driver's own stop (lazy SMP's "some thread finished
- *              the last iteration"), cleared before each search. nodes: the shared count.
+ *              the last iteration"), or a searcher's that found the game breaking its
+ *              contract (its fault, read here after the search: CUTOFF_EGAME), cleared
+ *              before each search. nodes: the shared count.
  *   results    results[i] is written only by thread i during a search and read by the
  *              caller after cutoff_pool_run returns (the pool orders the two).
  *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
@@ -644,6 +646,26 @@ static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 		    f->count, f->ply, e->game.max_moves);
 }
 
+/* When some thread found the game breaking its contract, the search's answer is void:
+ * tells the log, keeps only what the search cost (counters, times) and returns true. */
+static bool answer_is_void(const cutoff_engine_t *e, cutoff_result_t *r)
+{
+	for (int i = 0; i < e->cfg.threads; i++) {
+		if (!e->searchers[i].fault.callback)
+			continue;
+		say_fault(e, &e->searchers[i].fault);
+		r->value = 0;
+		r->bound = CUTOFF_BOUND_NONE;
+		r->best_move = CUTOFF_MOVE_NONE;
+		r->depth = 0;
+		r->stopped = r->solved = false;
+		r->pv_length = 0;
+		r->iterations = 0;
+		return true;
+	}
+	return false;
+}
+
 static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
 
 /*
@@ -881,22 +903,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	}
 	r->stopped = r->depth < final_depth(limits) && !r->solved &&
 	             !mate_proven(e, r->value, r->bound, r->depth);
-	rc = CUTOFF_OK;
-	for (int i = 0; i < threads; i++)
-		if (e->searchers[i].fault.callback) {
-			/* The game broke its contract: whatever was searched is void; the
-			 * counters and times say what it cost. */
-			say_fault(e, &e->searchers[i].fault);
-			r->value = 0;
-			r->bound = CUTOFF_BOUND_NONE;
-			r->best_move = CUTOFF_MOVE_NONE;
-			r->depth = 0;
-			r->stopped = r->solved = false;
-			r->pv_length = 0;
-			r->iterations = 0;
-			rc = CUTOFF_EGAME;
-			break;
-		}
+	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);
 out:
