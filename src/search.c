@@ -23,6 +23,19 @@
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
  * Table cut-offs are never taken at the root, so a search always names a best move.
+ *
+ * A broken game. Every move count from the game is checked (one unsigned compare): a
+ * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
+ * move, a pass being one) or outside 0 .. max_moves from gen_noisy is recorded as the
+ * searcher's fault, aborts its search and raises the control's halt for the others
+ * (game_broken); the engine reports it. No value computed on the way out is used.
+ *
+ * The solve mode (limits.solve). s->horizon counts contacts with the horizon: leaves at
+ * the depth or ply limit, repetitions, null-move cut-offs, table answers that entries
+ * exact to the end do not settle alone, and (under YBW) split points whose helpers met
+ * one. A node compares the count at its entry and at its store: unchanged, its value
+ * holds at every depth and is stored at CUTOFF_TT_DEPTH_END. Counting is unconditional
+ * (an add at a leaf); only the store and the table answer look at s->solve.
  */
 #include "search.h"
 
