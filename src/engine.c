@@ -589,10 +589,9 @@ void cutoff_profile_add(cutoff_profile_t *sum, const cutoff_profile_t *p)
  * the last position of the PV, while the table's entries deep enough for the rest of the
  * line (exact to the end, for a solved value) prove the root's value seen from that side
  * as a lower bound (so their move reaches it) with a move that the game generates there,
- * the move is added; it stops at a
- * terminal position, a position already on the line (a cycle), or the ply limit. Only for
- * an exact root value. Runs on the caller's thread after the search, over searcher 0's
- * stacks; the search itself is not touched.
+ * the move is added; it stops at a terminal position, a position already on the line (a
+ * cycle), or the ply limit. Only for an exact root value. Runs on the caller's thread
+ * after the search, over searcher 0's stacks; the search itself is not touched.
  */
 static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t *r)
 {
@@ -642,8 +641,9 @@ static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 		    f->callback, f->ply);
 	else
 		say(&e->cfg, CUTOFF_LOG_WARN,
-		    "game: %s returned %d moves at ply %d, outside 0..%d (max_moves)", f->callback,
-		    f->count, f->ply, e->game.max_moves);
+		    "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)",
+		    f->callback, f->count, f->ply, strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1,
+		    e->game.max_moves);
 }
 
 /* When some thread found the game breaking its contract, the search's answer is void:
