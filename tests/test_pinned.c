@@ -11,7 +11,8 @@
  * Workloads: chess (two positions, iterative deepening with PVS and a 16 MiB table, once
  * exact and once with the engine's speculative pruning), Connect Four (a weak solve), and
  * random trees (alpha-beta without a table in the tree's order; PVS and MTD(f) with a
- * table and every ordering heuristic).
+ * table and every ordering heuristic), and tic-tac-toe (negamax over the whole game; PVS
+ * with a table, iterating).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,8 @@ static const pin_t pins[] = {
 	{ "rtree iid ab b6 d8 s1", 115536, -56, 5 },
 	{ "rtree inc pvs b8 d8 s2", 25162, -18, 1 },
 	{ "rtree inc mtdf b8 d8 s3", 24565, 2, 7 },
+	{ "ttt minimax", 549946, 0, 0 },
+	{ "ttt pvs table", 6401, 0, 0 },
 };
 
 static void chess(int *next)
@@ -140,6 +143,28 @@ static void rtree(int *next, cutoff_rtree_model_t model, cutoff_algo_t algo, int
 	cutoff_rtree_free(tree);
 }
 
+/* Tic-tac-toe from the empty board: plain negamax in square order (the classic 549,946
+ * positions), and PVS with a table and every ordering heuristic, iterating. */
+static void ttt(int *next)
+{
+	cutoff_ttt_state_t st;
+	cutoff_ttt_start(&st);
+	for (int k = 0; k < 2; k++) {
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cfg.algo = k == 0 ? CUTOFF_ALGO_MINIMAX : CUTOFF_ALGO_PVS;
+		cfg.tt_mb = k == 0 ? 0 : 1;
+		cfg.ordering = k == 0 ? CUTOFF_ORDER_NONE : CUTOFF_ORDER_ALL;
+		cutoff_limits_t lim;
+		cutoff_limits_default(&lim);
+		lim.depth = 9;
+		lim.iterate = k == 1;
+		cutoff_result_t r;
+		int rc = run(cutoff_ttt_game(), &cfg, &st, &lim, &r);
+		compare(&pins[(*next)++], &r, rc);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	print_only = argc > 1 && strcmp(argv[1], "--print") == 0;
@@ -149,6 +174,7 @@ int main(int argc, char **argv)
 	rtree(&next, CUTOFF_RTREE_IID, CUTOFF_ALGO_ALPHABETA, 6, 1, 0, CUTOFF_ORDER_NONE);
 	rtree(&next, CUTOFF_RTREE_INCREMENTAL, CUTOFF_ALGO_PVS, 8, 2, 16, CUTOFF_ORDER_ALL);
 	rtree(&next, CUTOFF_RTREE_INCREMENTAL, CUTOFF_ALGO_MTDF, 8, 3, 16, CUTOFF_ORDER_ALL);
+	ttt(&next);
 	CHECK(next == (int)(sizeof pins / sizeof pins[0]), "every pin was searched");
 	return print_only ? 0 : check_report();
 }
