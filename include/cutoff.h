@@ -219,12 +219,29 @@ typedef enum cutoff_algo {
  *   YBW      Young Brothers Wait: a node's eldest child is searched first; once it has not
  *            cut off, the remaining children are offered to idle threads at a split point.
  *            Exact wherever the serial search is exact.
+ *   ABDADA   every thread iterates from the root, as under lazy SMP, but a thread that
+ *            finds a younger move being searched by another thread defers it and comes
+ *            back to it after the node's other moves, when its value is usually in the
+ *            table (Weill 1996; the simplified variant of Kerrigan 2017 by option). Exact
+ *            wherever the serial search is exact.
+ * The registry below lists them by name, with their options, for front ends.
  */
 typedef enum cutoff_driver {
 	CUTOFF_DRIVER_SERIAL = 0,
 	CUTOFF_DRIVER_LAZYSMP = 1,
-	CUTOFF_DRIVER_YBW = 2
+	CUTOFF_DRIVER_YBW = 2,
+	CUTOFF_DRIVER_ABDADA = 3
 } cutoff_driver_t;
+
+/* ABDADA's two variants (config.abdada_variant).
+ *   CLASSIC     Weill's: the busy mark is on the position a move leads to (so a
+ *               transposition is seen busy too), a count of the threads in it.
+ *   SIMPLIFIED  Kerrigan's: the busy mark is on the move, a hash of the position's key and
+ *               the move in a slot that the last thread to mark it owns. */
+typedef enum cutoff_abdada_variant {
+	CUTOFF_ABDADA_CLASSIC = 0,
+	CUTOFF_ABDADA_SIMPLIFIED = 1
+} cutoff_abdada_variant_t;
 
 /*
  * Where the engine's worker threads run (through hwloc, on the CPUs the process may use).
@@ -337,6 +354,11 @@ typedef struct cutoff_config {
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
+	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_CLASSIC */
+	int abdada_min_depth;     /* ABDADA: moves are deferred and marked only where at least
+	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 3 */
+	int abdada_table_bits;    /* ABDADA: the busy marks' side table has 2^bits slots of 8
+	                             bytes, 8 .. 24; default 15 (256 KiB) */
 	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
 	                             entry, for counters.tt_hits_other (else 0). Costs an array
 	                             of 2 bytes per entry beside the table (1/8 of its size) and
@@ -350,6 +372,42 @@ typedef struct cutoff_config {
 
 /* Fills *cfg with the defaults above. Does nothing when cfg is NULL. */
 CUTOFF_API void cutoff_config_default(cutoff_config_t *cfg);
+
+/*
+ * The drivers' registry, for front ends that list and choose them by name.
+ * cutoff_driver_count() is the number of drivers; drivers are 0 .. count-1.
+ * cutoff_driver_name / _description: the driver's word ("ybw") and one line, or NULL when
+ * `driver` is not a driver. cutoff_driver_find: the driver called `name` into *driver;
+ * CUTOFF_EINVAL when there is none (or an argument is NULL).
+ */
+CUTOFF_API int cutoff_driver_count(void);
+CUTOFF_API const char *cutoff_driver_name(cutoff_driver_t driver);
+CUTOFF_API const char *cutoff_driver_description(cutoff_driver_t driver);
+CUTOFF_API int cutoff_driver_find(const char *name, cutoff_driver_t *driver);
+
+/*
+ * A driver's option: a field of cutoff_config_t that only that driver reads, with the
+ * word a front end offers it by ("min-split") and its range. An option whose `words` is
+ * not NULL takes one of the words words[0 .. max - min] ("off", "on"), standing for
+ * min .. max.
+ */
+typedef struct cutoff_driver_option {
+	const char *name;
+	const char *help;         /* one line */
+	int min, max;
+	const char *const *words; /* NULL: a number */
+} cutoff_driver_option_t;
+
+/* The options of `driver`: their count, with *options pointing at them (static, never
+ * freed); CUTOFF_EINVAL when `driver` is not a driver or options is NULL. */
+CUTOFF_API int cutoff_driver_options(cutoff_driver_t driver,
+                                     const cutoff_driver_option_t **options);
+
+/* Reads or sets the driver option called `name` (of any driver) in *cfg. Setting checks
+ * the range. CUTOFF_EINVAL for an unknown name, a value out of range or a NULL argument,
+ * and then *cfg is unchanged. */
+CUTOFF_API int cutoff_config_get_option(const cutoff_config_t *cfg, const char *name, int *value);
+CUTOFF_API int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value);
 
 typedef struct cutoff_engine cutoff_engine_t;
 
@@ -463,6 +521,16 @@ typedef struct cutoff_counters {
 	                                that split point or above it made them void (a move
 	                                nested in another such move counted once); a stop is not
 	                                a cut-off and loses nothing here */
+	uint64_t deferred;           /* ABDADA: younger moves put off because another thread
+	                                was searching them */
+	uint64_t deferred_tt;        /* ABDADA: of those, revisited and answered by the table
+	                                at once (the child's one node, a table cut-off) */
+	uint64_t deferred_busy;      /* ABDADA: of those, still busy when revisited (searched
+	                                all the same, beside the other thread) */
+	uint64_t second_passes;      /* ABDADA: nodes that came back to deferred moves */
+	uint64_t busy_collisions;    /* ABDADA: marks that met another position's in their
+	                                slot of the side table (classic: not made; simplified:
+	                                the other's overwritten) */
 } cutoff_counters_t;
 
 /*

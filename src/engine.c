@@ -1,14 +1,16 @@
 /*
  * engine.c — the only door from the public API inward. An engine owns its game
- * description (a copy), its configuration, the table and the searchers; it validates every
- * argument that crosses the API and runs a search through the chosen driver.
+ * description (a copy), its configuration, the table, the searchers and its driver's
+ * state; it validates every argument that crosses the API and runs a search through the
+ * chosen driver (driver.h: the engine names none of them; iterative deepening is
+ * iterate.c's).
  *
  * Shared state and its owners:
  *   control    (search.h) stop: written by cutoff_engine_stop() from any thread (relaxed
  *              store), read by every searcher at each poll (relaxed load), cleared by the
  *              searching thread when its search returns; a stale read only delays a stop
- *              by one poll. halt: the driver's own stop (lazy SMP's "some thread finished
- *              the last iteration"), or a searcher's that found the game breaking its
+ *              by one poll. halt: the driver's own stop ("some thread finished the last
+ *              iteration", for drivers whose every thread iterates), or a searcher's that found the game breaking its
  *              contract (its fault, read here after the search: CUTOFF_EGAME), cleared
  *              before each search. nodes: the shared count.
  *   results    results[i] is written only by thread i during a search and read by the
@@ -35,12 +37,13 @@
 #include <unistd.h>
 
 #include "atomic.h"
-#include "lazysmp.h"
+#include "driver.h"
+#include "iterate.h"
+#include "platform.h"
 #include "pool.h"
 #include "search.h"
 #include "topo.h"
 #include "tt.h"
-#include "ybw.h"
 
 /* The table flags for `cfg`: it remembers who wrote each entry when the profiler is built
  * in and asked for that (tt.c). */
@@ -72,7 +75,8 @@ struct cutoff_engine {
 	cutoff_pool_t *pool;          /* cfg.threads threads, the caller being thread 0 */
 	cutoff_searcher_t *searchers; /* one per thread */
 	cutoff_result_t *results;     /* one per thread, for the drivers */
-	cutoff_ybw_t *ybw;            /* the YBW driver, when cfg.driver is YBW */
+	const cutoff_driver_ops_t *drv; /* cfg.driver's operations (driver.c) */
+	void *drv_state;              /* what its create made, or NULL */
 	cutoff_control_t control;
 	uint64_t span_ns[2]; /* the latest search as the profiler times it: from the first
 	                        searching thread's start to the last one's end */
@@ -105,10 +109,9 @@ const char *cutoff_strerror(int code)
 
 const char *cutoff_version(void) { return "0.1.0"; }
 
-static void say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define say cutoff_say
 
-static void say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -128,12 +131,9 @@ void cutoff_config_default(cutoff_config_t *cfg)
 	cfg->threads = 1;
 	cfg->tt_mb = 16;
 	cfg->algo = CUTOFF_ALGO_PVS;
-	cfg->driver = CUTOFF_DRIVER_SERIAL;
 	cfg->ordering = CUTOFF_ORDER_ALL;
 	cfg->placement = CUTOFF_PLACE_NONE;
-	cfg->ybw_min_split_depth = 3;
-	cfg->ybw_max_helpers = 8;
-	cfg->lazysmp_skip = true;
+	cutoff_driver_config_default(cfg); /* the driver and every driver's options */
 	cfg->tt_cutoffs = true;
 	cfg->pruning = CUTOFF_PRUNE_NONE;
 	cfg->extensions = CUTOFF_EXTEND_ALL;
@@ -199,7 +199,7 @@ static int check_config(const cutoff_config_t *c)
 		    CUTOFF_INF - 1);
 		return CUTOFF_EINVAL;
 	}
-	if ((unsigned)c->driver > CUTOFF_DRIVER_YBW) {
+	if (!cutoff_driver_ops(c->driver)) {
 		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
 		    (int)c->driver);
 		return CUTOFF_EINVAL;
@@ -219,15 +219,13 @@ static int check_config(const cutoff_config_t *c)
 		    (int)c->placement);
 		return CUTOFF_EINVAL;
 	}
-	if (c->ybw_min_split_depth < 1 || c->ybw_min_split_depth > CUTOFF_MAX_PLY) {
-		say(c, CUTOFF_LOG_WARN, "config: ybw_min_split_depth %d is not in 1..%d",
-		    c->ybw_min_split_depth, CUTOFF_MAX_PLY);
-		return CUTOFF_EINVAL;
-	}
-	if (c->ybw_max_helpers < 1 || c->ybw_max_helpers > CUTOFF_MAX_THREADS) {
-		say(c, CUTOFF_LOG_WARN, "config: ybw_max_helpers %d is not in 1..%d",
-		    c->ybw_max_helpers, CUTOFF_MAX_THREADS);
-		return CUTOFF_EINVAL;
+	/* Every driver's options, whichever is chosen: a configuration is valid or not
+	 * whatever its driver, so that changing the driver alone cannot make it invalid. */
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_ops_t *ops = cutoff_driver_ops((cutoff_driver_t)d);
+		int rc = ops->check ? ops->check(c) : CUTOFF_OK;
+		if (rc < 0)
+			return rc;
 	}
 	return CUTOFF_OK;
 }
@@ -312,9 +310,9 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
 	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
 		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i, cfg);
-	if (rc == CUTOFF_OK && cfg->driver == CUTOFF_DRIVER_YBW &&
-	    !(e->ybw = cutoff_ybw_new(cfg->threads, e->searchers, cfg->ybw_max_helpers)))
-		rc = CUTOFF_ENOMEM;
+	e->drv = cutoff_driver_ops(cfg->driver);
+	if (rc == CUTOFF_OK && e->drv->create)
+		rc = e->drv->create(cfg, &e->game, e->searchers, &e->drv_state);
 	if (rc < 0) {
 		cutoff_engine_free(e);
 		*err = rc;
@@ -332,7 +330,8 @@ void cutoff_engine_free(cutoff_engine_t *e)
 		cutoff_searcher_destroy(&e->searchers[i]);
 	free(e->searchers);
 	free(e->results);
-	cutoff_ybw_free(e->ybw);
+	if (e->drv && e->drv->destroy)
+		e->drv->destroy(e->drv_state);
 	cutoff_pool_free(e->pool);
 	cutoff_tt_free(e->tt);
 	if (e->own_topology)
@@ -475,41 +474,7 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 	return CUTOFF_OK;
 }
 
-/* The deepest iteration a search may run: limits.depth, or with solve and depth 0 as deep
- * as the engine goes. */
-static int final_depth(const cutoff_limits_t *l)
-{
-	return l->solve && l->depth == 0 ? CUTOFF_MAX_PLY - 1 : l->depth;
-}
-
-/* Copies the searcher's answer for a completed iteration into *r. */
-static void take_iteration(const cutoff_searcher_t *s, int depth, int32_t value,
-                           cutoff_bound_t bound, bool solved, cutoff_result_t *r)
-{
-	r->value = value;
-	r->bound = bound;
-	r->depth = depth;
-	r->solved = solved;
-	r->pv_length = s->pv_length[0];
-	memcpy(r->pv, s->pv[0], (size_t)r->pv_length * sizeof(cutoff_move_t));
-	if (r->pv_length > 0)
-		r->best_move = r->pv[0];
-}
-
 _Static_assert(sizeof(cutoff_counters_t) % sizeof(uint64_t) == 0, "counters are all uint64_t");
-
-static cutoff_counters_t counters_minus(const cutoff_counters_t *a, const cutoff_counters_t *b)
-{
-	cutoff_counters_t d;
-	uint64_t w[sizeof(d) / sizeof(uint64_t)], x[sizeof(d) / sizeof(uint64_t)];
-	memcpy(w, a, sizeof(w));
-	memcpy(x, b, sizeof(x));
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		w[i] -= x[i];
-	memcpy(&d, w, sizeof(d));
-	d.seldepth = a->seldepth; /* a maximum: the deepest ply so far */
-	return d;
-}
 
 void cutoff_counters_add(cutoff_counters_t *sum, const cutoff_counters_t *c)
 {
@@ -666,169 +631,20 @@ static bool answer_is_void(const cutoff_engine_t *e, cutoff_result_t *r)
 	return false;
 }
 
-static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_MIN; }
-
-/*
- * True when an iteration at `depth` has proven its value for good: an exact win or loss
- * at distance p plies with p <= depth. A full-width search to `depth` sees every end of
- * the game within `depth` plies, so no deeper iteration can find a shorter mate or escape
- * this one. With speculative pruning the search is not full-width (a reduced line may
- * hide a shorter mate), so the distance must fit in half the depth, as a margin.
- */
-static bool mate_proven(const cutoff_engine_t *e, int32_t value, cutoff_bound_t bound, int depth)
-{
-	if (bound != CUTOFF_BOUND_EXACT || !is_win(value))
-		return false;
-	int plies = CUTOFF_WIN - (value > 0 ? value : -value);
-	return e->cfg.pruning ? 2 * plies <= depth : plies <= depth;
-}
-
-/*
- * One iteration at `depth`, through an aspiration window around `prev` when configured:
- * a failure widens the window on the side the fail-soft value points to, by a delta that
- * doubles each time, and after a few failures (an unstable search) falls back to the
- * caller's window instead of looping. The value and its bound are for the caller's window
- * (alpha, beta), so the contract holds whatever the aspiration did.
- */
-static bool iterate_once(cutoff_engine_t *e, cutoff_searcher_t *s, int depth,
-                         const cutoff_limits_t *lim, int32_t prev, bool have_prev, int32_t *value,
-                         cutoff_bound_t *bound)
-{
-	const cutoff_algo_t algo = e->cfg.algo;
-	int32_t delta = e->cfg.aspiration;
-	int32_t lo = lim->alpha, hi = lim->beta;
-	bool aspire = delta > 0 && have_prev && !is_win(prev) &&
-	              (algo == CUTOFF_ALGO_ALPHABETA || algo == CUTOFF_ALGO_PVS);
-
-	for (int tries = 0;; tries++) {
-		if (aspire && tries < 4) {
-			lo = prev - delta > lim->alpha ? prev - delta : lim->alpha;
-			hi = prev + delta < lim->beta ? prev + delta : lim->beta;
-			if (lo >= hi) { /* the caller's window lies beside ours: take it */
-				lo = lim->alpha;
-				hi = lim->beta;
-			}
-		} else {
-			lo = lim->alpha;
-			hi = lim->beta;
-		}
-		if (!cutoff_search_root(s, algo, depth, lo, hi, prev, value, bound))
-			return false;
-		if (*value <= lo && lo > lim->alpha) {
-			prev = *value; /* fail-soft: the value says how far down to look */
-		} else if (*value >= hi && hi < lim->beta) {
-			prev = *value;
-		} else {
-			break;
-		}
-		s->count.aspiration_researches++;
-		delta *= 2;
-		if (delta > CUTOFF_INF / 4)
-			aspire = false;
-	}
-	if (*bound != CUTOFF_BOUND_EXACT || *value <= lim->alpha || *value >= lim->beta)
-		*bound = *value <= lim->alpha  ? CUTOFF_BOUND_UPPER
-		         : *value >= lim->beta ? CUTOFF_BOUND_LOWER
-		                               : CUTOFF_BOUND_EXACT;
-	return true;
-}
-
-/* One search as the drivers see it. */
-struct search_job {
-	cutoff_engine_t *e;
-	const cutoff_limits_t *lim;
-	uint64_t t0;
-	cutoff_info_fn info;
-	void *info_user;
-};
-
-/*
- * Iterative deepening by thread `index` into results[index]: every driver's searching
- * loop (serial and YBW: thread 0 alone; lazy SMP: every thread, helpers skipping some
- * iterations). An iteration is the last when it reached the final depth, proved a mate
- * for good, or (limits.solve) never met the horizon: its searcher's count of contacts
- * (search.h) did not move, helpers' contacts at YBW split points included. Lazy SMP ends
- * the whole search (halt) as soon as any thread completes its last iteration. Only
- * thread 0 calls the info callback.
- */
-static void run_iterations(struct search_job *j, int index)
-{
-	cutoff_engine_t *e = j->e;
-	const cutoff_limits_t *lim = j->lim;
-	cutoff_searcher_t *s = &e->searchers[index];
-	cutoff_result_t *r = &e->results[index];
-	bool lazy = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP;
-	int32_t guess = lim->guess, value;
-	cutoff_bound_t bound;
-	cutoff_counters_t before = s->count;
-	const int final = final_depth(lim);
-
-	for (int d = lim->iterate ? 1 : final; d <= final; d++) {
-		if (lazy && e->cfg.lazysmp_skip && cutoff_lazysmp_skips(index, d, final))
-			continue;
-		if (CUTOFF_PROFILING)
-			s->prof.depth_reached = d;
-		uint64_t horizon = s->horizon;
-		if (!iterate_once(e, s, d, lim, guess, r->iterations > 0, &value, &bound))
-			break;
-		bool solved = lim->solve && s->horizon == horizon;
-		cutoff_searcher_fold(s);
-		take_iteration(s, d, value, bound, solved, r);
-		guess = value;
-		cutoff_iteration_t *it = &r->iteration[r->iterations++];
-		it->depth = d;
-		it->value = value;
-		it->bound = bound;
-		it->solved = solved;
-		it->best_move = r->best_move;
-		it->counters = counters_minus(&s->count, &before);
-		it->time_s = (double)(cutoff_now_ns() - j->t0) / 1e9;
-		before = s->count;
-		bool last = d == final || solved || mate_proven(e, value, bound, d);
-		if (j->info && index == 0 && !last) {
-			r->counters = s->count;
-			r->time_s = it->time_s;
-			j->info(j->info_user, r);
-		}
-		if (last) {
-			/* Lazy SMP: this thread's answer is final; the others stop. */
-			if (lazy)
-				cutoff_int_store_relaxed(&e->control.halt, 1);
-			break;
-		}
-	}
-}
-
+/* Each thread's share of the search: the driver's job, timed for the profiler. */
 static void search_job(void *arg, int index, int threads)
 {
-	struct search_job *j = arg;
-	cutoff_engine_t *e = j->e;
-	cutoff_prof_clock_t *prof = &e->searchers[index].prof;
-	/* A serial search's other threads take no part: they leave their clock at 0. */
-	bool part = index == 0 || e->cfg.driver != CUTOFF_DRIVER_SERIAL;
+	const cutoff_job_t *job = arg;
+	cutoff_searcher_t *s = &job->searchers[index];
+	const cutoff_driver_ops_t *drv = cutoff_driver_ops(job->cfg->driver);
+	/* A thread that takes no part leaves its clock at 0. */
+	bool part = index == 0 || !drv->alone;
 	(void)threads;
 	if (CUTOFF_PROFILING && part)
-		prof->start_ns = cutoff_now_ns();
-	switch (e->cfg.driver) {
-	case CUTOFF_DRIVER_LAZYSMP:
-		run_iterations(j, index);
-		break;
-	case CUTOFF_DRIVER_YBW:
-		if (index == 0) {
-			run_iterations(j, 0);
-			cutoff_ybw_end(e->ybw);
-		} else {
-			cutoff_ybw_idle_loop(e->ybw, index);
-		}
-		break;
-	case CUTOFF_DRIVER_SERIAL:
-	default:
-		if (index == 0)
-			run_iterations(j, 0);
-		break;
-	}
+		s->prof.start_ns = cutoff_now_ns();
+	drv->job(job, index);
 	if (CUTOFF_PROFILING && part)
-		prof->end_ns = cutoff_now_ns();
+		s->prof.end_ns = cutoff_now_ns();
 }
 
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
@@ -844,7 +660,15 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 
 	const cutoff_game_t *g = &e->game;
 	const int threads = e->cfg.threads;
-	struct search_job job = { e, limits, cutoff_now_ns(), info, info_user };
+	const cutoff_job_t job = { .cfg = &e->cfg,
+		                   .lim = limits,
+		                   .searchers = e->searchers,
+		                   .results = e->results,
+		                   .control = &e->control,
+		                   .driver = e->drv_state,
+		                   .t0 = cutoff_now_ns(),
+		                   .info = info,
+		                   .info_user = info_user };
 	cutoff_searcher_t *s0 = &e->searchers[0];
 	int32_t value;
 
@@ -873,21 +697,18 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	e->control.nodes = 0;
 	e->control.node_limit = limits->nodes;
 	e->control.deadline_ns = limits->time_ms ? job.t0 + limits->time_ms * 1000000u : 0;
-	e->control.threads = e->cfg.driver == CUTOFF_DRIVER_SERIAL ? 1 : threads;
-	bool ybw = e->cfg.driver == CUTOFF_DRIVER_YBW;
-	if (ybw)
-		cutoff_ybw_begin(e->ybw);
+	e->control.threads = e->drv->alone ? 1 : threads;
+	if (e->drv->begin)
+		e->drv->begin(e->drv_state);
 	for (int i = 0; i < threads; i++) {
-		cutoff_searcher_start(&e->searchers[i], i == 0 || !ybw ? root : NULL,
-		                      ybw ? e->ybw : NULL, e->cfg.ybw_min_split_depth,
-		                      limits->history, limits->history_length, limits->solve);
+		cutoff_searcher_start(&e->searchers[i], root, limits->history,
+		                      limits->history_length, limits->solve);
 		memset(&e->results[i], 0, sizeof(e->results[i]));
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}
-	cutoff_pool_run(e->pool, search_job, &job);
+	cutoff_pool_run(e->pool, search_job, (void *)&job);
 
-	int pick = e->cfg.driver == CUTOFF_DRIVER_LAZYSMP ? cutoff_lazysmp_pick(e->results, threads)
-	                                                  : 0;
+	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
 	*r = e->results[pick];
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;
@@ -901,8 +722,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		cutoff_profile_t p = thread_profile(e, i);
 		cutoff_profile_add(&r->profile, &p);
 	}
-	r->stopped = r->depth < final_depth(limits) && !r->solved &&
-	             !mate_proven(e, r->value, r->bound, r->depth);
+	r->stopped = r->depth < cutoff_final_depth(limits) && !r->solved &&
+	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);

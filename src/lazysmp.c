@@ -1,5 +1,5 @@
 /*
- * lazysmp.c — lazy SMP's diversity and its answer.
+ * lazysmp.c — the lazy SMP driver: every thread runs its own iterative deepening.
  *
  * Every thread runs its own iterative deepening from the root over the shared table;
  * what one thread stores, the others find, so together they fill the table faster than
@@ -13,19 +13,27 @@
  * final depth is never skipped, and helpers never search deeper than asked, so on trees
  * without transpositions the answer at the final depth is the serial one.
  *
- * The answer. Each thread keeps its deepest completed iteration. Reported is: a value
- * solved to the end of the game (limits.solve) if any thread has one; else a proven
- * win (a value of at least CUTOFF_WIN_MIN that is exact or a lower bound) if any thread
- * has one, the shortest (highest) first, and of equally short ones the deepest (the one
- * whose depth proves it for good, engine.c's mate_proven); otherwise the deepest completed
- * iteration; on equal depth the lowest thread index (the main thread first).
+ * The end and the answer. The first thread to complete its last iteration ends the
+ * search for all (the control's halt); each thread keeps its deepest completed iteration,
+ * and the answer is picked among them by iterate.c's rule (cutoff_pick_deepest: a solved
+ * value, then the shortest proven win, then the deepest iteration, the main thread on
+ * ties).
+ *
+ * A single-depth search (limits.iterate false, as a solver asks) has no iterations to
+ * skip: every thread searches the final depth at once, in the same move order, so they
+ * share only the table, and whichever completes first answers (exact: any completed root
+ * search with the caller's window keeps the contract).
+ *
+ * Option: config.lazysmp_skip (the skipping; on by default).
  */
-#include "lazysmp.h"
+#include "driver.h"
 
 static const int SKIP_SIZE[20] = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4 };
 static const int SKIP_PHASE[20] = { 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7 };
 
-bool cutoff_lazysmp_skips(int index, int depth, int final_depth)
+/* True when thread `index` (0 = the main thread, which never skips) skips iteration
+ * `depth` of a search to `final_depth` (the final one is never skipped). */
+static bool skips(int index, int depth, int final_depth)
 {
 	if (index == 0 || depth >= final_depth)
 		return false;
@@ -33,37 +41,14 @@ bool cutoff_lazysmp_skips(int index, int depth, int final_depth)
 	return ((depth + SKIP_PHASE[k]) / SKIP_SIZE[k]) % 2 == 1;
 }
 
-static bool proven_win(const cutoff_result_t *r)
+static void job(const cutoff_job_t *job, int index)
 {
-	return r->iterations > 0 && r->value >= CUTOFF_WIN_MIN &&
-	       (r->bound == CUTOFF_BOUND_EXACT || r->bound == CUTOFF_BOUND_LOWER);
+	cutoff_iterate(job, index, job->cfg->lazysmp_skip ? skips : NULL, true);
 }
 
-int cutoff_lazysmp_pick(const cutoff_result_t *results, int threads)
-{
-	int pick = 0;
-	for (int i = 1; i < threads; i++) {
-		const cutoff_result_t *r = &results[i], *p = &results[pick];
-		if (r->iterations == 0)
-			continue;
-		if (p->iterations == 0) {
-			pick = i;
-			continue;
-		}
-		if (r->solved != p->solved) {
-			if (r->solved)
-				pick = i;
-			continue;
-		}
-		bool rw = proven_win(r), pw = proven_win(p);
-		if (rw != pw) {
-			if (rw)
-				pick = i;
-			continue;
-		}
-		if (rw ? r->value > p->value || (r->value == p->value && r->depth > p->depth)
-		       : r->depth > p->depth)
-			pick = i;
-	}
-	return pick;
-}
+const cutoff_driver_ops_t cutoff_driver_lazysmp_ops = {
+	.name = "lazysmp",
+	.description = "lazy SMP: every thread iterates from the root, sharing the table",
+	.job = job,
+	.pick = cutoff_pick_deepest,
+};

@@ -44,7 +44,8 @@
  * sleeps, and the caller likewise, so an idle engine costs nothing once the window has
  * passed. A pool with more threads than the processing units it may run on never spins
  * (spin_ns = 0): a spinning thread would take the CPU from the thread doing the work. The
- * clock is read only every SPIN_CHECK looks. The search drivers do their own fine-grained
+ * looks are platform.h's spin-wait (pauses, then yields), and the clock is read only every
+ * SPIN_CHECK looks. The search drivers do their own fine-grained
  * waiting inside a job.
  *
  * A pool of one thread has no workers and no synchronisation at all: the caller runs the
@@ -57,17 +58,16 @@
 
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "atomic.h"
 #include "cutoff.h"
+#include "platform.h"
 #include "topo.h"
 
-/* While spinning: looks at the flag between two reads of the clock (and yields). */
+/* While spinning: looks between two reads of the clock. */
 enum {
 	SPIN_CHECK = 64
 };
@@ -106,32 +106,20 @@ struct cutoff_pool {
 	int bind_failures;   /* of those, how many could not */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The next generation after g (an int for the atomics; it wraps without overflow). */
 static int next_generation(int g) { return g == INT_MAX ? 0 : g + 1; }
 
-/* Whether a spin that started at look 0 may go on at look i. Every SPIN_CHECK looks (about
- * 2 us of pause instructions) it reads the clock, and yields: the scheduler may have put
- * the thread we wait for on our CPU (a wake-up is often placed on the waker's CPU, and
- * other processes may hold the rest), and then only yielding lets it run. */
-static bool spin_more(const cutoff_pool_t *pool, unsigned i, uint64_t *until)
+/* Whether a thread that waits may spin on (its looks are platform.h's spin-wait): true
+ * until the spin window has passed since its first look, the clock being read only every
+ * SPIN_CHECK looks; false at once when the pool does not spin. */
+static bool spin_more(const cutoff_pool_t *pool, const cutoff_spin_t *spin, uint64_t *until)
 {
-	if (i % SPIN_CHECK != 0)
-		return true;
-	uint64_t t = now_ns();
-	if (i == 0) {
-		*until = t + pool->spin_ns;
-		return true;
-	}
-	if (t >= *until)
+	if (pool->spin_ns == 0)
 		return false;
-	sched_yield();
+	if (spin->looks == 0)
+		*until = cutoff_now_ns() + pool->spin_ns;
+	else if (spin->looks % SPIN_CHECK == 0 && cutoff_now_ns() >= *until)
+		return false;
 	return true;
 }
 
@@ -139,13 +127,12 @@ static bool spin_more(const cutoff_pool_t *pool, unsigned i, uint64_t *until)
 static int worker_wait(cutoff_pool_t *pool, int seen)
 {
 	uint64_t until = 0;
-	for (unsigned i = 0; pool->spin_ns > 0 && spin_more(pool, i, &until); i++) {
+	for (cutoff_spin_t spin = { 0 }; spin_more(pool, &spin, &until); cutoff_spin_wait(&spin)) {
 		int g = cutoff_int_load_acquire(&pool->generation);
 		if (g != seen)
 			return g;
 		if (cutoff_int_load_relaxed(&pool->quit))
 			return -1;
-		cutoff_cpu_relax();
 	}
 	pthread_mutex_lock(&pool->lock);
 	cutoff_int_store_seq_cst(&pool->sleepers, cutoff_int_load_relaxed(&pool->sleepers) + 1);
@@ -266,11 +253,9 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 	job(arg, 0, pool->threads);
 
 	uint64_t until = 0;
-	for (unsigned i = 0; pool->spin_ns > 0 && spin_more(pool, i, &until); i++) {
+	for (cutoff_spin_t spin = { 0 }; spin_more(pool, &spin, &until); cutoff_spin_wait(&spin))
 		if (cutoff_int_load_acquire(&pool->running) == 0)
 			return;
-		cutoff_cpu_relax();
-	}
 	pthread_mutex_lock(&pool->lock);
 	cutoff_int_store_seq_cst(&pool->caller_sleeping, 1);
 	while (cutoff_int_load_seq_cst(&pool->running) > 0)

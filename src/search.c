@@ -15,9 +15,9 @@
  * allocated while searching. The shared state it touches: the table (lock-free, tt.c);
  * the engine's control (stop and halt flags, read with relaxed loads every POLL_NODES
  * nodes — a stale read only delays the stop by one poll — and the shared node count,
- * added to with one fetch-and-add per poll); and under YBW the split points above it,
- * whose cut-off flags it reads at every node (ybw.h) and whose moves it takes at
- * cutoff_ybw_try_split. Its counters (count, and the profiler's per-type arrays) are
+ * added to with one fetch-and-add per poll); and what its driver shares: the nodes above
+ * its work whose cut-off flags it reads at every node (cutoff_above_t), and whatever the
+ * driver's hook in the move loop touches (cutoff_younger_fn, driver.h). Its counters (count, and the profiler's per-type arrays) are
  * plain fields written only by its own thread, read by the engine once the search is over.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
@@ -32,9 +32,10 @@
  *
  * The solve mode (limits.solve). s->horizon counts contacts with the horizon: leaves at
  * the depth or ply limit, repetitions, null-move cut-offs, table answers that entries
- * exact to the end do not settle alone, and (under YBW) split points whose helpers met
- * one. A node compares the count at its entry and at its store: unchanged, its value
- * holds at every depth and is stored at CUTOFF_TT_DEPTH_END. Counting is unconditional
+ * exact to the end do not settle alone, and (under a driver that shares a node) the
+ * other threads' contacts in the moves they searched for it, added by the driver. A
+ * node compares the count at its entry and at its store: unchanged, its value holds at
+ * every depth and is stored at CUTOFF_TT_DEPTH_END. Counting is unconditional
  * (an add at a leaf); only the store and the table answer look at s->solve.
  */
 #include "search.h"
@@ -43,21 +44,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atomic.h"
-#include "ybw.h"
+#include "platform.h"
 
 enum {
 	POLL_NODES = 1024
 };
-
-uint64_t cutoff_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
                          cutoff_control_t *ctl, int index, const cutoff_config_t *cfg)
@@ -118,9 +111,8 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 	return s->hints + (size_t)ply * (size_t)s->game->max_moves;
 }
 
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth, const uint64_t *history, int history_length,
-                           bool solve)
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *history,
+                           int history_length, bool solve)
 {
 	if (root)
 		memcpy(state_at(s, 0), root, s->game->state_size);
@@ -139,9 +131,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff
 	memset(s->cuts, 0, sizeof(s->cuts));
 	memset(s->first_cuts, 0, sizeof(s->first_cuts));
 	memset(&s->prof, 0, sizeof(s->prof));
-	s->ybw = ybw;
-	s->min_split_depth = min_split_depth;
-	s->sp = NULL;
+	s->above = NULL;
 	s->polled_nodes = 0;
 	s->poll = 1;
 	s->aborted = false;
@@ -224,7 +214,7 @@ static void game_broken(cutoff_searcher_t *s, int ply, const char *callback, int
 
 bool cutoff_search_halted(const cutoff_searcher_t *s)
 {
-	return s->aborted || (s->sp && cutoff_ybw_cut_above(s->sp));
+	return s->aborted || (s->above && cutoff_cut_above(s->above));
 }
 
 /* Counts a node; true when the search must stop now. */
@@ -678,10 +668,10 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 
 /*
  * The body of fail-soft alpha-beta and of PVS (they differ only in how a move after the
- * first is searched, cutoff_search_move). Under YBW, once the eldest move is searched and
- * has not cut off, the node is an expected ALL node and the rest of its moves may go to a
- * split point (cutoff_ybw_try_split), which searches them with helpers and hands back the
- * best value, move and PV.
+ * first is searched, cutoff_search_move). Once the eldest move is searched and has not cut
+ * off, a parallel driver may take over the younger moves (the searcher's hook,
+ * cutoff_younger_fn: to search them with other threads, or in another order), and hands
+ * back the best value, move and PV.
  */
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta)
@@ -717,10 +707,13 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
-		if (i == 1 && s->ybw && depth >= s->min_split_depth) {
-			cutoff_ybw_outcome_t out;
-			if (cutoff_ybw_try_split(s, algo, ply, depth, type, a, beta, best,
-			                         best_move, m, n, &out)) {
+		if (i == 1 && s->younger && depth >= s->younger_depth) {
+			cutoff_younger_t out;
+			const cutoff_node_t node = {
+				algo, ply, depth, type, a, beta, best, best_move, m, h, n,
+				s->tt ? key : g->key(g->ctx, state_at(s, ply))
+			};
+			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))
 					return 0;
 				best = out.best;

@@ -2,15 +2,18 @@
  * search.h — the search core (internal): one searcher runs negamax, fail-soft alpha-beta,
  * PVS or MTD(f) over a game, with its own stacks, counters and principal variation. A
  * searcher is owned by exactly one thread while it searches. What it shares: the table
- * (tt.h), the engine's search control (below) and, under Young Brothers Wait, the split
- * points it works at (ybw.h) — all read and written through atomic.h.
+ * (tt.h), the engine's search control (below) and what its driver shares through the
+ * driver's hook in the move loop (cutoff_younger_fn) and the nodes above its work
+ * (cutoff_above_t) — all read and written through atomic.h.
  */
 #ifndef CUTOFF_SEARCH_H
 #define CUTOFF_SEARCH_H
 
 #include <stddef.h>
 
+#include "atomic.h"
 #include "cutoff.h"
+#include "platform.h"
 #include "tt.h"
 
 enum { CUTOFF_HISTORY_SIZE = 4096 };
@@ -50,13 +53,71 @@ typedef struct cutoff_prof_clock {
 	int depth_reached;
 } cutoff_prof_clock_t;
 
-struct cutoff_ybw;
-struct cutoff_split;
+/*
+ * A node above a thread's work that other threads share (a driver's split point begins
+ * with one). When its `cut` is set, every search below it is void: the thread
+ * looks at the chain at every node (cutoff_search_halted). `parent` is the next shared
+ * node up, or NULL; the chain is read-only while the thread works below it, `cut` is
+ * atomic (relaxed: a late read only costs some wasted nodes).
+ */
+typedef struct cutoff_above {
+	const struct cutoff_above *parent;
+	int cut;
+} cutoff_above_t;
+
+static inline bool cutoff_cut_above(const cutoff_above_t *a)
+{
+	for (; a; a = a->parent)
+		if (cutoff_int_load_relaxed(&a->cut))
+			return true;
+	return false;
+}
+
+struct cutoff_searcher;
+
+/*
+ * A node's move loop as the driver's hook sees it, once its eldest move (moves[0]) has
+ * been searched without reaching beta: the window (alpha raised by the eldest), what the
+ * eldest gave, the ordered moves (on the searcher's stack at `ply`, with their hints or
+ * NULL) and the position's key.
+ */
+typedef struct cutoff_node {
+	cutoff_algo_t algo;
+	int ply, depth;
+	cutoff_node_type_t type; /* the node's expected type, for its children's */
+	int32_t alpha, beta;
+	int32_t best;            /* the eldest's value */
+	cutoff_move_t best_move; /* moves[0] */
+	const cutoff_move_t *moves;
+	const int32_t *hints;
+	int n;
+	uint64_t key;
+} cutoff_node_t;
+
+/* What a hook that searched a node's younger moves found: the best value and move (the
+ * eldest's, if none was better), and whether (and by which move, its index in moves[])
+ * the node cut off. The hook leaves the node's PV in s->pv[ply]. */
+typedef struct cutoff_younger {
+	int32_t best;
+	cutoff_move_t best_move;
+	bool cut;
+	int cut_index;
+} cutoff_younger_t;
+
+/*
+ * The driver's hook in the move loop (driver.h): called after the eldest move of a node
+ * with at least searcher.younger_depth plies left has not cut off. It either searches
+ * every younger move (1 .. n) itself, in its own way, with cutoff_search_move, and returns
+ * true with *out; or returns false having searched nothing, and the serial loop goes on.
+ * When cutoff_search_halted(s) is true afterwards, *out is meaningless.
+ */
+typedef bool (*cutoff_younger_fn)(struct cutoff_searcher *s, const cutoff_node_t *node,
+                                  cutoff_younger_t *out);
 
 /*
  * One search's shared control, owned by the engine. stop: written by
  * cutoff_engine_stop() from any thread; halt: written by a driver when the search is over
- * (lazy SMP: a thread completed the last iteration), or by a searcher that found the game
+ * (one whose every thread iterates: a thread completed the last iteration), or by a searcher that found the game
  * breaking its contract (cutoff_fault_t); nodes: every searcher adds its new
  * nodes at each poll (fetch-and-add, off the hot path), so that a node limit holds across
  * threads. The rest is written before the search starts and read-only during it.
@@ -103,10 +164,14 @@ typedef struct cutoff_searcher {
 	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
 	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
 
+	/* the driver's, set when the engine is made (driver.h), read-only afterwards */
+	cutoff_younger_fn younger; /* the hook in the move loop, or NULL: the serial loop */
+	void *driver;           /* the driver's state, for the hook */
+	int younger_depth;      /* the hook is called only with this many plies left or more */
+
 	/* set at the start of each search */
-	struct cutoff_ybw *ybw; /* the YBW driver, or NULL: search alone */
-	int min_split_depth;
-	struct cutoff_split *sp; /* YBW: the innermost split point this thread works under */
+	const cutoff_above_t *above; /* the innermost shared node above this thread's work,
+	                                or NULL (a driver's split point) */
 	unsigned poll;          /* nodes until the next look at the control and the clock */
 	uint64_t polled_nodes;  /* count.nodes at the last poll */
 	bool aborted;           /* a limit, the stop flag or the driver ended this search */
@@ -155,18 +220,16 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
                          cutoff_control_t *ctl, int index, const cutoff_config_t *cfg);
 void cutoff_searcher_destroy(cutoff_searcher_t *s);
 
-/* Prepares for a new search from `root` (NULL: a YBW helper, whose positions come from
- * split points): resets counters, killers and the fault, and halves the history scores
- * (they fade over searches). `ybw` is the YBW driver or NULL; `solve` the solve mode
- * (cutoff_limits_t.solve). */
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, struct cutoff_ybw *ybw,
-                           int min_split_depth, const uint64_t *history, int history_length,
-                           bool solve);
+/* Prepares for a new search from `root` (on the stack at ply 0): resets counters,
+ * killers, the fault and the shared node above, and halves the history scores (they fade
+ * over searches). `solve` is the solve mode (cutoff_limits_t.solve). */
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *history,
+                           int history_length, bool solve);
 
-/* A YBW helper joining a split point at `ply` takes over its owner's view of the path:
- * the keys above the node (for repetitions) and whether the node is in check. `own_ply`
- * is the ply of the split point the helper itself owns and waits at (a helpful master),
- * or -1: the path down to it is the helper's own already. */
+/* A thread joining another's node at `ply` (a helper at a split point) takes over the
+ * owner's view of the path: the keys above the node (for repetitions) and whether the
+ * node is in check. `own_ply` is the ply of a node the joining thread itself owns and
+ * waits at (a helpful master), or -1: the path down to it is the thread's own already. */
 void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *owner, int ply,
                                 int own_ply);
 
@@ -193,7 +256,7 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 /*
  * Searches `move` from the node at `ply` (its state on s's stack) with the window
  * (a, beta) and returns its value for the side to move at `ply`: the one move of a node's
- * loop, shared by the serial loop and YBW's split points. `type` is the node's expected
+ * loop, shared by the serial loop and the drivers' hooks. `type` is the node's expected
  * type, `index` the move's place in the node's order (0: the eldest) and `hint` its
  * ordering hint (late quiet moves may be reduced, config.pruning). With PVS and index > 0
  * it probes with a null window at `a` first and searches again when the probe lands
@@ -204,8 +267,8 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
                            cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
                            int32_t a, int32_t beta);
 
-/* True when the work in hand is void: the search is over, or a split point above this
- * thread's current node has cut off. */
+/* True when the work in hand is void: the search is over, or a shared node above this
+ * thread's current node has cut off (cutoff_above_t). */
 bool cutoff_search_halted(const cutoff_searcher_t *s);
 
 /* The hints at `ply` as ordered with the moves, or NULL when ordering by hints is off. */
@@ -214,8 +277,5 @@ const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply);
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */
 int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n);
-
-/* The monotonic clock in nanoseconds. */
-uint64_t cutoff_now_ns(void);
 
 #endif /* CUTOFF_SEARCH_H */

@@ -25,8 +25,9 @@
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
  *                 next, alpha, best, best_move, best_index, pv and horizon under sp->lock
  *                 (the owner reads horizon after its helpers have left);
- *                 sp->cut set under sp->lock and read anywhere (relaxed: a late read only
- *                 costs some wasted nodes); sp->aborted set by a thread that a stop made
+ *                 sp->above.cut set under sp->lock and read anywhere (relaxed: a late
+ *                 read only costs some wasted nodes; every thread below reads the chain
+ *                 at every node, search.h's cutoff_above_t); sp->aborted set by a thread that a stop made
  *                 leave a move unsearched, read by the owner after its helpers have left
  *                 (ordered by the decrement below); sp->helpers set before publication, decremented
  *                 by each helper as it leaves (fetch-and-add), awaited by the owner.
@@ -42,7 +43,13 @@
  *
  * The few points where a thread waits, locks or looks for work are named: split_lock
  * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
- * threads). A later deterministic scheduler of virtual threads can take over these three.
+ * threads); their spinning and yielding is platform.h's, the seam a deterministic
+ * scheduler of virtual threads takes over.
+ *
+ * The seam (driver.h): the move loop calls try_split through the searcher's hook, the
+ * helpers' searches read the split points' cut flags through searcher.above, thread 0
+ * iterates (iterate.c) and the others wait in idle_loop until it is done. Options:
+ * config.ybw_min_split_depth (the hook's depth), config.ybw_max_helpers.
  *
  * The profiler reads the clock at those points only, into the thread's own searcher
  * (prof, count): split_lock times its slow path (a lock found taken) as lock time;
@@ -51,11 +58,52 @@
  * taken while waiting counts as waiting. work() counts the nodes of a move a cut-off made
  * void (split_nodes_lost), try_split the helpers booked and the split points that cut.
  */
-#include "ybw.h"
-
-#include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "atomic.h"
+#include "driver.h"
+#include "platform.h"
+
+/*
+ * A split point: one node whose younger brothers are searched by several threads. Made
+ * from its owner's per-thread pool, alive from try_split until every helper has left it.
+ */
+typedef struct cutoff_split {
+	/* The shared node this is (search.h): its `parent` is the shared node the owner was
+	 * working under, or NULL; its `cut` says a move reached beta, and all work below
+	 * stops (set under `lock`, read anywhere). First, so that a split point is one. */
+	cutoff_above_t above;
+
+	/* written by the owner before the split point is published; read-only afterwards */
+	const cutoff_searcher_t *owner; /* whose stack holds the node (path keys, in-check) */
+	const int32_t *hints;        /* the moves' hints, or NULL */
+	const void *state;           /* the node's state, on the owner's stack */
+	const cutoff_move_t *moves;  /* the node's ordered moves, on the owner's stack */
+	int n, ply, depth;
+	cutoff_algo_t algo;
+	cutoff_node_type_t type;     /* the node's expected type, for its children's */
+	int32_t beta;
+
+	/* under `lock` */
+	cutoff_spinlock_t lock;
+	int next;                  /* the next move to hand out */
+	int32_t alpha;             /* the best value so far, or the node's alpha if higher */
+	int32_t best;
+	cutoff_move_t best_move;
+	int best_index;            /* the position of best_move in moves[] */
+	int pv_length;
+	bool horizon;              /* the solve mode: a move's search met the horizon
+	                              (searcher.horizon), so the node's value may not be stored
+	                              as exact to the end */
+	cutoff_move_t pv[CUTOFF_MAX_PLY];
+
+	/* atomic */
+	int helpers; /* booked helpers that have not left yet (the owner waits for 0) */
+	int aborted; /* a thread left a move unfinished because the search was stopped: the
+	                node's result is void, and its owner must stop too */
+} cutoff_split_t;
 
 enum {
 	THREAD_BUSY = 0,
@@ -70,7 +118,7 @@ typedef struct ybw_thread {
 	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
 } __attribute__((aligned(64))) ybw_thread_t;
 
-struct cutoff_ybw {
+typedef struct cutoff_ybw {
 	int threads;
 	int max_helpers;
 	cutoff_searcher_t *searchers;
@@ -79,7 +127,7 @@ struct cutoff_ybw {
 	cutoff_spinlock_t lock;
 	int idle;
 	int done;
-};
+} cutoff_ybw_t;
 
 /* Every lock of the driver: spins briefly, then yields, because with more threads than
  * cores the holder may be preempted, and a pure spin would burn the time slice it needs.
@@ -89,23 +137,26 @@ static void split_lock(cutoff_spinlock_t *l, uint64_t *spin_ns)
 	if (cutoff_spinlock_trylock(l))
 		return;
 	uint64_t t0 = CUTOFF_PROFILING && spin_ns ? cutoff_now_ns() : 0;
-	for (int spins = 0; !cutoff_spinlock_trylock(l); spins++) {
-		if (spins < 64)
-			cutoff_cpu_relax();
-		else
-			sched_yield();
-	}
+	for (cutoff_spin_t spin = { 0 }; !cutoff_spinlock_trylock(l);)
+		cutoff_spin_wait(&spin);
 	if (CUTOFF_PROFILING && spin_ns)
 		*spin_ns += cutoff_now_ns() - t0;
 }
 
-cutoff_ybw_t *cutoff_ybw_new(int threads, cutoff_searcher_t *searchers, int max_helpers)
+static void destroy(void *state);
+static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out);
+
+/* Every thread's split points and state, and each searcher's hook (driver.h). */
+static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
+                  cutoff_searcher_t *searchers, void **state)
 {
+	const int threads = cfg->threads;
+	(void)game;
 	cutoff_ybw_t *y = calloc(1, sizeof(*y));
 	if (!y)
-		return NULL;
+		return CUTOFF_ENOMEM;
 	y->threads = threads;
-	y->max_helpers = max_helpers;
+	y->max_helpers = cfg->ybw_max_helpers;
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
 	y->booked = calloc((size_t)threads, sizeof(int));
@@ -113,22 +164,29 @@ cutoff_ybw_t *cutoff_ybw_new(int threads, cutoff_searcher_t *searchers, int max_
 		free(y->t);
 		free(y->booked);
 		free(y);
-		return NULL;
+		return CUTOFF_ENOMEM;
 	}
 	memset(y->t, 0, sizeof(ybw_thread_t) * (size_t)threads);
 	for (int i = 0; i < threads; i++) {
 		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
 		if (!y->t[i].splits) {
-			cutoff_ybw_free(y);
-			return NULL;
+			destroy(y);
+			return CUTOFF_ENOMEM;
 		}
 	}
 	cutoff_spinlock_init(&y->lock);
-	return y;
+	for (int i = 0; i < threads; i++) {
+		searchers[i].younger = try_split;
+		searchers[i].driver = y;
+		searchers[i].younger_depth = cfg->ybw_min_split_depth;
+	}
+	*state = y;
+	return CUTOFF_OK;
 }
 
-void cutoff_ybw_free(cutoff_ybw_t *y)
+static void destroy(void *state)
 {
+	cutoff_ybw_t *y = state;
 	if (!y)
 		return;
 	for (int i = 0; i < y->threads; i++)
@@ -138,8 +196,10 @@ void cutoff_ybw_free(cutoff_ybw_t *y)
 	free(y);
 }
 
-void cutoff_ybw_begin(cutoff_ybw_t *y)
+/* Before a search (no thread searching): every thread busy, no split point. */
+static void begin(void *state)
 {
+	cutoff_ybw_t *y = state;
 	for (int i = 0; i < y->threads; i++) {
 		y->t[i].assigned = NULL;
 		y->t[i].state = THREAD_BUSY;
@@ -150,8 +210,6 @@ void cutoff_ybw_begin(cutoff_ybw_t *y)
 	y->done = 0;
 }
 
-void cutoff_ybw_end(cutoff_ybw_t *y) { cutoff_int_store_release(&y->done, 1); }
-
 /* Takes moves from `sp` and searches them until none is left, the split point cut off, or
  * the search is over. Run by the owner and by every helper. */
 static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
@@ -159,7 +217,7 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 	uint64_t *spin = &s->prof.lock_ns;
 	for (;;) {
 		split_lock(&sp->lock, spin);
-		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->cut) ||
+		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->above.cut) ||
 		    cutoff_search_halted(s)) {
 			cutoff_spinlock_unlock(&sp->lock);
 			return;
@@ -195,7 +253,7 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 			sp->pv_length = cutoff_pv_join(sp->pv, m, s->pv[sp->ply + 1],
 			                               s->pv_length[sp->ply + 1]);
 			if (v >= sp->beta)
-				cutoff_int_store_relaxed(&sp->cut, 1);
+				cutoff_int_store_relaxed(&sp->above.cut, 1);
 			else if (v > sp->alpha)
 				sp->alpha = v;
 		}
@@ -208,13 +266,13 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 {
 	cutoff_searcher_t *s = &y->searchers[index];
-	cutoff_split_t *saved = s->sp;
+	const cutoff_above_t *saved = s->above;
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
 	const cutoff_split_t *own = y->t[index].waiting; /* written only by this thread */
 	cutoff_searcher_adopt_path(s, sp->owner, sp->ply, own ? own->ply : -1);
-	s->sp = sp;
+	s->above = &sp->above;
 	work(s, sp);
-	s->sp = saved;
+	s->above = saved;
 	cutoff_int_faa(&sp->helpers, -1);
 }
 
@@ -231,7 +289,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 	cutoff_prof_clock_t *prof = &y->searchers[index].prof;
 	uint64_t *waited = until_zero ? &prof->split_wait_ns : &prof->idle_ns;
 	uint64_t since = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
-	for (int spins = 0;;) {
+	for (cutoff_spin_t spin = { 0 };;) {
 		cutoff_split_t *sp = cutoff_ptr_load_acquire(&me->assigned);
 		if (sp) {
 			/* Taken at once: a helper that makes a split point of its own inside
@@ -247,7 +305,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			me->state = THREAD_IDLE;
 			cutoff_int_faa(&y->idle, 1);
 			cutoff_spinlock_unlock(&y->lock);
-			spins = 0;
+			spin.looks = 0;
 			continue;
 		}
 		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
@@ -265,14 +323,12 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 				*waited += cutoff_now_ns() - since;
 			return;
 		}
-		if (++spins < 64)
-			cutoff_cpu_relax();
-		else
-			sched_yield();
+		cutoff_spin_wait(&spin);
 	}
 }
 
-void cutoff_ybw_idle_loop(cutoff_ybw_t *y, int index)
+/* A helper thread's whole search: wait for split points, help, until thread 0 is done. */
+static void idle_loop(cutoff_ybw_t *y, int index)
 {
 	split_lock(&y->lock, &y->searchers[index].prof.lock_ns);
 	y->t[index].state = THREAD_IDLE;
@@ -285,8 +341,8 @@ void cutoff_ybw_idle_loop(cutoff_ybw_t *y, int index)
 /* True when `sp` lies below `above` (its chain of parents reaches it). */
 static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
 {
-	for (sp = sp->parent; sp; sp = sp->parent)
-		if (sp == above)
+	for (const cutoff_above_t *a = sp->above.parent; a; a = a->parent)
+		if (a == &above->above)
 			return true;
 	return false;
 }
@@ -318,38 +374,45 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 	return n;
 }
 
-bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                          cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t best,
-                          cutoff_move_t best_move, const cutoff_move_t *moves, int n,
-                          cutoff_ybw_outcome_t *out)
+/*
+ * The move loop's hook (search.h, cutoff_younger_fn), called by a node's owner after its
+ * eldest move was searched without a cut-off: when idle threads can be booked, makes a
+ * split point for moves[1 .. n), searches them with the helpers (the owner takes moves
+ * too, and once they are all handed out helps its helpers' split points while it waits
+ * for them), and returns true with the node's best value, move (and s->pv[ply]) and
+ * whether it cut off. Returns false, having done nothing, when no thread is idle: the
+ * caller goes on alone.
+ */
+static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
-	cutoff_ybw_t *y = s->ybw;
+	cutoff_ybw_t *y = s->driver;
 	ybw_thread_t *me = &y->t[s->index];
+	const int ply = node->ply;
 	if (cutoff_int_load_relaxed(&y->idle) == 0 || me->nsplits >= CUTOFF_MAX_PLY)
 		return false;
 
 	cutoff_split_t *sp = &me->splits[me->nsplits];
-	sp->parent = s->sp;
+	sp->above.parent = s->above;
+	cutoff_int_store_relaxed(&sp->above.cut, 0);
 	sp->owner = s;
-	sp->hints = cutoff_searcher_hints(s, ply);
+	sp->hints = node->hints;
 	sp->state = cutoff_searcher_state(s, ply);
-	sp->moves = moves;
-	sp->n = n;
+	sp->moves = node->moves;
+	sp->n = node->n;
 	sp->ply = ply;
-	sp->depth = depth;
-	sp->algo = algo;
-	sp->type = type;
-	sp->beta = beta;
+	sp->depth = node->depth;
+	sp->algo = node->algo;
+	sp->type = node->type;
+	sp->beta = node->beta;
 	cutoff_spinlock_init(&sp->lock);
 	sp->next = 1;
-	sp->alpha = alpha;
-	sp->best = best;
-	sp->best_move = best_move;
+	sp->alpha = node->alpha;
+	sp->best = node->best;
+	sp->best_move = node->best_move;
 	sp->best_index = 0;
 	sp->pv_length = s->pv_length[ply];
 	sp->horizon = false;
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
-	cutoff_int_store_relaxed(&sp->cut, 0);
 	cutoff_int_store_relaxed(&sp->aborted, 0);
 	int helpers = book_helpers(y, s->index, sp);
 	if (helpers == 0)
@@ -359,7 +422,7 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	if (CUTOFF_PROFILING)
 		s->count.split_helpers += (uint64_t)helpers;
 
-	s->sp = sp;
+	s->above = &sp->above;
 	work(s, sp);
 
 	/* Out of moves: wait for the helpers, helping below this split point meanwhile. */
@@ -374,14 +437,14 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	me->waiting = outer;
 	cutoff_spinlock_unlock(&y->lock);
 
-	s->sp = sp->parent;
+	s->above = sp->above.parent;
 	me->nsplits--;
 	if (cutoff_int_load_relaxed(&sp->aborted))
 		s->aborted = true; /* the stop reached a helper first: this node is void */
 	s->horizon += sp->horizon; /* the helpers' contacts, as if the owner had made them */
 	out->best = sp->best;
 	out->best_move = sp->best_move;
-	out->cut = cutoff_int_load_relaxed(&sp->cut) != 0;
+	out->cut = cutoff_int_load_relaxed(&sp->above.cut) != 0;
 	if (CUTOFF_PROFILING)
 		s->count.split_cutoffs += out->cut;
 	out->cut_index = sp->best_index;
@@ -389,3 +452,42 @@ bool cutoff_ybw_try_split(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int
 	memcpy(s->pv[ply], sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	return true;
 }
+
+/* Thread 0 runs iterative deepening, splitting as it goes; the others help until it is
+ * done. */
+static void job(const cutoff_job_t *job, int index)
+{
+	cutoff_ybw_t *y = job->driver;
+	if (index == 0) {
+		cutoff_iterate(job, 0, NULL, false);
+		cutoff_int_store_release(&y->done, 1);
+	} else {
+		idle_loop(y, index);
+	}
+}
+
+static int check(const cutoff_config_t *c)
+{
+	if (c->ybw_min_split_depth < 1 || c->ybw_min_split_depth > CUTOFF_MAX_PLY) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: ybw_min_split_depth %d is not in 1..%d",
+		           c->ybw_min_split_depth, CUTOFF_MAX_PLY);
+		return CUTOFF_EINVAL;
+	}
+	if (c->ybw_max_helpers < 1 || c->ybw_max_helpers > CUTOFF_MAX_THREADS) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: ybw_max_helpers %d is not in 1..%d",
+		           c->ybw_max_helpers, CUTOFF_MAX_THREADS);
+		return CUTOFF_EINVAL;
+	}
+	return CUTOFF_OK;
+}
+
+const cutoff_driver_ops_t cutoff_driver_ybw_ops = {
+	.name = "ybw",
+	.description = "Young Brothers Wait: idle threads help at nodes whose eldest move did "
+	               "not cut off",
+	.check = check,
+	.create = create,
+	.destroy = destroy,
+	.begin = begin,
+	.job = job,
+};

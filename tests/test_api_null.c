@@ -76,6 +76,41 @@ static void null_engine(void)
 	COVER(cutoff_limits_default);
 	cutoff_limits_default(NULL);
 
+	/* The drivers' registry: no pointer argument but the outputs and names. */
+	COVER(cutoff_driver_count);
+	CHECK(cutoff_driver_count() >= 1, "driver_count");
+	COVER(cutoff_driver_name);
+	CHECK(cutoff_driver_name((cutoff_driver_t)cutoff_driver_count()) == NULL &&
+	              cutoff_driver_name((cutoff_driver_t)-1) == NULL,
+	      "driver_name(not a driver): NULL");
+	COVER(cutoff_driver_description);
+	CHECK(cutoff_driver_description((cutoff_driver_t)cutoff_driver_count()) == NULL,
+	      "driver_description(not a driver): NULL");
+	COVER(cutoff_driver_find);
+	cutoff_driver_t drv = (cutoff_driver_t)77;
+	CHECK(cutoff_driver_find(NULL, &drv) == CUTOFF_EINVAL && drv == (cutoff_driver_t)77,
+	      "driver_find(NULL name)");
+	CHECK(cutoff_driver_find(cutoff_driver_name((cutoff_driver_t)0), NULL) == CUTOFF_EINVAL,
+	      "driver_find(NULL driver)");
+	COVER(cutoff_driver_options);
+	CHECK(cutoff_driver_options((cutoff_driver_t)0, NULL) == CUTOFF_EINVAL,
+	      "driver_options(NULL)");
+	{
+		cutoff_config_t c;
+		int v = 5;
+		cutoff_config_default(&c);
+		COVER(cutoff_config_get_option);
+		CHECK(cutoff_config_get_option(NULL, "min-split", &v) == CUTOFF_EINVAL &&
+		              cutoff_config_get_option(&c, NULL, &v) == CUTOFF_EINVAL &&
+		              cutoff_config_get_option(&c, "min-split", NULL) == CUTOFF_EINVAL &&
+		              v == 5,
+		      "config_get_option(NULL ...)");
+		COVER(cutoff_config_set_option);
+		CHECK(cutoff_config_set_option(NULL, "min-split", 4) == CUTOFF_EINVAL &&
+		              cutoff_config_set_option(&c, NULL, 4) == CUTOFF_EINVAL,
+		      "config_set_option(NULL ...)");
+	}
+
 	COVER(cutoff_engine_new);
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);

@@ -9,7 +9,7 @@
 #include "cutoff_games.h"
 
 /* Every field is named below: a new counter must be added here too. */
-_Static_assert(sizeof(cutoff_counters_t) == 28 * sizeof(uint64_t), "a counter is missing below");
+_Static_assert(sizeof(cutoff_counters_t) == 33 * sizeof(uint64_t), "a counter is missing below");
 
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {
@@ -43,6 +43,11 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 	PUT(split_helpers);
 	PUT(split_cutoffs);
 	PUT(split_nodes_lost);
+	PUT(deferred);
+	PUT(deferred_tt);
+	PUT(deferred_busy);
+	PUT(second_passes);
+	PUT(busy_collisions);
 #undef PUT
 	json_end(w);
 }

@@ -1,0 +1,162 @@
+/*
+ * driver.c — the registry of drivers: one line a driver, and each driver's options.
+ *
+ * Everything here is constant: the table of operations indexed by cutoff_driver_t, and
+ * the options, each a field of cutoff_config_t named by its offset and kind. The engine
+ * finds a driver's operations here (cutoff_driver_ops); front ends find the names,
+ * descriptions and options through the public functions below, so that a new driver
+ * reaches the command line, the bench and UCI without another edit.
+ */
+#include "driver.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* The registry: adding a driver is a value in cutoff_driver_t and a line here. */
+static const cutoff_driver_ops_t *const DRIVERS[] = {
+	[CUTOFF_DRIVER_SERIAL] = &cutoff_driver_serial_ops,
+	[CUTOFF_DRIVER_LAZYSMP] = &cutoff_driver_lazysmp_ops,
+	[CUTOFF_DRIVER_YBW] = &cutoff_driver_ybw_ops,
+};
+
+enum { DRIVER_COUNT = (int)(sizeof DRIVERS / sizeof DRIVERS[0]) };
+
+/* How an option's value is kept in the configuration. */
+typedef enum field_kind {
+	FIELD_INT,  /* int */
+	FIELD_BOOL, /* bool */
+	FIELD_ENUM  /* an enum, as large as an int */
+} field_kind_t;
+
+typedef struct option {
+	cutoff_driver_t driver;
+	size_t offset;
+	field_kind_t kind;
+	int def; /* the default value */
+} option_t;
+
+static const char *const ONOFF[] = { "off", "on", NULL };
+static const char *const ABDADA_VARIANTS[] = { "classic", "simplified", NULL };
+
+_Static_assert(CUTOFF_ABDADA_CLASSIC == 0 && CUTOFF_ABDADA_SIMPLIFIED == 1,
+               "ABDADA_VARIANTS is indexed by cutoff_abdada_variant_t");
+_Static_assert(sizeof(cutoff_abdada_variant_t) == sizeof(int), "enum options are ints");
+
+/* The public description and the field of every option, in the same order, grouped by
+ * driver. */
+static const cutoff_driver_option_t OPTIONS[] = {
+	{ "lazy-skip", "helpers skip iterations in blocks (diversity)", 0, 1, ONOFF },
+	{ "min-split", "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY,
+	  NULL },
+	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
+	{ "abdada-variant", "classic (Weill: the child position busy) or simplified "
+	                    "(Kerrigan: the move busy)", 0, 1, ABDADA_VARIANTS },
+	{ "abdada-min-depth", "defer and mark moves only where at least this many plies remain",
+	  1, CUTOFF_MAX_PLY, NULL },
+	{ "abdada-table-bits", "the busy marks' side table has 2^bits slots", 8, 24, NULL },
+};
+
+static const option_t FIELDS[] = {
+	{ CUTOFF_DRIVER_LAZYSMP, offsetof(cutoff_config_t, lazysmp_skip), FIELD_BOOL, 1 },
+	{ CUTOFF_DRIVER_YBW, offsetof(cutoff_config_t, ybw_min_split_depth), FIELD_INT, 3 },
+	{ CUTOFF_DRIVER_YBW, offsetof(cutoff_config_t, ybw_max_helpers), FIELD_INT, 8 },
+	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_variant), FIELD_ENUM,
+	  CUTOFF_ABDADA_CLASSIC },
+	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_min_depth), FIELD_INT, 3 },
+	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_table_bits), FIELD_INT, 15 },
+};
+
+_Static_assert(sizeof OPTIONS / sizeof OPTIONS[0] == sizeof FIELDS / sizeof FIELDS[0],
+               "every option has its field");
+
+enum { OPTION_COUNT = (int)(sizeof OPTIONS / sizeof OPTIONS[0]) };
+
+const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver)
+{
+	return (unsigned)driver < DRIVER_COUNT ? DRIVERS[driver] : NULL;
+}
+
+int cutoff_driver_count(void) { return DRIVER_COUNT; }
+
+const char *cutoff_driver_name(cutoff_driver_t driver)
+{
+	const cutoff_driver_ops_t *ops = cutoff_driver_ops(driver);
+	return ops ? ops->name : NULL;
+}
+
+const char *cutoff_driver_description(cutoff_driver_t driver)
+{
+	const cutoff_driver_ops_t *ops = cutoff_driver_ops(driver);
+	return ops ? ops->description : NULL;
+}
+
+int cutoff_driver_find(const char *name, cutoff_driver_t *driver)
+{
+	if (!name || !driver)
+		return CUTOFF_EINVAL;
+	for (int d = 0; d < DRIVER_COUNT; d++)
+		if (strcmp(DRIVERS[d]->name, name) == 0) {
+			*driver = (cutoff_driver_t)d;
+			return CUTOFF_OK;
+		}
+	return CUTOFF_EINVAL;
+}
+
+int cutoff_driver_options(cutoff_driver_t driver, const cutoff_driver_option_t **options)
+{
+	if (!options || !cutoff_driver_ops(driver))
+		return CUTOFF_EINVAL;
+	int first = 0, n = 0;
+	while (first < OPTION_COUNT && FIELDS[first].driver != driver)
+		first++;
+	while (first + n < OPTION_COUNT && FIELDS[first + n].driver == driver)
+		n++;
+	*options = &OPTIONS[first];
+	return n;
+}
+
+static int find_option(const char *name)
+{
+	for (int i = 0; name && i < OPTION_COUNT; i++)
+		if (strcmp(OPTIONS[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int cutoff_config_get_option(const cutoff_config_t *cfg, const char *name, int *value)
+{
+	int i = find_option(name);
+	if (!cfg || !value || i < 0)
+		return CUTOFF_EINVAL;
+	const char *field = (const char *)cfg + FIELDS[i].offset;
+	if (FIELDS[i].kind == FIELD_BOOL) {
+		bool b;
+		memcpy(&b, field, sizeof b);
+		*value = b;
+	} else {
+		memcpy(value, field, sizeof(int));
+	}
+	return CUTOFF_OK;
+}
+
+int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value)
+{
+	int i = find_option(name);
+	if (!cfg || i < 0 || value < OPTIONS[i].min || value > OPTIONS[i].max)
+		return CUTOFF_EINVAL;
+	char *field = (char *)cfg + FIELDS[i].offset;
+	if (FIELDS[i].kind == FIELD_BOOL) {
+		bool b = value != 0;
+		memcpy(field, &b, sizeof b);
+	} else {
+		memcpy(field, &value, sizeof(int));
+	}
+	return CUTOFF_OK;
+}
+
+void cutoff_driver_config_default(cutoff_config_t *cfg)
+{
+	cfg->driver = CUTOFF_DRIVER_SERIAL;
+	for (int i = 0; i < OPTION_COUNT; i++)
+		cutoff_config_set_option(cfg, OPTIONS[i].name, FIELDS[i].def);
+}

@@ -1,0 +1,74 @@
+/*
+ * driver.h — the seam between the engine and a parallel search scheme (internal).
+ *
+ * A driver decides how the engine's threads share one search. It is a set of operations
+ * (cutoff_driver_ops_t) in a file of its own, listed once in the registry (driver.c),
+ * indexed by cutoff_driver_t. The engine (engine.c) only validates, makes and frees a
+ * driver and runs its job on every thread of the pool; iterative deepening, aspiration
+ * and the rules that end it are iterate.c's, shared by every driver; the serial core
+ * (search.c) knows a driver only through two generic doors of the searcher:
+ *
+ *   searcher.younger   a hook the move loop calls once a node's eldest move has not cut
+ *                      off (cutoff_younger_fn, search.h): it may search the younger
+ *                      moves itself (YBW hands them to helpers, ABDADA defers the ones
+ *                      another thread is searching);
+ *   searcher.above     the chain of shared nodes above a thread's work whose cut-off
+ *                      flags the search reads at every node (cutoff_above_t).
+ *
+ * The life of a driver, all on the caller's thread except `job`:
+ *   check    at cutoff_engine_new: the driver's own fields of the configuration; says
+ *            what is wrong through cutoff_say and returns CUTOFF_EINVAL (NULL: none);
+ *   create   once the searchers exist: allocates everything the driver will need (nothing
+ *            may be allocated during a search) and sets each searcher's hook
+ *            (younger, driver, younger_depth); *state may stay NULL;
+ *   begin    before each search, no thread searching (NULL: nothing to do);
+ *   job      each thread's share of the search (index 0 is the caller); the job calls
+ *            cutoff_iterate for the threads that run iterative deepening;
+ *   pick     after the search: the thread whose result is the answer (NULL: thread 0);
+ *   destroy  with the engine.
+ * `alone` says that only thread 0 takes part (the others' clocks stay at 0 and the node
+ * limit is not shared out among them).
+ *
+ * Adding a driver: one file that defines its cutoff_driver_ops_t, a value in
+ * cutoff_driver_t (cutoff.h), and one line in the registry (driver.c). Its options are
+ * fields of cutoff_config_t, listed in the registry's option table so that the command
+ * line offers them (cutoff_driver_options).
+ */
+#ifndef CUTOFF_DRIVER_H
+#define CUTOFF_DRIVER_H
+
+#include <stdbool.h>
+
+#include "cutoff.h"
+#include "iterate.h"
+#include "search.h"
+
+typedef struct cutoff_driver_ops {
+	const char *name;        /* the word the command line and UCI use */
+	const char *description; /* one line */
+	bool alone;              /* only thread 0 searches */
+	int (*check)(const cutoff_config_t *cfg);
+	int (*create)(const cutoff_config_t *cfg, const cutoff_game_t *game,
+	              cutoff_searcher_t *searchers, void **state);
+	void (*destroy)(void *state);
+	void (*begin)(void *state);
+	void (*job)(const cutoff_job_t *job, int index);
+	int (*pick)(const cutoff_result_t *results, int threads);
+} cutoff_driver_ops_t;
+
+/* The registry: the driver's operations, or NULL when `driver` is not one. */
+const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver);
+
+/* Sets cfg->driver to the default driver and every driver's options to their defaults. */
+void cutoff_driver_config_default(cutoff_config_t *cfg);
+
+/* The engine's log (engine.c): a line to cfg->log, when there is one. */
+void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The drivers, each defined in its own file. */
+extern const cutoff_driver_ops_t cutoff_driver_serial_ops;
+extern const cutoff_driver_ops_t cutoff_driver_lazysmp_ops;
+extern const cutoff_driver_ops_t cutoff_driver_ybw_ops;
+
+#endif /* CUTOFF_DRIVER_H */
