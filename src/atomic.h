@@ -37,6 +37,10 @@
 static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p) { return ck_pr_load_64(p); }
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v) { return ck_pr_faa_64(p, v); }
+static inline bool cutoff_u64_cas(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+	return ck_pr_cas_64(p, expected, desired);
+}
 
 static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p) { return ck_pr_load_16(p); }
 static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v) { ck_pr_store_16(p, v); }
@@ -116,6 +120,11 @@ static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
 {
 	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+static inline bool cutoff_u64_cas(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+	return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
+	                                   __ATOMIC_SEQ_CST);
 }
 
 static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p)

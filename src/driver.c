@@ -17,9 +17,12 @@ static const cutoff_driver_ops_t *const DRIVERS[] = {
 	[CUTOFF_DRIVER_SERIAL] = &cutoff_driver_serial_ops,
 	[CUTOFF_DRIVER_LAZYSMP] = &cutoff_driver_lazysmp_ops,
 	[CUTOFF_DRIVER_YBW] = &cutoff_driver_ybw_ops,
+	[CUTOFF_DRIVER_ABDADA] = &cutoff_driver_abdada_ops,
 };
 
-enum { DRIVER_COUNT = (int)(sizeof DRIVERS / sizeof DRIVERS[0]) };
+enum {
+	DRIVER_COUNT = (int)(sizeof DRIVERS / sizeof DRIVERS[0])
+};
 
 /* How an option's value is kept in the configuration. */
 typedef enum field_kind {
@@ -49,10 +52,12 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	{ "min-split", "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY,
 	  NULL },
 	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
-	{ "abdada-variant", "classic (Weill: the child position busy) or simplified "
-	                    "(Kerrigan: the move busy)", 0, 1, ABDADA_VARIANTS },
-	{ "abdada-min-depth", "defer and mark moves only where at least this many plies remain",
-	  1, CUTOFF_MAX_PLY, NULL },
+	{ "abdada-variant",
+	  "classic (Weill: the child position busy) or simplified "
+	  "(Kerrigan: the move busy)",
+	  0, 1, ABDADA_VARIANTS },
+	{ "abdada-min-depth", "defer and mark moves only where at least this many plies remain", 1,
+	  CUTOFF_MAX_PLY, NULL },
 	{ "abdada-table-bits", "the busy marks' side table has 2^bits slots", 8, 24, NULL },
 };
 
@@ -69,7 +74,9 @@ static const option_t FIELDS[] = {
 _Static_assert(sizeof OPTIONS / sizeof OPTIONS[0] == sizeof FIELDS / sizeof FIELDS[0],
                "every option has its field");
 
-enum { OPTION_COUNT = (int)(sizeof OPTIONS / sizeof OPTIONS[0]) };
+enum {
+	OPTION_COUNT = (int)(sizeof OPTIONS / sizeof OPTIONS[0])
+};
 
 const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver)
 {

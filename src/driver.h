@@ -70,5 +70,6 @@ void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char
 extern const cutoff_driver_ops_t cutoff_driver_serial_ops;
 extern const cutoff_driver_ops_t cutoff_driver_lazysmp_ops;
 extern const cutoff_driver_ops_t cutoff_driver_ybw_ops;
+extern const cutoff_driver_ops_t cutoff_driver_abdada_ops;
 
 #endif /* CUTOFF_DRIVER_H */

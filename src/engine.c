@@ -72,11 +72,11 @@ struct cutoff_engine {
 	hwloc_topology_t topology; /* cfg.topology, or our own when own_topology */
 	bool own_topology;
 	cutoff_tt_t *tt;
-	cutoff_pool_t *pool;          /* cfg.threads threads, the caller being thread 0 */
-	cutoff_searcher_t *searchers; /* one per thread */
-	cutoff_result_t *results;     /* one per thread, for the drivers */
+	cutoff_pool_t *pool;            /* cfg.threads threads, the caller being thread 0 */
+	cutoff_searcher_t *searchers;   /* one per thread */
+	cutoff_result_t *results;       /* one per thread, for the drivers */
 	const cutoff_driver_ops_t *drv; /* cfg.driver's operations (driver.c) */
-	void *drv_state;              /* what its create made, or NULL */
+	void *drv_state;                /* what its create made, or NULL */
 	cutoff_control_t control;
 	uint64_t span_ns[2]; /* the latest search as the profiler times it: from the first
 	                        searching thread's start to the last one's end */
@@ -580,7 +580,9 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 			int32_t want = p % 2 ? -r->value : r->value;
 			/* Entries of the depth the line has left (a solved value: exact to the
 			 * end), so that bounds of shallower iterations do not mix in. */
-			int depth = r->solved ? CUTOFF_TT_DEPTH_END : r->depth > p ? r->depth - p : 0;
+			int depth = r->solved      ? CUTOFF_TT_DEPTH_END
+			            : r->depth > p ? r->depth - p
+			                           : 0;
 			if (!cutoff_tt_probe(e->tt, keys[p], depth, p, &hit) || hit.lower != want ||
 			    hit.move == CUTOFF_MOVE_NONE)
 				return;
@@ -606,8 +608,8 @@ static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 		    f->callback, f->ply);
 	else
 		say(&e->cfg, CUTOFF_LOG_WARN,
-		    "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)",
-		    f->callback, f->count, f->ply, strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1,
+		    "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)", f->callback,
+		    f->count, f->ply, strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1,
 		    e->game.max_moves);
 }
 

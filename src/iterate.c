@@ -73,8 +73,7 @@ static bool is_win(int32_t v) { return v >= CUTOFF_WIN_MIN || v <= -CUTOFF_WIN_M
  * this one. With speculative pruning the search is not full-width (a reduced line may
  * hide a shorter mate), so the distance must fit in half the depth, as a margin.
  */
-bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound,
-                        int depth)
+bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound, int depth)
 {
 	if (bound != CUTOFF_BOUND_EXACT || !is_win(value))
 		return false;

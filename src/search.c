@@ -707,11 +707,22 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
-		if (i == 1 && s->younger && depth >= s->younger_depth) {
+		if (i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
 			const cutoff_node_t node = {
-				algo, ply, depth, type, a, beta, best, best_move, m, h, n,
-				s->tt ? key : g->key(g->ctx, state_at(s, ply))
+				.algo = algo,
+				.ply = ply,
+				.depth = depth,
+				.type = type,
+				.alpha = a,
+				.beta = beta,
+				.best = best,
+				.best_move = best_move,
+				.moves = m,
+				.hints = h,
+				.n = n,
+				.from = i,
+				.key = s->tt ? key : g->key(g->ctx, state_at(s, ply)),
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))

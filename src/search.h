@@ -76,27 +76,29 @@ static inline bool cutoff_cut_above(const cutoff_above_t *a)
 struct cutoff_searcher;
 
 /*
- * A node's move loop as the driver's hook sees it, once its eldest move (moves[0]) has
- * been searched without reaching beta: the window (alpha raised by the eldest), what the
- * eldest gave, the ordered moves (on the searcher's stack at `ply`, with their hints or
- * NULL) and the position's key.
+ * A node's move loop as the driver's hook sees it, from move `from` on (searcher.younger_from:
+ * 1 once the eldest, moves[0], has been searched without reaching beta; 0 before any
+ * move): the window (alpha raised by the moves searched so far), the best so far
+ * (-CUTOFF_INF and moves[0] when none was searched), the ordered moves (on the searcher's
+ * stack at `ply`, with their hints or NULL) and the position's key.
  */
 typedef struct cutoff_node {
 	cutoff_algo_t algo;
 	int ply, depth;
 	cutoff_node_type_t type; /* the node's expected type, for its children's */
 	int32_t alpha, beta;
-	int32_t best;            /* the eldest's value */
-	cutoff_move_t best_move; /* moves[0] */
+	int32_t best;            /* the best value so far */
+	cutoff_move_t best_move; /* its move (moves[0] when none was searched) */
 	const cutoff_move_t *moves;
 	const int32_t *hints;
 	int n;
+	int from; /* the first move the hook searches */
 	uint64_t key;
 } cutoff_node_t;
 
-/* What a hook that searched a node's younger moves found: the best value and move (the
- * eldest's, if none was better), and whether (and by which move, its index in moves[])
- * the node cut off. The hook leaves the node's PV in s->pv[ply]. */
+/* What a hook that searched a node's moves from `from` on found: the best value and move
+ * (node.best and node.best_move if none was better), and whether (and by which move, its
+ * index in moves[]) the node cut off. The hook leaves the node's PV in s->pv[ply]. */
 typedef struct cutoff_younger {
 	int32_t best;
 	cutoff_move_t best_move;
@@ -105,11 +107,12 @@ typedef struct cutoff_younger {
 } cutoff_younger_t;
 
 /*
- * The driver's hook in the move loop (driver.h): called after the eldest move of a node
- * with at least searcher.younger_depth plies left has not cut off. It either searches
- * every younger move (1 .. n) itself, in its own way, with cutoff_search_move, and returns
- * true with *out; or returns false having searched nothing, and the serial loop goes on.
- * When cutoff_search_halted(s) is true afterwards, *out is meaningless.
+ * The driver's hook in the move loop (driver.h): called at a node with at least
+ * searcher.younger_depth plies left when the loop comes to move searcher.younger_from
+ * (1: after the eldest has not cut off; 0: before any move). It either searches every
+ * move from there on (from .. n-1) itself, in its own way, with cutoff_search_move, and
+ * returns true with *out; or returns false having searched nothing, and the serial loop
+ * goes on. When cutoff_search_halted(s) is true afterwards, *out is meaningless.
  */
 typedef bool (*cutoff_younger_fn)(struct cutoff_searcher *s, const cutoff_node_t *node,
                                   cutoff_younger_t *out);
@@ -168,6 +171,8 @@ typedef struct cutoff_searcher {
 	cutoff_younger_fn younger; /* the hook in the move loop, or NULL: the serial loop */
 	void *driver;           /* the driver's state, for the hook */
 	int younger_depth;      /* the hook is called only with this many plies left or more */
+	int younger_from;       /* ... when the loop comes to this move: 1 (after the eldest)
+	                           or 0 (before it) */
 
 	/* set at the start of each search */
 	const cutoff_above_t *above; /* the innermost shared node above this thread's work,

@@ -78,23 +78,23 @@ typedef struct cutoff_split {
 
 	/* written by the owner before the split point is published; read-only afterwards */
 	const cutoff_searcher_t *owner; /* whose stack holds the node (path keys, in-check) */
-	const int32_t *hints;        /* the moves' hints, or NULL */
-	const void *state;           /* the node's state, on the owner's stack */
-	const cutoff_move_t *moves;  /* the node's ordered moves, on the owner's stack */
+	const int32_t *hints;           /* the moves' hints, or NULL */
+	const void *state;              /* the node's state, on the owner's stack */
+	const cutoff_move_t *moves;     /* the node's ordered moves, on the owner's stack */
 	int n, ply, depth;
 	cutoff_algo_t algo;
-	cutoff_node_type_t type;     /* the node's expected type, for its children's */
+	cutoff_node_type_t type; /* the node's expected type, for its children's */
 	int32_t beta;
 
 	/* under `lock` */
 	cutoff_spinlock_t lock;
-	int next;                  /* the next move to hand out */
-	int32_t alpha;             /* the best value so far, or the node's alpha if higher */
+	int next;      /* the next move to hand out */
+	int32_t alpha; /* the best value so far, or the node's alpha if higher */
 	int32_t best;
 	cutoff_move_t best_move;
-	int best_index;            /* the position of best_move in moves[] */
+	int best_index; /* the position of best_move in moves[] */
 	int pv_length;
-	bool horizon;              /* the solve mode: a move's search met the horizon
+	bool horizon; /* the solve mode: a move's search met the horizon
 	                              (searcher.horizon), so the node's value may not be stored
 	                              as exact to the end */
 	cutoff_move_t pv[CUTOFF_MAX_PLY];
@@ -179,6 +179,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		searchers[i].younger = try_split;
 		searchers[i].driver = y;
 		searchers[i].younger_depth = cfg->ybw_min_split_depth;
+		searchers[i].younger_from = 1; /* the eldest brother first, alone */
 	}
 	*state = y;
 	return CUTOFF_OK;
@@ -484,7 +485,7 @@ static int check(const cutoff_config_t *c)
 const cutoff_driver_ops_t cutoff_driver_ybw_ops = {
 	.name = "ybw",
 	.description = "Young Brothers Wait: idle threads help at nodes whose eldest move did "
-	               "not cut off",
+		       "not cut off",
 	.check = check,
 	.create = create,
 	.destroy = destroy,

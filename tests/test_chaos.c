@@ -26,6 +26,7 @@
 
 enum {
 	MAX_THREADS = 16,
+	DRIVERS = 8, /* room for the registry's drivers (checked) */
 	HANG_SECONDS = 20
 };
 
@@ -114,15 +115,18 @@ int main(int argc, char **argv)
 	}
 
 	/* Engines are made lazily and reused: one per (tree, driver, threads, algo, table). */
-	static cutoff_engine_t *engines[2][3][MAX_THREADS + 1][4][2];
-	double *latency[3];
-	int nlat[3] = { 0, 0, 0 };
-	for (int d = 0; d < 3; d++)
+	static cutoff_engine_t *engines[2][DRIVERS][MAX_THREADS + 1][4][2];
+	double *latency[DRIVERS];
+	int nlat[DRIVERS] = { 0 };
+	CHECK(cutoff_driver_count() <= DRIVERS, "DRIVERS covers the registry's %d drivers",
+	      cutoff_driver_count());
+	for (int d = 0; d < DRIVERS; d++)
 		latency[d] = calloc((size_t)searches, sizeof(double));
 
 	int illegal = 0, wrong = 0, failed = 0, completed = 0;
 	for (int k = 0; k < searches; k++) {
-		int deep = rnd_int(0, 1), driver = rnd_int(0, 2), threads = rnd_int(1, max_threads);
+		int deep = rnd_int(0, 1), driver = rnd_int(0, cutoff_driver_count() - 1),
+		    threads = rnd_int(1, max_threads);
 		cutoff_rtree_t *tree = trees[deep];
 		const cutoff_game_t *g = cutoff_rtree_game(tree);
 		int branching = deep ? 6 : 5, depth = deep ? 24 : 7;
@@ -198,17 +202,17 @@ int main(int argc, char **argv)
 		}
 	}
 
-	static const char *names[] = { "serial", "lazysmp", "ybw" };
 	printf("chaos: %d searches, %d completed, %d stopped early; %d failed, %d illegal moves, "
 	       "%d wrong values\n",
 	       searches, completed, searches - completed - failed, failed, illegal, wrong);
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < DRIVERS; d++) {
 		if (nlat[d] == 0)
 			continue;
 		qsort(latency[d], (size_t)nlat[d], sizeof(double), compare_double);
 		printf("stop latency %-8s %4d stops: median %.3f ms, 95%% %.3f ms, max %.3f ms\n",
-		       names[d], nlat[d], 1e3 * latency[d][nlat[d] / 2],
-		       1e3 * latency[d][nlat[d] * 95 / 100], 1e3 * latency[d][nlat[d] - 1]);
+		       cutoff_driver_name((cutoff_driver_t)d), nlat[d],
+		       1e3 * latency[d][nlat[d] / 2], 1e3 * latency[d][nlat[d] * 95 / 100],
+		       1e3 * latency[d][nlat[d] - 1]);
 	}
 	CHECK(failed == 0, "every search returned 0");
 	CHECK(illegal == 0, "every search named a legal move");
@@ -216,10 +220,10 @@ int main(int argc, char **argv)
 	CHECK(completed > 0 && completed < searches - failed,
 	      "both completed and stopped searches");
 
-	for (int d = 0; d < 3; d++)
+	for (int d = 0; d < DRIVERS; d++)
 		free(latency[d]);
 	for (int t = 0; t < 2; t++) {
-		for (int d = 0; d < 3; d++)
+		for (int d = 0; d < DRIVERS; d++)
 			for (int n = 0; n <= MAX_THREADS; n++)
 				for (int a = 0; a < 4; a++)
 					for (int tb = 0; tb < 2; tb++)

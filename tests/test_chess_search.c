@@ -84,7 +84,7 @@ int main(void)
 		for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_PVS; algo++) {
 			int32_t serial = search(chess, CUTOFF_DRIVER_SERIAL, 1, (cutoff_algo_t)algo,
 			                        CUTOFF_PRUNE_NONE, &root, 4, NULL);
-			for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+			for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++)
 				for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
 					int32_t v = search(chess, (cutoff_driver_t)d, threads[t],
 					                   (cutoff_algo_t)algo, CUTOFF_PRUNE_NONE,
@@ -114,7 +114,7 @@ int main(void)
 		      "mate FEN %zu: %s", m, err);
 		for (unsigned pruning = CUTOFF_PRUNE_NONE; pruning <= CUTOFF_PRUNE_ALL;
 		     pruning += CUTOFF_PRUNE_ALL)
-			for (int d = CUTOFF_DRIVER_SERIAL; d <= CUTOFF_DRIVER_YBW; d++)
+			for (int d = CUTOFF_DRIVER_SERIAL; d < cutoff_driver_count(); d++)
 				for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
 					if (d == CUTOFF_DRIVER_SERIAL && threads[t] > 1)
 						continue;
@@ -147,7 +147,7 @@ int main(void)
 		      "%s", err);
 		for (unsigned pruning = CUTOFF_PRUNE_NONE; pruning <= CUTOFF_PRUNE_ALL;
 		     pruning += CUTOFF_PRUNE_ALL)
-			for (int d = CUTOFF_DRIVER_SERIAL; d <= CUTOFF_DRIVER_YBW; d++) {
+			for (int d = CUTOFF_DRIVER_SERIAL; d < cutoff_driver_count(); d++) {
 				cutoff_config_t cfg;
 				cutoff_config_default(&cfg);
 				cfg.driver = (cutoff_driver_t)d;

@@ -689,13 +689,11 @@ static void test_sets(void)
 	}
 	CHECK(n == 20 + 20 + 10 + 9 + 1 + 3 + 1, "the sample has %d lines", n);
 
-	static const cutoff_driver_t drivers[] = { CUTOFF_DRIVER_SERIAL, CUTOFF_DRIVER_LAZYSMP,
-		                                   CUTOFF_DRIVER_YBW };
-	static const char *const names[] = { "serial", "lazysmp", "ybw" };
 	static const int threads[] = { 1, 2, 4, 8 };
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const char *name = cutoff_driver_name((cutoff_driver_t)d);
 		for (int t = 0; t < 4; t++) {
-			cutoff_engine_t *e = make_engine(drivers[d], threads[t], 4);
+			cutoff_engine_t *e = make_engine((cutoff_driver_t)d, threads[t], 4);
 			if (!e)
 				continue;
 			int bad = 0;
@@ -708,16 +706,14 @@ static void test_sets(void)
 				nodes += s.nodes;
 				if (rc != 0 || s.score != lines[i].score) {
 					bad++;
-					printf("  %s x%d: %s: score %d, the file says %d\n",
-					       names[d], threads[t], lines[i].where, s.score,
-					       lines[i].score);
+					printf("  %s x%d: %s: score %d, the file says %d\n", name,
+					       threads[t], lines[i].where, s.score, lines[i].score);
 				}
 			}
-			CHECK(bad == 0, "%s x%d: %d of %d scores differ", names[d], threads[t], bad,
-			      n);
+			CHECK(bad == 0, "%s x%d: %d of %d scores differ", name, threads[t], bad, n);
 			printf("test sets: %s x%d: %d positions agree with the files (%.0f nodes a "
 			       "position)\n",
-			       names[d], threads[t], n - bad, (double)nodes / n);
+			       name, threads[t], n - bad, (double)nodes / n);
 			cutoff_engine_free(e);
 		}
 	}

@@ -1,7 +1,9 @@
 /*
- * Exactness of lazy SMP on single-depth searches (limits.iterate = false, as every Connect
- * Four solve runs them): every thread then starts the final depth at once, the first to
- * complete it ends the search, and its answer is reported, whichever thread it is. Checked
+ * Exactness of the drivers whose every thread iterates from the root (lazy SMP, and ABDADA
+ * in both variants, its busy marks at every depth and from depth 3) on single-depth
+ * searches (limits.iterate = false, as every Connect Four solve runs them): every thread
+ * then starts the final depth at once, the first to complete it ends the search, and its
+ * answer is reported, whichever thread it is. Checked
  * at 2, 3 and 8 threads (8 is more than the cores on purpose: a preempted main thread lets
  * a helper answer), with the table, for alpha-beta, PVS and MTD(f):
  *   - random trees searched to the leaves with the full window: the tree's true value,
@@ -29,6 +31,24 @@ static uint64_t rnd(void) { return splitmix64(&rng); }
 static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
 
 static const int thread_counts[] = { 2, 3, 8 };
+
+/* The drivers under test: lazy SMP, then ABDADA's variants and minimum depths. */
+typedef struct setup {
+	cutoff_driver_t driver;
+	cutoff_abdada_variant_t variant;
+	int min_depth;
+	const char *name;
+} setup_t;
+
+static const setup_t setups[] = {
+	{ CUTOFF_DRIVER_LAZYSMP, CUTOFF_ABDADA_CLASSIC, 3, "lazysmp" },
+	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_CLASSIC, 1, "abdada classic d1" },
+	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_SIMPLIFIED, 3, "abdada simplified d3" },
+};
+enum {
+	SETUPS = sizeof setups / sizeof setups[0]
+};
+static const setup_t *setup = &setups[0];
 static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
 static int helper_answers, searches;
 
@@ -38,6 +58,8 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
 	cfg.driver = driver;
+	cfg.abdada_variant = setup->variant;
+	cfg.abdada_min_depth = setup->min_depth;
 	cfg.threads = threads;
 	cfg.algo = algo;
 	cfg.tt_mb = 1;
@@ -67,7 +89,7 @@ static int32_t search(cutoff_engine_t *e, const void *root, int depth, int32_t a
 		return -99999;
 	cutoff_config_t cfg;
 	cutoff_profile_t p;
-	if (cutoff_engine_config(e, &cfg) != 0 || cfg.driver != CUTOFF_DRIVER_LAZYSMP)
+	if (cutoff_engine_config(e, &cfg) != 0 || cfg.driver == CUTOFF_DRIVER_SERIAL)
 		return r->value;
 	searches++;
 	if (cutoff_profile_available() && cutoff_engine_thread_profile(e, 0, &p) == 0 &&
@@ -90,8 +112,8 @@ static void full_window(void)
 		int runs = 0, wrong = 0;
 		for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++)
 			for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++) {
-				cutoff_engine_t *e = make(g, CUTOFF_DRIVER_LAZYSMP,
-				                          thread_counts[ti], (cutoff_algo_t)algo);
+				cutoff_engine_t *e = make(g, setup->driver, thread_counts[ti],
+				                          (cutoff_algo_t)algo);
 				for (int seed = 1; e && seed <= 6; seed++) {
 					cutoff_rtree_state_t root, child;
 					cutoff_result_t r;
@@ -117,11 +139,11 @@ static void full_window(void)
 				}
 				cutoff_engine_free(e);
 			}
-		printf("full window, %s trees: %d single-depth searches at 2, 3, 8 threads, %d "
-		       "wrong\n",
-		       model ? "incremental" : "iid", runs, wrong);
-		CHECK(wrong == 0, "lazy SMP single-depth searches give the true value (%s trees)",
-		      model ? "incremental" : "iid");
+		printf("%s: full window, %s trees: %d single-depth searches at 2, 3, 8 threads, "
+		       "%d wrong\n",
+		       setup->name, model ? "incremental" : "iid", runs, wrong);
+		CHECK(wrong == 0, "%s single-depth searches give the true value (%s trees)",
+		      setup->name, model ? "incremental" : "iid");
 		cutoff_rtree_free(tree);
 	}
 }
@@ -141,8 +163,8 @@ static void null_windows(void)
 	int cases = 0, wrong = 0;
 	for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++)
 		for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++) {
-			cutoff_engine_t *e = make(g, CUTOFF_DRIVER_LAZYSMP, thread_counts[ti],
-			                          (cutoff_algo_t)algo);
+			cutoff_engine_t *e =
+				make(g, setup->driver, thread_counts[ti], (cutoff_algo_t)algo);
 			for (int k = 0; serial && e && k < 25; k++) {
 				cutoff_rtree_state_t root;
 				cutoff_result_t r, ref;
@@ -166,9 +188,10 @@ static void null_windows(void)
 			}
 			cutoff_engine_free(e);
 		}
-	printf("null windows: %d single-depth searches at 2, 3, 8 threads, %d wrong\n", cases,
-	       wrong);
-	CHECK(wrong == 0, "lazy SMP null-window single-depth searches answer as serial does");
+	printf("%s: null windows: %d single-depth searches at 2, 3, 8 threads, %d wrong\n",
+	       setup->name, cases, wrong);
+	CHECK(wrong == 0, "%s null-window single-depth searches answer as serial does",
+	      setup->name);
 	cutoff_engine_free(serial);
 	cutoff_rtree_free(tree);
 }
@@ -180,8 +203,8 @@ static void ttt(void)
 	int runs = 0, wrong = 0;
 	cutoff_ttt_parse(".........", &board);
 	for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++) {
-		cutoff_engine_t *e = make(cutoff_ttt_game(), CUTOFF_DRIVER_LAZYSMP,
-		                          thread_counts[ti], CUTOFF_ALGO_PVS);
+		cutoff_engine_t *e =
+			make(cutoff_ttt_game(), setup->driver, thread_counts[ti], CUTOFF_ALGO_PVS);
 		for (int k = 0; e && k < 4; k++) {
 			cutoff_result_t r;
 			int32_t v = search(e, &board, 9, -CUTOFF_INF, CUTOFF_INF, &r);
@@ -190,8 +213,9 @@ static void ttt(void)
 		}
 		cutoff_engine_free(e);
 	}
-	printf("tic-tac-toe: %d single-depth searches at 2, 3, 8 threads, %d wrong\n", runs, wrong);
-	CHECK(wrong == 0, "tic-tac-toe is a draw through lazy SMP single-depth searches");
+	printf("%s: tic-tac-toe: %d single-depth searches at 2, 3, 8 threads, %d wrong\n",
+	       setup->name, runs, wrong);
+	CHECK(wrong == 0, "tic-tac-toe is a draw through %s single-depth searches", setup->name);
 }
 
 int main(void)
@@ -199,9 +223,12 @@ int main(void)
 	void *topo = NULL;
 	if (cutoff_topo_load(&topo) == 0)
 		topology = topo;
-	full_window();
-	null_windows();
-	ttt();
+	for (int k = 0; k < SETUPS; k++) {
+		setup = &setups[k];
+		full_window();
+		null_windows();
+		ttt();
+	}
 	printf("a helper's answer was reported in %d of %d searches (informational)\n",
 	       helper_answers, searches);
 	if (topology)

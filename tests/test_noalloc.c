@@ -62,7 +62,7 @@ int main(void)
 	p.null_moves = true;
 	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
 	int searches = 0;
-	for (int driver = CUTOFF_DRIVER_SERIAL; driver <= CUTOFF_DRIVER_YBW; driver++)
+	for (int driver = CUTOFF_DRIVER_SERIAL; driver < cutoff_driver_count(); driver++)
 		for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
 			cutoff_config_t cfg;
 			cutoff_config_default(&cfg);

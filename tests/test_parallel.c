@@ -55,7 +55,6 @@ static int32_t search(cutoff_engine_t *e, const void *root, int depth, bool iter
 	return rc == 0 ? r->value : -99999;
 }
 
-static const char *driver_name[] = { "serial", "lazysmp", "ybw" };
 static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
 
 /* Random trees searched to their full depth: every driver, thread count, algorithm and
@@ -72,7 +71,7 @@ static void exact_trees(void)
 		cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
 		const cutoff_game_t *g = cutoff_rtree_game(tree);
 		int runs = 0, wrong = 0;
-		for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+		for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++)
 			for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++)
 				for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF;
 				     algo++)
@@ -101,7 +100,8 @@ static void exact_trees(void)
 								printf("  %s %d threads %s table "
 								       "%d model %d seed %d: %d, "
 								       "true %d\n",
-								       driver_name[d],
+								       cutoff_driver_name(
+									       (cutoff_driver_t)d),
 								       thread_counts[ti],
 								       algo_name[algo], mb, model,
 								       seed, (int)v, (int)truth);
@@ -131,7 +131,7 @@ static void contract(void)
 	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
 	const cutoff_game_t *g = cutoff_rtree_game(tree);
 	cutoff_engine_t *serial = make(g, CUTOFF_DRIVER_SERIAL, 1, CUTOFF_ALGO_MINIMAX, 0);
-	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++)
 		for (int threads = 2; threads <= 6; threads += 4)
 			for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++) {
 				cutoff_engine_t *e = make(g, (cutoff_driver_t)d, threads,
@@ -158,8 +158,9 @@ static void contract(void)
 						violations++;
 						printf("  %s %d threads %s depth %d window "
 						       "(%d,%d): %d, true %d\n",
-						       driver_name[d], threads, algo_name[algo],
-						       depth, (int)a, (int)b, (int)v, (int)V);
+						       cutoff_driver_name((cutoff_driver_t)d),
+						       threads, algo_name[algo], depth, (int)a,
+						       (int)b, (int)v, (int)V);
 					}
 				}
 				cutoff_engine_free(e);
@@ -177,7 +178,7 @@ static void ttt(void)
 	int wrong = 0, runs = 0;
 	cutoff_ttt_state_t board;
 	cutoff_ttt_parse("x...o....", &board);
-	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++)
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++)
 		for (int threads = 1; threads <= 16; threads *= 2)
 			for (int mb = 0; mb <= 1; mb++) {
 				cutoff_engine_t *e = make(cutoff_ttt_game(), (cutoff_driver_t)d,

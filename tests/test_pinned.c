@@ -84,7 +84,8 @@ static void chess(int *next)
 		for (int i = 0; i < 2; i++) {
 			cutoff_chess_state_t st;
 			cutoff_result_t r;
-			CHECK(cutoff_chess_parse_fen(chess, fens[i], &st, NULL, 0) == 0, "FEN %d", i);
+			CHECK(cutoff_chess_parse_fen(chess, fens[i], &st, NULL, 0) == 0, "FEN %d",
+			      i);
 			cutoff_config_t cfg;
 			cutoff_config_default(&cfg);
 			cfg.pruning = pruning ? CUTOFF_PRUNE_ALL : CUTOFF_PRUNE_NONE;

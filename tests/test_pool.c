@@ -183,7 +183,7 @@ static void make_positions(void)
 static void tiny_searches(void)
 {
 	static const int counts[] = { 2, 3, 8, 16 };
-	for (int d = CUTOFF_DRIVER_LAZYSMP; d <= CUTOFF_DRIVER_YBW; d++) {
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++) {
 		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
 			cutoff_engine_t *e = make((cutoff_driver_t)d, counts[k], CUTOFF_ALGO_PVS);
 			if (!e) {
@@ -195,7 +195,7 @@ static void tiny_searches(void)
 				for (int i = 0; i < POSITIONS; i++)
 					wrong += search(e, i) != values[i];
 			CHECK(wrong == 0, "%s x%d: %d of %d tiny searches wrong",
-			      d == CUTOFF_DRIVER_YBW ? "ybw" : "lazysmp", counts[k], wrong,
+			      cutoff_driver_name((cutoff_driver_t)d), counts[k], wrong,
 			      rounds * POSITIONS);
 			cutoff_engine_free(e);
 		}

@@ -159,13 +159,13 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 	lim.iterate = true;
 
 	/* The parallel drivers, oversubscribed too. */
-	for (int driver = CUTOFF_DRIVER_LAZYSMP; driver <= CUTOFF_DRIVER_YBW; driver++)
+	for (int driver = CUTOFF_DRIVER_LAZYSMP; driver < cutoff_driver_count(); driver++)
 		for (int threads = 2; threads <= 8; threads *= 2) {
 			setup_t su = { CUTOFF_ALGO_PVS, (cutoff_driver_t)driver, threads, 4, 0 };
 			int rc = search(g, &su, &root, &lim, &r);
 			CHECK(rc == 0 && r.solved && r.value == truth && r.bound == CUTOFF_BOUND_EXACT,
 			      "game %d: %s x%d: solved %d value %d (oracle %d)", index,
-			      driver == CUTOFF_DRIVER_YBW ? "ybw" : "lazysmp", threads, r.solved,
+			      cutoff_driver_name((cutoff_driver_t)driver), threads, r.solved,
 			      (int)r.value, (int)truth);
 			++*searched;
 		}

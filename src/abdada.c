@@ -1,0 +1,341 @@
+/*
+ * abdada.c — ABDADA: every thread iterates from the root, and defers the younger moves
+ * another thread is searching.
+ *
+ * The idea (Weill 1996). Threads that search the same tree over one table repeat each
+ * other's work when they search the same subtree at the same time: neither can use the
+ * other's result, which is not in the table yet. ABDADA marks what a thread is searching;
+ * a thread that comes to a younger move (not the eldest, which is always searched at once)
+ * that another thread has marked leaves it for later and searches its node's other moves
+ * first. When it comes back, the other thread has usually stored the move's value, and
+ * the table answers it at once. Every thread runs iterative deepening from the root (the
+ * threads are equals, as under lazy SMP, without skipping); the first to complete the
+ * final depth ends the search, and the answer is iterate.c's pick.
+ *
+ * The two variants (config.abdada_variant, cutoff.h):
+ *   classic     Weill's: the mark is on the position the move leads to (a transposition
+ *               reached another way is busy too), a count of the threads inside it, so it
+ *               stays busy until the last one leaves. The first pass skips busy moves,
+ *               the second searches the skipped ones whether busy or not.
+ *   simplified  Kerrigan's (2017): the mark is on the move (a hash of the position's key
+ *               and the move), one slot that the last thread to mark it owns and clears;
+ *               deferred moves are searched after the others.
+ * In both, moves are marked and checked only where at least config.abdada_min_depth
+ * plies remain (the hook's depth: below it a move is cheaper than the mark's cache
+ * line), and a mark is made around the move's search by the thread at the parent node,
+ * through the move loop's hook (search.h): search.c stays free of per-node driver calls.
+ * Weill's nodes mark themselves on entry, so an eldest son is busy too; here only younger
+ * moves, the only ones ever deferred, are marked.
+ *
+ * Why a side table. A table entry has no spare bit for "being searched": every bit of its
+ * data word is used (value, bound, depth, move, generation) and its check word covers
+ * them (tt.c). The marks therefore live in a side table of 2^config.abdada_table_bits
+ * 8-byte slots made with the engine, indexed by the mark's key:
+ *   classic     (key's upper 48 bits) << 16 | count: free when count is 0; a mark of
+ *               another position in a slot with a count > 0 is not made (a collision).
+ *   simplified  the move's hash (never 0) or 0: a mark overwrites another's (a collision;
+ *               the other thread's clear then finds the slot not its own and leaves it).
+ *
+ * Invariants.
+ *   - A mark never reaches a value: it decides only the order in which a node's moves
+ *     are searched. Every value still comes from cutoff_search_move with the node's
+ *     current window, so each node keeps the serial search's contract, and any completed
+ *     root search answers exactly where the serial search is exact.
+ *   - Every deferred move is searched, unless the node cuts off first (then no move
+ *     after the cut matters, as in the serial loop) or the search is halted.
+ *   - Marks are cleared on every exit path: a thread clears its mark right after the
+ *     move's search returns, whether it returned a value, a cut-off or an abort (stop,
+ *     limit, halt), before anything else. A collision or a full count leaves the move
+ *     unmarked, never marked twice.
+ *   - Shared state: the side table's slots only, through atomic.h (relaxed loads,
+ *     compare-and-swap; a stale read only defers a move that is free, or searches one that
+ *     is busy). Each thread's deferred lists are its own. Nothing is allocated during a
+ *     search.
+ *
+ * Its figures (cutoff_counters_t): deferred, deferred_tt (revisited and answered by the
+ * table at once: one node, one table cut-off), deferred_busy (still busy when revisited),
+ * second_passes, busy_collisions.
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic.h"
+#include "driver.h"
+
+enum {
+	COUNT_BITS = 16,
+	COUNT_MAX = (1 << COUNT_BITS) - 1
+};
+
+typedef struct abdada {
+	cutoff_abdada_variant_t variant;
+	int shift;         /* 64 - log2(slots) */
+	uint64_t *slots;   /* the marks, 64-byte aligned */
+	uint8_t *deferred; /* per thread CUTOFF_MAX_PLY lists of max_moves move indices */
+	int max_moves;
+	const cutoff_game_t *game;
+} abdada_t;
+
+/* The mark's key of moves[i] at the node: the child's position (classic) or the move's
+ * hash (simplified), never 0. The classic variant plays the move onto the next ply of the
+ * searcher's stack to learn the child's key (the search plays it there again). */
+static uint64_t mark_key(const abdada_t *a, cutoff_searcher_t *s, const cutoff_node_t *node, int i)
+{
+	if (a->variant == CUTOFF_ABDADA_CLASSIC) {
+		const cutoff_game_t *g = a->game;
+		void *child = cutoff_searcher_state(s, node->ply + 1);
+		g->play(g->ctx, cutoff_searcher_state(s, node->ply), node->moves[i], child);
+		return g->key(g->ctx, child) | 1u;
+	}
+	uint64_t h = node->key ^ ((uint64_t)node->moves[i] + 1) * 0x9e3779b97f4a7c15u;
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 29;
+	return h | 1u;
+}
+
+/* The slot of a mark: the high bits of the key times an odd constant, which depend on
+ * every bit of the key (a game's key may vary little in its low bits: Connect Four's
+ * positions that differ high on the board differ only in the key's high bits). */
+static uint64_t *slot_of(const abdada_t *a, uint64_t key)
+{
+	return &a->slots[(key * 0x9e3779b97f4a7c15u) >> a->shift];
+}
+
+static uint64_t tag_of(uint64_t key) { return key & ~(uint64_t)COUNT_MAX; }
+
+/* What marking a move found. */
+typedef enum mark_result {
+	MARKED,   /* marked: to be cleared after the move's search */
+	UNMARKED, /* not marked (a collision, a full count): nothing to clear */
+	BUSY      /* exclusive only: another thread has marked it, and it was left alone */
+} mark_result_t;
+
+/* True when a thread (another, or this one deeper on its own path) has marked `key`. */
+static bool busy(const abdada_t *a, uint64_t key)
+{
+	uint64_t w = cutoff_u64_load_relaxed(slot_of(a, key));
+	if (a->variant == CUTOFF_ABDADA_CLASSIC)
+		return (w & COUNT_MAX) != 0 && tag_of(w) == tag_of(key);
+	return w == key;
+}
+
+/*
+ * Marks `key` as searched by this thread. Exclusive (a first pass): the look and the mark
+ * are one atomic step (compare-and-swap), so that of two threads that come to the same
+ * move at the same moment, in lockstep, exactly one searches it and the other defers it;
+ * a look followed by a separate mark would let both through. Not exclusive (the second
+ * pass): marks whatever it finds.
+ */
+static mark_result_t mark(const abdada_t *a, cutoff_searcher_t *s, uint64_t key, bool exclusive)
+{
+	uint64_t *slot = slot_of(a, key);
+	for (;;) {
+		uint64_t w = cutoff_u64_load_relaxed(slot), next;
+		if (a->variant == CUTOFF_ABDADA_SIMPLIFIED) {
+			if (w == key)
+				return exclusive ? BUSY
+				                 : UNMARKED; /* the same mark: already there */
+			next = key;
+		} else {
+			uint64_t count = w & COUNT_MAX;
+			bool mine = count == 0 || tag_of(w) == tag_of(key);
+			if (count != 0 && mine && exclusive)
+				return BUSY;
+			if (!mine || count == COUNT_MAX) {
+				s->count.busy_collisions += !mine;
+				return UNMARKED;
+			}
+			next = count ? w + 1 : tag_of(key) | 1u;
+		}
+		if (cutoff_u64_cas(slot, w, next)) {
+			s->count.busy_collisions +=
+				a->variant == CUTOFF_ABDADA_SIMPLIFIED && w != 0;
+			return MARKED;
+		}
+	}
+}
+
+/* Clears this thread's mark of `key`. */
+static void unmark(const abdada_t *a, uint64_t key)
+{
+	uint64_t *slot = slot_of(a, key);
+	if (a->variant == CUTOFF_ABDADA_SIMPLIFIED) {
+		/* Only if it is still ours: another thread may have marked over it. */
+		cutoff_u64_cas(slot, key, 0);
+		return;
+	}
+	for (;;) {
+		uint64_t w = cutoff_u64_load_relaxed(slot);
+		if (cutoff_u64_cas(slot, w, w - 1))
+			return;
+	}
+}
+
+/* A node's loop over its younger moves as it goes: the window, the best so far. */
+typedef struct loop {
+	int32_t alpha, best;
+	cutoff_move_t best_move;
+} loop_t;
+
+/* Searches moves[i] of the node, its mark `key` cleared afterwards when `marked`, and
+ * takes its value into the loop. True when the loop is over: the node cut off (*out says
+ * by which move) or the search was halted. */
+static bool search_one(const abdada_t *a, cutoff_searcher_t *s, const cutoff_node_t *node, int i,
+                       uint64_t key, bool marked, loop_t *l, cutoff_younger_t *out)
+{
+	const int ply = node->ply;
+	int32_t v = cutoff_search_move(s, node->algo, ply, node->depth, node->type, node->moves[i],
+	                               i, node->hints ? node->hints[i] : 0, l->alpha, node->beta);
+	if (marked)
+		unmark(a, key);
+	if (cutoff_search_halted(s))
+		return true;
+	if (v > l->best) {
+		l->best = v;
+		l->best_move = node->moves[i];
+		s->pv_length[ply] = cutoff_pv_join(s->pv[ply], node->moves[i], s->pv[ply + 1],
+		                                   s->pv_length[ply + 1]);
+		if (v >= node->beta) {
+			out->cut = true;
+			out->cut_index = i;
+			return true;
+		}
+		if (v > l->alpha)
+			l->alpha = v;
+	}
+	return false;
+}
+
+/* The move loop's hook (search.h): the younger moves, busy ones deferred to a second
+ * pass. Always takes the node over. */
+static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
+{
+	const abdada_t *a = s->driver;
+	uint8_t *deferred = a->deferred + ((size_t)s->index * CUTOFF_MAX_PLY + (size_t)node->ply) *
+	                                          (size_t)a->max_moves;
+	loop_t l = { node->alpha, node->best, node->best_move };
+	int ndeferred = 0;
+	bool over = false;
+
+	out->cut = false;
+	out->cut_index = 0;
+	for (int i = node->from; i < node->n && !over; i++) {
+		uint64_t key = mark_key(a, s, node, i);
+		/* The eldest is deferred only at a null-window node, whose window no move
+		 * changes: there the order decides only how soon a cut-off comes. */
+		bool exclusive = i > 0 || node->beta - node->alpha == 1;
+		mark_result_t m = mark(a, s, key, exclusive);
+		if (m == BUSY) {
+			deferred[ndeferred++] = (uint8_t)i;
+			s->count.deferred++;
+			continue;
+		}
+		over = search_one(a, s, node, i, key, m == MARKED, &l, out);
+	}
+	if (!over && ndeferred > 0)
+		s->count.second_passes++;
+	for (int k = 0; k < ndeferred && !over; k++) {
+		int i = deferred[k];
+		uint64_t key = mark_key(a, s, node, i);
+		s->count.deferred_busy += busy(a, key);
+		bool marked = mark(a, s, key, false) == MARKED;
+		uint64_t nodes = s->count.nodes, answered = s->count.tt_cutoffs;
+		over = search_one(a, s, node, i, key, marked, &l, out);
+		s->count.deferred_tt +=
+			s->count.nodes - nodes == 1 && s->count.tt_cutoffs - answered == 1;
+	}
+	out->best = l.best;
+	out->best_move = l.best_move;
+	return true;
+}
+
+static void destroy(void *state)
+{
+	abdada_t *a = state;
+	if (!a)
+		return;
+	free(a->slots);
+	free(a->deferred);
+	free(a);
+}
+
+static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
+                  cutoff_searcher_t *searchers, void **state)
+{
+	abdada_t *a = calloc(1, sizeof(*a));
+	if (!a)
+		return CUTOFF_ENOMEM;
+	size_t slots = (size_t)1 << cfg->abdada_table_bits;
+	a->variant = cfg->abdada_variant;
+	a->shift = 64 - cfg->abdada_table_bits;
+	a->max_moves = game->max_moves;
+	a->game = game;
+	a->slots = aligned_alloc(64, slots * sizeof(uint64_t));
+	a->deferred = malloc((size_t)cfg->threads * CUTOFF_MAX_PLY * (size_t)game->max_moves);
+	if (!a->slots || !a->deferred) {
+		destroy(a);
+		return CUTOFF_ENOMEM;
+	}
+	memset(a->slots, 0, slots * sizeof(uint64_t));
+	for (int i = 0; i < cfg->threads; i++) {
+		searchers[i].younger = younger;
+		searchers[i].driver = a;
+		searchers[i].younger_depth = cfg->abdada_min_depth;
+		searchers[i].younger_from = 0; /* the eldest is marked too */
+	}
+	*state = a;
+	return CUTOFF_OK;
+}
+
+/* Before a search. With asserts on (the sanitizer builds), checks that the last search
+ * left no mark behind: every path out of a move's search clears its mark. */
+static void begin(void *state)
+{
+	const abdada_t *a = state;
+	(void)a;
+#ifndef NDEBUG
+	for (size_t i = 0; i < (size_t)1 << (64 - a->shift); i++)
+		assert(a->variant == CUTOFF_ABDADA_SIMPLIFIED ? a->slots[i] == 0
+		                                              : (a->slots[i] & COUNT_MAX) == 0);
+#endif
+}
+
+/* Every thread iterates from the root, none skipping; the first to finish ends it. */
+static void job(const cutoff_job_t *job, int index) { cutoff_iterate(job, index, NULL, true); }
+
+static int check(const cutoff_config_t *c)
+{
+	if ((unsigned)c->abdada_variant > CUTOFF_ABDADA_SIMPLIFIED) {
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "config: abdada_variant %d is not a "
+		           "cutoff_abdada_variant_t",
+		           (int)c->abdada_variant);
+		return CUTOFF_EINVAL;
+	}
+	if (c->abdada_min_depth < 1 || c->abdada_min_depth > CUTOFF_MAX_PLY) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: abdada_min_depth %d is not in 1..%d",
+		           c->abdada_min_depth, CUTOFF_MAX_PLY);
+		return CUTOFF_EINVAL;
+	}
+	if (c->abdada_table_bits < 8 || c->abdada_table_bits > 24) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: abdada_table_bits %d is not in 8..24",
+		           c->abdada_table_bits);
+		return CUTOFF_EINVAL;
+	}
+	return CUTOFF_OK;
+}
+
+const cutoff_driver_ops_t cutoff_driver_abdada_ops = {
+	.name = "abdada",
+	.description = "ABDADA: every thread iterates from the root, deferring younger moves "
+		       "another thread is searching",
+	.check = check,
+	.create = create,
+	.destroy = destroy,
+	.begin = begin,
+	.job = job,
+	.pick = cutoff_pick_deepest,
+};
