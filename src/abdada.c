@@ -1,13 +1,13 @@
 /*
- * abdada.c — ABDADA: every thread iterates from the root, and defers the younger moves
- * another thread is searching.
+ * abdada.c — ABDADA: every thread iterates from the root, and defers the moves another
+ * thread is searching.
  *
  * The idea (Weill 1996). Threads that search the same tree over one table repeat each
  * other's work when they search the same subtree at the same time: neither can use the
  * other's result, which is not in the table yet. ABDADA marks what a thread is searching;
- * a thread that comes to a younger move (not the eldest, which is always searched at once)
- * that another thread has marked leaves it for later and searches its node's other moves
- * first. When it comes back, the other thread has usually stored the move's value, and
+ * a thread that comes to a move (a younger one; the eldest only at a null-window node,
+ * below) that another thread has marked leaves it for later and searches its node's other
+ * moves first. When it comes back, the other thread has usually stored the move's value, and
  * the table answers it at once. Every thread runs iterative deepening from the root (the
  * threads are equals, as under lazy SMP, without skipping); the first to complete the
  * final depth ends the search, and the answer is iterate.c's pick.
@@ -16,16 +16,25 @@
  *   classic     Weill's: the mark is on the position the move leads to (a transposition
  *               reached another way is busy too), a count of the threads inside it, so it
  *               stays busy until the last one leaves. The first pass skips busy moves,
- *               the second searches the skipped ones whether busy or not.
+ *               the second searches the skipped ones whether busy or not. Learning the
+ *               child's key costs a play of the move (the search plays it again).
  *   simplified  Kerrigan's (2017): the mark is on the move (a hash of the position's key
  *               and the move), one slot that the last thread to mark it owns and clears;
  *               deferred moves are searched after the others.
  * In both, moves are marked and checked only where at least config.abdada_min_depth
  * plies remain (the hook's depth: below it a move is cheaper than the mark's cache
  * line), and a mark is made around the move's search by the thread at the parent node,
- * through the move loop's hook (search.h): search.c stays free of per-node driver calls.
- * Weill's nodes mark themselves on entry, so an eldest son is busy too; here only younger
- * moves, the only ones ever deferred, are marked.
+ * through the move loop's hook (search.h), which ABDADA takes from the eldest move on:
+ * search.c stays free of per-node driver calls. As in Weill's scheme, where every node
+ * marks itself on entry, the eldest is marked too; it is deferred only at a null-window
+ * node, whose window no move changes (there the order decides only how soon a cut-off
+ * comes), so a node with an open window still searches its eldest first and never
+ * searches a younger move without the eldest's bound.
+ *
+ * The look and the mark are one atomic step (a compare-and-swap) in a first pass: two
+ * threads that come to the same move at the same moment, in lockstep, are let through
+ * one at a time, the other deferring; a look followed by a separate mark let both
+ * through. The second pass marks without looking (a count more, or the slot taken over).
  *
  * Why a side table. A table entry has no spare bit for "being searched": every bit of its
  * data word is used (value, bound, depth, move, generation) and its check word covers
@@ -42,7 +51,8 @@
  *     current window, so each node keeps the serial search's contract, and any completed
  *     root search answers exactly where the serial search is exact.
  *   - Every deferred move is searched, unless the node cuts off first (then no move
- *     after the cut matters, as in the serial loop) or the search is halted.
+ *     after the cut matters, as in the serial loop) or the search is halted. A move is
+ *     deferred at most once: the second pass does not look.
  *   - Marks are cleared on every exit path: a thread clears its mark right after the
  *     move's search returns, whether it returned a value, a cut-off or an abort (stop,
  *     limit, halt), before anything else. A collision or a full count leaves the move
