@@ -24,6 +24,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char epd_usage[] =
@@ -605,8 +606,9 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 	json_begin_object(&w, NULL);
 	json_string(&w, "file", run->file);
 	json_string(&w, "algo", run->algo);
-	json_string(&w, "driver", cli_driver_names[run->driver]);
+	json_string(&w, "driver", cli_driver_name(run->driver));
 	json_int(&w, "threads", run->par->threads);
+	cli_json_driver_options(&w, "driver_options", &run->par->options);
 	json_int(&w, "hash_mb", run->hash_mb);
 	json_string(&w, "pruning", pruning_text(run->pruning));
 	json_int(&w, "aspiration", run->aspiration);
@@ -690,7 +692,7 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 
 int cli_epd(int argc, char **argv)
 {
-	const char *file = NULL, *algo_text = "serial", *pruning_arg = "on";
+	const char *file = NULL, *algo_text = "pvs", *pruning_arg = "on";
 	int64_t movetime = 1000, depth = 0, hash_mb = 64, limit = 0, aspiration = 0;
 	bool json = false;
 	cli_parallel_t par;

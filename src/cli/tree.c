@@ -362,11 +362,10 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_uint(&w, "seed", a->seed);
 	json_string(&w, "order", order_names[a->order]);
 	json_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
-	json_string(&w, "driver", cli_driver_names[a->driver]);
+	json_string(&w, "driver", cli_driver_name(a->driver));
 	json_int(&w, "threads", a->par.threads);
 	json_string(&w, "placement", cli_placement_names[a->par.placement]);
-	json_int(&w, "min_split", a->par.min_split);
-	json_int(&w, "max_helpers", a->par.max_helpers);
+	cli_json_driver_options(&w, "driver_options", &a->par.options);
 	/* The word 'true' as given on the command line, or the number. */
 	if (a->guess_true)
 		json_string(&w, "guess", "true");
@@ -448,14 +447,14 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s",
 	          cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)), a->hash_mb,
 	          a->ordering, a->iterate ? ", iterative deepening" : "");
-	/* The default (one thread, serial) keeps the report as it always was. */
-	if (a->par.threads > 1 || a->driver != CUTOFF_DRIVER_SERIAL)
+	/* The default (one thread, the default driver) keeps the report as it always was. */
+	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
+		char text[256];
 		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
-		          cli_driver_names[a->driver], cli_placement_names[a->par.placement]);
-	if (a->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split rules",
-		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
-		          a->par.min_split, a->par.max_helpers);
+		          cli_driver_name(a->driver), cli_placement_names[a->par.placement]);
+		if (*cli_driver_options_text(&a->par.options, a->driver, text, sizeof(text)))
+			cli_field(stdout, "driver options", "%s", text);
+	}
 	if (a->algo == CUTOFF_ALGO_MTDF) {
 		if (a->guess_true)
 			cli_field(stdout, "first guess", "each tree's true value");
@@ -476,8 +475,7 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "re-searches", "mean %.2f", f.researches_mean);
 	if (a->algo == CUTOFF_ALGO_MTDF)
 		cli_field(stdout, "MTD(f) passes", "mean %.2f", f.passes_mean);
-	if (a->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split points", "mean %.2f", f.splits_mean);
+	cli_print_driver_counters(stdout, &t->counters, (double)a->trees);
 	cli_field(stdout, "time", "%.6f s searching, %.6f s in all", t->search_s, t->wall_s);
 	cli_field(stdout, "nodes per second", "%.0f", f.nps);
 	for (int k = 0; a->par.threads > 1 && k < (int)a->par.threads; k++) {
@@ -504,8 +502,7 @@ int cli_tree(int argc, char **argv)
 		.trees = 20,
 		.seed = 1,
 		.order = CUTOFF_RTREE_NATURAL,
-		.driver = CUTOFF_DRIVER_SERIAL,
-		.algo = CUTOFF_ALGO_ALPHABETA,
+		.algo = CUTOFF_ALGO_ALPHABETA, /* both set from --algo */
 		.value_min = -100,
 		.value_max = 100,
 	};
@@ -570,12 +567,11 @@ int cli_tree(int argc, char **argv)
 	}
 	if (!cli_parse_algo("tree", algo_text, &a.driver, &a.algo))
 		return CLI_EXIT_USAGE;
-	/* As for `cutoff search`: MTD(f) needs a table to be efficient and lazy SMP's threads
-	 * share nothing else; the others run without one so that the leaf counts are those of
-	 * the textbook algorithms. */
+	/* As for `cutoff search`: MTD(f) needs a table to be efficient and a parallel
+	 * driver's threads share what they learn through it; the serial search runs without
+	 * one so that the leaf counts are those of the textbook algorithms. */
 	if (!cli_given(opts, nopts, "hash"))
-		a.hash_mb =
-			a.algo == CUTOFF_ALGO_MTDF || a.driver == CUTOFF_DRIVER_LAZYSMP ? 16 : 0;
+		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF || a.driver != cli_driver_default() ? 16 : 0;
 	if (!check_args(&a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a.ordering))
 		return CLI_EXIT_USAGE;
 
