@@ -55,8 +55,9 @@ static const char search_usage[] =
 	"                    an iteration meets no horizon. Default on for pgame, off for\n"
 	"                    the others\n"
 	"  --algo ALGO       the algorithm at every node: minimax, alphabeta, pvs or mtdf\n"
-	"                    (on the serial driver); or a parallel driver: serial,\n"
-	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
+	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
+	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
+	"                    ybw/mtdf.\n"
 	"                    Minimax never splits: ybw/minimax searches on one thread\n"
 	"                    (lazysmp/minimax runs the same full search on every one).\n"
 	"                    Default: alphabeta for ttt, pvs for the others\n"
@@ -67,8 +68,8 @@ static const char search_usage[] =
 	"  --time MS         stop after MS milliseconds (the deepest completed iteration\n"
 	"                    answers), 1..86400000; default none\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
-	"                    0 (16 for mtdf and lazysmp, whose threads share only the\n"
-	"                    table), chess 16, connect4 4, rtree 64, pgame 16\n"
+	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"
+	"                    share the table), chess 16, connect4 4, rtree 64, pgame 16\n"
 	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
 	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
 	"                    rtree and pgame all, connect4 tt,hints\n"
@@ -318,7 +319,7 @@ static double per_second(uint64_t n, double seconds)
 
 typedef struct search_report {
 	const search_game_t *g;
-	const char *algo; /* the label: "alphabeta", "ybw/pvs" */
+	const char *algo; /* the label: ALGO, or DRIVER/ALGO (cli_algo_label) */
 	cutoff_driver_t driver;
 	const cli_parallel_t *par;
 	const cutoff_counters_t *per_thread; /* par->threads of them */

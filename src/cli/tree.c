@@ -12,9 +12,10 @@
  * is what the minimal-tree comparison is about; --ordering all measures the engine's
  * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
  *
- * With a parallel driver (--algo lazysmp or ybw, --threads N) the same check is the
- * exactness test of the driver at N threads: every tree's value must still be the true
- * one. The report adds the split points made and each thread's share of the nodes.
+ * With a parallel driver (--algo DRIVER, --threads N) the same check is the exactness test
+ * of the driver at N threads: every tree's value must still be the true one. The report
+ * adds the driver's own counters (split points, deferred moves) where it counted any,
+ * and each thread's share of the nodes.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -45,16 +46,17 @@ static const char tree_usage[] =
 	"                    moves by their true value, found by reading the subtrees);\n"
 	"                    default natural\n"
 	"  --algo ALGO       the algorithm at every node: alphabeta, pvs, mtdf or minimax\n"
-	"                    (on the serial driver); or a parallel driver: serial,\n"
-	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
+	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
+	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
+	"                    ybw/mtdf.\n"
 	"                    Minimax never splits: ybw/minimax searches on one thread\n"
 	"                    (lazysmp/minimax runs the same full search on every one).\n"
 	"                    Default alphabeta\n"
 	"  --guess G         MTD(f)'s first guess, an integer, or 'true' for each tree's\n"
 	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
-	"                    mtdf and lazysmp (whose threads share only the table), 0 for\n"
-	"                    the others; it is cleared before every tree, which costs about\n"
+	"                    mtdf and for every driver but serial (whose threads share the\n"
+	"                    table), 0 for the others; it is cleared before every tree, which costs about\n"
 	"                    30 us a MiB: use a small one for many small trees\n"
 	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
 	"                    default -100 and 100\n"
