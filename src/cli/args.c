@@ -18,11 +18,8 @@ const char *const cli_algo_names[] = { "minimax", "alphabeta", "pvs", "mtdf", NU
 _Static_assert(CUTOFF_ALGO_MINIMAX == 0 && CUTOFF_ALGO_ALPHABETA == 1 && CUTOFF_ALGO_PVS == 2 &&
                        CUTOFF_ALGO_MTDF == 3,
                "cli_algo_names is indexed by cutoff_algo_t");
-const char *const cli_driver_names[] = { "serial", "lazysmp", "ybw", NULL };
 const char *const cli_placement_names[] = { "none", "compact", "scatter", NULL };
 
-_Static_assert(CUTOFF_DRIVER_SERIAL == 0 && CUTOFF_DRIVER_LAZYSMP == 1 && CUTOFF_DRIVER_YBW == 2,
-               "cli_driver_names is indexed by cutoff_driver_t");
 _Static_assert(CUTOFF_PLACE_NONE == 0 && CUTOFF_PLACE_COMPACT == 1 && CUTOFF_PLACE_SCATTER == 2,
                "cli_placement_names is indexed by cutoff_placement_t");
 _Static_assert(sizeof(long long) == sizeof(int64_t), "strtoll and strtoull cover 64 bits");
@@ -207,9 +204,18 @@ static bool parse_choice(const char *cmd, const char *opt, const char *text,
 static cli_opt_t *find_opt(cli_opt_t *opts, int nopts, const char *name, size_t len)
 {
 	for (int i = 0; i < nopts; i++) {
-		if (strlen(opts[i].name) == len && memcmp(opts[i].name, name, len) == 0)
+		if (opts[i].kind != CLI_DRIVER_OPTIONS && strlen(opts[i].name) == len &&
+		    memcmp(opts[i].name, name, len) == 0)
 			return &opts[i];
 	}
+	return NULL;
+}
+
+static cli_opt_t *find_kind(cli_opt_t *opts, int nopts, cli_kind_t kind)
+{
+	for (int i = 0; i < nopts; i++)
+		if (opts[i].kind == kind)
+			return &opts[i];
 	return NULL;
 }
 
@@ -235,6 +241,7 @@ static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
 	case CLI_CHOICE:
 		return parse_choice(cmd, o->name, value, o->choices, o->dest.choice);
 	case CLI_FLAG:
+	case CLI_DRIVER_OPTIONS:
 		break;
 	}
 	return false;
@@ -250,6 +257,8 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
+			if (find_kind(opts, nopts, CLI_DRIVER_OPTIONS))
+				cli_print_driver_options_usage(stdout);
 			return CLI_HELP;
 		}
 	}
@@ -270,6 +279,15 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
 		cli_opt_t *o = find_opt(opts, nopts, name, len);
+		cli_opt_t *drivers = find_kind(opts, nopts, CLI_DRIVER_OPTIONS);
+		const cutoff_driver_option_t *dopt = NULL;
+		if (!o && drivers && len < 64) {
+			char word[64];
+			cutoff_driver_t d;
+			snprintf(word, sizeof(word), "%.*s", (int)len, name);
+			if (cli_driver_option_find(word, &d, &dopt))
+				o = drivers;
+		}
 		if (!o) {
 			char shown[CLI_QUOTE_SIZE];
 			snprintf(shown, sizeof(shown), "--%.*s", (int)len, name);
@@ -291,12 +309,13 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 			value = eq + 1;
 		} else {
 			if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
-				cli_error(cmd, "--%s needs a value", o->name);
+				cli_error(cmd, "--%s needs a value", dopt ? dopt->name : o->name);
 				return CLI_BAD;
 			}
 			value = argv[++i];
 		}
-		if (!store_value(cmd, o, value))
+		if (dopt ? !cli_set_driver_option(cmd, dopt, value, o->dest.cfg)
+		         : !store_value(cmd, o, value))
 			return CLI_BAD;
 	}
 	return CLI_PARSED;
@@ -381,25 +400,60 @@ static int find_name(const char *const *names, const char *text, size_t len)
 	return -1;
 }
 
+cutoff_driver_t cli_driver_default(void)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	return cfg.driver;
+}
+
+const char *cli_driver_name(cutoff_driver_t driver)
+{
+	const char *name = cutoff_driver_name(driver);
+	return name ? name : "?";
+}
+
+const char *cli_driver_list(char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int d = 0; d < cutoff_driver_count() && used < size; d++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", d ? ", " : "",
+		                         cutoff_driver_name((cutoff_driver_t)d));
+	return buf;
+}
+
+/* The driver called by the `len` bytes at `text`, or -1. */
+static int find_driver(const char *text, size_t len)
+{
+	char name[64];
+	cutoff_driver_t d;
+	if (len >= sizeof(name))
+		return -1;
+	memcpy(name, text, len);
+	name[len] = '\0';
+	return cutoff_driver_find(name, &d) == CUTOFF_OK ? (int)d : -1;
+}
+
 bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver, cutoff_algo_t *algo)
 {
-	char q[CLI_QUOTE_SIZE];
+	char q[CLI_QUOTE_SIZE], list[256];
 	const char *slash = strchr(text, '/');
 	int d = -1, a = -1;
 
 	if (slash) {
-		d = find_name(cli_driver_names, text, (size_t)(slash - text));
+		d = find_driver(text, (size_t)(slash - text));
 		a = find_name(cli_algo_names, slash + 1, strlen(slash + 1));
 	} else if ((a = find_name(cli_algo_names, text, strlen(text))) >= 0) {
-		d = CUTOFF_DRIVER_SERIAL;
-	} else if ((d = find_name(cli_driver_names, text, strlen(text))) >= 0) {
+		d = (int)cli_driver_default();
+	} else if ((d = find_driver(text, strlen(text))) >= 0) {
 		a = CUTOFF_ALGO_PVS;
 	}
 	if (d < 0 || a < 0) {
 		cli_error(cmd,
 		          "--algo: expected ALGO, DRIVER or DRIVER/ALGO (ALGO: minimax, alphabeta, "
-		          "pvs, mtdf; DRIVER: serial, lazysmp, ybw), got %s",
-		          cli_quote(q, sizeof(q), text));
+		          "pvs, mtdf; DRIVER: %s), got %s",
+		          cli_driver_list(list, sizeof(list)), cli_quote(q, sizeof(q), text));
 		return false;
 	}
 	*driver = (cutoff_driver_t)d;
@@ -410,23 +464,153 @@ bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver, 
 const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size)
 {
 	const char *a = (unsigned)algo <= CUTOFF_ALGO_MTDF ? cli_algo_names[algo] : "?";
-	if (driver == CUTOFF_DRIVER_SERIAL)
+	if (driver == cli_driver_default())
 		snprintf(buf, size, "%s", a);
 	else
-		snprintf(buf, size, "%s/%s",
-		         (unsigned)driver <= CUTOFF_DRIVER_YBW ? cli_driver_names[driver] : "?", a);
+		snprintf(buf, size, "%s/%s", cli_driver_name(driver), a);
 	return buf;
+}
+
+bool cli_driver_option_find(const char *name, cutoff_driver_t *driver,
+                            const cutoff_driver_option_t **opt)
+{
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++)
+			if (strcmp(o[i].name, name) == 0) {
+				*driver = (cutoff_driver_t)d;
+				*opt = &o[i];
+				return true;
+			}
+	}
+	return false;
+}
+
+const char *cli_option_text(const cutoff_driver_option_t *opt, int value, char *buf, size_t size)
+{
+	if (opt->words && value >= opt->min && value <= opt->max)
+		snprintf(buf, size, "%s", opt->words[value - opt->min]);
+	else
+		snprintf(buf, size, "%d", value);
+	return buf;
+}
+
+const char *cli_driver_options_text(const cutoff_config_t *cfg, cutoff_driver_t driver, char *buf,
+                                    size_t size)
+{
+	const cutoff_driver_option_t *o;
+	int n = cutoff_driver_options(driver, &o);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < size; i++) {
+		char v[32];
+		int value = 0;
+		cutoff_config_get_option(cfg, o[i].name, &value);
+		used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "",
+		                         o[i].name, cli_option_text(&o[i], value, v, sizeof(v)));
+	}
+	return buf;
+}
+
+bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, const char *text,
+                           cutoff_config_t *cfg)
+{
+	char q[CLI_QUOTE_SIZE], list[256];
+	int64_t v = -1;
+	if (opt->words) {
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; i <= opt->max - opt->min; i++) {
+			if (strcmp(text, opt->words[i]) == 0)
+				v = opt->min + i;
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+				                         i ? ", " : "", opt->words[i]);
+		}
+		if (v < 0) {
+			cli_error(cmd, "--%s: expected one of %s, got %s", opt->name, list,
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
+	} else if (!cli_parse_int(cmd, opt->name, text, opt->min, opt->max, &v)) {
+		return false;
+	}
+	if (cutoff_config_set_option(cfg, opt->name, (int)v) != CUTOFF_OK) {
+		/* The registry's own range is the one checked above: not reached. */
+		cli_error(cmd, "--%s: the library refused %s", opt->name,
+		          cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	return true;
+}
+
+/* Writes `text` from column `indent`, wrapped at `width` columns, starting at column
+ * `col` on the current line. */
+static void print_wrapped(FILE *out, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > indent && col + 1 + (int)word > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)word, p);
+		col += (int)word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+void cli_print_driver_options_usage(FILE *out)
+{
+	cutoff_config_t def;
+	cutoff_config_default(&def);
+	fputs("\nThe drivers' options (from the library's registry; see 'cutoff drivers'):\n", out);
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++) {
+			char head[96], text[512], range[128], v[32];
+			int value = 0;
+			size_t used = 0;
+			range[0] = '\0';
+			for (int k = 0; o[i].words && k <= o[i].max - o[i].min; k++)
+				used += (size_t)snprintf(range + used, sizeof(range) - used, "%s%s",
+				                         k ? "|" : "", o[i].words[k]);
+			if (!o[i].words)
+				snprintf(range, sizeof(range), "%d..%d", o[i].min, o[i].max);
+			cutoff_config_get_option(&def, o[i].name, &value);
+			int col = snprintf(head, sizeof(head), "  --%s %s", o[i].name,
+			                   o[i].words ? range : "N");
+			snprintf(text, sizeof(text), "%s: %s%s%s; default %s",
+			         cli_driver_name((cutoff_driver_t)d), o[i].help,
+			         o[i].words ? "" : ", ", o[i].words ? "" : range,
+			         cli_option_text(&o[i], value, v, sizeof(v)));
+			fputs(head, out);
+			if (col <= 18) {
+				fprintf(out, "%*s", 20 - col, "");
+				col = 20;
+			} else {
+				fprintf(out, "\n%20s", "");
+				col = 20;
+			}
+			print_wrapped(out, text, col, 20, 86);
+		}
+	}
 }
 
 void cli_parallel_default(cli_parallel_t *p)
 {
-	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	p->threads = cfg.threads;
-	p->placement = (int)cfg.placement;
-	p->min_split = cfg.ybw_min_split_depth;
-	p->max_helpers = cfg.ybw_max_helpers;
-	p->lazy_skip = cfg.lazysmp_skip ? 1 : 0;
+	cutoff_config_default(&p->options);
+	p->threads = p->options.threads;
+	p->placement = (int)p->options.placement;
 }
 
 const char *const cli_onoff_names[] = { "off", "on", NULL };
@@ -435,7 +619,13 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
 {
 	cfg->threads = (int)p->threads;
 	cfg->placement = (cutoff_placement_t)p->placement;
-	cfg->ybw_min_split_depth = (int)p->min_split;
-	cfg->ybw_max_helpers = (int)p->max_helpers;
-	cfg->lazysmp_skip = p->lazy_skip == 1;
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++) {
+			int value;
+			if (cutoff_config_get_option(&p->options, o[i].name, &value) == CUTOFF_OK)
+				cutoff_config_set_option(cfg, o[i].name, value);
+		}
+	}
 }

@@ -36,11 +36,14 @@ enum {
 };
 
 typedef enum cli_kind {
-	CLI_FLAG,   /* dest.flag = true; takes no value */
-	CLI_INT,    /* dest.i = an integer in [min, max] */
-	CLI_UINT64, /* dest.u = any integer in 0 .. UINT64_MAX */
-	CLI_STRING, /* dest.s = the value as given (points into argv) */
-	CLI_CHOICE  /* dest.choice = the index of the value in choices[] */
+	CLI_FLAG,          /* dest.flag = true; takes no value */
+	CLI_INT,           /* dest.i = an integer in [min, max] */
+	CLI_UINT64,        /* dest.u = any integer in 0 .. UINT64_MAX */
+	CLI_STRING,        /* dest.s = the value as given (points into argv) */
+	CLI_CHOICE,        /* dest.choice = the index of the value in choices[] */
+	CLI_DRIVER_OPTIONS /* every driver's options of the library's registry, each as
+	                      --NAME VALUE, set with cutoff_config_set_option in *dest.cfg;
+	                      the entry's own name is never matched (CLI_PARALLEL_OPTS) */
 } cli_kind_t;
 
 /*
@@ -58,6 +61,7 @@ typedef struct cli_opt {
 		uint64_t *u;
 		const char **s;
 		int *choice;
+		cutoff_config_t *cfg;
 	} dest;
 	int64_t min, max;           /* CLI_INT: the accepted range, inclusive */
 	const char *const *choices; /* CLI_CHOICE: the accepted words, NULL-terminated */
@@ -76,6 +80,8 @@ typedef enum cli_status {
  * unexpected values, malformed or out-of-range numbers, unknown words and stray
  * positional arguments. A value that starts with "--" after a separate option is taken as
  * a missing value (write --name=--x to mean it); negative numbers ("-5") are values.
+ * With a CLI_DRIVER_OPTIONS entry, an option the table does not name is looked up among
+ * the drivers' options, and --help prints them after `usage`.
  */
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv);
@@ -143,40 +149,68 @@ bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out);
 /* The algorithm names accepted by --algo, indexed by cutoff_algo_t; NULL-terminated. */
 extern const char *const cli_algo_names[];
 
-/* The driver names, indexed by cutoff_driver_t, and the placement policies, indexed by
- * cutoff_placement_t; NULL-terminated. */
-extern const char *const cli_driver_names[];
+/* The placement policies, indexed by cutoff_placement_t; NULL-terminated. */
 extern const char *const cli_placement_names[];
 
 /*
- * --algo of `search` and `tree`: ALGO (minimax, alphabeta, pvs, mtdf: that algorithm under
- * the serial driver), DRIVER (serial, lazysmp, ybw: that driver with PVS underneath), or
- * DRIVER/ALGO (ybw/mtdf). True with *driver and *algo set, or false after a one-line error
- * that lists the accepted forms.
+ * The drivers, all from the library's registry (cutoff_driver_count and the functions
+ * beside it), so that a driver added there reaches every command without an edit here.
+ * cli_driver_default() is the library's default driver (cutoff_config_default): the one
+ * an algorithm alone runs under, which a label leaves out, and the baseline of the bench.
+ * cli_driver_name() is the registry's name, or "?" for a value that is not a driver.
+ * cli_driver_list() writes the names into buf as "a, b, c"; returns buf.
+ */
+cutoff_driver_t cli_driver_default(void);
+const char *cli_driver_name(cutoff_driver_t driver);
+const char *cli_driver_list(char *buf, size_t size);
+
+/*
+ * --algo of every command that searches: ALGO (minimax, alphabeta, pvs, mtdf: that
+ * algorithm under the default driver), DRIVER (any driver of the registry, with PVS
+ * underneath), or DRIVER/ALGO. True with *driver and *algo set, or false after a one-line
+ * error that lists the accepted forms and the registry's drivers.
  */
 bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver,
                     cutoff_algo_t *algo);
 
 /* The name of a driver and algorithm as reports show it: the algorithm alone under the
- * serial driver ("alphabeta"), DRIVER/ALGO otherwise ("ybw/pvs"). Returns buf. */
+ * default driver ("alphabeta"), DRIVER/ALGO otherwise. Returns buf. */
 enum {
 	CLI_ALGO_LABEL_SIZE = 32
 };
 const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size);
 
 /*
- * The options of the parallel drivers, shared by `search` and `tree`: --threads,
- * --placement, --min-split, --max-helpers and --lazy-skip. cli_parallel_default() sets the library's
- * defaults; CLI_PARALLEL_OPTS(p) are the four option-table entries writing into *p;
- * CLI_PARALLEL_USAGE their lines of --help; cli_parallel_apply() copies them into an
- * engine configuration.
+ * A driver option of the registry by name: true with *driver (its driver) and *opt set.
+ * cli_option_text() writes an option's value as the command line takes it (a word, or
+ * the number) into buf; returns buf. cli_driver_options_text() writes the options of
+ * `driver` in `cfg` as "name value, name value" ("" when it has none); returns buf.
+ */
+bool cli_driver_option_find(const char *name, cutoff_driver_t *driver,
+                            const cutoff_driver_option_t **opt);
+const char *cli_option_text(const cutoff_driver_option_t *opt, int value, char *buf, size_t size);
+const char *cli_driver_options_text(const cutoff_config_t *cfg, cutoff_driver_t driver, char *buf,
+                                    size_t size);
+
+/* Parses `text` as a value of the option `opt` (one of its words, or a number in its
+ * range) and sets it in *cfg. False after "cutoff <cmd>: --<name>: expected ..., got ..."
+ * naming the words or the range. */
+bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, const char *text,
+                           cutoff_config_t *cfg);
+
+/*
+ * What every command that searches in parallel shares: --threads, --placement, and every
+ * driver option of the registry as --NAME VALUE (--min-split 4, --lazy-skip off).
+ * cli_parallel_default() sets the library's defaults; CLI_PARALLEL_OPTS(p) are the
+ * option-table entries writing into *p; CLI_PARALLEL_USAGE their lines of --help (the
+ * drivers' options are printed by cli_parse after the usage); cli_parallel_apply()
+ * copies them into an engine configuration.
  */
 typedef struct cli_parallel {
-	int64_t threads;     /* 1 .. CUTOFF_MAX_THREADS */
-	int placement;       /* a cutoff_placement_t */
-	int64_t min_split;   /* YBW: 1 .. CUTOFF_MAX_PLY - 1 */
-	int64_t max_helpers; /* YBW: 1 .. CUTOFF_MAX_THREADS */
-	int lazy_skip;       /* lazy SMP: index into cli_onoff_names (1 = on) */
+	int64_t threads;         /* 1 .. CUTOFF_MAX_THREADS */
+	int placement;           /* a cutoff_placement_t */
+	cutoff_config_t options; /* a configuration whose drivers' options are the ones given
+	                            (the rest of it is not read) */
 } cli_parallel_t;
 
 extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
@@ -190,12 +224,7 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 	  .max = CUTOFF_MAX_THREADS },                                                   \
 	{ .name = "placement", .kind = CLI_CHOICE, .dest.choice = &(p)->placement,       \
 	  .choices = cli_placement_names },                                              \
-	{ .name = "min-split", .kind = CLI_INT, .dest.i = &(p)->min_split, .min = 1,     \
-	  .max = CUTOFF_MAX_PLY - 1 },                                                   \
-	{ .name = "max-helpers", .kind = CLI_INT, .dest.i = &(p)->max_helpers, .min = 1, \
-	  .max = CUTOFF_MAX_THREADS },                                                   \
-	{ .name = "lazy-skip", .kind = CLI_CHOICE, .dest.choice = &(p)->lazy_skip,       \
-	  .choices = cli_onoff_names }
+	{ .name = "driver options", .kind = CLI_DRIVER_OPTIONS, .dest.cfg = &(p)->options }
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \
@@ -203,10 +232,10 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 	"                    driver the threads beyond the first only help clear the table\n"      \
 	"  --placement P     where the threads run: none (unbound), compact or scatter\n"          \
 	"                    (see 'cutoff topo'); default none\n"                                  \
-	"  --min-split D     ybw: split only where at least D plies remain, 1..127;\n"             \
-	"                    default 3\n"                                                          \
-	"  --max-helpers H   ybw: most threads helping at one split point besides its\n"           \
-	"                    owner, 1..1024; default 8\n"                                          \
-	"  --lazy-skip on|off  lazysmp: helpers skip iterations in blocks; default on\n"
+	"  --OPTION VALUE    any driver's option, listed at the end ('cutoff drivers')\n"
+
+/* The drivers' options as lines of --help, for a usage that does not go through
+ * cli_parse (or to print them elsewhere). */
+void cli_print_driver_options_usage(FILE *out);
 
 #endif /* CUTOFF_CLI_ARGS_H */

@@ -7,7 +7,9 @@
  *
  * The sweep interleaves: repeat 1 of every setting, then repeat 2, and so on, so that a
  * change in the machine's load spreads over every setting instead of landing on one. The
- * serial driver at one thread always runs: it is the baseline of every speed-up.
+ * library's default driver (the serial search) at one thread always runs: it is the
+ * baseline of every speed-up. The drivers come from the library's registry, so that a
+ * driver added there is measured beside the others without an edit here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,16 +36,18 @@ static const char bench_usage[] =
 	"search overhead, node rates (whole and per thread), first-move cut-offs, effective\n"
 	"branching factors, and, for chess, Stockfish beside it and the quality of the move\n"
 	"at equal time. From the library's profiler: where each thread's time went\n"
-	"(searching, idle, split wait, lock spin), node types, YBW's split points, lazy\n"
-	"SMP's depths per thread (n/a when the library was built with CUTOFF_PROFILE=OFF).\n"
+	"(searching, idle, split wait, lock spin), node types, each driver's own counters\n"
+	"(YBW's split points, ABDADA's deferred moves), the depths of threads that iterate\n"
+	"(n/a when the library was built with CUTOFF_PROFILE=OFF).\n"
 	"Writes a report folder (report.txt, results.json, results.csv, runs.csv,\n"
 	"threads.csv, plots) and prints the table. A progress line goes to stderr.\n"
 	"\n"
 	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
 	"                    it is the baseline); default 1 .. the number of cores. More\n"
 	"                    threads than cores are allowed and flagged with *\n"
-	"  --drivers LIST    serial, lazysmp, ybw; default all three (serial runs at 1\n"
-	"                    thread only, and always: the speed-ups are over it)\n"
+	"  --drivers LIST    drivers of 'cutoff drivers', comma-separated; default every\n"
+	"                    one (the default driver, serial, runs at 1 thread only, and\n"
+	"                    always: the speed-ups are over it)\n"
 	"  --workload LIST   chess, connect4, rtree; default all three\n"
 	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
 	"                    medians and the spread of the time; default 5\n"
@@ -77,8 +81,9 @@ static const char bench_usage[] =
 	"                    node rate (docs/measurements.md), so its times are not\n"
 	"                    comparable with a sweep without it\n"
 	"  --no-progress     no progress line\n"
-	"  --placement P, --min-split D, --max-helpers H, --lazy-skip on|off\n"
-	"                    the parallel drivers' settings, as for 'cutoff search'\n"
+	"  --placement P, --OPTION VALUE\n"
+	"                    the drivers' settings, as for 'cutoff search' (the options\n"
+	"                    are listed at the end)\n"
 	"  --help            print this help\n";
 /* clang-format on */
 
@@ -187,7 +192,7 @@ static bool parse_counts(bench_t *b, const char *text)
 static bool parse_names(const char *opt, const char *text, const char *const *names, bool *flags,
                         int n)
 {
-	char q[CLI_QUOTE_SIZE], list[128] = "";
+	char q[CLI_QUOTE_SIZE], list[256] = "";
 	size_t used = 0;
 	for (int i = 0; i < n; i++)
 		flags[i] = false;
@@ -214,6 +219,27 @@ static bool parse_names(const char *opt, const char *text, const char *const *na
 	return true;
 }
 
+/* --drivers: names of the registry's drivers (NULL: every one); the baseline always. */
+static bool parse_drivers(bench_t *b, const char *text)
+{
+	const char *names[BENCH_MAX_DRIVERS + 1];
+	int n = cutoff_driver_count();
+	if (n > BENCH_MAX_DRIVERS) {
+		cli_error("bench", "the library has %d drivers, this command at most %d", n,
+		          BENCH_MAX_DRIVERS);
+		return false;
+	}
+	for (int d = 0; d < n; d++)
+		names[d] = cli_driver_name((cutoff_driver_t)d);
+	names[n] = NULL;
+	b->base = (int)cli_driver_default();
+	if (text && !parse_names("drivers", text, names, b->drivers, n))
+		return false;
+	for (int d = 0; d < n; d++)
+		b->drivers[d] = !text || b->drivers[d] || d == b->base;
+	return true;
+}
+
 static bool make_dir(const char *dir)
 {
 	char q[CLI_QUOTE_SIZE];
@@ -233,10 +259,9 @@ static int total_steps(const bench_t *b)
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
-		for (int d = 0; d < 3; d++)
+		for (int d = 0; d < cutoff_driver_count(); d++)
 			for (int c = 0; c < b->ncounts; c++)
-				per += b->drivers[d] &&
-				       (d != CUTOFF_DRIVER_SERIAL || b->counts[c] == 1);
+				per += b->drivers[d] && (d != b->base || b->counts[c] == 1);
 		if (wk == BENCH_CHESS && b->stockfish)
 			per += b->ncounts;
 	}
@@ -342,18 +367,19 @@ static bool sweep(bench_t *b)
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
-			for (int d = 0; d < 3; d++) {
+			for (int d = 0; d < cutoff_driver_count(); d++) {
 				for (int c = 0; c < b->ncounts; c++) {
 					int n = b->counts[c];
-					if (!b->drivers[d] || (d == CUTOFF_DRIVER_SERIAL && n != 1))
+					if (!b->drivers[d] || (d == b->base && n != 1))
 						continue;
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
 					               "%d thread%s",
 					               ++step, total, now_s() - t0, rep, b->repeat,
 					               bench_workload_names[wk],
-					               bench_driver_names[d], n, n > 1 ? "s" : "");
-					bench_run_t *run = bench_run_new(b, wk, d, n, rep);
+					               bench_engine_name(false, d), n,
+					               n > 1 ? "s" : "");
+					bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
 					if (!run) {
 						cli_error("bench", "out of memory");
 						return false;
@@ -365,11 +391,12 @@ static bool sweep(bench_t *b)
 			if (wk != BENCH_CHESS || !b->stockfish)
 				continue;
 			if (rep == 1) {
-				/* Stockfish's depths: as long as our serial search of each position. */
+				/* Stockfish's depths: as long as our baseline search of each
+				 * position. */
 				const bench_run_t *base = NULL;
 				for (int i = 0; i < b->nruns && !base; i++)
 					if (b->runs[i].workload == BENCH_CHESS &&
-					    b->runs[i].driver == CUTOFF_DRIVER_SERIAL)
+					    !b->runs[i].stockfish && b->runs[i].driver == b->base)
 						base = &b->runs[i];
 				if (!base || !bench_sf_calibrate(b, base->item_time))
 					return false;
@@ -381,7 +408,7 @@ static bool sweep(bench_t *b)
 				               "%d thread%s",
 				               ++step, total, now_s() - t0, rep, b->repeat, n,
 				               n > 1 ? "s" : "");
-				bench_run_t *run = bench_run_new(b, wk, BENCH_STOCKFISH, n, rep);
+				bench_run_t *run = bench_run_new(b, wk, true, 0, n, rep);
 				if (!run) {
 					cli_error("bench", "out of memory");
 					return false;
@@ -392,10 +419,10 @@ static bool sweep(bench_t *b)
 		}
 	}
 	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0) {
-		for (int d = 0; d < 3; d++) {
+		for (int d = 0; d < cutoff_driver_count(); d++) {
 			for (int c = 0; c < b->ncounts; c++) {
 				int n = b->counts[c];
-				if (!b->drivers[d] || (d == CUTOFF_DRIVER_SERIAL) != (n == 1))
+				if (!b->drivers[d] || (d == b->base) != (n == 1))
 					continue;
 				if (!bench_quality_run(b, d, n))
 					return false;
@@ -441,7 +468,7 @@ static bool write_report(bench_t *b)
 int cli_bench(int argc, char **argv)
 {
 	static bench_t b;
-	const char *threads_text = NULL, *drivers_text = "serial,lazysmp,ybw";
+	const char *threads_text = NULL, *drivers_text = NULL; /* NULL: every driver */
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
@@ -495,20 +522,7 @@ int cli_bench(int argc, char **argv)
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &par.placement,
 		  .choices = cli_placement_names },
-		{ .name = "min-split",
-		  .kind = CLI_INT,
-		  .dest.i = &par.min_split,
-		  .min = 1,
-		  .max = CUTOFF_MAX_PLY - 1 },
-		{ .name = "max-helpers",
-		  .kind = CLI_INT,
-		  .dest.i = &par.max_helpers,
-		  .min = 1,
-		  .max = CUTOFF_MAX_THREADS },
-		{ .name = "lazy-skip",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &par.lazy_skip,
-		  .choices = cli_onoff_names },
+		{ .name = "driver options", .kind = CLI_DRIVER_OPTIONS, .dest.cfg = &par.options },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 	switch (cli_parse("bench", bench_usage, opts, nopts, argc, argv)) {
@@ -521,9 +535,7 @@ int cli_bench(int argc, char **argv)
 	}
 	b.repeat = (int)repeat;
 	b.placement = par.placement;
-	b.min_split = par.min_split;
-	b.max_helpers = par.max_helpers;
-	b.lazy_skip = par.lazy_skip;
+	b.options = par.options;
 	b.profiled = cutoff_profile_available();
 	b.tt_writers = tt_writers;
 	progress_on = !no_progress;
@@ -546,11 +558,10 @@ int cli_bench(int argc, char **argv)
 		for (int n = 1; n <= b.cores && n < BENCH_MAX_COUNTS; n++)
 			b.counts[b.ncounts++] = n;
 	}
-	if (!parse_names("drivers", drivers_text, bench_driver_names, b.drivers, 3) ||
+	if (!parse_drivers(&b, drivers_text) ||
 	    !parse_names("workload", workload_text, bench_workload_names, b.workloads,
 	                 BENCH_NWORKLOADS))
 		return CLI_EXIT_USAGE;
-	b.drivers[CUTOFF_DRIVER_SERIAL] = true;
 	char sfbuf[1024];
 	if (strcmp(stockfish, "off") != 0 && strcmp(stockfish, "auto") != 0 &&
 	    !bench_sf_find(stockfish, sfbuf, sizeof(sfbuf))) {

@@ -8,11 +8,14 @@
  *   bench_sf.c      Stockfish over UCI, on the same chess positions and thread counts
  *   bench_report.c  the derived figures, the text table, JSON, CSV and gnuplot plots
  *
- * A *run* is one setting (workload, driver, thread count, repeat) over every position of
+ * A *run* is one setting (workload, engine, thread count, repeat) over every position of
  * the workload, each searched on a fresh table; its time is the sum of the searches' own
- * times (result.time_s), its counters the sum of theirs. A *row* is one setting over its
- * repeats: medians, with the spread of the time, and the figures derived against the
- * serial driver at one thread on the same positions.
+ * times (result.time_s), its counters the sum of theirs. The engine is one of the
+ * library's drivers, every one of its registry by default (cutoff_driver_count), or
+ * Stockfish, a row of its own kind beside them (`stockfish` true; its `driver` is not
+ * read). A *row* is one setting over its repeats: medians, with the spread of the time,
+ * and the figures derived against the baseline, the library's default driver (the serial
+ * search) at one thread on the same positions.
  *
  * The library's profiler (cutoff_profile_t, the node-type and split counters of
  * cutoff_counters_t) is read in bench_take() too: each thread's time split into searching,
@@ -37,19 +40,37 @@ enum {
 	BENCH_NWORKLOADS = 3
 };
 
-/* The drivers of cutoff_driver_t, then Stockfish as a fourth "driver" of the tables. */
-enum {
-	BENCH_STOCKFISH = 3,
-	BENCH_NDRIVERS = 4
-};
-
 extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.. */
-extern const char *const bench_driver_names[];   /* serial, lazysmp, ybw, stockfish */
 
-/* The most thread counts in one sweep, positions in one workload. */
+/* The most thread counts in one sweep, positions in one workload, drivers in the
+ * library's registry (checked against cutoff_driver_count() when the bench starts). */
 enum {
 	BENCH_MAX_COUNTS = 64,
-	BENCH_MAX_ITEMS = 1000
+	BENCH_MAX_ITEMS = 1000,
+	BENCH_MAX_DRIVERS = 16
+};
+
+/* The name of a run's or row's engine in every output: "stockfish", or the driver's. */
+const char *bench_engine_name(bool stockfish, int driver);
+
+/*
+ * The figures of the drivers that produce them, from cutoff_counters_t: YBW's split
+ * points and ABDADA's deferred moves. Described once, with the three writers walking the
+ * description (bench_report.c); a row's figure is NAN ("n/a") unless at least one of its
+ * runs counted what the figure is about, so that each driver's figures show on its own
+ * rows only, whatever the driver is called.
+ */
+enum {
+	BENCH_FIG_SPLITS,          /* split points (summed over positions) */
+	BENCH_FIG_HELPERS,         /* helpers per split point */
+	BENCH_FIG_SPLIT_CUT,       /* the share of split points that cut off */
+	BENCH_FIG_LOST,            /* nodes thrown away (split_nodes_lost) / nodes */
+	BENCH_FIG_DEFERRED,        /* moves deferred (summed over positions) */
+	BENCH_FIG_DEFERRED_TT,     /* of those, the share the table answered when revisited */
+	BENCH_FIG_DEFERRED_BUSY,   /* of those, the share still busy when revisited */
+	BENCH_FIG_SECOND_PASSES,   /* nodes that came back to deferred moves */
+	BENCH_FIG_BUSY_COLLISIONS, /* busy marks that met another position's */
+	BENCH_NFIGS
 };
 
 /* One position of a workload. */
@@ -90,6 +111,7 @@ typedef struct bench_thread {
 /* One measured run (one setting, one repeat, every position of the workload). */
 typedef struct bench_run {
 	int workload, driver, threads, repeat; /* repeat from 1 */
+	bool stockfish;                        /* Stockfish's run: `driver` is not read */
 	double time_s;                         /* summed over positions */
 	cutoff_counters_t counters;            /* summed (seldepth: the maximum) */
 	uint64_t *thread_nodes;                /* [threads], summed over positions */
@@ -119,6 +141,7 @@ typedef struct bench_run {
 /* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
 typedef struct bench_row {
 	int workload, driver, threads;
+	bool stockfish; /* Stockfish's row: `driver` is not read */
 	int nruns;
 	bool oversubscribed; /* more threads than cores */
 	double time_med, time_min, time_max;
@@ -133,13 +156,11 @@ typedef struct bench_row {
 	/* The profiler's figures (NAN without it, for Stockfish, or where they do not apply).
 	 * Time: shares of the threads' summed time; sync = split wait + lock spin. */
 	double search_share, idle_share, split_wait_share, lock_share, sync_share;
-	double cut_first_rate; /* cut_node_first_cutoffs / cut_node_cutoffs */
-	double cut_wrong;      /* cut_nodes_wrong / nodes_cut */
-	double all_wrong;      /* all_nodes_wrong / nodes_all */
-	double tt_other;       /* tt_hits_other / tt_hits: only with --profile-tt-writers */
-	/* YBW: split points (summed over positions), helpers per split point, the share of
-	 * split points that cut off, nodes thrown away (split_nodes_lost) / nodes. */
-	double splits, helpers_per_split, split_cut_rate, lost_share;
+	double cut_first_rate;      /* cut_node_first_cutoffs / cut_node_cutoffs */
+	double cut_wrong;           /* cut_nodes_wrong / nodes_cut */
+	double all_wrong;           /* all_nodes_wrong / nodes_all */
+	double tt_other;            /* tt_hits_other / tt_hits: only with --profile-tt-writers */
+	double fig[BENCH_NFIGS];    /* the drivers' own figures (BENCH_FIG_*), NAN where none */
 	double minimal_ratio;       /* last-iteration leaves / minimal tree */
 	int ebf_from, ebf_to;       /* depths with an effective branching factor */
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
@@ -160,16 +181,17 @@ typedef struct bench_quality {
 typedef struct bench {
 	/* settings */
 	int counts[BENCH_MAX_COUNTS], ncounts;
-	bool drivers[3];
+	bool drivers[BENCH_MAX_DRIVERS]; /* indexed by cutoff_driver_t */
+	int base;                        /* the baseline driver: cli_driver_default() */
 	bool workloads[BENCH_NWORKLOADS];
 	int repeat;
 	int cores, pus, packages, numa;
 	int64_t quality_ms;
-	int placement, lazy_skip;
-	bool profiled;   /* cutoff_profile_available() */
-	bool tt_writers; /* --profile-tt-writers: config.profile_tt_writers on */
-	int64_t min_split, max_helpers;
-	const char *stockfish; /* the binary, or NULL */
+	int placement;
+	bool profiled;           /* cutoff_profile_available() */
+	bool tt_writers;         /* --profile-tt-writers: config.profile_tt_writers on */
+	cutoff_config_t options; /* the drivers' options (cutoff_config_get_option) */
+	const char *stockfish;   /* the binary, or NULL */
 	char stockfish_name[96];
 	const char *out_dir;
 	int plot; /* 0 none, 1 svg, 2 png */
@@ -206,8 +228,10 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
                         int64_t hash_mb);
 void bench_workload_free(bench_workload_t *w);
 
-/* Makes a run record for (workload, driver, threads, repeat) with its arrays, or NULL. */
-bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, int repeat);
+/* Makes a run record for (workload, driver or Stockfish, threads, repeat) with its
+ * arrays, or NULL. */
+bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
+                           int repeat);
 
 /* Measures one run (every position of the workload). False after one line on failure. */
 bool bench_run(bench_t *b, bench_run_t *run);

@@ -4,8 +4,8 @@
  * plots drawn by gnuplot.
  *
  * Every figure of a row is the median over its repeats; the time also has its spread
- * (min..max). Speed-up is T(serial driver, 1 thread) / T(row), both medians over the same
- * positions; "own T1" is T(the row's driver, 1 thread) / T(row). For Stockfish every ratio
+ * (min..max). Speed-up is T(baseline: the default driver, 1 thread) / T(row), both medians
+ * over the same positions; "own T1" is T(the row's driver, 1 thread) / T(row). For Stockfish every ratio
  * is against Stockfish at one thread. A figure that does not apply, or that the library
  * cannot give (the profiler's, when it was built without it), is NAN and reads "n/a" (null
  * in JSON), never 0.
@@ -13,12 +13,17 @@
  * The profiler's figures: the time split is each part (searching, idle, split wait, lock
  * spin) summed over threads and positions, over the threads' time summed likewise, so
  * that the four shares of a run add up to 1; per thread the same over its own time
- * (threads.csv, results.json, time-split.svg). Node types and split points are ratios of
- * the run's summed counters (cutoff.h says what each counts).
+ * (threads.csv, results.json, time-split.svg). Node types and the drivers' own figures
+ * are ratios of the run's summed counters (cutoff.h says what each counts).
+ *
+ * Nothing here names a driver: rows, columns and plot lines are made for every driver of
+ * the library's registry that the sweep ran, and a driver's own figures (the table FIGS
+ * below) show on the rows whose runs counted them.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -61,14 +66,100 @@ static double minmax(const double *v, int n, bool max)
 
 static double ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }
 
-static bench_row_t *find_row(bench_t *b, int workload, int driver, int threads)
+static bool same_engine(bool stockfish_a, int driver_a, bool stockfish_b, int driver_b)
+{
+	return stockfish_a == stockfish_b && (stockfish_a || driver_a == driver_b);
+}
+
+static bench_row_t *find_row(const bench_t *b, int workload, bool stockfish, int driver,
+                             int threads)
 {
 	for (int i = 0; i < b->nrows; i++) {
 		bench_row_t *r = &b->rows[i];
-		if (r->workload == workload && r->driver == driver && r->threads == threads)
+		if (r->workload == workload &&
+		    same_engine(r->stockfish, r->driver, stockfish, driver) &&
+		    r->threads == threads)
 			return r;
 	}
 	return NULL;
+}
+
+/*
+ * The drivers' own figures (bench.h, BENCH_FIG_*), described once for the text table,
+ * JSON and CSV: a counter of cutoff_counters_t, alone (a count summed over positions) or
+ * over another. A row's figure is NAN unless one of its runs counted `shown_by`: each
+ * driver's figures show on the rows of the drivers that count them.
+ */
+typedef enum fig_unit {
+	FIG_COUNT, /* nodes-like: 12.3 k */
+	FIG_RATIO, /* a plain ratio: 2.31 */
+	FIG_SHARE  /* a share: 12.5% */
+} fig_unit_t;
+
+typedef struct driver_fig {
+	const char *key;  /* JSON key and CSV column */
+	const char *head; /* its column in the text table (8 wide) */
+	const char *help; /* the legend */
+	size_t count;     /* offsetof(cutoff_counters_t, ...) */
+	size_t per;       /* the divisor's offset, or NO_DIVISOR */
+	size_t shown_by;  /* shown where a run counted this */
+	bool profiler;    /* counted only by the library's profiler */
+	fig_unit_t unit;
+	const char *csv; /* its format in CSV */
+} driver_fig_t;
+
+#define NO_DIVISOR ((size_t)-1)
+#define CTR(field) offsetof(cutoff_counters_t, field)
+
+static const driver_fig_t FIGS[BENCH_NFIGS] = {
+	[BENCH_FIG_SPLITS] = { "splits", "splits", "split points made", CTR(splits), NO_DIVISOR,
+	                       CTR(splits), false, FIG_COUNT, "%.0f" },
+	[BENCH_FIG_HELPERS] = { "helpers_per_split", "helpers", "helpers per split point",
+	                        CTR(split_helpers), CTR(splits), CTR(splits), true, FIG_RATIO,
+	                        "%.3f" },
+	[BENCH_FIG_SPLIT_CUT] = { "split_cutoff_rate", "sp cut", "split points cut off",
+	                          CTR(split_cutoffs), CTR(splits), CTR(splits), true, FIG_SHARE,
+	                          "%.4f" },
+	[BENCH_FIG_LOST] = { "split_nodes_lost_share", "lost",
+	                     "nodes thrown away (searched below a split point, voided by a "
+	                     "cut-off) / nodes",
+	                     CTR(split_nodes_lost), CTR(nodes), CTR(splits), true, FIG_SHARE,
+	                     "%.4f" },
+	[BENCH_FIG_DEFERRED] = { "deferred", "deferred",
+	                         "moves deferred because another thread was searching them",
+	                         CTR(deferred), NO_DIVISOR, CTR(deferred), true, FIG_COUNT,
+	                         "%.0f" },
+	[BENCH_FIG_DEFERRED_TT] = { "deferred_tt_share", "def tt",
+	                            "deferred moves the table answered when revisited",
+	                            CTR(deferred_tt), CTR(deferred), CTR(deferred), true, FIG_SHARE,
+	                            "%.4f" },
+	[BENCH_FIG_DEFERRED_BUSY] = { "deferred_busy_share", "def busy",
+	                              "deferred moves still busy when revisited",
+	                              CTR(deferred_busy), CTR(deferred), CTR(deferred), true,
+	                              FIG_SHARE, "%.4f" },
+	[BENCH_FIG_SECOND_PASSES] = { "second_passes", "2nd pass",
+	                              "nodes that came back to deferred moves", CTR(second_passes),
+	                              NO_DIVISOR, CTR(deferred), true, FIG_COUNT, "%.0f" },
+	[BENCH_FIG_BUSY_COLLISIONS] = { "busy_collisions", "collide",
+	                                "busy marks that met another position's",
+	                                CTR(busy_collisions), NO_DIVISOR, CTR(busy_collisions),
+	                                true, FIG_COUNT, "%.0f" },
+};
+
+static uint64_t counter_at(const cutoff_counters_t *c, size_t offset)
+{
+	uint64_t v;
+	memcpy(&v, (const char *)c + offset, sizeof(v));
+	return v;
+}
+
+/* The figure `f` of one run's counters (NAN when it cannot be had). */
+static double fig_of(const bench_t *b, const driver_fig_t *f, const cutoff_counters_t *c)
+{
+	if (f->profiler && !b->profiled)
+		return NAN;
+	double v = (double)counter_at(c, f->count);
+	return f->per == NO_DIVISOR ? v : ratio(v, (double)counter_at(c, f->per));
 }
 
 /* The per-thread node rates of one run: min, median, max over its threads. */
@@ -105,22 +196,20 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		CUTW,
 		ALLW,
 		TTO,
-		SPLITS,
-		HELP,
-		SPCUT,
-		LOST,
 		MINR,
-		NFIG
+		FIG0, /* the drivers' own figures, FIG0 + BENCH_FIG_* */
+		NFIG = FIG0 + BENCH_NFIGS
 	};
 	/* Counter-based figures of the profiler: not for Stockfish nor without the profiler;
-	 * the split figures for YBW only, tt other only with the writers array. */
-	bool prof = b->profiled && row->driver != BENCH_STOCKFISH;
-	bool ybw = prof && row->driver == CUTOFF_DRIVER_YBW;
+	 * tt other only with the writers array; the drivers' own where a run counted them. */
+	bool prof = b->profiled && !row->stockfish;
+	bool seen[BENCH_NFIGS] = { false };
 	double buf[NFIG][256];
 	int idx[256];
 	for (int i = 0; i < b->nruns && n < 256; i++) {
 		const bench_run_t *run = &b->runs[i];
-		if (run->workload != row->workload || run->driver != row->driver ||
+		if (run->workload != row->workload ||
+		    !same_engine(run->stockfish, run->driver, row->stockfish, row->driver) ||
 		    run->threads != row->threads)
 			continue;
 		double tr[3];
@@ -132,10 +221,9 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		buf[TMIN][n] = tr[0];
 		buf[TMED][n] = tr[1];
 		buf[TMAX][n] = tr[2];
-		buf[FMC][n] = row->driver == BENCH_STOCKFISH
-		                      ? NAN
-		                      : ratio((double)run->counters.first_move_cutoffs,
-		                              (double)run->counters.cutoffs);
+		buf[FMC][n] = row->stockfish ? NAN
+		                             : ratio((double)run->counters.first_move_cutoffs,
+		                                     (double)run->counters.cutoffs);
 		const cutoff_counters_t *c = &run->counters;
 		buf[SEARCH][n] = run->share_search;
 		buf[IDLE][n] = run->share_idle;
@@ -150,13 +238,12 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		buf[TTO][n] = prof && b->tt_writers
 		                      ? ratio((double)c->tt_hits_other, (double)c->tt_hits)
 		                      : NAN;
-		/* splits is counted with or without the profiler */
-		buf[SPLITS][n] = row->driver == CUTOFF_DRIVER_YBW ? (double)c->splits : NAN;
-		buf[HELP][n] = ybw ? ratio((double)c->split_helpers, (double)c->splits) : NAN;
-		buf[SPCUT][n] = ybw ? ratio((double)c->split_cutoffs, (double)c->splits) : NAN;
-		buf[LOST][n] = ybw ? ratio((double)c->split_nodes_lost, (double)c->nodes) : NAN;
+		for (int k = 0; k < BENCH_NFIGS; k++) {
+			buf[FIG0 + k][n] = row->stockfish ? NAN : fig_of(b, &FIGS[k], c);
+			seen[k] |= !row->stockfish && counter_at(c, FIGS[k].shown_by) > 0;
+		}
 		/* The iterations' counters are thread 0's alone under the parallel drivers. */
-		buf[MINR][n] = row->driver == CUTOFF_DRIVER_SERIAL || row->threads == 1
+		buf[MINR][n] = row->driver == b->base || row->threads == 1
 		                       ? ratio(run->last_leaves, run->minimal)
 		                       : NAN;
 		row->mismatches += run->mismatches;
@@ -196,17 +283,15 @@ static void derive_row(bench_t *b, bench_row_t *row)
 	row->cut_wrong = median(buf[CUTW], n);
 	row->all_wrong = median(buf[ALLW], n);
 	row->tt_other = median(buf[TTO], n);
-	row->splits = median(buf[SPLITS], n);
-	row->helpers_per_split = median(buf[HELP], n);
-	row->split_cut_rate = median(buf[SPCUT], n);
-	row->lost_share = median(buf[LOST], n);
+	for (int k = 0; k < BENCH_NFIGS; k++)
+		row->fig[k] = seen[k] ? median(buf[FIG0 + k], n) : NAN;
 	row->minimal_ratio = median(buf[MINR], n);
 
 	/* Effective branching factor per iteration, over the depths every position
 	 * completed. */
 	const bench_workload_t *w = &b->work[row->workload];
 	row->ebf_from = row->ebf_to = 0;
-	for (int d = 2; d < CUTOFF_MAX_PLY && row->driver != BENCH_STOCKFISH; d++) {
+	for (int d = 2; d < CUTOFF_MAX_PLY && !row->stockfish; d++) {
 		double e[256];
 		int m = 0;
 		for (int i = 0; i < n; i++) {
@@ -228,17 +313,19 @@ void bench_derive(bench_t *b)
 {
 	free(b->rows);
 	b->nrows = 0;
-	b->rows =
-		calloc((size_t)(BENCH_NWORKLOADS * BENCH_NDRIVERS * b->ncounts), sizeof(*b->rows));
+	/* Every driver of the registry, then Stockfish: the loop's last engine. */
+	int engines = cutoff_driver_count() + 1;
+	b->rows = calloc((size_t)(BENCH_NWORKLOADS * engines * b->ncounts), sizeof(*b->rows));
 	if (!b->rows)
 		return;
 	for (int w = 0; w < BENCH_NWORKLOADS; w++) {
-		for (int d = 0; d < BENCH_NDRIVERS; d++) {
+		for (int e = 0; e < engines; e++) {
 			for (int c = 0; c < b->ncounts; c++) {
 				bench_row_t *row = &b->rows[b->nrows];
 				memset(row, 0, sizeof(*row));
 				row->workload = w;
-				row->driver = d;
+				row->stockfish = e == engines - 1;
+				row->driver = row->stockfish ? 0 : e;
 				row->threads = b->counts[c];
 				row->oversubscribed = b->counts[c] > b->cores;
 				derive_row(b, row);
@@ -249,10 +336,8 @@ void bench_derive(bench_t *b)
 	}
 	for (int i = 0; i < b->nrows; i++) {
 		bench_row_t *row = &b->rows[i];
-		int base_driver =
-			row->driver == BENCH_STOCKFISH ? BENCH_STOCKFISH : CUTOFF_DRIVER_SERIAL;
-		const bench_row_t *base = find_row(b, row->workload, base_driver, 1);
-		const bench_row_t *own = find_row(b, row->workload, row->driver, 1);
+		const bench_row_t *base = find_row(b, row->workload, row->stockfish, b->base, 1);
+		const bench_row_t *own = find_row(b, row->workload, row->stockfish, row->driver, 1);
 		row->speedup = base ? ratio(base->time_med, row->time_med) : NAN;
 		row->speedup_self = own ? ratio(own->time_med, row->time_med) : NAN;
 		row->efficiency = row->speedup / row->threads;
@@ -347,15 +432,25 @@ static void print_header(const bench_t *b, FILE *out)
 		cli_field(out, "note", "%s", b->note);
 	cli_field(out, "threads", "%s%s", counts,
 	          b->counts[b->ncounts - 1] > b->cores ? " (more than the cores: flagged *)" : "");
-	cli_field(out, "drivers", "%s%s%s (serial at 1 thread only)",
-	          b->drivers[0] ? "serial " : "", b->drivers[1] ? "lazysmp " : "",
-	          b->drivers[2] ? "ybw" : "");
+	char drivers[256] = "", settings[512];
+	used = 0;
+	for (int d = 0; d < cutoff_driver_count() && used < sizeof(drivers); d++)
+		if (b->drivers[d])
+			used += (size_t)snprintf(drivers + used, sizeof(drivers) - used, "%s%s",
+			                         used ? " " : "", bench_engine_name(false, d));
+	cli_field(out, "drivers", "%s (%s at 1 thread only: the baseline)", drivers,
+	          bench_engine_name(false, b->base));
 	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
-	cli_field(out, "parallel settings",
-	          "placement %s; ybw: split at >= %" PRId64 " plies left, <= %" PRId64
-	          " helpers; lazysmp: skip %s",
-	          cli_placement_names[b->placement], b->min_split, b->max_helpers,
-	          cli_onoff_names[b->lazy_skip]);
+	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",
+	                        cli_placement_names[b->placement]);
+	for (int d = 0; d < cutoff_driver_count() && used < sizeof(settings); d++) {
+		char text[256];
+		if (b->drivers[d] &&
+		    *cli_driver_options_text(&b->options, (cutoff_driver_t)d, text, sizeof(text)))
+			used += (size_t)snprintf(settings + used, sizeof(settings) - used,
+			                         "; %s: %s", bench_engine_name(false, d), text);
+	}
+	cli_field(out, "parallel settings", "%s", settings);
 	if (b->stockfish)
 		cli_field(out, "stockfish", "%s (%s): same positions, thread counts, table size",
 		          b->stockfish_name[0] ? b->stockfish_name : "?", b->stockfish);
@@ -376,22 +471,29 @@ static void print_header(const bench_t *b, FILE *out)
 		          "on; table writers off (tt other n/a: --profile-tt-writers measures "
 		          "it, at a cost of 6-10 %% of the node rate)");
 	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
-	fputs("\nspeed-up: T(serial, 1 thread) / T(row), medians over the same positions; own T1:\n"
-	      "T(the row's driver, 1 thread) / T(row); efficiency: speed-up / threads; overhead:\n"
-	      "nodes / nodes(serial, 1 thread); scaling: nodes per second / that of serial at 1\n"
-	      "thread; per-thread: each thread's nodes / the run's time (min / median / max);\n"
-	      "1st-move: first-move cut-offs / cut-offs. Stockfish's ratios are to Stockfish at\n"
-	      "1 thread, at a depth of its own. idle+sync: the threads' time spent idle, and\n"
-	      "waiting at a split point or spinning on a lock, in % of their summed time.\n"
-	      "\n"
-	      "profile (the library's profiler; medians): search, idle, split-w(ait), lock: where\n"
-	      "the threads' summed time went (each thread is accounted the search's whole span);\n"
-	      "CUT 1st: cut-offs at expected CUT nodes made by the first move; CUT wrong:\n"
-	      "expected CUT nodes that cut nothing / CUT nodes; ALL wrong: expected ALL nodes\n"
-	      "that cut / ALL nodes; tt other: table hits on an entry another thread wrote;\n"
-	      "YBW: split points made, helpers per split point, split points cut off, and\n"
-	      "nodes thrown away (searched below a split point, voided by a cut-off) / nodes.\n",
+	fprintf(out,
+	        "\nspeed-up: T(%s, 1 thread) / T(row), medians over the same positions; own T1:\n"
+	        "T(the row's driver, 1 thread) / T(row); efficiency: speed-up / threads; "
+	        "overhead:\n"
+	        "nodes / nodes(%s, 1 thread); scaling: nodes per second / that of %s at 1\n"
+	        "thread; per-thread: each thread's nodes / the run's time (min / median / max);\n"
+	        "1st-move: first-move cut-offs / cut-offs. Stockfish's ratios are to Stockfish at\n"
+	        "1 thread, at a depth of its own. idle+sync: the threads' time spent idle, and\n"
+	        "waiting at a split point or spinning on a lock, in %% of their summed time.\n"
+	        "\n"
+	        "profile (the library's profiler; medians): search, idle, split-w(ait), lock: "
+	        "where\n"
+	        "the threads' summed time went (each thread is accounted the search's whole "
+	        "span);\n"
+	        "CUT 1st: cut-offs at expected CUT nodes made by the first move; CUT wrong:\n"
+	        "expected CUT nodes that cut nothing / CUT nodes; ALL wrong: expected ALL nodes\n"
+	        "that cut / ALL nodes; tt other: table hits on an entry another thread wrote.\n",
+	        bench_engine_name(false, b->base), bench_engine_name(false, b->base),
+	        bench_engine_name(false, b->base));
+	fputs("The drivers' own figures, on the rows whose runs counted them (n/a elsewhere):\n",
 	      out);
+	for (int k = 0; k < BENCH_NFIGS; k++)
+		fprintf(out, "  %-9s %s\n", FIGS[k].head, FIGS[k].help);
 }
 
 /* A share as a percentage, "n/a" for NAN. */
@@ -404,54 +506,90 @@ static const char *pct(char *buf, size_t size, double v)
 	return buf;
 }
 
-/* The profiler's table under a workload's main table, and lazy SMP's depths per thread. */
+/* A driver's figure as the text table shows it. */
+static const char *fig_text(char *buf, size_t size, const driver_fig_t *f, double v)
+{
+	switch (f->unit) {
+	case FIG_COUNT:
+		return si(buf, size, v);
+	case FIG_RATIO:
+		return fmt(buf, size, "%.2f", v);
+	case FIG_SHARE:
+		break;
+	}
+	return pct(buf, size, v);
+}
+
+/* True when some thread but the first of the row's run of median time reached a depth of
+ * its own: the driver has every thread iterate, whose depths are then worth a table. */
+static bool helpers_iterate(const bench_t *b, const bench_row_t *r)
+{
+	const bench_run_t *run = &b->runs[r->median_run];
+	if (r->stockfish || r->threads < 2 || run->profiled == 0 || run->incomplete_threads)
+		return false;
+	for (int k = 1; k < run->threads; k++)
+		if (run->thread_prof[k].depth_reached > 0)
+			return true;
+	return false;
+}
+
+/* The profiler's table under a workload's main table, with a column for each driver figure
+ * that some row of the workload has, and the depths per thread of the drivers whose every
+ * thread iterates. */
 static void print_profile(const bench_t *b, int wk, FILE *out)
 {
 	if (!b->profiled) {
 		fputs("\n   profile: n/a (the library was built with CUTOFF_PROFILE=OFF)\n", out);
 		return;
 	}
-	fprintf(out, "\n   profile%*s %7s %7s %7s %7s %8s %9s %9s %8s %8s %7s %7s %7s\n", 7, "",
-	        "search", "idle", "split-w", "lock", "CUT 1st", "CUT wrong", "ALL wrong",
-	        "tt other", "splits", "helpers", "sp cut", "lost");
+	bool shown[BENCH_NFIGS] = { false };
+	for (int i = 0; i < b->nrows; i++)
+		for (int k = 0; k < BENCH_NFIGS; k++)
+			shown[k] |= b->rows[i].workload == wk && !isnan(b->rows[i].fig[k]);
+	fprintf(out, "\n   profile%*s %7s %7s %7s %7s %8s %9s %9s %8s", 7, "", "search", "idle",
+	        "split-w", "lock", "CUT 1st", "CUT wrong", "ALL wrong", "tt other");
+	for (int k = 0; k < BENCH_NFIGS; k++)
+		if (shown[k])
+			fprintf(out, " %8s", FIGS[k].head);
+	fputc('\n', out);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
-		if (r->workload != wk || r->driver == BENCH_STOCKFISH)
+		if (r->workload != wk || r->stockfish)
 			continue;
-		char t[12][32];
-		fprintf(out, "   %-9s %3d%s %7s %7s %7s %7s %8s %9s %9s %8s %8s %7s %7s %7s\n",
-		        bench_driver_names[r->driver], r->threads, r->oversubscribed ? "*" : " ",
-		        pct(t[0], 32, r->search_share), pct(t[1], 32, r->idle_share),
-		        pct(t[2], 32, r->split_wait_share), pct(t[3], 32, r->lock_share),
-		        pct(t[4], 32, r->cut_first_rate), pct(t[5], 32, r->cut_wrong),
-		        pct(t[6], 32, r->all_wrong), pct(t[7], 32, r->tt_other),
-		        si(t[8], 32, r->splits), fmt(t[9], 32, "%.2f", r->helpers_per_split),
-		        pct(t[10], 32, r->split_cut_rate), pct(t[11], 32, r->lost_share));
+		char t[8][32];
+		fprintf(out, "   %-9s %3d%s %7s %7s %7s %7s %8s %9s %9s %8s",
+		        bench_engine_name(false, r->driver), r->threads,
+		        r->oversubscribed ? "*" : " ", pct(t[0], 32, r->search_share),
+		        pct(t[1], 32, r->idle_share), pct(t[2], 32, r->split_wait_share),
+		        pct(t[3], 32, r->lock_share), pct(t[4], 32, r->cut_first_rate),
+		        pct(t[5], 32, r->cut_wrong), pct(t[6], 32, r->all_wrong),
+		        pct(t[7], 32, r->tt_other));
+		for (int k = 0; k < BENCH_NFIGS; k++)
+			if (shown[k])
+				fprintf(out, " %8s", fig_text(t[0], 32, &FIGS[k], r->fig[k]));
+		fputc('\n', out);
 	}
-	/* Lazy SMP's threads each iterate: how deep they went (YBW: only thread 0 does). */
 	bool any = false;
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
-		if (r->workload != wk || r->driver != CUTOFF_DRIVER_LAZYSMP || r->threads < 2)
+		if (r->workload != wk || !helpers_iterate(b, r))
 			continue;
 		const bench_run_t *run = &b->runs[r->median_run];
-		if (run->profiled == 0)
-			continue;
 		if (!any)
-			fputs("\n   lazy SMP depth per thread, reached/completed, mean over "
-			      "positions "
-			      "(the run of median time)\n",
+			fputs("\n   depth per thread where every thread iterates, "
+			      "reached/completed, "
+			      "mean over\n   positions (the run of median time)\n",
 			      out);
 		any = true;
-		fprintf(out, "   %-9s %3d%s", bench_driver_names[r->driver], r->threads,
+		fprintf(out, "   %-9s %3d%s", bench_engine_name(false, r->driver), r->threads,
 		        r->oversubscribed ? "*" : " ");
-		const int shown = 8;
-		for (int k = 0; k < run->threads && k < shown; k++)
+		const int most = 8;
+		for (int k = 0; k < run->threads && k < most; k++)
 			fprintf(out, "  t%d %.2f/%.2f", k,
 			        run->thread_prof[k].depth_reached / run->profiled,
 			        run->thread_prof[k].depth_completed / run->profiled);
-		if (run->threads > shown)
-			fprintf(out, "  ... (%d more in threads.csv)", run->threads - shown);
+		if (run->threads > most)
+			fprintf(out, "  ... (%d more in threads.csv)", run->threads - most);
 		fputc('\n', out);
 	}
 }
@@ -496,9 +634,9 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 			         100 * r->sync_share);
 		fprintf(out,
 		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s\n",
-		        bench_driver_names[r->driver], r->threads, r->oversubscribed ? "*" : " ",
-		        r->time_med, spread, fmt(t[0], 32, "%.2f", r->speedup),
-		        fmt(t[1], 32, "%.2f", r->speedup_self),
+		        bench_engine_name(r->stockfish, r->driver), r->threads,
+		        r->oversubscribed ? "*" : " ", r->time_med, spread,
+		        fmt(t[0], 32, "%.2f", r->speedup), fmt(t[1], 32, "%.2f", r->speedup_self),
 		        fmt(t[2], 32, "%.2f", r->efficiency), si(t[3], 32, r->nodes_med),
 		        fmt(t[4], 32, "%.2f", r->overhead), si(t[5], 32, r->nps_med),
 		        fmt(a, sizeof(a), "%.2f", r->nps_scaling), per,
@@ -519,18 +657,19 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 			             "depth d "
 			             "(parallel rows: thread 0's iterations)\n");
 		any = true;
-		fprintf(out, "   %-9s %3d ", bench_driver_names[r->driver], r->threads);
+		fprintf(out, "   %-9s %3d ", bench_engine_name(r->stockfish, r->driver),
+		        r->threads);
 		for (int d = r->ebf_from; d <= r->ebf_to; d++)
 			fprintf(out, " d%d %.2f", d, r->ebf[d]);
 		fputc('\n', out);
 	}
-	const bench_row_t *s1 = find_row((bench_t *)b, wk, CUTOFF_DRIVER_SERIAL, 1);
+	const bench_row_t *s1 = find_row(b, wk, false, b->base, 1);
 	if (s1 && !isnan(s1->minimal_ratio)) {
 		double bsum = 0;
 		for (int i = 0; i < w->nitems; i++)
 			bsum += w->items[i].branching;
 		fprintf(out,
-		        "\n   minimal tree: the serial search's last iteration reads %.3g times "
+		        "\n   minimal tree: the baseline search's last iteration reads %.3g times "
 		        "the "
 		        "leaves of\n   b^ceil(d/2) + b^floor(d/2) - 1 at each position's depth d, "
 		        "with b its measured\n   mean branching factor (root and children; mean "
@@ -569,7 +708,7 @@ static void print_quality(const bench_t *b, FILE *out)
 	fputs("); one run each\n\n", out);
 	fprintf(out, "%-10s %4s %12s %10s %12s   %s\n", "driver", "thr", "mean depth", "agree",
 	        "nodes", "depth/move per position");
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < cutoff_driver_count(); d++) {
 		for (int c = 0; c < b->ncounts; c++) {
 			int n = 0, agree = 0, refs = 0;
 			double depth = 0, nodes = 0;
@@ -593,8 +732,9 @@ static void print_quality(const bench_t *b, FILE *out)
 				continue;
 			char a[32], nn[16];
 			snprintf(a, sizeof(a), "%d/%d", agree, refs);
-			fprintf(out, "%-10s %3d%s %12.2f %10s %12s   %s\n", bench_driver_names[d],
-			        b->counts[c], b->counts[c] > b->cores ? "*" : " ", depth / n, a,
+			fprintf(out, "%-10s %3d%s %12.2f %10s %12s   %s\n",
+			        bench_engine_name(false, d), b->counts[c],
+			        b->counts[c] > b->cores ? "*" : " ", depth / n, a,
 			        si(nn, sizeof(nn), nodes / n), per);
 		}
 	}
@@ -609,8 +749,8 @@ static void print_closing(const bench_t *b, FILE *out)
 			n = 2;
 	if (n == 1)
 		return;
-	fprintf(out,
-	        "\n== in short: %d threads against the serial search at 1 thread (medians)\n\n", n);
+	fprintf(out, "\n== in short: %d threads against the %s search at 1 thread (medians)\n\n", n,
+	        bench_engine_name(false, b->base));
 	fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", "workload", "driver", "speed-up", "nps-scale",
 	        "overhead", "1st-move");
 	for (int i = 0; i < b->nrows; i++) {
@@ -619,8 +759,9 @@ static void print_closing(const bench_t *b, FILE *out)
 			continue;
 		char t[4][32];
 		fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", bench_workload_names[r->workload],
-		        bench_driver_names[r->driver], fmt(t[0], 32, "%.2f", r->speedup),
-		        fmt(t[1], 32, "%.2f", r->nps_scaling), fmt(t[2], 32, "%.2f", r->overhead),
+		        bench_engine_name(r->stockfish, r->driver),
+		        fmt(t[0], 32, "%.2f", r->speedup), fmt(t[1], 32, "%.2f", r->nps_scaling),
+		        fmt(t[2], 32, "%.2f", r->overhead),
 		        isnan(r->fmc_rate) ? "n/a" : fmt(t[3], 32, "%.1f %%", 100 * r->fmc_rate));
 	}
 	if (b->stockfish)
@@ -706,9 +847,7 @@ static void json_config(json_writer_t *j, const cutoff_config_t *c)
 	json_bool(j, "tt_cutoffs", c->tt_cutoffs);
 	json_int(j, "aspiration", c->aspiration);
 	json_string(j, "placement", cli_placement_names[c->placement]);
-	json_int(j, "ybw_min_split_depth", c->ybw_min_split_depth);
-	json_int(j, "ybw_max_helpers", c->ybw_max_helpers);
-	json_bool(j, "lazysmp_skip", c->lazysmp_skip);
+	cli_json_driver_options(j, "driver_options", c);
 	json_bool(j, "profile_tt_writers", c->profile_tt_writers);
 	json_end(j);
 }
@@ -759,10 +898,11 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_int(&j, NULL, b->counts[i]);
 	json_end(&j);
 	json_begin_array(&j, "drivers");
-	for (int d = 0; d < 3; d++)
+	for (int d = 0; d < cutoff_driver_count(); d++)
 		if (b->drivers[d])
-			json_string(&j, NULL, bench_driver_names[d]);
+			json_string(&j, NULL, bench_engine_name(false, d));
 	json_end(&j);
+	json_string(&j, "baseline", bench_engine_name(false, b->base));
 	json_int(&j, "repeat", b->repeat);
 	json_int(&j, "quality_ms", b->quality_ms);
 	json_bool(&j, "profile_tt_writers", b->tt_writers);
@@ -807,19 +947,19 @@ bool bench_write_json(const bench_t *b, const char *path)
 		const bench_workload_t *w = &b->work[r->workload];
 		json_begin_object(&j, NULL);
 		json_string(&j, "workload", bench_workload_names[r->workload]);
-		json_string(&j, "driver", bench_driver_names[r->driver]);
+		json_string(&j, "driver", bench_engine_name(r->stockfish, r->driver));
 		json_int(&j, "threads", r->threads);
 		json_int(&j, "repeat", r->repeat);
 		json_double(&j, "time_s", r->time_s);
 		json_uint(&j, "nodes", r->counters.nodes);
 		json_double(&j, "nps", ratio((double)r->counters.nodes, r->time_s));
-		if (r->driver != BENCH_STOCKFISH)
+		if (!r->stockfish)
 			cli_json_counters(&j, "counters", &r->counters);
 		json_begin_array(&j, "thread_nodes");
 		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
 			json_uint(&j, NULL, r->thread_nodes[k]);
 		json_end(&j);
-		if (r->driver != BENCH_STOCKFISH)
+		if (!r->stockfish)
 			json_threads(&j, r);
 		json_begin_array(&j, "positions");
 		for (int k = 0; k < w->nitems; k++) {
@@ -828,14 +968,14 @@ bool bench_write_json(const bench_t *b, const char *path)
 			json_double(&j, "time_s", r->item_time[k]);
 			json_int(&j, "depth", r->item_depth[k]);
 			json_string(&j, "move", r->item_move[k]);
-			if (r->driver == BENCH_STOCKFISH)
+			if (r->stockfish)
 				json_null(&j, "value"); /* in its own units: not read */
 			else
 				json_int(&j, "value", r->item_value[k]);
 			json_end(&j);
 		}
 		json_end(&j);
-		if (r->driver != BENCH_STOCKFISH) {
+		if (!r->stockfish) {
 			json_begin_array(&j, "iterations");
 			for (int d = 1; d < CUTOFF_MAX_PLY; d++) {
 				if (r->it_items[d] == 0)
@@ -863,7 +1003,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 		const bench_row_t *r = &b->rows[i];
 		json_begin_object(&j, NULL);
 		json_string(&j, "workload", bench_workload_names[r->workload]);
-		json_string(&j, "driver", bench_driver_names[r->driver]);
+		json_string(&j, "driver", bench_engine_name(r->stockfish, r->driver));
 		json_int(&j, "threads", r->threads);
 		json_bool(&j, "oversubscribed", r->oversubscribed);
 		json_int(&j, "runs", r->nruns);
@@ -892,10 +1032,8 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_double(&j, "cut_nodes_wrong_rate", r->cut_wrong);
 		json_double(&j, "all_nodes_wrong_rate", r->all_wrong);
 		json_double(&j, "tt_hits_other_rate", r->tt_other);
-		json_double(&j, "splits", r->splits);
-		json_double(&j, "helpers_per_split", r->helpers_per_split);
-		json_double(&j, "split_cutoff_rate", r->split_cut_rate);
-		json_double(&j, "split_nodes_lost_share", r->lost_share);
+		for (int k = 0; k < BENCH_NFIGS; k++)
+			json_double(&j, FIGS[k].key, r->fig[k]);
 		json_double(&j, "minimal_tree_ratio", r->minimal_ratio);
 		json_begin_array(&j, "ebf");
 		for (int d = r->ebf_from; r->ebf_from && d <= r->ebf_to; d++) {
@@ -912,7 +1050,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	for (int i = 0; i < b->nquality; i++) {
 		const bench_quality_t *q = &b->quality[i];
 		json_begin_object(&j, NULL);
-		json_string(&j, "driver", bench_driver_names[q->driver]);
+		json_string(&j, "driver", bench_engine_name(false, q->driver));
 		json_int(&j, "threads", q->threads);
 		json_int(&j, "position", q->item + 1);
 		json_int(&j, "depth", q->depth);
@@ -958,13 +1096,16 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      "nodes_median,nps_median,speedup,speedup_own,efficiency,nps_scaling,overhead,"
 	      "thread_nps_min,thread_nps_median,thread_nps_max,first_move_cutoff_rate,idle_share,"
 	      "sync_share,minimal_tree_ratio,search_share,split_wait_share,lock_share,"
-	      "cut_first_rate,cut_nodes_wrong_rate,all_nodes_wrong_rate,tt_hits_other_rate,splits,"
-	      "helpers_per_split,split_cutoff_rate,split_nodes_lost_share\n",
+	      "cut_first_rate,cut_nodes_wrong_rate,all_nodes_wrong_rate,tt_hits_other_rate",
 	      f);
+	for (int k = 0; k < BENCH_NFIGS; k++)
+		fprintf(f, ",%s", FIGS[k].key);
+	fputc('\n', f);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		fprintf(f, "%s,%s,%d,%d,%d", bench_workload_names[r->workload],
-		        bench_driver_names[r->driver], r->threads, r->oversubscribed, r->nruns);
+		        bench_engine_name(r->stockfish, r->driver), r->threads, r->oversubscribed,
+		        r->nruns);
 		csv_num(f, "%.6f", r->time_med);
 		csv_num(f, "%.6f", r->time_min);
 		csv_num(f, "%.6f", r->time_max);
@@ -989,10 +1130,8 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_num(f, "%.4f", r->cut_wrong);
 		csv_num(f, "%.4f", r->all_wrong);
 		csv_num(f, "%.4f", r->tt_other);
-		csv_num(f, "%.0f", r->splits);
-		csv_num(f, "%.3f", r->helpers_per_split);
-		csv_num(f, "%.4f", r->split_cut_rate);
-		csv_num(f, "%.4f", r->lost_share);
+		for (int k = 0; k < BENCH_NFIGS; k++)
+			csv_num(f, FIGS[k].csv, r->fig[k]);
 		fputc('\n', f);
 	}
 	bool ok = fclose(f) == 0;
@@ -1004,14 +1143,15 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      "nps,thread_nodes,share_search,share_idle,share_split_wait,share_lock_spin,"
 	      "nodes_pv,nodes_cut,nodes_all,cut_nodes_wrong,all_nodes_wrong,cut_node_cutoffs,"
 	      "cut_node_first_cutoffs,tt_hits_other,splits,split_helpers,split_cutoffs,"
-	      "split_nodes_lost\n",
+	      "split_nodes_lost,deferred,deferred_tt,deferred_busy,second_passes,busy_collisions\n",
 	      f);
 	for (int i = 0; i < b->nruns; i++) {
 		const bench_run_t *r = &b->runs[i];
 		fprintf(f, "%s,%s,%d,%d,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        bench_workload_names[r->workload], bench_driver_names[r->driver],
-		        r->threads, r->repeat, r->time_s, r->counters.nodes, r->counters.leaves,
-		        r->counters.cutoffs, r->counters.first_move_cutoffs);
+		        bench_workload_names[r->workload],
+		        bench_engine_name(r->stockfish, r->driver), r->threads, r->repeat,
+		        r->time_s, r->counters.nodes, r->counters.leaves, r->counters.cutoffs,
+		        r->counters.first_move_cutoffs);
 		csv_num(f, "%.0f", ratio((double)r->counters.nodes, r->time_s));
 		fputc(',', f);
 		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
@@ -1023,7 +1163,7 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_num(f, "%.4f", r->share_split_wait);
 		csv_num(f, "%.4f", r->share_lock_spin);
 		const cutoff_counters_t *c = &r->counters;
-		bool have = b->profiled && r->driver != BENCH_STOCKFISH;
+		bool have = b->profiled && !r->stockfish;
 		csv_count(f, have, c->nodes_pv);
 		csv_count(f, have, c->nodes_cut);
 		csv_count(f, have, c->nodes_all);
@@ -1033,10 +1173,15 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_count(f, have, c->cut_node_first_cutoffs);
 		/* 0 without the writers array: n/a, not 0. */
 		csv_count(f, have && b->tt_writers, c->tt_hits_other);
-		csv_count(f, r->driver != BENCH_STOCKFISH, c->splits);
+		csv_count(f, !r->stockfish, c->splits);
 		csv_count(f, have, c->split_helpers);
 		csv_count(f, have, c->split_cutoffs);
 		csv_count(f, have, c->split_nodes_lost);
+		csv_count(f, have, c->deferred);
+		csv_count(f, have, c->deferred_tt);
+		csv_count(f, have, c->deferred_busy);
+		csv_count(f, have, c->second_passes);
+		csv_count(f, have, c->busy_collisions);
 		fputc('\n', f);
 	}
 	ok = fclose(f) == 0 && ok;
@@ -1051,13 +1196,13 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      f);
 	for (int i = 0; i < b->nruns; i++) {
 		const bench_run_t *r = &b->runs[i];
-		if (r->driver == BENCH_STOCKFISH || r->incomplete_threads)
+		if (r->stockfish || r->incomplete_threads)
 			continue;
 		for (int k = 0; k < r->threads; k++) {
 			const bench_thread_t *t = &r->thread_prof[k];
 			bool p = r->profiled > 0;
 			fprintf(f, "%s,%s,%d,%d,%d,%" PRIu64, bench_workload_names[r->workload],
-			        bench_driver_names[r->driver], r->threads, r->repeat, k,
+			        bench_engine_name(false, r->driver), r->threads, r->repeat, k,
 			        r->thread_nodes[k]);
 			csv_num(f, "%.6f", p ? t->time_s : NAN);
 			csv_num(f, "%.6f", p ? t->search_s : NAN);
@@ -1093,10 +1238,11 @@ bool bench_write_positions_csv(const bench_t *b, const char *path)
 				if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
 					*c = ' ';
 			fprintf(f, "%s,%s,%d,%d,%d,%s,%" PRIu64 ",%.6f,%d,%s,",
-			        bench_workload_names[r->workload], bench_driver_names[r->driver],
-			        r->threads, r->repeat, k + 1, id, r->item_nodes[k], r->item_time[k],
-			        r->item_depth[k], r->item_move[k]);
-			if (r->driver == BENCH_STOCKFISH)
+			        bench_workload_names[r->workload],
+			        bench_engine_name(r->stockfish, r->driver), r->threads, r->repeat,
+			        k + 1, id, r->item_nodes[k], r->item_time[k], r->item_depth[k],
+			        r->item_move[k]);
+			if (r->stockfish)
 				fputs("n/a\n", f);
 			else
 				fprintf(f, "%" PRId32 "\n", r->item_value[k]);
@@ -1146,9 +1292,9 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	fprintf(gp, "set terminal %s size %d,420\nset output 'speedup.%s'\n", term, 420 * nw + 60,
 	        ext);
 	fprintf(gp,
-	        "set multiplot layout 1,%d title 'time-to-depth speed-up over the serial "
+	        "set multiplot layout 1,%d title 'time-to-depth speed-up over the %s "
 	        "search at 1 thread (Stockfish: over itself)'\n",
-	        nw);
+	        nw, bench_engine_name(false, b->base));
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
@@ -1159,11 +1305,28 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 			fclose(gp);
 			return false;
 		}
-		fprintf(f, "# threads lazysmp ybw stockfish\n");
+		/* A line for every engine with a row beyond one thread: each driver that ran
+		 * there, in the registry's order, then Stockfish. */
+		int line_of[BENCH_MAX_DRIVERS + 1], lines = 0;
+		for (int e = 0; e <= cutoff_driver_count(); e++) {
+			bool sf = e == cutoff_driver_count();
+			for (int c = 0; c < b->ncounts; c++)
+				if (b->counts[c] > 1 && find_row(b, wk, sf, e, b->counts[c])) {
+					line_of[lines++] = e;
+					break;
+				}
+		}
+		fputs("# threads", f);
+		for (int l = 0; l < lines; l++)
+			fprintf(f, " %s",
+			        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
+		fputc('\n', f);
 		for (int c = 0; c < b->ncounts; c++) {
 			fprintf(f, "%d", b->counts[c]);
-			for (int d = 1; d < BENCH_NDRIVERS; d++) {
-				bench_row_t *r = find_row((bench_t *)b, wk, d, b->counts[c]);
+			for (int l = 0; l < lines; l++) {
+				const bench_row_t *r =
+					find_row(b, wk, line_of[l] == cutoff_driver_count(),
+				                 line_of[l], b->counts[c]);
 				if (r && !isnan(r->speedup))
 					fprintf(f, " %.4f", r->speedup);
 				else
@@ -1179,13 +1342,13 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		fprintf(gp,
 		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
 		        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
-		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray', "
-		        "'%s' using 1:2 title 'lazysmp' with linespoints lw 2, "
-		        "'' using 1:3 title 'ybw' with linespoints lw 2%s\n",
-		        bench_workload_names[wk], b->counts[b->ncounts - 1], name,
-		        wk == BENCH_CHESS && b->stockfish
-		                ? ", '' using 1:4 title 'stockfish' with linespoints lw 2"
-		                : "");
+		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
+		        bench_workload_names[wk], b->counts[b->ncounts - 1]);
+		for (int l = 0; l < lines; l++)
+			fprintf(gp, ", '%s' using 1:%d title '%s' with linespoints lw 2",
+			        l ? "" : name, l + 2,
+			        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
+		fputc('\n', gp);
 	}
 	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n");
 
@@ -1212,14 +1375,14 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		int lines = 0;
 		for (int i = 0; i < b->nrows; i++) {
 			const bench_row_t *r = &b->rows[i];
-			if (r->workload != wk || r->driver == BENCH_STOCKFISH)
+			if (r->workload != wk || r->stockfish)
 				continue;
 			const bench_run_t *run = &b->runs[r->median_run];
 			if (run->incomplete_threads)
 				continue;
 			for (int k = 0; k < run->threads; k++, lines++)
-				fprintf(f, "\"%s/%d t%d\" %.0f\n", bench_driver_names[r->driver],
-				        r->threads, k,
+				fprintf(f, "\"%s/%d t%d\" %.0f\n",
+				        bench_engine_name(false, r->driver), r->threads, k,
 				        ratio((double)run->thread_nodes[k], run->time_s));
 		}
 		if (lines == 0)
@@ -1247,8 +1410,8 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	}
 	fprintf(gp,
 	        "set multiplot layout 1,%d title 'where each thread''s time went, %d thread%s "
-	        "(the run of median time; serial at 1 thread for scale)'\n",
-	        nw, top, top == 1 ? "" : "s");
+	        "(the run of median time; %s at 1 thread for scale)'\n",
+	        nw, top, top == 1 ? "" : "s", bench_engine_name(false, b->base));
 	fprintf(gp, "set style data histograms\nset style histogram rowstacked\n"
 	            "set style fill solid 0.8 border -1\nset boxwidth 0.8\n"
 	            "set xtics rotate by -60\nset yrange [0:1]\nunset xlabel\n"
@@ -1269,8 +1432,8 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		int lines = 0;
 		for (int i = 0; i < b->nrows; i++) {
 			const bench_row_t *r = &b->rows[i];
-			if (r->workload != wk || r->driver == BENCH_STOCKFISH ||
-			    (r->threads != top && r->driver != CUTOFF_DRIVER_SERIAL))
+			if (r->workload != wk || r->stockfish ||
+			    (r->threads != top && r->driver != b->base))
 				continue;
 			const bench_run_t *run = &b->runs[r->median_run];
 			if (run->profiled == 0 || run->incomplete_threads)
@@ -1279,7 +1442,7 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 				const bench_thread_t *t = &run->thread_prof[k];
 				char v[4][16];
 				fprintf(f, "\"%s/%d t%d\" %s %s %s %s\n",
-				        bench_driver_names[r->driver], r->threads, k,
+				        bench_engine_name(false, r->driver), r->threads, k,
 				        fmt(v[0], 16, "%.4f", thread_share(run, k, t->search_s)),
 				        fmt(v[1], 16, "%.4f", thread_share(run, k, t->idle_s)),
 				        fmt(v[2], 16, "%.4f",

@@ -33,7 +33,11 @@
 #include "report.h"
 
 const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
-const char *const bench_driver_names[] = { "serial", "lazysmp", "ybw", "stockfish", NULL };
+
+const char *bench_engine_name(bool stockfish, int driver)
+{
+	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
+}
 
 /*
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
@@ -226,10 +230,8 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	}
 	cutoff_config_t *c = &w->cfg;
 	cutoff_config_default(c);
-	c->placement = (cutoff_placement_t)b->placement;
-	c->ybw_min_split_depth = (int)b->min_split;
-	c->ybw_max_helpers = (int)b->max_helpers;
-	c->lazysmp_skip = b->lazy_skip == 1;
+	cli_parallel_t par = { .threads = 1, .placement = b->placement, .options = b->options };
+	cli_parallel_apply(&par, c);
 	c->profile_tt_writers = b->tt_writers;
 	c->algo = CUTOFF_ALGO_PVS;
 	int err = 0;
@@ -361,7 +363,8 @@ void bench_workload_free(bench_workload_t *w)
 	memset(w, 0, sizeof(*w));
 }
 
-bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, int repeat)
+bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
+                           int repeat)
 {
 	if (b->nruns == b->cap_runs) {
 		int cap = b->cap_runs ? 2 * b->cap_runs : 64;
@@ -375,6 +378,7 @@ bench_run_t *bench_run_new(bench_t *b, int workload, int driver, int threads, in
 	bench_run_t *run = &b->runs[b->nruns];
 	memset(run, 0, sizeof(*run));
 	run->workload = workload;
+	run->stockfish = stockfish;
 	run->driver = driver;
 	run->threads = threads;
 	run->repeat = repeat;
@@ -611,7 +615,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 			b->cap_quality = cap;
 		}
 		bench_progress(b, "quality at %" PRId64 " ms: %s, %d thread%s, position %d of %d",
-		               b->quality_ms, bench_driver_names[driver], threads,
+		               b->quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
 		               threads > 1 ? "s" : "", i + 1, w->nitems);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
@@ -651,10 +655,11 @@ bool bench_references(bench_t *b, int extra)
 		bench_item_t *it = &w->items[i];
 		if (it->ref_move[0])
 			continue;
-		if (!e && !(e = make_engine(w, CUTOFF_DRIVER_SERIAL, 1, &log)))
+		if (!e && !(e = make_engine(w, b->base, 1, &log)))
 			return false;
-		bench_progress(b, "reference move of chess position %d of %d: serial, depth %d",
-		               i + 1, w->nitems, it->depth + extra);
+		bench_progress(b, "reference move of chess position %d of %d: %s, depth %d", i + 1,
+		               w->nitems, cli_driver_name((cutoff_driver_t)b->base),
+		               it->depth + extra);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
@@ -718,34 +723,56 @@ static void shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* The parallel settings that differ from the defaults, as options of `cutoff search`
+ * (" --placement P --NAME VALUE ..."), into buf. */
+static void settings_given(const bench_t *b, char *buf, size_t size)
+{
+	cli_parallel_t def;
+	cli_parallel_default(&def);
+	size_t used = 0;
+	buf[0] = '\0';
+	if (b->placement != def.placement)
+		used += (size_t)snprintf(buf, size, " --placement %s",
+		                         cli_placement_names[b->placement]);
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n && used < size; i++) {
+			int given = 0, usual = 0;
+			char v[32];
+			cutoff_config_get_option(&b->options, o[i].name, &given);
+			cutoff_config_get_option(&def.options, o[i].name, &usual);
+			if (given != usual)
+				used += (size_t)snprintf(
+					buf + used, size - used, " --%s %s", o[i].name,
+					cli_option_text(&o[i], given, v, sizeof(v)));
+		}
+	}
+}
+
 bool bench_write_searches(const bench_t *b, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
-	fprintf(f, "# Every search of this report as one `cutoff search` (serial driver, one "
-	           "thread: the same\n# nodes, move and value as the serial rows). Add --algo "
-	           "lazysmp or ybw and --threads N\n# for a parallel row (its node counts vary "
-	           "from run to run), --json for every counter.\n");
+	const char *base = cli_driver_name((cutoff_driver_t)b->base);
+	fprintf(f,
+	        "# Every search of this report as one `cutoff search` (the %s driver, one "
+	        "thread: the same\n# nodes, move and value as its rows). Give another driver "
+	        "to --algo and --threads N\n# for a parallel row (its node counts vary from "
+	        "run to run), --json for every counter.\n",
+	        base);
 	for (int k = 0; k < BENCH_NWORKLOADS; k++) {
 		const bench_workload_t *w = &b->work[k];
 		if (!b->workloads[k])
 			continue;
-		char extra[160] = "";
-		cli_parallel_t def;
-		cli_parallel_default(&def);
-		if (b->placement != def.placement || b->min_split != def.min_split ||
-		    b->max_helpers != def.max_helpers || b->lazy_skip != def.lazy_skip)
-			snprintf(extra, sizeof(extra),
-			         " --placement %s --min-split %" PRId64 " --max-helpers %" PRId64
-			         " --lazy-skip %s",
-			         cli_placement_names[b->placement], b->min_split, b->max_helpers,
-			         cli_onoff_names[b->lazy_skip]);
+		char extra[512];
+		settings_given(b, extra, sizeof(extra));
 		fprintf(f, "\n# %s: %s\n", bench_workload_names[k], w->source);
 		for (int i = 0; i < w->nitems; i++) {
 			const bench_item_t *it = &w->items[i];
-			fprintf(f, "cutoff search --game %s --algo serial ",
-			        bench_workload_names[k]);
+			fprintf(f, "cutoff search --game %s --algo %s ", bench_workload_names[k],
+			        base);
 			switch (k) {
 			case BENCH_CHESS:
 				fputs("--fen ", f);

@@ -24,6 +24,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char epd_usage[] =
@@ -41,8 +42,9 @@ static const char epd_usage[] =
 	"  --movetime MS     search each position for MS milliseconds, 1..86400000\n"
 	"                    (the default, 1000, when --depth is not given)\n"
 	"  --depth D         search each position to depth D, 1..127, without a time limit\n"
-	"  --algo ALGO       the driver and algorithm: serial, lazysmp or ybw (with pvs), or\n"
-	"                    DRIVER/ALGO such as ybw/mtdf; default serial\n"
+	"  --algo ALGO       the driver and algorithm: a driver of 'cutoff drivers' (serial,\n"
+	"                    lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as ybw/mtdf,\n"
+	"                    or an algorithm alone (serial); default pvs (serial)\n"
 	"  --hash MB         transposition table in MiB, 0..65536; default 64\n"
 	"  --pruning P       speculative pruning: on (null move and late move reductions),\n"
 	"                    off, or a list of null,lmr; default on\n"
@@ -605,8 +607,9 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 	json_begin_object(&w, NULL);
 	json_string(&w, "file", run->file);
 	json_string(&w, "algo", run->algo);
-	json_string(&w, "driver", cli_driver_names[run->driver]);
+	json_string(&w, "driver", cli_driver_name(run->driver));
 	json_int(&w, "threads", run->par->threads);
+	cli_json_driver_options(&w, "driver_options", &run->par->options);
 	json_int(&w, "hash_mb", run->hash_mb);
 	json_string(&w, "pruning", pruning_text(run->pruning));
 	json_int(&w, "aspiration", run->aspiration);
@@ -690,7 +693,7 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 
 int cli_epd(int argc, char **argv)
 {
-	const char *file = NULL, *algo_text = "serial", *pruning_arg = "on";
+	const char *file = NULL, *algo_text = "pvs", *pruning_arg = "on";
 	int64_t movetime = 1000, depth = 0, hash_mb = 64, limit = 0, aspiration = 0;
 	bool json = false;
 	cli_parallel_t par;

@@ -36,6 +36,7 @@ static const cli_command_t commands[] = {
 	{ "match", cli_match, "play games between two UCI engines and referee them" },
 	{ "epd", cli_epd, "run a chess test suite in EPD (Win at Chess, Bratko-Kopec)" },
 	{ "bench", cli_bench, "measure how parallel search scales: drivers, threads, workloads" },
+	{ "drivers", cli_drivers, "list the parallel drivers and their options" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "args.h"
 #include "cutoff_games.h"
 
 /* Every field is named below: a new counter must be added here too. */
@@ -50,6 +51,41 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 	PUT(busy_collisions);
 #undef PUT
 	json_end(w);
+}
+
+void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_config_t *cfg)
+{
+	json_begin_object(w, key);
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++) {
+			int value = 0;
+			cutoff_config_get_option(cfg, o[i].name, &value);
+			if (o[i].words && value >= o[i].min && value <= o[i].max)
+				json_string(w, o[i].name, o[i].words[value - o[i].min]);
+			else
+				json_int(w, o[i].name, value);
+		}
+	}
+	json_end(w);
+}
+
+void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per)
+{
+	if (c->splits > 0) {
+		if (per == 1)
+			cli_field(out, "split points", "%" PRIu64, c->splits);
+		else
+			cli_field(out, "split points", "mean %.2f", (double)c->splits / per);
+	}
+	if (c->deferred > 0 || c->second_passes > 0)
+		cli_field(out, "deferred moves",
+		          "%.2f: %.2f answered by the table, %.2f still busy, at %.2f nodes; "
+		          "%.2f busy collisions%s",
+		          (double)c->deferred / per, (double)c->deferred_tt / per,
+		          (double)c->deferred_busy / per, (double)c->second_passes / per,
+		          (double)c->busy_collisions / per, per == 1 ? "" : " (means)");
 }
 
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p)

@@ -7,6 +7,8 @@
 #ifndef CUTOFF_CLI_REPORT_H
 #define CUTOFF_CLI_REPORT_H
 
+#include <stdio.h>
+
 #include "cutoff.h"
 #include "json.h"
 
@@ -15,6 +17,16 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 
 /* Writes an object of the profile's times and depths, under `key`. */
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p);
+
+/* Writes an object of every driver option of the library's registry (each driver's, not
+ * only the one in use) with its value in *cfg, under `key`: a word option as its word, a
+ * number as a number, keyed by the option's name ("min-split"). */
+void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_config_t *cfg);
+
+/* The figures of the drivers that produce them, as lines of a text report (cli_field):
+ * split points when there are any, deferred moves when there are any; `per` divides
+ * each count (1 for one search, the number of searches for a mean). */
+void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per);
 
 /* The games the commands name, for the words of a move. */
 typedef enum cli_game {

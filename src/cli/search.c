@@ -55,8 +55,9 @@ static const char search_usage[] =
 	"                    an iteration meets no horizon. Default on for pgame, off for\n"
 	"                    the others\n"
 	"  --algo ALGO       the algorithm at every node: minimax, alphabeta, pvs or mtdf\n"
-	"                    (on the serial driver); or a parallel driver: serial,\n"
-	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
+	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
+	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
+	"                    ybw/mtdf.\n"
 	"                    Minimax never splits: ybw/minimax searches on one thread\n"
 	"                    (lazysmp/minimax runs the same full search on every one).\n"
 	"                    Default: alphabeta for ttt, pvs for the others\n"
@@ -67,8 +68,8 @@ static const char search_usage[] =
 	"  --time MS         stop after MS milliseconds (the deepest completed iteration\n"
 	"                    answers), 1..86400000; default none\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
-	"                    0 (16 for mtdf and lazysmp, whose threads share only the\n"
-	"                    table), chess 16, connect4 4, rtree 64, pgame 16\n"
+	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"
+	"                    share the table), chess 16, connect4 4, rtree 64, pgame 16\n"
 	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
 	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
 	"                    rtree and pgame all, connect4 tt,hints\n"
@@ -318,7 +319,7 @@ static double per_second(uint64_t n, double seconds)
 
 typedef struct search_report {
 	const search_game_t *g;
-	const char *algo; /* the label: "alphabeta", "ybw/pvs" */
+	const char *algo; /* the label: ALGO, or DRIVER/ALGO (cli_algo_label) */
 	cutoff_driver_t driver;
 	const cli_parallel_t *par;
 	const cutoff_counters_t *per_thread; /* par->threads of them */
@@ -343,11 +344,10 @@ static int print_json(const search_report_t *rep)
 	json_string(&w, "position", g->text);
 	json_string(&w, "to_move", g->side);
 	json_string(&w, "algo", rep->algo);
-	json_string(&w, "driver", cli_driver_names[rep->driver]);
+	json_string(&w, "driver", cli_driver_name(rep->driver));
 	json_int(&w, "threads", rep->par->threads);
 	json_string(&w, "placement", cli_placement_names[rep->par->placement]);
-	json_int(&w, "min_split", rep->par->min_split);
-	json_int(&w, "max_helpers", rep->par->max_helpers);
+	cli_json_driver_options(&w, "driver_options", &rep->par->options);
 	json_int(&w, "depth", rep->lim->depth);
 	json_bool(&w, "iterate", rep->lim->iterate);
 	json_bool(&w, "solve", rep->lim->solve);
@@ -430,6 +430,19 @@ static int print_json(const search_report_t *rep)
 	return CLI_EXIT_OK;
 }
 
+/* The threads and the driver, with its options, when the search is not the default one
+ * (one thread, the default driver), which keeps the report as it always was. */
+static void print_parallel(cutoff_driver_t driver, const cli_parallel_t *par)
+{
+	char text[256];
+	if (par->threads == 1 && driver == cli_driver_default())
+		return;
+	cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", par->threads,
+	          cli_driver_name(driver), cli_placement_names[par->placement]);
+	if (*cli_driver_options_text(&par->options, driver, text, sizeof(text)))
+		cli_field(stdout, "driver options", "%s", text);
+}
+
 static void print_text(const search_report_t *rep)
 {
 	const cutoff_result_t *r = rep->r;
@@ -448,16 +461,7 @@ static void print_text(const search_report_t *rep)
 		return;
 	}
 	cli_field(stdout, "algorithm", "%s", rep->algo);
-	/* The default (one thread, serial) keeps the report as it always was. */
-	bool parallel = rep->par->threads > 1 || rep->driver != CUTOFF_DRIVER_SERIAL;
-	if (parallel)
-		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s",
-		          rep->par->threads, cli_driver_names[rep->driver],
-		          cli_placement_names[rep->par->placement]);
-	if (rep->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split rules",
-		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
-		          rep->par->min_split, rep->par->max_helpers);
+	print_parallel(rep->driver, rep->par);
 	if (lim->solve && lim->depth == 0)
 		cli_field(stdout, "depth", "to the end of the game%s (completed %d)",
 		          lim->iterate ? " by iterative deepening" : "", r->depth);
@@ -467,8 +471,9 @@ static void print_text(const search_report_t *rep)
 	else
 		cli_field(stdout, "depth", "%d", lim->depth);
 	if (lim->solve)
-		cli_field(stdout, "solved", "%s", r->solved ? "yes: no line met the horizon"
-		                                            : "no: some line met the horizon");
+		cli_field(stdout, "solved", "%s",
+		          r->solved ? "yes: no line met the horizon"
+		                    : "no: some line met the horizon");
 	if (g->id == GAME_PGAME)
 		cli_field(stdout, "oracle", "value %" PRId32 ", longest line %d plies",
 		          g->oracle_value, g->oracle_length);
@@ -502,8 +507,7 @@ static void print_text(const search_report_t *rep)
 	cli_field(stdout, "MTD(f) passes", "%" PRIu64, c->mtdf_passes);
 	cli_field(stdout, "table hits", "%" PRIu64 " of %" PRIu64 " probes (%" PRIu64 " cut-offs)",
 	          c->tt_hits, c->tt_probes, c->tt_cutoffs);
-	if (rep->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split points", "%" PRIu64, c->splits);
+	cli_print_driver_counters(stdout, c, 1);
 	cli_field(stdout, "time", "%.6f s", r->time_s);
 	cli_field(stdout, "nodes per second", "%.0f", per_second(c->nodes, r->time_s));
 	for (int i = 0; lim->iterate && i < r->iterations; i++) {
@@ -565,7 +569,10 @@ int cli_search(int argc, char **argv)
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &model,
 		  .choices = model_names },
-		{ .name = "solve", .kind = CLI_CHOICE, .dest.choice = &solve, .choices = cli_onoff_names },
+		{ .name = "solve",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &solve,
+		  .choices = cli_onoff_names },
 		{ .name = "cells", .kind = CLI_INT, .dest.i = &cells, .min = 1, .max = 22 },
 		{ .name = "legal", .kind = CLI_INT, .dest.i = &legal, .min = 1, .max = 100 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
@@ -607,7 +614,8 @@ int cli_search(int argc, char **argv)
 		cli_error("search", "--branching and --model are options of --game rtree only");
 		return CLI_EXIT_USAGE;
 	}
-	if (g.id != GAME_PGAME && (cli_given(opts, nopts, "cells") || cli_given(opts, nopts, "legal"))) {
+	if (g.id != GAME_PGAME &&
+	    (cli_given(opts, nopts, "cells") || cli_given(opts, nopts, "legal"))) {
 		cli_error("search", "--cells and --legal are options of --game pgame only");
 		return CLI_EXIT_USAGE;
 	}
@@ -642,10 +650,11 @@ int cli_search(int argc, char **argv)
 		          : g.id == GAME_RTREE    ? 64
 		          : g.id == GAME_PGAME    ? 16
 		          /* ttt: MTD(f) without a table searches the tree again on every pass, and
-		           * lazy SMP's threads share nothing else; the others run without one by
-		           * default so that their counts are the textbook ones. */
-		          : algo == CUTOFF_ALGO_MTDF || driver == CUTOFF_DRIVER_LAZYSMP ? 16
-		                                                                        : 0;
+		           * a parallel driver's threads share what they learn through it; the
+		           * serial search runs without one by default so that its counts are the
+		           * textbook ones. */
+		          : algo == CUTOFF_ALGO_MTDF || driver != cli_driver_default() ? 16
+		                                                                       : 0;
 	if (!cli_given(opts, nopts, "ordering"))
 		ordering_text = ttt ? "none" : g.id == GAME_CONNECT4 ? "tt,hints" : "all";
 	if (!cli_given(opts, nopts, "pruning"))

@@ -22,6 +22,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char solve_usage[] =
@@ -44,8 +45,9 @@ static const char solve_usage[] =
 	"  --method M        how the score is narrowed: bisect (halve its range, towards 0,\n"
 	"                    as Pons' solver does) or mtdf (MTD(f) from 0); default bisect\n"
 	"  --algo ALGO       the search at every node: alphabeta, pvs, mtdf or minimax (on\n"
-	"                    the serial driver); or a parallel driver: serial, lazysmp or\n"
-	"                    ybw (with pvs), or DRIVER/ALGO such as ybw/alphabeta; default\n"
+	"                    the serial driver); or a driver of 'cutoff drivers' (serial,\n"
+	"                    lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
+	"                    ybw/alphabeta; default\n"
 	"                    pvs. Minimax does not prune: only for tiny positions\n"
 	"  --hash MB         transposition table in MiB, 1..65536; default 4: a table\n"
 	"                    that stays in the caches is faster even where a bigger one\n"
@@ -145,9 +147,10 @@ static void json_settings(json_writer_t *w, const solve_args_t *a)
 	json_bool(w, "weak", a->weak);
 	json_string(w, "method", method_names[a->method]);
 	json_string(w, "algo", cli_algo_label(a->driver, a->algo, label, sizeof(label)));
-	json_string(w, "driver", cli_driver_names[a->driver]);
+	json_string(w, "driver", cli_driver_name(a->driver));
 	json_int(w, "threads", a->par.threads);
 	json_string(w, "placement", cli_placement_names[a->par.placement]);
+	cli_json_driver_options(w, "driver_options", &a->par.options);
 	json_int(w, "hash_mb", a->hash_mb);
 	json_uint(w, "ordering", a->ordering);
 }
@@ -160,9 +163,13 @@ static void text_settings(const solve_args_t *a)
 	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x",
 	          cli_algo_label(a->driver, a->algo, label, sizeof(label)), a->hash_mb,
 	          a->ordering);
-	if (a->par.threads > 1 || a->driver != CUTOFF_DRIVER_SERIAL)
+	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
+		char text[256];
 		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
-		          cli_driver_names[a->driver], cli_placement_names[a->par.placement]);
+		          cli_driver_name(a->driver), cli_placement_names[a->par.placement]);
+		if (*cli_driver_options_text(&a->par.options, a->driver, text, sizeof(text)))
+			cli_field(stdout, "driver options", "%s", text);
+	}
 }
 
 /* --moves: one position. */

@@ -12,9 +12,10 @@
  * is what the minimal-tree comparison is about; --ordering all measures the engine's
  * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
  *
- * With a parallel driver (--algo lazysmp or ybw, --threads N) the same check is the
- * exactness test of the driver at N threads: every tree's value must still be the true
- * one. The report adds the split points made and each thread's share of the nodes.
+ * With a parallel driver (--algo DRIVER, --threads N) the same check is the exactness test
+ * of the driver at N threads: every tree's value must still be the true one. The report
+ * adds the driver's own counters (split points, deferred moves) where it counted any,
+ * and each thread's share of the nodes.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -45,16 +46,17 @@ static const char tree_usage[] =
 	"                    moves by their true value, found by reading the subtrees);\n"
 	"                    default natural\n"
 	"  --algo ALGO       the algorithm at every node: alphabeta, pvs, mtdf or minimax\n"
-	"                    (on the serial driver); or a parallel driver: serial,\n"
-	"                    lazysmp or ybw (with pvs), or DRIVER/ALGO such as ybw/mtdf.\n"
+	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
+	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
+	"                    ybw/mtdf.\n"
 	"                    Minimax never splits: ybw/minimax searches on one thread\n"
 	"                    (lazysmp/minimax runs the same full search on every one).\n"
 	"                    Default alphabeta\n"
 	"  --guess G         MTD(f)'s first guess, an integer, or 'true' for each tree's\n"
 	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
-	"                    mtdf and lazysmp (whose threads share only the table), 0 for\n"
-	"                    the others; it is cleared before every tree, which costs about\n"
+	"                    mtdf and for every driver but serial (whose threads share the\n"
+	"                    table), 0 for the others; it is cleared before every tree, which costs about\n"
 	"                    30 us a MiB: use a small one for many small trees\n"
 	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
 	"                    default -100 and 100\n"
@@ -362,11 +364,10 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_uint(&w, "seed", a->seed);
 	json_string(&w, "order", order_names[a->order]);
 	json_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
-	json_string(&w, "driver", cli_driver_names[a->driver]);
+	json_string(&w, "driver", cli_driver_name(a->driver));
 	json_int(&w, "threads", a->par.threads);
 	json_string(&w, "placement", cli_placement_names[a->par.placement]);
-	json_int(&w, "min_split", a->par.min_split);
-	json_int(&w, "max_helpers", a->par.max_helpers);
+	cli_json_driver_options(&w, "driver_options", &a->par.options);
 	/* The word 'true' as given on the command line, or the number. */
 	if (a->guess_true)
 		json_string(&w, "guess", "true");
@@ -448,14 +449,14 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s",
 	          cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)), a->hash_mb,
 	          a->ordering, a->iterate ? ", iterative deepening" : "");
-	/* The default (one thread, serial) keeps the report as it always was. */
-	if (a->par.threads > 1 || a->driver != CUTOFF_DRIVER_SERIAL)
+	/* The default (one thread, the default driver) keeps the report as it always was. */
+	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
+		char text[256];
 		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
-		          cli_driver_names[a->driver], cli_placement_names[a->par.placement]);
-	if (a->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split rules",
-		          "at least %" PRId64 " plies left, at most %" PRId64 " helpers",
-		          a->par.min_split, a->par.max_helpers);
+		          cli_driver_name(a->driver), cli_placement_names[a->par.placement]);
+		if (*cli_driver_options_text(&a->par.options, a->driver, text, sizeof(text)))
+			cli_field(stdout, "driver options", "%s", text);
+	}
 	if (a->algo == CUTOFF_ALGO_MTDF) {
 		if (a->guess_true)
 			cli_field(stdout, "first guess", "each tree's true value");
@@ -476,8 +477,7 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "re-searches", "mean %.2f", f.researches_mean);
 	if (a->algo == CUTOFF_ALGO_MTDF)
 		cli_field(stdout, "MTD(f) passes", "mean %.2f", f.passes_mean);
-	if (a->driver == CUTOFF_DRIVER_YBW)
-		cli_field(stdout, "split points", "mean %.2f", f.splits_mean);
+	cli_print_driver_counters(stdout, &t->counters, (double)a->trees);
 	cli_field(stdout, "time", "%.6f s searching, %.6f s in all", t->search_s, t->wall_s);
 	cli_field(stdout, "nodes per second", "%.0f", f.nps);
 	for (int k = 0; a->par.threads > 1 && k < (int)a->par.threads; k++) {
@@ -504,8 +504,7 @@ int cli_tree(int argc, char **argv)
 		.trees = 20,
 		.seed = 1,
 		.order = CUTOFF_RTREE_NATURAL,
-		.driver = CUTOFF_DRIVER_SERIAL,
-		.algo = CUTOFF_ALGO_ALPHABETA,
+		.algo = CUTOFF_ALGO_ALPHABETA, /* both set from --algo */
 		.value_min = -100,
 		.value_max = 100,
 	};
@@ -570,12 +569,11 @@ int cli_tree(int argc, char **argv)
 	}
 	if (!cli_parse_algo("tree", algo_text, &a.driver, &a.algo))
 		return CLI_EXIT_USAGE;
-	/* As for `cutoff search`: MTD(f) needs a table to be efficient and lazy SMP's threads
-	 * share nothing else; the others run without one so that the leaf counts are those of
-	 * the textbook algorithms. */
+	/* As for `cutoff search`: MTD(f) needs a table to be efficient and a parallel
+	 * driver's threads share what they learn through it; the serial search runs without
+	 * one so that the leaf counts are those of the textbook algorithms. */
 	if (!cli_given(opts, nopts, "hash"))
-		a.hash_mb =
-			a.algo == CUTOFF_ALGO_MTDF || a.driver == CUTOFF_DRIVER_LAZYSMP ? 16 : 0;
+		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF || a.driver != cli_driver_default() ? 16 : 0;
 	if (!check_args(&a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a.ordering))
 		return CLI_EXIT_USAGE;
 

@@ -92,8 +92,12 @@
  * `searching` is set, so after the cancel, and is never withdrawn. A `stop` while no `go`
  * runs is not passed on at all.
  *
- * Options. setoption checks the value and records it (`want`); the engine is made anew
- * (Threads, Algorithm, Placement, Pruning) or its table resized (Hash) only when it is
+ * Options. Algorithm lists every driver of the library's registry, and every driver
+ * option of the registry is an option of its own (spin or combo, by its name: min-split),
+ * so that a driver added to the library is offered here without an edit.
+ * setoption checks the value and records it (`want`); the engine is made anew
+ * (Threads, Algorithm, Placement, Pruning, a driver option) or its table resized (Hash)
+ * only when it is
  * idle, at the next isready or ucinewgame that finds no search running unstopped, or at
  * the next go (apply_options): a burst of setoption lines builds one engine, a setoption
  * sent during a search takes effect after it, and isready answers once a big table is in
@@ -123,7 +127,8 @@ static const char uci_usage[] =
 	"for a chess GUI or a referee (cutoff match). Commands: uci, isready, ucinewgame,\n"
 	"setoption, position, go, stop, ponderhit, debug, quit, and d (prints the current\n"
 	"position as 'info string fen ...'). Options: Threads, Hash, Algorithm, Placement,\n"
-	"Pruning, Move Overhead, Clear Hash (see 'uci'); they take effect when the engine\n"
+	"Pruning, Move Overhead, Clear Hash and each driver's options ('cutoff drivers';\n"
+	"see 'uci' for them all); they take effect when the engine\n"
 	"is idle, at the next isready, go or ucinewgame. A bad line is answered with\n"
 	"'info string error: ...' and changes nothing; a bad go is also answered at once\n"
 	"with the first legal move. A go during a search ends that search first: every\n"
@@ -156,7 +161,60 @@ typedef struct uci_options {
 	int placement; /* a cutoff_placement_t */
 	int pruning;   /* index into pruning_names */
 	int64_t overhead_ms;
+	cutoff_config_t drivers; /* the drivers' options (cutoff_config_get_option); the rest
+	                            of it is not read */
 } uci_options_t;
+
+/* The driver Algorithm starts with: the parallel driver that plays best on few threads
+ * (the library's default when the registry has none of that name). */
+static const char UCI_DEFAULT_DRIVER[] = "lazysmp";
+
+static int default_driver(void)
+{
+	cutoff_driver_t d;
+	return cutoff_driver_find(UCI_DEFAULT_DRIVER, &d) == CUTOFF_OK ? (int)d
+	                                                               : (int)cli_driver_default();
+}
+
+/* Calls fn(option, arg) for every driver option of the registry. */
+static void each_driver_option(void (*fn)(const cutoff_driver_option_t *, void *), void *arg)
+{
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++)
+			fn(&o[i], arg);
+	}
+}
+
+typedef struct options_pair {
+	const cutoff_config_t *a, *b;
+	bool same;
+} options_pair_t;
+
+static void compare_option(const cutoff_driver_option_t *opt, void *arg)
+{
+	options_pair_t *p = arg;
+	int x = 0, y = 0;
+	cutoff_config_get_option(p->a, opt->name, &x);
+	cutoff_config_get_option(p->b, opt->name, &y);
+	p->same &= x == y;
+}
+
+static bool same_driver_options(const cutoff_config_t *a, const cutoff_config_t *b)
+{
+	options_pair_t p = { a, b, true };
+	each_driver_option(compare_option, &p);
+	return p.same;
+}
+
+static void copy_option(const cutoff_driver_option_t *opt, void *arg)
+{
+	options_pair_t *p = arg;
+	int v;
+	if (cutoff_config_get_option(p->a, opt->name, &v) == CUTOFF_OK)
+		cutoff_config_set_option((cutoff_config_t *)p->b, opt->name, v);
+}
 
 /* One `go`: everything the search thread reads. */
 typedef struct uci_go {
@@ -365,6 +423,8 @@ static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, in
 	cfg.algo = CUTOFF_ALGO_PVS;
 	cfg.placement = (cutoff_placement_t)o->placement;
 	cfg.pruning = pruning_bits[o->pruning];
+	options_pair_t copy = { &o->drivers, &cfg, true };
+	each_driver_option(copy_option, &copy);
 	cfg.log = cli_log_keep;
 	cfg.log_user = &s->log;
 	s->log.last[0] = '\0';
@@ -397,10 +457,14 @@ static bool search_unstopped(uci_session_t *s)
 
 static void option_text(const uci_options_t *o, char *buf, size_t size)
 {
+	char drivers[256];
+	cli_driver_options_text(&o->drivers, (cutoff_driver_t)o->driver, drivers, sizeof(drivers));
 	snprintf(buf, size,
-	         "Threads %" PRId64 ", Hash %" PRId64 ", Algorithm %s, Placement %s, Pruning %s",
-	         o->threads, o->hash_mb, cli_driver_names[o->driver],
-	         cli_placement_names[o->placement], pruning_names[o->pruning]);
+	         "Threads %" PRId64 ", Hash %" PRId64
+	         ", Algorithm %s, Placement %s, Pruning %s%s%s",
+	         o->threads, o->hash_mb, cli_driver_name((cutoff_driver_t)o->driver),
+	         cli_placement_names[o->placement], pruning_names[o->pruning],
+	         drivers[0] ? ", " : "", drivers);
 }
 
 /*
@@ -411,12 +475,13 @@ static void option_text(const uci_options_t *o, char *buf, size_t size)
  */
 static bool apply_options(uci_session_t *s)
 {
-	char was[200], asked[200];
+	char was[512], asked[512];
 	int rc = 0;
 	join_search(s);
 	uci_options_t *o = &s->opt, *w = &s->want;
 	if (!s->engine || w->threads != o->threads || w->driver != o->driver ||
-	    w->placement != o->placement || w->pruning != o->pruning) {
+	    w->placement != o->placement || w->pruning != o->pruning ||
+	    !same_driver_options(&w->drivers, &o->drivers)) {
 		cutoff_engine_t *e = make_engine(s, w, &rc);
 		if (e) {
 			cutoff_engine_free(s->engine);
@@ -724,15 +789,42 @@ static void *watchdog_main(void *arg)
  * Commands
  * ------------------------------------------------------------------------------------- */
 
+/* `option name NAME type spin|combo ...` for a driver option of the registry. */
+static void say_driver_option(const cutoff_driver_option_t *opt, void *arg)
+{
+	uci_session_t *s = arg;
+	cutoff_config_t def;
+	char v[32], words[256];
+	int value = 0;
+	size_t n = 0;
+	cutoff_config_default(&def);
+	cutoff_config_get_option(&def, opt->name, &value);
+	if (!opt->words) {
+		say(s, "option name %s type spin default %d min %d max %d", opt->name, value,
+		    opt->min, opt->max);
+		return;
+	}
+	words[0] = '\0';
+	for (int i = 0; i <= opt->max - opt->min && n < sizeof(words); i++)
+		n += (size_t)snprintf(words + n, sizeof(words) - n, " var %s", opt->words[i]);
+	say(s, "option name %s type combo default %s%s", opt->name,
+	    cli_option_text(opt, value, v, sizeof(v)), words);
+}
+
 static void cmd_uci(uci_session_t *s)
 {
-	char names[128];
+	char names[256];
 	size_t n = 0;
 	say(s, "id name cutoff %s", cutoff_version());
 	say(s, "id author the cutoff authors");
 	say(s, "option name Threads type spin default 1 min 1 max %d", CUTOFF_MAX_THREADS);
 	say(s, "option name Hash type spin default 16 min 0 max %zu", (size_t)CUTOFF_MAX_TT_MB);
-	say(s, "option name Algorithm type combo default lazysmp var lazysmp var ybw var serial");
+	for (int d = 0; d < cutoff_driver_count() && n < sizeof(names); d++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
+		                      cli_driver_name((cutoff_driver_t)d));
+	say(s, "option name Algorithm type combo default %s%s",
+	    cli_driver_name((cutoff_driver_t)default_driver()), names);
+	n = 0;
 	for (int i = 0; cli_placement_names[i]; i++)
 		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
 		                      cli_placement_names[i]);
@@ -741,6 +833,7 @@ static void cmd_uci(uci_session_t *s)
 	say(s, "option name Move Overhead type spin default %d min 0 max %d", UCI_OVERHEAD_DEFAULT,
 	    UCI_OVERHEAD_MAX);
 	say(s, "option name Clear Hash type button");
+	each_driver_option(say_driver_option, s);
 	say(s, "uciok");
 }
 
@@ -1101,7 +1194,8 @@ enum {
 	OPT_PRUNING,
 	OPT_OVERHEAD,
 	OPT_CLEAR_HASH,
-	OPT_COUNT
+	OPT_COUNT,
+	OPT_DRIVER /* a driver option of the registry */
 };
 static const char *const option_names[OPT_COUNT] = { "Threads",   "Hash",    "Algorithm",
 	                                             "Placement", "Pruning", "Move Overhead",
@@ -1138,9 +1232,24 @@ static char *collect_words(char **cur, char *t, const char *stop, char *buf, siz
 	return t;
 }
 
-/* Reads `name N [value V]` after setoption: the option's index into *opt and its value
- * (size bytes; "" for the button); false after an error naming what is wrong. */
-static bool read_setoption(uci_session_t *s, char **cur, int *opt_out, char *value, size_t size)
+/* The driver option called `name` (in any case, as UCI names are), or NULL. */
+static const cutoff_driver_option_t *find_driver_option(const char *name)
+{
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++)
+			if (strcasecmp(o[i].name, name) == 0)
+				return &o[i];
+	}
+	return NULL;
+}
+
+/* Reads `name N [value V]` after setoption: the option's index into *opt (OPT_DRIVER with
+ * *driver_opt for a driver option) and its value (size bytes; "" for the button); false
+ * after an error naming what is wrong. */
+static bool read_setoption(uci_session_t *s, char **cur, int *opt_out,
+                           const cutoff_driver_option_t **driver_opt, char *value, size_t size)
 {
 	char q[UCI_QUOTE_SIZE], name[128];
 	bool long_name, long_value = false;
@@ -1165,29 +1274,66 @@ static bool read_setoption(uci_session_t *s, char **cur, int *opt_out, char *val
 		if (strcasecmp(name, option_names[i]) == 0)
 			opt = i;
 	}
+	*driver_opt = long_name ? NULL : find_driver_option(name);
+	if (opt == OPT_COUNT && *driver_opt)
+		opt = OPT_DRIVER;
 	if (opt == OPT_COUNT) {
 		say_error(s, "setoption: unknown option %s", quote(q, sizeof(q), name));
 		return false;
 	}
+	const char *shown = opt == OPT_DRIVER ? (*driver_opt)->name : option_names[opt];
 	if (opt == OPT_CLEAR_HASH) {
 		if (has_value) {
 			say_error(s, "setoption: Clear Hash is a button and takes no value");
 			return false;
 		}
 	} else if (!has_value || value[0] == '\0') {
-		say_error(s, "setoption: %s needs a value", option_names[opt]);
+		say_error(s, "setoption: %s needs a value", shown);
 		return false;
 	} else if (long_value) {
-		say_error(s, "setoption: the value of %s is too long", option_names[opt]);
+		say_error(s, "setoption: the value of %s is too long", shown);
 		return false;
 	}
 	*opt_out = opt;
 	return true;
 }
 
-/* Checks `value` for option `opt` and records it in s->want (applied when the engine is
- * idle: apply_options), or says what was expected. */
-static void set_option(uci_session_t *s, int opt, const char *value)
+/* Checks `value` for the driver option `opt`: one of its words (in any case) or a number
+ * in its range, into *out; false after saying what was expected. */
+static bool driver_option_value(uci_session_t *s, const cutoff_driver_option_t *opt,
+                                const char *value, int *out)
+{
+	char q[UCI_QUOTE_SIZE], words[256];
+	size_t n = 0;
+	int64_t v;
+	if (!opt->words) {
+		if (cli_int_value(value, opt->min, opt->max, &v)) {
+			*out = (int)v;
+			return true;
+		}
+		say_error(s, "setoption: %s: expected an integer in %d..%d, got %s", opt->name,
+		          opt->min, opt->max, quote(q, sizeof(q), value));
+		return false;
+	}
+	words[0] = '\0';
+	for (int i = 0; i <= opt->max - opt->min; i++) {
+		if (strcasecmp(value, opt->words[i]) == 0) {
+			*out = opt->min + i;
+			return true;
+		}
+		if (n < sizeof(words))
+			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", i ? ", " : "",
+			                      opt->words[i]);
+	}
+	say_error(s, "setoption: %s: expected one of %s, got %s", opt->name, words,
+	          quote(q, sizeof(q), value));
+	return false;
+}
+
+/* Checks `value` for option `opt` (driver_opt for OPT_DRIVER) and records it in s->want
+ * (applied when the engine is idle: apply_options), or says what was expected. */
+static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *driver_opt,
+                       const char *value)
 {
 	char q[UCI_QUOTE_SIZE];
 	uci_options_t o = s->want;
@@ -1211,13 +1357,22 @@ static void set_option(uci_session_t *s, int opt, const char *value)
 		o.hash_mb = v;
 		break;
 	case OPT_ALGORITHM:
-		if ((k = choice_index(cli_driver_names, value)) < 0) {
-			say_error(s,
-			          "setoption: Algorithm: expected lazysmp, ybw or serial, got %s",
-			          quote(q, sizeof(q), value));
+		k = -1;
+		for (int d = 0; d < cutoff_driver_count(); d++)
+			if (strcasecmp(value, cli_driver_name((cutoff_driver_t)d)) == 0)
+				k = d;
+		if (k < 0) {
+			char list[256];
+			say_error(s, "setoption: Algorithm: expected one of %s, got %s",
+			          cli_driver_list(list, sizeof(list)), quote(q, sizeof(q), value));
 			return;
 		}
 		o.driver = k;
+		break;
+	case OPT_DRIVER:
+		if (!driver_option_value(s, driver_opt, value, &k))
+			return;
+		cutoff_config_set_option(&o.drivers, driver_opt->name, k);
 		break;
 	case OPT_PLACEMENT:
 		if ((k = choice_index(cli_placement_names, value)) < 0) {
@@ -1260,8 +1415,9 @@ static void cmd_setoption(uci_session_t *s, char **cur)
 {
 	char value[128];
 	int opt;
-	if (read_setoption(s, cur, &opt, value, sizeof(value)))
-		set_option(s, opt, value);
+	const cutoff_driver_option_t *driver_opt;
+	if (read_setoption(s, cur, &opt, &driver_opt, value, sizeof(value)))
+		set_option(s, opt, driver_opt, value);
 }
 
 /* readyok: at once while a search that nothing has stopped runs (UCI asks for that);
@@ -1329,7 +1485,7 @@ static uci_next_t run_line(uci_session_t *s, char *line)
 		} else if (strcmp(t, "d") == 0) {
 			char fen[CUTOFF_CHESS_FEN_SIZE];
 			cutoff_chess_fen(s->chess, &s->pos, fen, sizeof(fen));
-			char opts[200];
+			char opts[512];
 			option_text(&s->opt, opts, sizeof(opts));
 			say(s, "info string fen %s", fen);
 			say(s, "info string engine %s%s, Move Overhead %" PRId64,
@@ -1360,10 +1516,11 @@ static uci_session_t *session_new(void)
 	s->game = cutoff_chess_game(s->chess);
 	s->opt = (uci_options_t){ .threads = 1,
 		                  .hash_mb = 16,
-		                  .driver = CUTOFF_DRIVER_LAZYSMP,
+		                  .driver = default_driver(),
 		                  .placement = CUTOFF_PLACE_NONE,
 		                  .pruning = 3, /* all */
 		                  .overhead_ms = UCI_OVERHEAD_DEFAULT };
+	cutoff_config_default(&s->opt.drivers);
 	cutoff_chess_start(s->chess, &s->pos);
 	pthread_mutexattr_t recursive;
 	pthread_mutexattr_init(&recursive);

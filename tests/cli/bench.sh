@@ -24,6 +24,11 @@ unset CUTOFF_DATA_DIR GNUPLOT
 # ok, fail, run and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
+# The drivers, from the library's registry: a sweep measures each one by default, the
+# default driver (the baseline) at 1 thread only, the others at every count.
+mapfile -t drivers < <("$cutoff" drivers --names)
+ndrivers=${#drivers[@]}
+
 # bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
 bad() {
 	local needle=$1
@@ -66,7 +71,8 @@ profile_checks() {
 	local dir=$1 depth=$2
 	local lines
 	lines=$(($(wc -l <"$dir/threads.csv") - 1))
-	if [ "$lines" -eq 7 ]; then ok "threads.csv: 7 threads (serial 1, lazysmp 1+2, ybw 1+2)"; else fail "threads.csv: $lines threads"; fi
+	local want=$((1 + 3 * (ndrivers - 1)))
+	if [ "$lines" -eq "$want" ]; then ok "threads.csv: $want threads (the baseline 1, each other driver 1+2)"; else fail "threads.csv: $lines threads, expected $want"; fi
 	if ! grep -q '"profiled":true' "$dir/results.json"; then
 		# Built with -DCUTOFF_PROFILE=OFF: every figure of the profiler is n/a, never 0.
 		if grep -q "CUTOFF_PROFILE=OFF" "$dir/report.txt"; then ok "no profiler: the report says so"; else fail "no profiler: the report does not say so"; fi
@@ -94,11 +100,22 @@ profile_checks() {
 	csv_check "$dir/threads.csv" "lazysmp threads: no split wait, no lock; depth completed <= reached <= $depth" \
 		'v["driver"] != "lazysmp" || (v["share_split_wait"] == "0.0000" && v["share_lock_spin"] == "0.0000" && v["depth_completed_mean"] + 0 <= v["depth_reached_mean"] + 0 && v["depth_reached_mean"] + 0 <= '"$depth"')'
 	csv_check "$dir/results.csv" "results.csv: split figures n/a except for ybw; sync share 0 for serial and lazysmp" \
-		'v["driver"] == "ybw" || (v["splits"] == "n/a" && v["helpers_per_split"] == "n/a" && v["split_cutoff_rate"] == "n/a" && v["split_nodes_lost_share"] == "n/a" && v["sync_share"] == "0.0000")'
-	csv_check "$dir/results.csv" "results.csv: ybw rows have split points (a number), helpers per split point 1..threads-1 when any" \
-		'v["driver"] != "ybw" || (v["splits"] ~ /^[0-9]+$/ && (v["splits"] + 0 == 0 || (v["helpers_per_split"] + 0 >= 1 && v["helpers_per_split"] + 0 <= v["threads"] - 1 && v["split_cutoff_rate"] + 0 <= 1 && v["split_nodes_lost_share"] + 0 <= 1)))'
+		'v["driver"] == "ybw" || (v["splits"] == "n/a" && v["helpers_per_split"] == "n/a" && v["split_cutoff_rate"] == "n/a" && v["split_nodes_lost_share"] == "n/a" && (v["driver"] != "serial" && v["driver"] != "lazysmp" || v["sync_share"] == "0.0000"))'
+	# A driver's own figures show on the rows whose runs counted them: a row with split
+	# points has all its split figures, a row without has none (n/a), whatever the driver.
+	csv_check "$dir/results.csv" "results.csv: split figures all n/a, or split points > 0 with helpers per split point 1..threads-1" \
+		'v["splits"] == "n/a" ? (v["helpers_per_split"] v["split_cutoff_rate"] v["split_nodes_lost_share"] == "n/an/an/a") : (v["splits"] + 0 > 0 && v["helpers_per_split"] + 0 >= 1 && v["helpers_per_split"] + 0 <= v["threads"] - 1 && v["split_cutoff_rate"] + 0 <= 1 && v["split_nodes_lost_share"] + 0 <= 1)'
+	csv_check "$dir/results.csv" "results.csv: deferred-move figures all n/a, or moves deferred > 0 with shares 0..1" \
+		'v["deferred"] == "n/a" ? (v["deferred_tt_share"] v["deferred_busy_share"] v["second_passes"] == "n/an/an/a") : (v["deferred"] + 0 > 0 && v["deferred_tt_share"] + 0 <= 1 && v["deferred_busy_share"] + 0 <= 1 && v["deferred_tt_share"] + v["deferred_busy_share"] <= 1.0001)'
 	csv_check "$dir/runs.csv" "runs.csv: a split point books a helper, cuts off at most once; no split outside ybw" \
 		'v["driver"] == "ybw" ? (v["split_helpers"] + 0 >= v["splits"] + 0 && v["split_cutoffs"] + 0 <= v["splits"] + 0 && v["split_nodes_lost"] + 0 <= v["nodes"] + 0) : (v["splits"] v["split_helpers"] v["split_cutoffs"] v["split_nodes_lost"] == "0000")'
+	csv_check "$dir/runs.csv" "runs.csv: a deferred move is answered by the table or found busy at most once" \
+		'v["deferred_tt"] + v["deferred_busy"] <= v["deferred"] + 0 && v["second_passes"] + 0 <= v["nodes"] + 0'
+	local missing=
+	for d in "${drivers[@]}"; do
+		grep -q "^rtree,$d,1," "$dir/results.csv" || missing+=" $d"
+	done
+	if [ -z "$missing" ]; then ok "results.csv: a row of every driver of the registry (${drivers[*]})"; else fail "results.csv: no row of$missing"; fi
 	# Node types (PVS, no quiescence on the trees): PV + CUT + ALL = nodes.
 	csv_check "$dir/runs.csv" "runs.csv: nodes_pv + nodes_cut + nodes_all = nodes; wrong and first cut-offs within their wholes" \
 		'v["nodes_pv"] + v["nodes_cut"] + v["nodes_all"] == v["nodes"] + 0 && v["cut_nodes_wrong"] + 0 <= v["nodes_cut"] + 0 && v["all_nodes_wrong"] + 0 <= v["nodes_all"] + 0 && v["cut_node_first_cutoffs"] + 0 <= v["cut_node_cutoffs"] + 0 && v["cut_node_cutoffs"] + 0 <= v["cutoffs"] + 0'
@@ -123,7 +140,13 @@ bad "--threads" bench --threads 2,2
 bad "--threads" bench --threads 1025
 bad "--workload" bench --workload go
 bad "--workload" bench --workload rtree,
-bad "--drivers" bench --drivers serial,abdada
+bad "--drivers" bench --drivers serial,no-such-driver
+run bench --drivers no-such-driver
+listed=0
+for d in "${drivers[@]}"; do
+	[[ $stderr == *"$d"* ]] && listed=$((listed + 1))
+done
+if [ "$listed" -eq "$ndrivers" ]; then ok "bench --drivers: the error lists the $ndrivers drivers"; else fail "bench --drivers: $stderr"; fi
 bad "--repeat" bench --repeat 0
 bad "--repeat" bench --repeat three
 bad "--plot" bench --plot jpeg
@@ -201,7 +224,10 @@ else
 	fail "no sane ceiling at 2 threads in report.txt / results.json: '$c'"
 fi
 rows=$(grep -c '^rtree,' "$out/results.csv")
-if [ "$rows" -eq 5 ]; then ok "results.csv: 5 rows (serial/1, lazysmp/1,2, ybw/1,2)"; else fail "results.csv: $rows rows"; fi
+want=$((1 + 2 * (ndrivers - 1)))
+if [ "$rows" -eq "$want" ]; then ok "results.csv: $want rows (the baseline at 1 thread, each other driver at 1 and 2)"; else fail "results.csv: $rows rows, expected $want"; fi
+lines=$(head -n 1 "$out/speedup-rtree.dat")
+if [ "$lines" = "# threads ${drivers[*]:1}" ]; then ok "speedup-rtree.dat: a line per driver beyond the baseline (${drivers[*]:1})"; else fail "speedup-rtree.dat: '$lines'"; fi
 s=$(field "$out/results.csv" speedup rtree,serial,1,)
 o=$(field "$out/results.csv" overhead rtree,serial,1,)
 if [ "$s" = "1.0000" ] && [ "$o" = "1.0000" ]; then

@@ -209,7 +209,7 @@ bad "--threads needs a value" search --threads
 bad "'spread'" search --placement spread
 bad "--placement" search --placement ''
 bad "'0'" search --min-split 0
-bad "'128'" search --min-split 128
+bad "'129'" search --min-split 129
 bad "'0'" search --max-helpers 0
 bad "'1025'" search --max-helpers 1025
 

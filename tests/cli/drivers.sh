@@ -2,12 +2,16 @@
 # drivers.sh CUTOFF — the parallel drivers through the `cutoff` command.
 #
 # `cutoff tree` checks every tree's value against a full negamax of the tree, so a run with
-# no mismatches is an exactness test of the driver: every driver (serial, lazysmp, ybw)
-# with every algorithm, at 1 to 4 threads, on naturally and worst-ordered trees, in one
+# no mismatches is an exactness test of the driver: every driver of the library's registry
+# (as `cutoff drivers --names` lists them: serial, lazysmp, ybw, ...) with every algorithm, at 1 to 4 threads, on naturally and worst-ordered trees, in one
 # search and by iterative deepening, and with YBW's split rules at their extremes. `cutoff
 # search` must find tic-tac-toe's value (0, exact) with each of them, and its per-thread
 # counts must add up to the total, as must the profiler's figures in both commands. The figures of the serial driver are those of
 # cli_errors.sh; here only the values are oracles, since parallel node counts vary.
+# The registry reaches every command: each driver is taken by --algo, an unknown one's
+# error lists them all, and each driver option is taken as --NAME VALUE by every command
+# that takes --threads, and refused out of its range (exit 2, one line naming the option
+# and the range), whatever the options are called.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -67,8 +71,92 @@ sys.exit(0 if len(parts) == n and abs(sum(parts) - whole) <= 1e-6 * max(1, whole
 	fi
 }
 
+# The drivers, from the library's registry; the parallel ones are all but the default.
+mapfile -t drivers < <("$cutoff" drivers --names)
+default=$("$cutoff" drivers --json | grep -o '"name":"[^"]*","description":"[^"]*","default":true' |
+	cut -d'"' -f4)
+parallel=()
+for d in "${drivers[@]}"; do
+	[ "$d" = "$default" ] || parallel+=("$d")
+done
+if [ ${#drivers[@]} -ge 3 ] && [ -n "$default" ]; then
+	ok "cutoff drivers --names: ${drivers[*]} (default $default)"
+else
+	fail "cutoff drivers: '${drivers[*]}', default '$default'"
+fi
+
+# --- the registry through the command line ---------------------------------------------------
+for driver in "${drivers[@]}"; do
+	what="cutoff drivers lists $driver with its description"
+	if good "$what" drivers && [[ $stdout =~ (^|$'\n')$driver\ +[^\ ] ]]; then
+		ok "$what"
+	else
+		fail "$what: $(show "$stdout")"
+	fi
+done
+run search --algo no-such-driver
+listed=0
+for driver in "${drivers[@]}"; do
+	[[ $stderr == *"$driver"* ]] && listed=$((listed + 1))
+done
+if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" && [ "$listed" -eq ${#drivers[@]} ]; then
+	ok "an unknown driver: exit 2, one line listing the ${#drivers[@]} drivers"
+else
+	fail "an unknown driver: exit $status, $(show "$stderr")"
+fi
+
+# Each option of `cutoff drivers`: "  --NAME MIN..MAX ..." or "  --NAME WORD|WORD ...".
+opt_lines=$("$cutoff" drivers | sed -n 's/^  --\([a-z0-9-]*\) \([^ ]*\) .*/\1 \2/p')
+nopts=0
+while read -r name range; do
+	[ -n "$name" ] || continue
+	nopts=$((nopts + 1))
+	if [[ $range =~ ^(-?[0-9]+)\.\.(-?[0-9]+)$ ]]; then
+		min=${BASH_REMATCH[1]}
+		max=${BASH_REMATCH[2]}
+		low=$((min - 1))
+		for cmd in search tree solve epd bench; do
+			run "$cmd" "--$name" "$low"
+			if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" &&
+				[[ $stderr == *"--$name"*"$min..$max"*"'$low'"* ]]; then
+				ok "$cmd --$name $low: exit 2, one line naming the option and $min..$max"
+			else
+				fail "$cmd --$name $low: exit $status: $(show "$stderr")"
+			fi
+		done
+		run search "--$name" $((max + 1))
+		if [ "$status" -eq 2 ] && [[ $stderr == *"--$name"*"$min..$max"* ]]; then
+			ok "search --$name $((max + 1)): refused"
+		else
+			fail "search --$name $((max + 1)): exit $status: $(show "$stderr")"
+		fi
+		given=$min
+	else
+		given=${range%%|*}
+		run search "--$name" no-such-word
+		if [ "$status" -eq 2 ] && one_line "$stderr" &&
+			[[ $stderr == *"--$name"*"${range//|/, }"* ]]; then
+			ok "search --$name no-such-word: exit 2, one line listing ${range//|/, }"
+		else
+			fail "search --$name no-such-word: exit $status: $(show "$stderr")"
+		fi
+	fi
+	# Taken by every driver's search (each reads only its own), and shown in the JSON.
+	for driver in "${drivers[@]}"; do
+		what="search --algo $driver --threads 2 --$name $given"
+		if good "$what" search --algo "$driver" --threads 2 "--$name" "$given" --depth 4 --json; then
+			if field value 0 && [[ $stdout == *"\"driver_options\":{"*"\"$name\":"* ]]; then
+				ok "$what: the value, and $name in driver_options"
+			else
+				fail "$what: $(show "$stdout")"
+			fi
+		fi
+	done
+done <<<"$opt_lines"
+if [ "$nopts" -ge 3 ]; then ok "cutoff drivers lists $nopts options"; else fail "cutoff drivers lists $nopts options: $opt_lines"; fi
+
 # --- tree: exact at 1..4 threads -----------------------------------------------------------
-for driver in serial lazysmp ybw; do
+for driver in "${drivers[@]}"; do
 	for algo in minimax alphabeta pvs mtdf; do
 		for threads in 1 2 3 4; do
 			what="tree --algo $driver/$algo --threads $threads"
@@ -86,7 +174,7 @@ for driver in serial lazysmp ybw; do
 	done
 done
 
-for driver in lazysmp ybw; do
+for driver in "${parallel[@]}"; do
 	what="tree --algo $driver --threads 3 --iterate --ordering all --aspiration 10"
 	if good "$what" tree --algo $driver --threads 3 --iterate --ordering all \
 		--aspiration 10 --model incremental --trees 8 --json; then
@@ -155,7 +243,7 @@ sys.exit(0 if ok else 1)
 	fi
 }
 
-for driver in serial lazysmp ybw; do
+for driver in "${drivers[@]}"; do
 	what="tree --algo $driver --threads 3 --json: profile"
 	if good "$what" tree --algo $driver --threads 3 --branching 6 --depth 6 --trees 4 --json; then
 		profiled "$what"
@@ -167,7 +255,7 @@ for driver in serial lazysmp ybw; do
 done
 
 # --- search: tic-tac-toe's value with every driver -----------------------------------------
-for driver in serial lazysmp ybw; do
+for driver in "${drivers[@]}"; do
 	for algo in alphabeta pvs mtdf; do
 		for threads in 1 2 4; do
 			what="search --algo $driver/$algo --threads $threads"
@@ -183,9 +271,12 @@ for driver in serial lazysmp ybw; do
 	done
 done
 
-# The label: the algorithm alone under the serial driver, DRIVER/ALGO otherwise.
-for pair in "serial:\"pvs\"" "ybw:\"ybw/pvs\"" "lazysmp/mtdf:\"lazysmp/mtdf\"" \
-	"serial/minimax:\"minimax\""; do
+# The label: the algorithm alone under the default driver, DRIVER/ALGO otherwise.
+pairs=("$default:\"pvs\"" "$default/minimax:\"minimax\"")
+for driver in "${parallel[@]}"; do
+	pairs+=("$driver:\"$driver/pvs\"" "$driver/mtdf:\"$driver/mtdf\"")
+done
+for pair in "${pairs[@]}"; do
 	given=${pair%%:*}
 	label=${pair#*:}
 	if good "search --algo $given" search --algo "$given" --depth 3 --json && field algo "$label"; then
@@ -196,10 +287,11 @@ for pair in "serial:\"pvs\"" "ybw:\"ybw/pvs\"" "lazysmp/mtdf:\"lazysmp/mtdf\"" \
 done
 
 # --- text reports ----------------------------------------------------------------------------
-if good "search text, ybw on 2 threads" search --algo ybw --threads 2; then
+# (Split points show where there are any: on a tree big enough for the helper to join.)
+if good "search text, ybw on 2 threads" search --game rtree --algo ybw --threads 2; then
 	if [[ $stdout == *$'\n'"thread 0 "* && $stdout == *$'\n'"thread 1 "* &&
-		$stdout == *$'\n'"split points "* ]]; then
-		ok "search text report has a line per thread and the split points"
+		$stdout == *$'\n'"split points "* && $stdout == *$'\n'"driver options "* ]]; then
+		ok "search text report has a line per thread, the driver's options and the split points"
 	else
 		fail "search text report lacks the thread lines: $(show "$stdout")"
 	fi

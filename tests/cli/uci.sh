@@ -104,22 +104,47 @@ mated="rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
 stalemate="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 lost="6k1/8/8/8/8/8/5PPP/3Q2K1 b - - 0 1"
 
+# The drivers and their options, from the library's registry (`cutoff drivers`): the
+# Algorithm combo lists every driver, and every driver option is an option of its own.
+mapfile -t drivers < <("$cutoff" drivers --names)
+algorithm="Algorithm type combo default lazysmp"
+for d in "${drivers[@]}"; do
+	algorithm+=" var $d"
+done
+# "NAME MIN..MAX" or "NAME WORD|WORD", one a line
+driver_options=$("$cutoff" drivers | sed -n 's/^  --\([a-z0-9-]*\) \([^ ]*\) .*/\1 \2/p')
+
 # --- the handshake, isready, a search with info lines --------------------------------
 start_engine
 send uci
 if expect '^uciok$' 10 && [[ $got == "id name cutoff "* ]] && [[ $got == *$'\nid author '* ]]; then
 	missing=
 	for o in "Threads type spin default 1 min 1" "Hash type spin default 16" \
-		"Algorithm type combo default lazysmp var lazysmp var ybw var serial" \
+		"$algorithm" \
 		"Placement type combo default none var none var compact var scatter" \
 		"Pruning type combo default all" "Move Overhead type spin default" \
 		"Clear Hash type button"; do
 		[[ $got == *"option name $o"* ]] || missing+=" [$o]"
 	done
 	if [ -z "$missing" ]; then
-		ok "uci: id name, id author, the 7 options, uciok"
+		ok "uci: id name, id author, the 7 options (Algorithm: ${drivers[*]}), uciok"
 	else
 		fail "uci: missing options:$missing in: $got"
+	fi
+	missing=
+	while read -r name range; do
+		[ -n "$name" ] || continue
+		if [[ $range =~ ^(-?[0-9]+)\.\.(-?[0-9]+)$ ]]; then
+			o="$name type spin default [-0-9]+ min ${BASH_REMATCH[1]} max ${BASH_REMATCH[2]}"
+		else
+			o="$name type combo default [a-z0-9-]+ var ${range//|/ var }"
+		fi
+		[[ $got =~ (^|$'\n')"option name "$o$'\n' ]] || missing+=" [$o]"
+	done <<<"$driver_options"
+	if [ -z "$missing" ] && [ -n "$driver_options" ]; then
+		ok "uci: every driver option of 'cutoff drivers', spin or combo with its range"
+	else
+		fail "uci: missing driver options:$missing in: $got"
 	fi
 else
 	fail "uci: no uciok: $got"
@@ -310,6 +335,17 @@ bad_go "'a1a1'" "go searchmoves a1a1 depth 2"
 bad_line "'Foo'" "setoption name Foo value 1"
 bad_line "Threads" "setoption name Threads value 0"
 bad_line "'ybw2'" "setoption name Algorithm value ybw2"
+# every driver option: out of its range (or not one of its words), one error naming it
+while read -r name range; do
+	[ -n "$name" ] || continue
+	if [[ $range =~ ^(-?[0-9]+)\.\.(-?[0-9]+)$ ]]; then
+		bad_line "$name: expected an integer in $range, got '$((BASH_REMATCH[1] - 1))'" \
+			"setoption name $name value $((BASH_REMATCH[1] - 1))"
+	else
+		bad_line "$name: expected one of ${range//|/, }, got 'no-such-word'" \
+			"setoption name $name value no-such-word"
+	fi
+done <<<"$driver_options"
 bad_line "Hash" "setoption name Hash value -1"
 bad_line "'maybe'" "debug maybe"
 bad_go "btime is missing" "go wtime 1000"
@@ -415,9 +451,23 @@ fi
 
 # --- options --------------------------------------------------------------------------
 options_ok=0
-for setting in "Threads value 2" "Algorithm value ybw" "Algorithm value lazysmp" \
-	"Algorithm value serial" "Placement value compact" "Pruning value none" \
-	"Hash value 1" "Move Overhead value 50" "Clear Hash" "threads value 1"; do
+settings=("Threads value 2")
+for d in "${drivers[@]}"; do
+	settings+=("Algorithm value $d")
+done
+# each driver option at its least value (a word option: its last word), under the last
+# driver
+while read -r name range; do
+	[ -n "$name" ] || continue
+	if [[ $range == *..* ]]; then
+		settings+=("$name value ${range%%..*}")
+	else
+		settings+=("$name value ${range##*|}")
+	fi
+done <<<"$driver_options"
+settings+=("Placement value compact" "Pruning value none" "Hash value 1" "Move Overhead value 50"
+	"Clear Hash" "threads value 1")
+for setting in "${settings[@]}"; do
 	send "setoption name $setting" "position startpos moves d2d4" "go depth 5"
 	if expect '^bestmove ' 20 && [[ $got != *"info string error"* ]] &&
 		[[ $got == *$'info depth 5 '* ]] && legal startpos d2d4 "$(bestmove_of)"; then
@@ -426,7 +476,7 @@ for setting in "Threads value 2" "Algorithm value ybw" "Algorithm value lazysmp"
 		fail "setoption name $setting, go depth 5: $got"
 	fi
 done
-[ "$options_ok" -eq 10 ] && ok "setoption Threads 2, Algorithm ybw/lazysmp/serial, Placement, Pruning, Hash, Move Overhead, Clear Hash: each then searches to depth 5"
+[ "$options_ok" -eq ${#settings[@]} ] && ok "setoption Threads 2, Algorithm ${drivers[*]}, every driver option, Placement, Pruning, Hash, Move Overhead, Clear Hash: each then searches to depth 5"
 send "setoption name Threads value 2" "setoption name Algorithm value ybw" "position startpos" "go infinite"
 expect '^info depth 1 ' 10
 send "setoption name Threads value 3" "ucinewgame" "isready"

@@ -1,0 +1,142 @@
+/*
+ * drivers.c — `cutoff drivers`: the library's parallel drivers and their options, as its
+ * registry lists them (cutoff_driver_count and the functions beside it). Every other
+ * command takes its drivers from the same registry: what this prints is what --algo,
+ * the drivers' --OPTION VALUE, bench --drivers and UCI's Algorithm accept.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "cutoff.h"
+#include "json.h"
+
+/* clang-format off */
+static const char drivers_usage[] =
+	"usage: cutoff drivers [--names | --json]\n"
+	"\n"
+	"Lists the library's parallel drivers: each one's name (what --algo DRIVER,\n"
+	"bench --drivers and UCI's Algorithm take), what it does, and its options, each\n"
+	"taken as --NAME VALUE by every command that takes --threads (search, tree,\n"
+	"solve, epd, bench) and as a UCI option of the same name, with its range and\n"
+	"default. The driver marked 'default' is the one an algorithm alone runs under.\n"
+	"\n"
+	"  --names  print the drivers' names only, one a line\n"
+	"  --json   print them as JSON instead\n"
+	"  --help   print this help\n";
+/* clang-format on */
+
+/* The values an option takes, as the command line writes them: "off|on" or "1..128". */
+static const char *range_text(const cutoff_driver_option_t *o, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (!o->words) {
+		snprintf(buf, size, "%d..%d", o->min, o->max);
+		return buf;
+	}
+	for (int k = 0; k <= o->max - o->min && used < size; k++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", k ? "|" : "",
+		                         o->words[k]);
+	return buf;
+}
+
+static void print_text(const cutoff_config_t *def)
+{
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		printf("%-10s %s%s\n", cli_driver_name((cutoff_driver_t)d),
+		       cutoff_driver_description((cutoff_driver_t)d),
+		       (cutoff_driver_t)d == def->driver ? " (default)" : "");
+		for (int i = 0; i < n; i++) {
+			char range[128], v[32], head[160];
+			int value = 0;
+			cutoff_config_get_option(def, o[i].name, &value);
+			snprintf(head, sizeof(head), "--%s %s", o[i].name,
+			         range_text(&o[i], range, sizeof(range)));
+			printf("  %-28s %s; default %s\n", head, o[i].help,
+			       cli_option_text(&o[i], value, v, sizeof(v)));
+		}
+	}
+}
+
+static int print_json(const cutoff_config_t *def)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_array(&w, NULL);
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		json_begin_object(&w, NULL);
+		json_string(&w, "name", cli_driver_name((cutoff_driver_t)d));
+		json_string(&w, "description", cutoff_driver_description((cutoff_driver_t)d));
+		json_bool(&w, "default", (cutoff_driver_t)d == def->driver);
+		json_begin_array(&w, "options");
+		for (int i = 0; i < n; i++) {
+			char v[32];
+			int value = 0;
+			cutoff_config_get_option(def, o[i].name, &value);
+			json_begin_object(&w, NULL);
+			json_string(&w, "name", o[i].name);
+			json_string(&w, "help", o[i].help);
+			json_int(&w, "min", o[i].min);
+			json_int(&w, "max", o[i].max);
+			if (o[i].words) {
+				json_begin_array(&w, "words");
+				for (int k = 0; k <= o[i].max - o[i].min; k++)
+					json_string(&w, NULL, o[i].words[k]);
+				json_end(&w);
+				json_string(&w, "default",
+				            cli_option_text(&o[i], value, v, sizeof(v)));
+			} else {
+				json_null(&w, "words");
+				json_int(&w, "default", value);
+			}
+			json_end(&w);
+		}
+		json_end(&w);
+		json_end(&w);
+	}
+	json_end(&w);
+	if (json_finish(&w) < 0) {
+		cli_error("drivers", "cannot write the JSON output");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+int cli_drivers(int argc, char **argv)
+{
+	bool names = false, json = false;
+	cli_opt_t opts[] = {
+		{ .name = "names", .kind = CLI_FLAG, .dest.flag = &names },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+	};
+	switch (cli_parse("drivers", drivers_usage, opts, (int)(sizeof(opts) / sizeof(opts[0])),
+	                  argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	if (names && json) {
+		cli_error("drivers", "--names and --json: give one");
+		return CLI_EXIT_USAGE;
+	}
+	cutoff_config_t def;
+	cutoff_config_default(&def);
+	if (json)
+		return print_json(&def);
+	if (names) {
+		for (int d = 0; d < cutoff_driver_count(); d++)
+			printf("%s\n", cli_driver_name((cutoff_driver_t)d));
+		return CLI_EXIT_OK;
+	}
+	print_text(&def);
+	return CLI_EXIT_OK;
+}
