@@ -340,7 +340,7 @@ static int check(const cutoff_config_t *c)
 
 const cutoff_driver_ops_t cutoff_driver_abdada_ops = {
 	.name = "abdada",
-	.description = "ABDADA: every thread iterates from the root, deferring younger moves "
+	.description = "ABDADA: every thread iterates from the root, deferring moves "
 		       "another thread is searching",
 	.check = check,
 	.create = create,

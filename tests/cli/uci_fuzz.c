@@ -13,16 +13,17 @@
  * loaded far beyond its CPUs runs fewer of them rather than meet CTest's time-out; the
  * summary says how many ran. --only K runs session K of the seed alone.
  *
- * A session: `uci` (usually), setoption Threads 1..8 and an Algorithm (serial, lazysmp,
- * ybw), `isready` or not (without it the engine is built at the first `go`), then 8 to
- * 40 commands drawn at random: position startpos or fen (a pool of positions, some
- * mutated into bad FENs) with random legal moves and now and then an illegal one; go
- * with every kind of limit, alone and mixed, and with malformed values; stop; ponderhit;
- * isready; ucinewgame; setoption, valid and not (Threads, Hash, Algorithm, Placement,
- * Pruning, Move Overhead, Clear Hash, unknown names); d; uci; debug; garbage lines
- * (random words and bytes, a NUL byte, a line over 1 MiB; none of them holding a command
- * word); then `quit`, `quit` at once after a `go`, or the end of input. Between commands
- * a random pause of 0 to 40 ms, so that commands land at every stage of a search.
+ * A session: `uci` (usually), setoption Threads 1..8 and an Algorithm (any driver of the
+ * library's registry), `isready` or not (without it the engine is built at the first
+ * `go`), then 8 to 40 commands drawn at random: position startpos or fen (a pool of
+ * positions, some mutated into bad FENs) with random legal moves and now and then an
+ * illegal one; go with every kind of limit, alone and mixed, and with malformed values;
+ * stop; ponderhit; isready; ucinewgame; setoption, valid and not (Threads, Hash,
+ * Algorithm, Placement, Pruning, Move Overhead, Clear Hash, unknown names); d; uci;
+ * debug; garbage lines (random words and bytes, a NUL byte, a line over 1 MiB; none of
+ * them holding a command word); then `quit`, `quit` at once after a `go`, or the end of
+ * input. Between commands a random pause of 0 to 40 ms, so that commands land at every
+ * stage of a search.
  *
  * The oracles, per session:
  *   - every `go` gets exactly one `bestmove`, in order: the k-th bestmove answers the
@@ -643,7 +644,6 @@ static void gen_setoption(rng_t *r, bytes_t *line)
 		"setoption name Pruning value some",
 		"setoption name Move Overhead value -3",
 	};
-	static const char *const algorithms[] = { "serial", "lazysmp", "ybw", "YBW" };
 	static const char *const placements[] = { "none", "compact", "scatter" };
 	static const char *const prunings[] = { "all", "nullmove", "lmr", "none" };
 	switch (below(r, 9)) {
@@ -654,9 +654,14 @@ static void gen_setoption(rng_t *r, bytes_t *line)
 	case 2:
 		bytes_printf(line, "setoption name Hash value %d", (int)between(r, 0, 32));
 		break;
-	case 3:
-		bytes_printf(line, "setoption name Algorithm value %s", PICK(r, algorithms));
+	case 3: {
+		/* Every driver of the registry, and one more: a name in capitals. */
+		int d = (int)below(r, (uint64_t)cutoff_driver_count() + 1);
+		bytes_printf(line, "setoption name Algorithm value %s",
+		             d < cutoff_driver_count() ? cutoff_driver_name((cutoff_driver_t)d)
+		                                       : "YBW");
 		break;
+	}
 	case 4:
 		bytes_printf(line, "setoption name Placement value %s", PICK(r, placements));
 		break;
@@ -946,7 +951,6 @@ static bool send_line(engine_t *e, const bytes_t *line, verdict_t *v)
 /* The opening of a session: uci, the threads and driver, isready or not. */
 static int open_session(rng_t *r, model_t *m, engine_t *e, verdict_t *v)
 {
-	static const char *const algorithms[] = { "serial", "lazysmp", "ybw" };
 	bytes_t line = { 0 };
 	int sent = 0;
 	for (int step = 0; step < 4 && !v->why[0]; step++) {
@@ -961,7 +965,8 @@ static int open_session(rng_t *r, model_t *m, engine_t *e, verdict_t *v)
 			bytes_printf(&line, "setoption name Threads value %d", threads);
 		} else if (step == 2) {
 			bytes_printf(&line, "setoption name Algorithm value %s",
-			             PICK(r, algorithms));
+			             cutoff_driver_name((cutoff_driver_t)below(
+					     r, (uint64_t)cutoff_driver_count())));
 		} else if (step == 3 && percent(r, 60)) {
 			bytes_str(&line, "isready");
 			m->ready[m->readies].min = m->closed;
