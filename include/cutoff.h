@@ -354,9 +354,9 @@ typedef struct cutoff_config {
 	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
-	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_SIMPLIFIED (fewer
-	                                           nodes than classic on every hard Connect Four
-	                                           line measured: docs/connect4.md) */
+	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_SIMPLIFIED (the
+	                                           less total time of the two on hard Connect
+	                                           Four lines; each wins some: docs/connect4.md) */
 	int abdada_min_depth;     /* ABDADA: moves are deferred and marked only where at least
 	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 3 */
 	int abdada_table_bits;    /* ABDADA: the busy marks' side table has 2^bits slots of 8

@@ -79,13 +79,20 @@ void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per
 		else
 			cli_field(out, "split points", "mean %.2f", (double)c->splits / per);
 	}
-	if (c->deferred > 0 || c->second_passes > 0)
+	if ((c->deferred > 0 || c->second_passes > 0) && per == 1)
 		cli_field(out, "deferred moves",
-		          "%.2f: %.2f answered by the table, %.2f still busy, at %.2f nodes; "
-		          "%.2f busy collisions%s",
+		          "%" PRIu64 ": %" PRIu64 " answered by the table, %" PRIu64
+		          " still busy, second passes at %" PRIu64 " nodes; %" PRIu64
+		          " busy collisions",
+		          c->deferred, c->deferred_tt, c->deferred_busy, c->second_passes,
+		          c->busy_collisions);
+	else if (c->deferred > 0 || c->second_passes > 0)
+		cli_field(out, "deferred moves",
+		          "mean %.2f: %.2f answered by the table, %.2f still busy, second passes "
+		          "at %.2f nodes; %.2f busy collisions",
 		          (double)c->deferred / per, (double)c->deferred_tt / per,
 		          (double)c->deferred_busy / per, (double)c->second_passes / per,
-		          (double)c->busy_collisions / per, per == 1 ? "" : " (means)");
+		          (double)c->busy_collisions / per);
 }
 
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p)
