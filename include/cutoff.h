@@ -358,9 +358,10 @@ typedef struct cutoff_config {
 	                                           less total time of the two on hard Connect
 	                                           Four lines; each wins some: docs/connect4.md) */
 	int abdada_min_depth;     /* ABDADA: moves are deferred and marked only where at least
-	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 3 */
+	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 6 */
 	int abdada_table_bits;    /* ABDADA: the busy marks' side table has 2^bits slots of 8
-	                             bytes, 8 .. 24; default 15 (256 KiB) */
+	                             bytes, 8 .. 24; default 12 (32 KiB: a few marks a thread
+	                             are alive at once, and a small table stays in cache) */
 	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
 	                             entry, for counters.tt_hits_other (else 0). Costs an array
 	                             of 2 bytes per entry beside the table (1/8 of its size) and

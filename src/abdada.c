@@ -15,26 +15,31 @@
  * The two variants (config.abdada_variant, cutoff.h):
  *   classic     Weill's: the mark is on the position the move leads to (a transposition
  *               reached another way is busy too), a count of the threads inside it, so it
- *               stays busy until the last one leaves. The first pass skips busy moves,
- *               the second searches the skipped ones whether busy or not. Learning the
- *               child's key costs a play of the move (the search plays it again).
+ *               stays busy until the last one leaves; every move is marked, the eldest
+ *               too (Weill's nodes mark themselves on entry). The first pass skips busy
+ *               moves, the second searches the skipped ones whether busy or not. The
+ *               look and the mark are one compare-and-swap, so two threads in lockstep
+ *               are let through one at a time. Learning the child's key costs a play of
+ *               the move (the search plays it again).
  *   simplified  Kerrigan's (2017): the mark is on the move (a hash of the position's key
- *               and the move), one slot that the last thread to mark it owns and clears;
- *               deferred moves are searched after the others.
+ *               and the move), one slot that the last thread to mark it owns and clears,
+ *               with plain loads and stores (a race loses at most one deferral); only
+ *               younger moves are marked and deferred, and deferred moves are searched
+ *               after the others.
  * In both, moves are marked and checked only where at least config.abdada_min_depth
- * plies remain (the hook's depth: below it a move is cheaper than the mark's cache
- * line), and a mark is made around the move's search by the thread at the parent node,
- * through the move loop's hook (search.h), which ABDADA takes from the eldest move on:
- * search.c stays free of per-node driver calls. As in Weill's scheme, where every node
- * marks itself on entry, the eldest is marked too; it is deferred only at a null-window
- * node, whose window no move changes (there the order decides only how soon a cut-off
- * comes), so a node with an open window still searches its eldest first and never
- * searches a younger move without the eldest's bound.
+ * plies remain (the hook's depth: every mark is one more random access to memory, a
+ * cache miss as dear as a table probe), and a mark is made around the move's search by
+ * the thread at the parent node, through the move loop's hook (search.h; from the eldest
+ * for classic, after it for simplified): search.c stays free of per-node driver calls.
+ * The classic variant defers an eldest move only at a null-window node, whose window no
+ * move changes (there the order decides only how soon a cut-off comes), so a node with
+ * an open window still searches its eldest first and never searches a younger move
+ * without the eldest's bound. The second pass marks without looking (a count more, or
+ * the slot taken over).
  *
- * The look and the mark are one atomic step (a compare-and-swap) in a first pass: two
- * threads that come to the same move at the same moment, in lockstep, are let through
- * one at a time, the other deferring; a look followed by a separate mark let both
- * through. The second pass marks without looking (a count more, or the slot taken over).
+ * What it costs alone (one thread, nothing to defer; docs/connect4.md): 15-25 % of the
+ * time of a Connect Four solve, whose nodes cost about 75 ns, at minimum depth 3; within
+ * the noise on chess and random trees.
  *
  * Why a side table. A table entry has no spare bit for "being searched": every bit of its
  * data word is used (value, bound, depth, move, generation) and its check word covers
@@ -142,29 +147,25 @@ static bool busy(const abdada_t *a, uint64_t key)
 static mark_result_t mark(const abdada_t *a, cutoff_searcher_t *s, uint64_t key, bool exclusive)
 {
 	uint64_t *slot = slot_of(a, key);
+	if (a->variant == CUTOFF_ABDADA_SIMPLIFIED) {
+		uint64_t w = cutoff_u64_load_relaxed(slot);
+		if (w == key) /* another thread's mark (or this one's, deeper on its path) */
+			return exclusive ? BUSY : UNMARKED;
+		s->count.busy_collisions += w != 0;
+		cutoff_u64_store_relaxed(slot, key);
+		return MARKED;
+	}
 	for (;;) {
-		uint64_t w = cutoff_u64_load_relaxed(slot), next;
-		if (a->variant == CUTOFF_ABDADA_SIMPLIFIED) {
-			if (w == key)
-				return exclusive ? BUSY
-				                 : UNMARKED; /* the same mark: already there */
-			next = key;
-		} else {
-			uint64_t count = w & COUNT_MAX;
-			bool mine = count == 0 || tag_of(w) == tag_of(key);
-			if (count != 0 && mine && exclusive)
-				return BUSY;
-			if (!mine || count == COUNT_MAX) {
-				s->count.busy_collisions += !mine;
-				return UNMARKED;
-			}
-			next = count ? w + 1 : tag_of(key) | 1u;
+		uint64_t w = cutoff_u64_load_relaxed(slot), count = w & COUNT_MAX;
+		bool mine = count == 0 || tag_of(w) == tag_of(key);
+		if (count != 0 && mine && exclusive)
+			return BUSY;
+		if (!mine || count == COUNT_MAX) {
+			s->count.busy_collisions += !mine;
+			return UNMARKED;
 		}
-		if (cutoff_u64_cas(slot, w, next)) {
-			s->count.busy_collisions +=
-				a->variant == CUTOFF_ABDADA_SIMPLIFIED && w != 0;
+		if (cutoff_u64_cas(slot, w, count ? w + 1 : tag_of(key) | 1u))
 			return MARKED;
-		}
 	}
 }
 
@@ -173,8 +174,10 @@ static void unmark(const abdada_t *a, uint64_t key)
 {
 	uint64_t *slot = slot_of(a, key);
 	if (a->variant == CUTOFF_ABDADA_SIMPLIFIED) {
-		/* Only if it is still ours: another thread may have marked over it. */
-		cutoff_u64_cas(slot, key, 0);
+		/* Only if it is still ours: another thread may have marked over it (a store
+		 * between this load and the clear is lost with it: one missed deferral). */
+		if (cutoff_u64_load_relaxed(slot) == key)
+			cutoff_u64_store_relaxed(slot, 0);
 		return;
 	}
 	for (;;) {
@@ -294,7 +297,9 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		searchers[i].younger = younger;
 		searchers[i].driver = a;
 		searchers[i].younger_depth = cfg->abdada_min_depth;
-		searchers[i].younger_from = 0; /* the eldest is marked too */
+		/* Classic: the eldest is marked too (Weill's nodes mark themselves);
+		 * simplified: younger moves only (Kerrigan's). */
+		searchers[i].younger_from = cfg->abdada_variant == CUTOFF_ABDADA_CLASSIC ? 0 : 1;
 	}
 	*state = a;
 	return CUTOFF_OK;

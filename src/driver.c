@@ -67,8 +67,8 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_YBW, offsetof(cutoff_config_t, ybw_max_helpers), FIELD_INT, 8 },
 	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_variant), FIELD_ENUM,
 	  CUTOFF_ABDADA_SIMPLIFIED },
-	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_min_depth), FIELD_INT, 3 },
-	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_table_bits), FIELD_INT, 15 },
+	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_min_depth), FIELD_INT, 6 },
+	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_table_bits), FIELD_INT, 12 },
 };
 
 _Static_assert(sizeof OPTIONS / sizeof OPTIONS[0] == sizeof FIELDS / sizeof FIELDS[0],
