@@ -534,6 +534,9 @@ typedef struct cutoff_counters {
 	uint64_t busy_collisions;    /* ABDADA: marks that met another position's in their
 	                                slot of the side table (classic: not made; simplified:
 	                                the other's overwritten) */
+	uint64_t tt_stores;          /* nodes that stored their result into the table */
+	uint64_t tt_stores_same;     /* of those, stores that found the entry holding exactly
+	                                what they would write, and wrote nothing */
 } cutoff_counters_t;
 
 /*

@@ -549,8 +549,11 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	cutoff_bound_t b = best >= beta    ? CUTOFF_BOUND_LOWER
 	                   : best <= alpha ? CUTOFF_BOUND_UPPER
 	                                   : CUTOFF_BOUND_EXACT;
-	cutoff_tt_store_by(s->tt, key, depth, ply, b, best,
-	                   b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move, s->index);
+	cutoff_tt_stored_t stored =
+		cutoff_tt_store_by(s->tt, key, depth, ply, b, best,
+	                           b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move, s->index);
+	s->count.tt_stores++;
+	s->count.tt_stores_same += stored == CUTOFF_TT_SAME;
 }
 
 /* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply

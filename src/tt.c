@@ -378,7 +378,26 @@ bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cu
 	return cutoff_tt_probe_by(tt, key, depth, ply, hit, &writer);
 }
 
-/* Returns the index of the entry written, or -1 when nothing was. */
+/* Writes `data` into entry i of `b` unless it holds exactly that already (then the cache
+ * line is only read: a store into a line another core holds is a coherence miss, and a
+ * search rewrites what a probe has just read often). Returns the entry written, or
+ * STORE_SAME. */
+enum {
+	STORE_SAME = -2,
+	STORE_KEPT = -1
+};
+
+static inline int write_unless_same(tt_bucket_t *b, int i, uint64_t key, uint64_t old,
+                                    uint64_t data)
+{
+	if (old == data)
+		return STORE_SAME;
+	entry_write(&b->e[i], key, data);
+	return i;
+}
+
+/* Returns the index of the entry written, STORE_SAME when the entry already held it, or
+ * STORE_KEPT when nothing was written because an entry of the position says more. */
 static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
                         cutoff_bound_t bound, int32_t value, cutoff_move_t move)
 {
@@ -398,20 +417,18 @@ static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, i
 		if (opposite && !old && edepth >= depth) {
 			if (edepth == depth && data_value(d) == stored) {
 				/* lower == upper: the value is known */
-				entry_write(
-					&b->e[i], key,
+				return write_unless_same(
+					b, i, key, d,
 					data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
-				return i;
 			}
 			keep = i;
 			continue;
 		}
 		if (old || depth >= edepth ||
-		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT)) {
-			entry_write(&b->e[i], key, data_pack(move, stored, depth, bound, gen));
-			return i;
-		}
-		return -1; /* a deeper bound of the same type, or a deeper exact value, says more */
+		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT))
+			return write_unless_same(b, i, key, d,
+			                         data_pack(move, stored, depth, bound, gen));
+		return STORE_KEPT; /* a deeper bound of the same type, or a deeper exact value */
 	}
 
 	int victim = -1, worst = 0;
@@ -436,11 +453,12 @@ static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, i
 	return victim;
 }
 
-void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
-                        int32_t value, cutoff_move_t move, int writer)
+cutoff_tt_stored_t cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                                      cutoff_bound_t bound, int32_t value, cutoff_move_t move,
+                                      int writer)
 {
 	if (bound < CUTOFF_BOUND_UPPER || bound > CUTOFF_BOUND_EXACT || depth < 0)
-		return;
+		return CUTOFF_TT_KEPT;
 	if (depth > TT_DEPTH_MASK)
 		depth = TT_DEPTH_MASK;
 	uint64_t i = bucket_index(tt, key);
@@ -457,6 +475,9 @@ void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutof
 	if (written >= 0 && tt->writers)
 		cutoff_u16_store_relaxed(&tt->writers[i * TT_BUCKET_ENTRIES + (uint64_t)written],
 		                         (uint16_t)writer);
+	return written >= 0            ? CUTOFF_TT_WRITTEN
+	       : written == STORE_SAME ? CUTOFF_TT_SAME
+	                               : CUTOFF_TT_KEPT;
 }
 
 void cutoff_tt_store(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,

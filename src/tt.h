@@ -28,9 +28,17 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
                         cutoff_tt_hit_t *hit, int *writer);
 
+/* What a store did. */
+typedef enum cutoff_tt_stored {
+	CUTOFF_TT_KEPT = -1,   /* nothing written: an entry of the position says more */
+	CUTOFF_TT_SAME = 0,    /* nothing written: the entry already held exactly this */
+	CUTOFF_TT_WRITTEN = 1  /* an entry was written */
+} cutoff_tt_stored_t;
+
 /* cutoff_tt_store by thread `writer` (0 .. CUTOFF_MAX_THREADS-1), remembered when the
- * table keeps writers. */
-void cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_bound_t bound,
-                        int32_t value, cutoff_move_t move, int writer);
+ * table keeps writers; says what it did. */
+cutoff_tt_stored_t cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply,
+                                      cutoff_bound_t bound, int32_t value, cutoff_move_t move,
+                                      int writer);
 
 #endif /* CUTOFF_TT_H */
