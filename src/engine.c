@@ -214,6 +214,11 @@ static int check_config(const cutoff_config_t *c)
 		    "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL", c->extensions);
 		return CUTOFF_EINVAL;
 	}
+	if (c->tt_min_depth < 0 || c->tt_min_depth > CUTOFF_MAX_PLY) {
+		say(c, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d", c->tt_min_depth,
+		    CUTOFF_MAX_PLY);
+		return CUTOFF_EINVAL;
+	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
 		say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
 		    (int)c->placement);

@@ -63,6 +63,7 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->ordering = cfg->ordering;
 	s->pruning = cfg->pruning;
 	s->tt_cutoffs = cfg->tt_cutoffs;
+	s->tt_min_depth = cfg->tt_min_depth;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	/* A game that writes more moves than max_moves breaks its contract, and the search
@@ -690,7 +691,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		s->typed[type]++;
 	if (is_leaf(s, ply, depth, alpha, beta, &v))
 		return v;
-	if (s->tt) {
+	const bool use_tt = s->tt && depth >= s->tt_min_depth;
+	if (use_tt) {
 		key = g->reversible ? s->keys[s->history_length + ply]
 		                    : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
@@ -725,7 +727,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 				.hints = h,
 				.n = n,
 				.from = i,
-				.key = s->tt ? key : g->key(g->ctx, state_at(s, ply)),
+				.key = use_tt ? key : g->key(g->ctx, state_at(s, ply)),
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))
@@ -757,7 +759,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	if (CUTOFF_PROFILING)
 		s->uncut[type]++;
 cut:
-	if (s->tt)
+	if (use_tt)
 		tt_record(s, ply, depth, alpha, beta, key, best, best_move, horizon);
 	return best;
 }

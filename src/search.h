@@ -163,6 +163,7 @@ typedef struct cutoff_searcher {
 	unsigned ordering;      /* CUTOFF_ORDER_* bits */
 	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
 	bool tt_cutoffs;        /* the table may answer a node (else: ordering only) */
+	int tt_min_depth;       /* nodes with fewer plies left neither probe nor store */
 	bool quiescence;        /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
 	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
 	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */

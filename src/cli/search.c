@@ -70,7 +70,8 @@ static const char search_usage[] =
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
 	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"
 	"                    share the table), chess 16, connect4 4, rtree 64, pgame 16\n"
-	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
+	"  --tt-min-depth N  nodes with fewer than N plies left neither probe nor store\n"
+	"                    the table (config.tt_min_depth), 0..128; default 0\n"	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
 	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
 	"                    rtree and pgame all, connect4 tt,hints\n"
 	"  --pruning P       speculative pruning: on, off, or a list of null,lmr; default on\n"
@@ -539,7 +540,7 @@ int cli_search(int argc, char **argv)
 	cli_parallel_t par;
 	const char *position = NULL, *fen = NULL, *moves = NULL, *seed = NULL;
 	const char *ordering_text = "none", *pruning_text = "off", *window_text = NULL;
-	int64_t depth = 9, hash_mb = 0, time_ms = 0, branching = 8, cells = 12, legal = 50;
+	int64_t depth = 9, hash_mb = 0, tt_min_depth = 0, time_ms = 0, branching = 8, cells = 12, legal = 50;
 	int iterate = 0, model = 1, solve = 0;
 	unsigned ordering, pruning;
 	bool json = false;
@@ -562,6 +563,11 @@ int cli_search(int argc, char **argv)
 		{ .name = "window", .kind = CLI_STRING, .dest.s = &window_text },
 		{ .name = "time", .kind = CLI_INT, .dest.i = &time_ms, .min = 1, .max = 86400000 },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
+		{ .name = "tt-min-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &tt_min_depth,
+		  .min = 0,
+		  .max = CUTOFF_MAX_PLY },
 		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
 		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &pruning_text },
 		{ .name = "branching", .kind = CLI_INT, .dest.i = &branching, .min = 2, .max = 64 },
@@ -688,6 +694,7 @@ int cli_search(int argc, char **argv)
 	cfg.driver = driver;
 	cfg.algo = algo;
 	cfg.tt_mb = (size_t)hash_mb;
+	cfg.tt_min_depth = (int)tt_min_depth;
 	cfg.ordering = ordering;
 	cfg.pruning = pruning;
 	cfg.log = cli_log_keep;
