@@ -538,6 +538,11 @@ typedef struct cutoff_counters {
 	uint64_t busy_collisions;    /* ABDADA: marks that met another position's in their
 	                                slot of the side table (classic: not made; simplified:
 	                                the other's overwritten) */
+	uint64_t split_nodes_after_cut; /* YBW: nodes of moves searched to the end at a split
+	                                point although a move before them in the order cut it
+	                                off (work the serial search never does, which
+	                                split_nodes_lost misses: it counts unfinished moves);
+	                                counted by the thread whose move cut */
 	uint64_t tt_stores;          /* nodes that stored their result into the table */
 	uint64_t tt_stores_same;     /* of those, stores that found the entry holding exactly
 	                                what they would write, and wrote nothing */

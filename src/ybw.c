@@ -56,7 +56,10 @@
  * wait_for_work times its waiting, less the help() calls inside it, as idle time (a helper
  * between split points) or split-wait time (an owner waiting for its helpers), and a lock
  * taken while waiting counts as waiting. work() counts the nodes of a move a cut-off made
- * void (split_nodes_lost), try_split the helpers booked and the split points that cut.
+ * void (split_nodes_lost) and, when a move cuts, the nodes of the moves after it that were
+ * done already (split_nodes_after_cut, from each move's count in the split point's row
+ * of the owner's move_nodes), try_split the helpers booked and the split points that
+ * cut.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -94,7 +97,10 @@ typedef struct cutoff_split {
 	cutoff_move_t best_move;
 	int best_index; /* the position of best_move in moves[] */
 	int pv_length;
-	bool horizon; /* the solve mode: a move's search met the horizon
+	uint32_t *move_nodes; /* the profiler: nodes of each move completed, 0 for the
+	                              others (saturating), from the owner's pool; NULL without
+	                              the profiler */
+	bool horizon;         /* the solve mode: a move's search met the horizon
 	                              (searcher.horizon), so the node's value may not be stored
 	                              as exact to the end */
 	cutoff_move_t pv[CUTOFF_MAX_PLY];
@@ -116,11 +122,14 @@ typedef struct ybw_thread {
 	cutoff_split_t *waiting; /* a helpful master's own split point, under ybw->lock */
 	int nsplits;             /* owner only */
 	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
+	uint32_t *move_nodes;    /* CUTOFF_MAX_PLY rows of max_moves, one per split point
+	                            (the profiler's), owner only until published */
 } __attribute__((aligned(64))) ybw_thread_t;
 
 typedef struct cutoff_ybw {
 	int threads;
 	int max_helpers;
+	int max_moves;
 	cutoff_searcher_t *searchers;
 	ybw_thread_t *t;
 	int *booked; /* scratch for book_helpers, under ybw->lock */
@@ -151,12 +160,12 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
                   cutoff_searcher_t *searchers, void **state)
 {
 	const int threads = cfg->threads;
-	(void)game;
 	cutoff_ybw_t *y = calloc(1, sizeof(*y));
 	if (!y)
 		return CUTOFF_ENOMEM;
 	y->threads = threads;
 	y->max_helpers = cfg->ybw_max_helpers;
+	y->max_moves = game->max_moves;
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
 	y->booked = calloc((size_t)threads, sizeof(int));
@@ -169,7 +178,10 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	memset(y->t, 0, sizeof(ybw_thread_t) * (size_t)threads);
 	for (int i = 0; i < threads; i++) {
 		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
-		if (!y->t[i].splits) {
+		if (CUTOFF_PROFILING)
+			y->t[i].move_nodes =
+				malloc(sizeof(uint32_t) * CUTOFF_MAX_PLY * (size_t)game->max_moves);
+		if (!y->t[i].splits || (CUTOFF_PROFILING && !y->t[i].move_nodes)) {
 			destroy(y);
 			return CUTOFF_ENOMEM;
 		}
@@ -190,8 +202,10 @@ static void destroy(void *state)
 	cutoff_ybw_t *y = state;
 	if (!y)
 		return;
-	for (int i = 0; i < y->threads; i++)
+	for (int i = 0; i < y->threads; i++) {
 		free(y->t[i].splits);
+		free(y->t[i].move_nodes);
+	}
 	free(y->t);
 	free(y->booked);
 	free(y);
@@ -247,16 +261,28 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 
 		split_lock(&sp->lock, spin);
 		sp->horizon |= s->horizon != horizon;
+		if (CUTOFF_PROFILING) {
+			uint64_t spent = s->count.nodes - nodes;
+			sp->move_nodes[i] = spent < UINT32_MAX ? (uint32_t)spent : UINT32_MAX;
+		}
 		if (v > sp->best) {
 			sp->best = v;
 			sp->best_move = m;
 			sp->best_index = i;
 			sp->pv_length = cutoff_pv_join(sp->pv, m, s->pv[sp->ply + 1],
 			                               s->pv_length[sp->ply + 1]);
-			if (v >= sp->beta)
+			if (v >= sp->beta) {
+				/* The moves after this one that are done already: work the
+				 * serial search, stopping here, would not have done (counted
+				 * once, by the first move to cut). */
+				for (int j = i + 1; CUTOFF_PROFILING && j < sp->next &&
+				                    !cutoff_int_load_relaxed(&sp->above.cut);
+				     j++)
+					s->count.split_nodes_after_cut += sp->move_nodes[j];
 				cutoff_int_store_relaxed(&sp->above.cut, 1);
-			else if (v > sp->alpha)
+			} else if (v > sp->alpha) {
 				sp->alpha = v;
+			}
 		}
 		cutoff_spinlock_unlock(&sp->lock);
 	}
@@ -414,6 +440,10 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	sp->pv_length = s->pv_length[ply];
 	sp->horizon = false;
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
+	if (CUTOFF_PROFILING) {
+		sp->move_nodes = me->move_nodes + (size_t)me->nsplits * (size_t)y->max_moves;
+		memset(sp->move_nodes, 0, sizeof(uint32_t) * (size_t)node->n);
+	}
 	cutoff_int_store_relaxed(&sp->aborted, 0);
 	int helpers = book_helpers(y, s->index, sp);
 	if (helpers == 0)

@@ -121,7 +121,7 @@ static void check_sums(cutoff_engine_t *e, int threads, const cutoff_result_t *r
 		              c.cut_node_first_cutoffs <= c.cut_node_cutoffs &&
 		              c.cut_node_first_cutoffs <= c.first_move_cutoffs &&
 		              c.all_nodes_wrong <= c.cutoffs && c.split_cutoffs <= c.splits &&
-		              c.split_nodes_lost <= c.nodes,
+		              c.split_nodes_lost <= c.nodes && c.split_nodes_after_cut <= c.nodes,
 		      "%s thread %d: a part exceeds its whole", what, i);
 		if (typed)
 			CHECK(c.nodes_pv + c.nodes_cut + c.nodes_all == c.nodes - c.qnodes,
@@ -227,7 +227,8 @@ static void serial(void)
 		check_sums(e, 2, &r, algo != CUTOFF_ALGO_MINIMAX, what);
 		const cutoff_counters_t *c = &r.counters;
 		CHECK(c->tt_hits_other == 0 && c->splits == 0 && c->split_helpers == 0 &&
-		              c->split_cutoffs == 0 && c->split_nodes_lost == 0,
+		              c->split_cutoffs == 0 && c->split_nodes_lost == 0 &&
+		              c->split_nodes_after_cut == 0,
 		      "%s: other-thread hits or split figures", what);
 		cutoff_profile_t p, p1;
 		cutoff_engine_thread_profile(e, 0, &p);
@@ -341,6 +342,130 @@ static void lazysmp(void)
 	printf("lazysmp: depths, other-thread hits, times add up\n");
 }
 
+/*
+ * A game made for one split point that cuts after a later move is done: the root has three
+ * moves — a small uniform tree (FORK moves, LOW_DEPTH plies) that loses for the root (the
+ * eldest, which fails low, and gives the helper time to wait at its idle loop), a larger
+ * one (BIG_DEPTH plies) that wins for it (the move that cuts), and a drawn leaf. With two
+ * threads the root splits after the eldest: the owner takes the big move, the helper the
+ * drawn leaf, done at once, long before the big move cuts. A state is its kind, the plies
+ * left and a path hash (the key).
+ */
+enum {
+	FORK = 4,
+	LOW_DEPTH = 16,
+	BIG_DEPTH = 20
+};
+typedef struct after_cut_state {
+	int kind; /* 0 root, 1 small tree, 2 big tree, 3 drawn leaf */
+	int left;
+	uint64_t path;
+} after_cut_state_t;
+
+static int ac_gen(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
+{
+	const after_cut_state_t *s = state;
+	int n = s->kind == 0 ? 3 : FORK;
+	(void)ctx;
+	for (int i = 0; i < n; i++) {
+		moves[i] = (cutoff_move_t)i;
+		if (hints)
+			hints[i] = 0;
+	}
+	return n;
+}
+
+static void ac_play(const void *ctx, const void *state, cutoff_move_t move, void *child)
+{
+	const after_cut_state_t *s = state;
+	after_cut_state_t *c = child;
+	(void)ctx;
+	c->kind = s->kind == 0 ? 1 + (int)move : s->kind;
+	c->left = s->kind != 0 ? s->left - 1 : move == 0 ? LOW_DEPTH : BIG_DEPTH;
+	c->path = (s->path ^ (move + 1)) * 0x9e3779b97f4a7c15u;
+}
+
+static bool ac_terminal(const void *ctx, const void *state, int32_t *value)
+{
+	const after_cut_state_t *s = state;
+	(void)ctx;
+	/* The trees' leaves are an even number of plies below the root's child, so their
+	 * side to move is the root's opponent: it wins by 5 in the small tree, loses by 5 in
+	 * the big one. */
+	if (s->kind == 3 || (s->kind != 0 && s->left == 0)) {
+		*value = s->kind == 1 ? 5 : s->kind == 3 ? 0 : -5;
+		return true;
+	}
+	return false;
+}
+
+static int32_t ac_evaluate(const void *ctx, const void *state)
+{
+	(void)ctx;
+	(void)state;
+	return 0;
+}
+
+static uint64_t ac_key(const void *ctx, const void *state)
+{
+	(void)ctx;
+	return ((const after_cut_state_t *)state)->path;
+}
+
+static void after_cut(void)
+{
+	const cutoff_game_t game = { .name = "after-cut",
+		                     .state_size = sizeof(after_cut_state_t),
+		                     .max_moves = FORK,
+		                     .gen_moves = ac_gen,
+		                     .play = ac_play,
+		                     .evaluate = ac_evaluate,
+		                     .terminal = ac_terminal,
+		                     .key = ac_key };
+	const after_cut_state_t root = { 0, BIG_DEPTH + 1, 1 };
+	uint64_t after = 0, serial_after = 0;
+	int runs = 0;
+	for (int threads = 1; threads <= 2; threads++) {
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cfg.driver = threads == 1 ? CUTOFF_DRIVER_SERIAL : CUTOFF_DRIVER_YBW;
+		cfg.threads = threads;
+		cfg.tt_mb = 0;
+		cfg.ordering = CUTOFF_ORDER_NONE;
+		cfg.topology = topology;
+		cutoff_engine_t *e = cutoff_engine_new(&game, &cfg, NULL);
+		CHECK(e != NULL, "after-cut engine");
+		/* Whether the helper runs before the big move cuts is the scheduler's: asked of
+		 * up to 20 searches. */
+		for (int k = 0; e && k < (threads == 1 ? 1 : 20) && after == 0; k++) {
+			cutoff_limits_t lim;
+			cutoff_limits_default(&lim);
+			lim.depth = BIG_DEPTH + 2;
+			lim.alpha = -1;
+			lim.beta = 1;
+			cutoff_result_t r;
+			CHECK(cutoff_engine_search(e, &root, &lim, &r, NULL, NULL) == 0 &&
+			              r.value == 5 && r.best_move == 1,
+			      "after-cut x%d: value %d, move %u (5, 1)", threads, (int)r.value,
+			      r.best_move);
+			if (threads == 1) {
+				serial_after = r.counters.split_nodes_after_cut;
+			} else {
+				after = r.counters.split_nodes_after_cut;
+				runs = k + 1;
+			}
+		}
+		cutoff_engine_free(e);
+	}
+	CHECK(serial_after == 0, "serial: nothing after a cut (%llu)",
+	      (unsigned long long)serial_after);
+	CHECK(after >= 1, "ybw: the drawn leaf done before the big move cut, in %d searches", runs);
+	printf("ybw: a move done at a split point after the one that cut it is counted (%llu "
+	       "nodes, "
+	       "%d searches)\n",
+	       (unsigned long long)after, runs);
+}
+
 /* Built without the profiler: everything it would count reads 0. */
 static void compiled_out(void)
 {
@@ -350,7 +475,8 @@ static void compiled_out(void)
 	search(e, tree, 1, 6, true, &r);
 	const cutoff_counters_t *c = &r.counters;
 	CHECK(c->nodes > 0 && c->nodes_pv + c->nodes_cut + c->nodes_all + c->tt_hits_other +
-	                                      c->split_helpers + c->split_nodes_lost ==
+	                                      c->split_helpers + c->split_nodes_lost +
+	                                      c->split_nodes_after_cut ==
 	                              0,
 	      "compiled out: the profiler counted");
 	CHECK(r.profile.time_s == 0 && r.profile.depth_reached == 0, "compiled out: times");
@@ -367,6 +493,7 @@ int main(void)
 		minimal_tree();
 		serial();
 		ybw();
+		after_cut();
 		lazysmp();
 	} else {
 		compiled_out();

@@ -65,6 +65,7 @@ enum {
 	BENCH_FIG_HELPERS,         /* helpers per split point */
 	BENCH_FIG_SPLIT_CUT,       /* the share of split points that cut off */
 	BENCH_FIG_LOST,            /* nodes thrown away (split_nodes_lost) / nodes */
+	BENCH_FIG_AFTER_CUT,       /* nodes done after a split point's cut (..._after_cut) / nodes */
 	BENCH_FIG_DEFERRED,        /* moves deferred (summed over positions) */
 	BENCH_FIG_DEFERRED_TT,     /* of those, the share the table answered when revisited */
 	BENCH_FIG_DEFERRED_BUSY,   /* of those, the share still busy when revisited */

@@ -125,6 +125,11 @@ static const driver_fig_t FIGS[BENCH_NFIGS] = {
 	                     "cut-off) / nodes",
 	                     CTR(split_nodes_lost), CTR(nodes), CTR(splits), true, FIG_SHARE,
 	                     "%.4f" },
+	[BENCH_FIG_AFTER_CUT] = { "split_nodes_after_cut_share", "aftercut",
+	                          "nodes of moves done at a split point after the move that cut "
+	                          "it / nodes",
+	                          CTR(split_nodes_after_cut), CTR(nodes), CTR(splits), true,
+	                          FIG_SHARE, "%.4f" },
 	[BENCH_FIG_DEFERRED] = { "deferred", "deferred",
 	                         "moves deferred because another thread was searching them",
 	                         CTR(deferred), NO_DIVISOR, CTR(deferred), true, FIG_COUNT,
@@ -1143,7 +1148,8 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      "nps,thread_nodes,share_search,share_idle,share_split_wait,share_lock_spin,"
 	      "nodes_pv,nodes_cut,nodes_all,cut_nodes_wrong,all_nodes_wrong,cut_node_cutoffs,"
 	      "cut_node_first_cutoffs,tt_hits_other,splits,split_helpers,split_cutoffs,"
-	      "split_nodes_lost,deferred,deferred_tt,deferred_busy,second_passes,busy_collisions\n",
+	      "split_nodes_lost,split_nodes_after_cut,deferred,deferred_tt,deferred_busy,"
+	      "second_passes,busy_collisions\n",
 	      f);
 	for (int i = 0; i < b->nruns; i++) {
 		const bench_run_t *r = &b->runs[i];
@@ -1177,6 +1183,7 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_count(f, have, c->split_helpers);
 		csv_count(f, have, c->split_cutoffs);
 		csv_count(f, have, c->split_nodes_lost);
+		csv_count(f, have, c->split_nodes_after_cut);
 		csv_count(f, have, c->deferred);
 		csv_count(f, have, c->deferred_tt);
 		csv_count(f, have, c->deferred_busy);

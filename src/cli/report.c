@@ -10,7 +10,7 @@
 #include "cutoff_games.h"
 
 /* Every field is named below: a new counter must be added here too. */
-_Static_assert(sizeof(cutoff_counters_t) == 35 * sizeof(uint64_t), "a counter is missing below");
+_Static_assert(sizeof(cutoff_counters_t) == 36 * sizeof(uint64_t), "a counter is missing below");
 
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {
@@ -49,6 +49,7 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 	PUT(deferred_busy);
 	PUT(second_passes);
 	PUT(busy_collisions);
+	PUT(split_nodes_after_cut);
 	PUT(tt_stores);
 	PUT(tt_stores_same);
 #undef PUT
