@@ -9,10 +9,11 @@
  *   control    (search.h) stop: written by cutoff_engine_stop() from any thread (relaxed
  *              store), read by every searcher at each poll (relaxed load), cleared by the
  *              searching thread when its search returns; a stale read only delays a stop
- *              by one poll. halt: the driver's own stop ("some thread finished the last
- *              iteration", for drivers whose every thread iterates), or a searcher's that found the game breaking its
- *              contract (its fault, read here after the search: CUTOFF_EGAME), cleared
- *              before each search. nodes: the shared count.
+ *              by one poll. halt: the driver's own stop ("some thread finished the
+ *              last iteration", for drivers whose every thread iterates), or a
+ *              searcher's that found the game breaking its contract (its fault, read
+ *              here after the search: CUTOFF_EGAME), cleared before each search. nodes:
+ *              the shared count.
  *   results    results[i] is written only by thread i during a search and read by the
  *              caller after cutoff_pool_run returns (the pool orders the two).
  *   searching  0 or 1; taken by compare-and-swap when a search starts, released with a
@@ -109,8 +110,6 @@ const char *cutoff_strerror(int code)
 
 const char *cutoff_version(void) { return "0.1.0"; }
 
-#define say cutoff_say
-
 void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
 {
 	char buf[256];
@@ -157,17 +156,17 @@ static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
 	                      : !g->key      ? "key"
 	                                     : NULL;
 	if (missing) {
-		say(cfg, CUTOFF_LOG_WARN, "game: the required callback %s is NULL", missing);
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: the required callback %s is NULL", missing);
 		return CUTOFF_EGAME;
 	}
 	if (g->state_size < 1 || g->state_size > CUTOFF_MAX_STATE) {
-		say(cfg, CUTOFF_LOG_WARN, "game: state_size %zu is not in 1..%d", g->state_size,
-		    CUTOFF_MAX_STATE);
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: state_size %zu is not in 1..%d",
+		           g->state_size, CUTOFF_MAX_STATE);
 		return CUTOFF_EGAME;
 	}
 	if (g->max_moves < 1 || g->max_moves > CUTOFF_MAX_MOVES) {
-		say(cfg, CUTOFF_LOG_WARN, "game: max_moves %d is not in 1..%d", g->max_moves,
-		    CUTOFF_MAX_MOVES);
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: max_moves %d is not in 1..%d", g->max_moves,
+		           CUTOFF_MAX_MOVES);
 		return CUTOFF_EGAME;
 	}
 	return CUTOFF_OK;
@@ -176,52 +175,54 @@ static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
 static int check_config(const cutoff_config_t *c)
 {
 	if (c->threads < 1 || c->threads > CUTOFF_MAX_THREADS) {
-		say(c, CUTOFF_LOG_WARN, "config: threads %d is not in 1..%d", c->threads,
-		    CUTOFF_MAX_THREADS);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: threads %d is not in 1..%d", c->threads,
+		           CUTOFF_MAX_THREADS);
 		return CUTOFF_EINVAL;
 	}
 	if (c->tt_mb > CUTOFF_MAX_TT_MB) {
-		say(c, CUTOFF_LOG_WARN, "config: tt_mb %zu is not in 0..%zu", c->tt_mb,
-		    (size_t)CUTOFF_MAX_TT_MB);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: tt_mb %zu is not in 0..%zu", c->tt_mb,
+		           (size_t)CUTOFF_MAX_TT_MB);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->algo > CUTOFF_ALGO_MTDF) {
-		say(c, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t", (int)c->algo);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t",
+		           (int)c->algo);
 		return CUTOFF_EINVAL;
 	}
 	if (c->ordering & ~(unsigned)CUTOFF_ORDER_ALL) {
-		say(c, CUTOFF_LOG_WARN, "config: ordering 0x%x has bits outside CUTOFF_ORDER_ALL",
-		    c->ordering);
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "config: ordering 0x%x has bits outside CUTOFF_ORDER_ALL", c->ordering);
 		return CUTOFF_EINVAL;
 	}
 	if (c->aspiration < 0 || c->aspiration >= CUTOFF_INF) {
-		say(c, CUTOFF_LOG_WARN, "config: aspiration %d is not in 0..%d", (int)c->aspiration,
-		    CUTOFF_INF - 1);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: aspiration %d is not in 0..%d",
+		           (int)c->aspiration, CUTOFF_INF - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (!cutoff_driver_ops(c->driver)) {
-		say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
-		    (int)c->driver);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
+		           (int)c->driver);
 		return CUTOFF_EINVAL;
 	}
 	if (c->pruning & ~(unsigned)CUTOFF_PRUNE_ALL) {
-		say(c, CUTOFF_LOG_WARN, "config: pruning 0x%x has bits outside CUTOFF_PRUNE_ALL",
-		    c->pruning);
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "config: pruning 0x%x has bits outside CUTOFF_PRUNE_ALL", c->pruning);
 		return CUTOFF_EINVAL;
 	}
 	if (c->extensions & ~(unsigned)CUTOFF_EXTEND_ALL) {
-		say(c, CUTOFF_LOG_WARN,
-		    "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL", c->extensions);
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL",
+		           c->extensions);
 		return CUTOFF_EINVAL;
 	}
 	if (c->tt_min_depth < 0 || c->tt_min_depth > CUTOFF_MAX_PLY) {
-		say(c, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d", c->tt_min_depth,
-		    CUTOFF_MAX_PLY);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d",
+		           c->tt_min_depth, CUTOFF_MAX_PLY);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
-		say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
-		    (int)c->placement);
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
+		           (int)c->placement);
 		return CUTOFF_EINVAL;
 	}
 	/* Every driver's options, whichever is chosen: a configuration is valid or not
@@ -246,7 +247,7 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		cfg = &defaults;
 	}
 	if (!game) {
-		say(cfg, CUTOFF_LOG_WARN, "game: NULL");
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: NULL");
 		*err = CUTOFF_EINVAL;
 		return NULL;
 	}
@@ -269,14 +270,14 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			e->topology = topo;
 			e->own_topology = true;
 		} else {
-			say(cfg, CUTOFF_LOG_WARN,
-			    "hwloc could not load the topology: running unplaced");
+			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			           "hwloc could not load the topology: running unplaced");
 		}
 	}
 	if (cfg->tt_mb > 0 &&
 	    !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
-		say(cfg, CUTOFF_LOG_WARN, "config: a table of %zu MiB could not be allocated",
-		    cfg->tt_mb);
+		cutoff_say(cfg, CUTOFF_LOG_WARN,
+		           "config: a table of %zu MiB could not be allocated", cfg->tt_mb);
 		cutoff_engine_free(e);
 		*err = rc;
 		return NULL;
@@ -290,22 +291,24 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 			plan = NULL;
 		}
 		if (!plan)
-			say(cfg, CUTOFF_LOG_WARN,
-			    "placement: no plan could be made: running unbound");
+			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			           "placement: no plan could be made: running unbound");
 	}
 	rc = cutoff_pool_new(cfg->threads, engine_pus(e->topology), e->topology, plan, &failures,
 	                     &e->pool);
 	free(plan);
 	if (rc < 0) {
-		say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started", cfg->threads);
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started",
+		           cfg->threads);
 		cutoff_engine_free(e);
 		*err = rc;
 		return NULL;
 	}
 	if (failures > 0)
-		say(cfg, CUTOFF_LOG_WARN,
-		    "placement: %d of %d worker threads could not be bound: they run unbound",
-		    failures, cfg->threads - 1);
+		cutoff_say(
+			cfg, CUTOFF_LOG_WARN,
+			"placement: %d of %d worker threads could not be bound: they run unbound",
+			failures, cfg->threads - 1);
 	/* Aligned: no two threads' searchers share a cache line (search.h). */
 	e->searchers = aligned_alloc(_Alignof(cutoff_searcher_t),
 	                             (size_t)cfg->threads * sizeof(*e->searchers));
@@ -387,15 +390,16 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!e)
 		return CUTOFF_EINVAL;
 	if (mb > CUTOFF_MAX_TT_MB) {
-		say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb,
-		    (size_t)CUTOFF_MAX_TT_MB);
+		cutoff_say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb,
+		           (size_t)CUTOFF_MAX_TT_MB);
 		return CUTOFF_EINVAL;
 	}
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	cutoff_tt_t *tt = NULL;
 	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, tt_flags(&e->cfg), &rc))) {
-		say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated", mb);
+		cutoff_say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated",
+		           mb);
 	} else {
 		cutoff_tt_free(e->tt);
 		e->tt = tt;
@@ -452,28 +456,29 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 {
 	const cutoff_config_t *c = &e->cfg;
 	if (l->depth < (l->solve ? 0 : 1) || l->depth > CUTOFF_MAX_PLY - 1) {
-		say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in %d..%d", l->depth,
-		    l->solve ? 0 : 1, CUTOFF_MAX_PLY - 1);
+		cutoff_say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in %d..%d", l->depth,
+		           l->solve ? 0 : 1, CUTOFF_MAX_PLY - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
-		say(c, CUTOFF_LOG_WARN, "limits: window (%d, %d) is not -%d <= alpha < beta <= %d",
-		    (int)l->alpha, (int)l->beta, CUTOFF_INF, CUTOFF_INF);
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "limits: window (%d, %d) is not -%d <= alpha < beta <= %d",
+		           (int)l->alpha, (int)l->beta, CUTOFF_INF, CUTOFF_INF);
 		return CUTOFF_EINVAL;
 	}
 	if (l->guess <= -CUTOFF_INF || l->guess >= CUTOFF_INF) {
-		say(c, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)", (int)l->guess,
-		    CUTOFF_INF, CUTOFF_INF);
+		cutoff_say(c, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)",
+		           (int)l->guess, CUTOFF_INF, CUTOFF_INF);
 		return CUTOFF_EINVAL;
 	}
 	if (l->history_length < 0 || (l->history_length > 0 && !l->history)) {
-		say(c, CUTOFF_LOG_WARN, "limits: history_length %d without a history array",
-		    l->history_length);
+		cutoff_say(c, CUTOFF_LOG_WARN, "limits: history_length %d without a history array",
+		           l->history_length);
 		return CUTOFF_EINVAL;
 	}
 	if (l->time_ms > UINT64_MAX / 2000000u) {
-		say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd",
-		    (unsigned long long)l->time_ms);
+		cutoff_say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd",
+		           (unsigned long long)l->time_ms);
 		return CUTOFF_EINVAL;
 	}
 	return CUTOFF_OK;
@@ -607,15 +612,16 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 {
 	if (f->count == 0)
-		say(&e->cfg, CUTOFF_LOG_WARN,
-		    "game: %s returned no move at ply %d, in a state that terminal says is not "
-		    "over (a pass must be a move that gen_moves generates)",
-		    f->callback, f->ply);
+		cutoff_say(
+			&e->cfg, CUTOFF_LOG_WARN,
+			"game: %s returned no move at ply %d, in a state that terminal says is not "
+			"over (a pass must be a move that gen_moves generates)",
+			f->callback, f->ply);
 	else
-		say(&e->cfg, CUTOFF_LOG_WARN,
-		    "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)", f->callback,
-		    f->count, f->ply, strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1,
-		    e->game.max_moves);
+		cutoff_say(&e->cfg, CUTOFF_LOG_WARN,
+		           "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)",
+		           f->callback, f->count, f->ply,
+		           strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1, e->game.max_moves);
 }
 
 /* When some thread found the game breaking its contract, the search's answer is void:
