@@ -1,0 +1,190 @@
+/*
+ * engine_cost.c — what the engine costs per node over a game's own callbacks: the same
+ * alpha-beta searched by the engine (serial, no table, the game's move order, no
+ * extensions) and by a plain recursive alpha-beta written here over the same callbacks,
+ * with nothing else (no ordering, no table, no counters but the node count, no polls).
+ * Both must visit the same nodes and find the same values (checked: a benchmark that
+ * disagrees prints MISMATCH and exits 1); the ratio of their rates is the engine's own
+ * cost. Issue 14, item 6.
+ *
+ *   engine_cost tree [TREES]   TREES random trees b=8 d=9 (incremental), default 10
+ *   engine_cost connect4 [D]   the position 3246313 searched to depth D (default 16)
+ *                              with the window (-1, 1)
+ *
+ * Prints, per side: nodes, CPU seconds of the searching thread (CLOCK_THREAD_CPUTIME_ID,
+ * so other jobs on the machine do not count), nodes per CPU second; then the ratio.
+ * Built against a build's static library:
+ *
+ *   cc -O2 bench/engine_cost.c -Iinclude build/libcutoff.a \
+ *      $(pkg-config --libs ck hwloc) -lpthread -o /tmp/engine_cost
+ */
+#include <cutoff.h>
+#include <cutoff_connect4.h>
+#include <cutoff_games.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_PLY = 64 };
+
+static double cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The plain search's stacks: one state and one move list a ply. */
+typedef struct plain {
+	const cutoff_game_t *g;
+	unsigned char *states; /* MAX_PLY + 1 states of `stride` bytes */
+	size_t stride;
+	cutoff_move_t *moves; /* MAX_PLY lists of max_moves */
+	uint64_t nodes;
+} plain_t;
+
+static void *state_at(const plain_t *p, int ply) { return p->states + (size_t)ply * p->stride; }
+
+/* Fail-soft alpha-beta as the engine's search_node does it without table, ordering or
+ * extensions: a node is counted on entry; a terminal position is a leaf, wins scored by
+ * distance; at depth 0 the evaluation. */
+static int32_t alphabeta(plain_t *p, int ply, int depth, int32_t alpha, int32_t beta)
+{
+	const cutoff_game_t *g = p->g;
+	const void *st = state_at(p, ply);
+	int32_t v;
+	p->nodes++;
+	if (g->terminal(g->ctx, st, &v)) {
+		if (v >= CUTOFF_WIN_MIN)
+			return v - ply;
+		if (v <= -CUTOFF_WIN_MIN)
+			return v + ply;
+		return v;
+	}
+	if (depth <= 0)
+		return g->evaluate(g->ctx, st);
+	cutoff_move_t *m = p->moves + (size_t)ply * (size_t)g->max_moves;
+	int n = g->gen_moves(g->ctx, st, m, NULL);
+	int32_t best = -CUTOFF_INF, a = alpha;
+	for (int i = 0; i < n; i++) {
+		g->play(g->ctx, st, m[i], state_at(p, ply + 1));
+		v = -alphabeta(p, ply + 1, depth - 1, -beta, -a);
+		if (v > best) {
+			best = v;
+			if (v >= beta)
+				break;
+			if (v > a)
+				a = v;
+		}
+	}
+	return best;
+}
+
+typedef struct side {
+	uint64_t nodes;
+	double cpu_s;
+	int32_t value;
+} side_t;
+
+static side_t by_engine(cutoff_engine_t *e, const void *root, int depth, int32_t alpha,
+                        int32_t beta)
+{
+	cutoff_limits_t lim;
+	cutoff_limits_default(&lim);
+	lim.depth = depth;
+	lim.alpha = alpha;
+	lim.beta = beta;
+	cutoff_result_t *r = malloc(sizeof(*r)); /* 32 KB: not on the stack */
+	double t0 = cpu();
+	int rc = cutoff_engine_search(e, root, &lim, r, NULL, NULL);
+	side_t s = { r->counters.nodes, cpu() - t0, r->value };
+	if (rc != 0)
+		s.nodes = 0;
+	free(r);
+	return s;
+}
+
+static side_t by_plain(const cutoff_game_t *g, const void *root, int depth, int32_t alpha,
+                       int32_t beta)
+{
+	plain_t p = { .g = g };
+	p.stride = (g->state_size + 15) & ~(size_t)15;
+	p.states = malloc((size_t)(MAX_PLY + 1) * p.stride);
+	p.moves = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(cutoff_move_t));
+	memcpy(p.states, root, g->state_size);
+	double t0 = cpu();
+	int32_t v = alphabeta(&p, 0, depth, alpha, beta);
+	side_t s = { p.nodes, cpu() - t0, v };
+	free(p.states);
+	free(p.moves);
+	return s;
+}
+
+static cutoff_engine_t *engine_for(const cutoff_game_t *g)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.algo = CUTOFF_ALGO_ALPHABETA;
+	cfg.tt_mb = 0;
+	cfg.ordering = CUTOFF_ORDER_NONE;
+	cfg.extensions = 0;
+	return cutoff_engine_new(g, &cfg, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "tree";
+	side_t e_sum = { 0, 0, 0 }, p_sum = { 0, 0, 0 };
+	int mismatches = 0;
+	if (strcmp(mode, "tree") == 0) {
+		int trees = argc > 2 ? atoi(argv[2]) : 10;
+		cutoff_rtree_params_t prm;
+		cutoff_rtree_params_default(&prm);
+		prm.branching = 8;
+		prm.depth = 9;
+		prm.model = CUTOFF_RTREE_INCREMENTAL;
+		cutoff_rtree_t *tree = cutoff_rtree_new(&prm, NULL);
+		const cutoff_game_t *g = cutoff_rtree_game(tree);
+		cutoff_engine_t *e = engine_for(g);
+		for (int k = 1; e && k <= trees; k++) {
+			cutoff_rtree_state_t root;
+			cutoff_rtree_root(tree, (uint64_t)k, &root);
+			side_t a = by_engine(e, &root, prm.depth, -CUTOFF_INF, CUTOFF_INF);
+			side_t b = by_plain(g, &root, prm.depth, -CUTOFF_INF, CUTOFF_INF);
+			mismatches += a.nodes != b.nodes || a.value != b.value;
+			e_sum.nodes += a.nodes;
+			e_sum.cpu_s += a.cpu_s;
+			p_sum.nodes += b.nodes;
+			p_sum.cpu_s += b.cpu_s;
+		}
+		cutoff_engine_free(e);
+		cutoff_rtree_free(tree);
+	} else if (strcmp(mode, "connect4") == 0) {
+		int depth = argc > 2 ? atoi(argv[2]) : 16;
+		cutoff_connect4_state_t st;
+		char err[128];
+		if (cutoff_connect4_parse("3246313", &st, err, sizeof err) != 0) {
+			fprintf(stderr, "engine_cost: %s\n", err);
+			return 2;
+		}
+		const cutoff_game_t *g = cutoff_connect4_game();
+		cutoff_engine_t *e = engine_for(g);
+		if (e) {
+			e_sum = by_engine(e, &st, depth, -1, 1);
+			p_sum = by_plain(g, &st, depth, -1, 1);
+			mismatches += e_sum.nodes != p_sum.nodes || e_sum.value != p_sum.value;
+			cutoff_engine_free(e);
+		}
+	} else {
+		fprintf(stderr, "usage: engine_cost tree [TREES] | connect4 [DEPTH]\n");
+		return 2;
+	}
+	printf("engine  %12llu nodes  %8.3f s  %7.2f M nodes/s\n", (unsigned long long)e_sum.nodes,
+	       e_sum.cpu_s, (double)e_sum.nodes / e_sum.cpu_s / 1e6);
+	printf("plain   %12llu nodes  %8.3f s  %7.2f M nodes/s\n", (unsigned long long)p_sum.nodes,
+	       p_sum.cpu_s, (double)p_sum.nodes / p_sum.cpu_s / 1e6);
+	printf("engine time / plain time %.3f%s\n", e_sum.cpu_s / p_sum.cpu_s,
+	       mismatches ? "  MISMATCH: the two searches differ" : "");
+	return mismatches ? 1 : 0;
+}
