@@ -138,10 +138,11 @@ static bool busy(const abdada_t *a, uint64_t key)
 }
 
 /*
- * Marks `key` as searched by this thread. Exclusive (a first pass): the look and the mark
- * are one atomic step (compare-and-swap), so that of two threads that come to the same
- * move at the same moment, in lockstep, exactly one searches it and the other defers it;
- * a look followed by a separate mark would let both through. Not exclusive (the second
+ * Marks `key` as searched by this thread. Exclusive (a first pass): a mark found there
+ * already means BUSY and nothing is written. Classic: the look and the mark are one
+ * compare-and-swap, so that of two threads that come to the same move at the same moment,
+ * in lockstep, exactly one searches it; simplified (Kerrigan's): a plain load, then a
+ * plain store, which may let both through in that rare case. Not exclusive (the second
  * pass): marks whatever it finds.
  */
 static mark_result_t mark(const abdada_t *a, cutoff_searcher_t *s, uint64_t key, bool exclusive)
@@ -187,7 +188,7 @@ static void unmark(const abdada_t *a, uint64_t key)
 	}
 }
 
-/* A node's loop over its younger moves as it goes: the window, the best so far. */
+/* A node's loop over its moves as it goes: the window, the best so far. */
 typedef struct loop {
 	int32_t alpha, best;
 	cutoff_move_t best_move;
@@ -222,8 +223,9 @@ static bool search_one(const abdada_t *a, cutoff_searcher_t *s, const cutoff_nod
 	return false;
 }
 
-/* The move loop's hook (search.h): the younger moves, busy ones deferred to a second
- * pass. Always takes the node over. */
+/* The move loop's hook (search.h): the node's moves from node->from on (the eldest too,
+ * classic; the younger ones, simplified), busy ones deferred to a second pass. Always
+ * takes the node over. */
 static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
 	const abdada_t *a = s->driver;
