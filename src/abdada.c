@@ -323,33 +323,10 @@ static void begin(void *state)
 /* Every thread iterates from the root, none skipping; the first to finish ends it. */
 static void job(const cutoff_job_t *job, int index) { cutoff_iterate(job, index, NULL, true); }
 
-static int check(const cutoff_config_t *c)
-{
-	if ((unsigned)c->abdada_variant > CUTOFF_ABDADA_SIMPLIFIED) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
-		           "config: abdada_variant %d is not a "
-		           "cutoff_abdada_variant_t",
-		           (int)c->abdada_variant);
-		return CUTOFF_EINVAL;
-	}
-	if (c->abdada_min_depth < 1 || c->abdada_min_depth > CUTOFF_MAX_PLY) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: abdada_min_depth %d is not in 1..%d",
-		           c->abdada_min_depth, CUTOFF_MAX_PLY);
-		return CUTOFF_EINVAL;
-	}
-	if (c->abdada_table_bits < 8 || c->abdada_table_bits > 24) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: abdada_table_bits %d is not in 8..24",
-		           c->abdada_table_bits);
-		return CUTOFF_EINVAL;
-	}
-	return CUTOFF_OK;
-}
-
 const cutoff_driver_ops_t cutoff_driver_abdada_ops = {
 	.name = "abdada",
 	.description = "ABDADA: every thread iterates from the root, deferring moves "
 		       "another thread is searching",
-	.check = check,
 	.create = create,
 	.destroy = destroy,
 	.begin = begin,

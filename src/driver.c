@@ -2,7 +2,10 @@
  * driver.c — the registry of drivers: one line a driver, and each driver's options.
  *
  * Everything here is constant: the table of operations indexed by cutoff_driver_t, and
- * the options, each a field of cutoff_config_t named by its offset and kind. The engine
+ * the options, each a field of cutoff_config_t named by its offset and kind, with its
+ * range — the one place a driver option's range is written: cutoff_engine_new checks
+ * every option against it (cutoff_driver_check_options), cutoff_config_set_option
+ * refuses values outside it, front ends print it. The engine
  * finds a driver's operations here (cutoff_driver_ops); front ends find the names,
  * descriptions and options through the public functions below, so that a new driver
  * reaches the command line, the bench and UCI without another edit.
@@ -33,6 +36,7 @@ typedef enum field_kind {
 
 typedef struct option {
 	cutoff_driver_t driver;
+	const char *field; /* its name in cutoff_config_t, for the log */
 	size_t offset;
 	field_kind_t kind;
 	int def; /* the default value */
@@ -62,13 +66,14 @@ static const cutoff_driver_option_t OPTIONS[] = {
 };
 
 static const option_t FIELDS[] = {
-	{ CUTOFF_DRIVER_LAZYSMP, offsetof(cutoff_config_t, lazysmp_skip), FIELD_BOOL, 1 },
-	{ CUTOFF_DRIVER_YBW, offsetof(cutoff_config_t, ybw_min_split_depth), FIELD_INT, 3 },
-	{ CUTOFF_DRIVER_YBW, offsetof(cutoff_config_t, ybw_max_helpers), FIELD_INT, 8 },
-	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_variant), FIELD_ENUM,
-	  CUTOFF_ABDADA_SIMPLIFIED },
-	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_min_depth), FIELD_INT, 6 },
-	{ CUTOFF_DRIVER_ABDADA, offsetof(cutoff_config_t, abdada_table_bits), FIELD_INT, 12 },
+#define FIELD(name) #name, offsetof(cutoff_config_t, name)
+	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_skip), FIELD_BOOL, 1 },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_min_split_depth), FIELD_INT, 3 },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
+	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
+	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 6 },
+	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
+#undef FIELD
 };
 
 _Static_assert(sizeof OPTIONS / sizeof OPTIONS[0] == sizeof FIELDS / sizeof FIELDS[0],
@@ -166,4 +171,18 @@ void cutoff_driver_config_default(cutoff_config_t *cfg)
 	cfg->driver = CUTOFF_DRIVER_SERIAL;
 	for (int i = 0; i < OPTION_COUNT; i++)
 		cutoff_config_set_option(cfg, OPTIONS[i].name, FIELDS[i].def);
+}
+
+int cutoff_driver_check_options(const cutoff_config_t *cfg)
+{
+	for (int i = 0; i < OPTION_COUNT; i++) {
+		int value = 0;
+		cutoff_config_get_option(cfg, OPTIONS[i].name, &value);
+		if (value < OPTIONS[i].min || value > OPTIONS[i].max) {
+			cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %s %d is not in %d..%d",
+			           FIELDS[i].field, value, OPTIONS[i].min, OPTIONS[i].max);
+			return CUTOFF_EINVAL;
+		}
+	}
+	return CUTOFF_OK;
 }

@@ -16,8 +16,6 @@
  *                      flags the search reads at every node (cutoff_above_t).
  *
  * The life of a driver, all on the caller's thread except `job`:
- *   check    at cutoff_engine_new: the driver's own fields of the configuration; says
- *            what is wrong through cutoff_say and returns CUTOFF_EINVAL (NULL: none);
  *   create   once the searchers exist: allocates everything the driver will need (nothing
  *            may be allocated during a search) and sets each searcher's hook
  *            (younger, driver, younger_depth); *state may stay NULL;
@@ -31,8 +29,9 @@
  *
  * Adding a driver: one file that defines its cutoff_driver_ops_t, a value in
  * cutoff_driver_t (cutoff.h), and one line in the registry (driver.c). Its options are
- * fields of cutoff_config_t, listed in the registry's option table so that the command
- * line offers them (cutoff_driver_options).
+ * fields of cutoff_config_t, listed in the registry's option table with their range and
+ * default: the registry checks them (cutoff_driver_check_options) and the command line
+ * offers them (cutoff_driver_options).
  */
 #ifndef CUTOFF_DRIVER_H
 #define CUTOFF_DRIVER_H
@@ -47,7 +46,6 @@ typedef struct cutoff_driver_ops {
 	const char *name;        /* the word the command line and UCI use */
 	const char *description; /* one line */
 	bool alone;              /* only thread 0 searches */
-	int (*check)(const cutoff_config_t *cfg);
 	int (*create)(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	              cutoff_searcher_t *searchers, void **state);
 	void (*destroy)(void *state);
@@ -58,6 +56,11 @@ typedef struct cutoff_driver_ops {
 
 /* The registry: the driver's operations, or NULL when `driver` is not one. */
 const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver);
+
+/* Checks every driver's options in cfg against their ranges in the registry (whichever
+ * driver is chosen: changing the driver alone cannot make a configuration invalid);
+ * names the field through cutoff_say and returns CUTOFF_EINVAL when one is out of range. */
+int cutoff_driver_check_options(const cutoff_config_t *cfg);
 
 /* Sets cfg->driver to the default driver and every driver's options to their defaults. */
 void cutoff_driver_config_default(cutoff_config_t *cfg);

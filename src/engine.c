@@ -225,15 +225,7 @@ static int check_config(const cutoff_config_t *c)
 		           (int)c->placement);
 		return CUTOFF_EINVAL;
 	}
-	/* Every driver's options, whichever is chosen: a configuration is valid or not
-	 * whatever its driver, so that changing the driver alone cannot make it invalid. */
-	for (int d = 0; d < cutoff_driver_count(); d++) {
-		const cutoff_driver_ops_t *ops = cutoff_driver_ops((cutoff_driver_t)d);
-		int rc = ops->check ? ops->check(c) : CUTOFF_OK;
-		if (rc < 0)
-			return rc;
-	}
-	return CUTOFF_OK;
+	return cutoff_driver_check_options(c);
 }
 
 cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg, int *err)

@@ -497,26 +497,10 @@ static void job(const cutoff_job_t *job, int index)
 	}
 }
 
-static int check(const cutoff_config_t *c)
-{
-	if (c->ybw_min_split_depth < 1 || c->ybw_min_split_depth > CUTOFF_MAX_PLY) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: ybw_min_split_depth %d is not in 1..%d",
-		           c->ybw_min_split_depth, CUTOFF_MAX_PLY);
-		return CUTOFF_EINVAL;
-	}
-	if (c->ybw_max_helpers < 1 || c->ybw_max_helpers > CUTOFF_MAX_THREADS) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: ybw_max_helpers %d is not in 1..%d",
-		           c->ybw_max_helpers, CUTOFF_MAX_THREADS);
-		return CUTOFF_EINVAL;
-	}
-	return CUTOFF_OK;
-}
-
 const cutoff_driver_ops_t cutoff_driver_ybw_ops = {
 	.name = "ybw",
 	.description = "Young Brothers Wait: idle threads help at nodes whose eldest move did "
 		       "not cut off",
-	.check = check,
 	.create = create,
 	.destroy = destroy,
 	.begin = begin,
