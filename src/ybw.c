@@ -23,8 +23,10 @@
  *                 under ybw->lock after the split point is complete (and t marked busy),
  *                 read (acquire) and cleared by t as it takes the booking.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
- *                 next, alpha, best, best_move, best_index, pv and horizon under sp->lock
- *                 (the owner reads horizon after its helpers have left);
+ *                 next, alpha, best, best_move, best_index, pv, horizon and the
+ *                 profiler's move_nodes row under sp->lock (the owner reads horizon
+ *                 after its helpers have left; the row is the owner's, lent to the
+ *                 split point for its life);
  *                 sp->above.cut set under sp->lock and read anywhere (relaxed: a late
  *                 read only costs some wasted nodes; every thread below reads the chain
  *                 at every node, search.h's cutoff_above_t); sp->aborted set by a thread that a stop made
