@@ -29,10 +29,11 @@
  *                 split point for its life);
  *                 sp->above.cut set under sp->lock and read anywhere (relaxed: a late
  *                 read only costs some wasted nodes; every thread below reads the chain
- *                 at every node, search.h's cutoff_above_t); sp->aborted set by a thread that a stop made
- *                 leave a move unsearched, read by the owner after its helpers have left
- *                 (ordered by the decrement below); sp->helpers set before publication, decremented
- *                 by each helper as it leaves (fetch-and-add), awaited by the owner.
+ *                 at every node, search.h's cutoff_above_t); sp->aborted set by a
+ *                 thread that a stop made leave a move unsearched, read by the owner
+ *                 after its helpers have left (ordered by the decrement below);
+ *                 sp->helpers set before publication, decremented by each helper as it
+ *                 leaves (fetch-and-add), awaited by the owner.
  *   owner's stack the split node's state and move list stay on the owner's stack, which
  *                 it does not touch at that ply or above while the split point lives
  *                 (helping below its own split point, it only writes deeper plies).
