@@ -61,6 +61,19 @@ static inline void cutoff_ptr_store_release(void **p, void *v)
 	ck_pr_store_ptr(p, v);
 }
 static inline void cutoff_int_store_relaxed(int *p, int v) { ck_pr_store_int(p, v); }
+static inline void cutoff_ptr_store_seq_cst(void **p, void *v)
+{
+	ck_pr_fence_memory();
+	ck_pr_store_ptr(p, v);
+	ck_pr_fence_memory();
+}
+static inline void *cutoff_ptr_load_seq_cst(void *const *p)
+{
+	ck_pr_fence_memory();
+	void *v = ck_pr_load_ptr(p);
+	ck_pr_fence_acquire();
+	return v;
+}
 
 /* Sequentially consistent store (a release too) and load (an acquire too): together they
  * make a store-buffering pair (each thread stores its flag, then loads the other's: at
@@ -160,6 +173,14 @@ static inline void cutoff_ptr_store_release(void **p, void *v)
 static inline void cutoff_int_store_relaxed(int *p, int v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+static inline void cutoff_ptr_store_seq_cst(void **p, void *v)
+{
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline void *cutoff_ptr_load_seq_cst(void *const *p)
+{
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
 static inline void cutoff_int_store_seq_cst(int *p, int v)
 {

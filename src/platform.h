@@ -15,13 +15,42 @@
  *                     more threads than cores the thread being waited for may need this
  *                     very CPU, and only a yield gives it; with a core each, a short wait
  *                     ends within the pauses and never enters the kernel.
+ *   cutoff_park_*     a thread's place to sleep when a wait has outlasted its spin
+ *                     window, and the wake-up another thread gives it (a futex).
+ *
+ * Why a wait must end in sleep, not in yields. A yield helps only the threads queued on
+ * the yielding thread's own CPU. When another program takes a core, three threads share
+ * two CPUs: a waiting thread that yields on a CPU of its own keeps that CPU busy, and the
+ * thread it waits for shares the other CPU with the program at half speed, for as long as
+ * the wait lasts. A thread that sleeps leaves its CPU idle, and an idle CPU takes a runnable
+ * thread from a busy one at once (the scheduler's balancing): the awaited thread gets a
+ * CPU of its own. Measured in docs/benchmarks.md ("YBW when a core is busy").
+ *
+ * The parking protocol (no wake-up is lost; a store-buffering pair, as in pool.c):
+ *   sleeper:  token = cutoff_park_begin(p)    (reads `word`, then sets `sleeping`, seq_cst)
+ *             check the condition with seq_cst loads; if it holds, cutoff_park_end(p)
+ *             else cutoff_park_sleep(p, token) (sleeps while `word` == token), then end
+ *   waker:    make the condition true with a seq_cst store or read-modify-write;
+ *             cutoff_unpark(p)                 (if `sleeping`: bump `word`, wake)
+ * Either the sleeper's check sees the condition, or the waker sees `sleeping` and bumps
+ * `word` — before the sleeper's futex wait compares it (which then returns at once) or
+ * after (which wakes it). A stale `sleeping` only costs a needless wake-up; a sleeper
+ * woken for any reason rechecks its condition. Where there is no futex (not Linux), a
+ * sleep is a yield, and the protocol still holds (the caller loops).
  */
 #ifndef CUTOFF_PLATFORM_H
 #define CUTOFF_PLATFORM_H
 
+#include <limits.h>
 #include <sched.h>
 #include <stdint.h>
 #include <time.h>
+
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "atomic.h"
 
@@ -50,6 +79,47 @@ static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 	else
 		cutoff_yield();
 	return ++spin->looks;
+}
+
+/* A thread's parking place (the protocol above); zero-initialised is ready. Only its owner
+ * sleeps on it; any thread may wake it. */
+typedef struct cutoff_park {
+	int word;     /* bumped by every wake-up that found the owner sleeping */
+	int sleeping; /* 1 from cutoff_park_begin to cutoff_park_end */
+} cutoff_park_t;
+
+static inline int cutoff_park_begin(cutoff_park_t *p)
+{
+	int token = cutoff_int_load_seq_cst(&p->word);
+	cutoff_int_store_seq_cst(&p->sleeping, 1);
+	return token;
+}
+
+/* Sleeps while p->word is still `token` (returns at once if it is not, and may return
+ * early for no reason: the caller rechecks its condition). */
+static inline void cutoff_park_sleep(cutoff_park_t *p, int token)
+{
+#ifdef __linux__
+	syscall(SYS_futex, &p->word, FUTEX_WAIT_PRIVATE, token, NULL, NULL, 0);
+#else
+	(void)p;
+	(void)token;
+	cutoff_yield();
+#endif
+}
+
+static inline void cutoff_park_end(cutoff_park_t *p) { cutoff_int_store_relaxed(&p->sleeping, 0); }
+
+/* Wakes p's owner if it is (or is about to be) asleep; called after the waker made the
+ * owner's condition true. */
+static inline void cutoff_unpark(cutoff_park_t *p)
+{
+	if (!cutoff_int_load_seq_cst(&p->sleeping))
+		return;
+	cutoff_int_faa(&p->word, 1);
+#ifdef __linux__
+	syscall(SYS_futex, &p->word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#endif
 }
 
 #endif /* CUTOFF_PLATFORM_H */

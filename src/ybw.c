@@ -17,11 +17,18 @@
  *   ybw->idle     the number of idle threads, changed (atomically) under ybw->lock; read
  *                 without it as a hint (a stale read only makes a split try in vain or
  *                 be skipped).
- *   ybw->done     set (release) by thread 0 when its search is over; helpers read it
- *                 (acquire) in their idle loop.
- *   t->assigned   the split point thread t is booked for: stored (release) by the booker
- *                 under ybw->lock after the split point is complete (and t marked busy),
- *                 read (acquire) and cleared by t as it takes the booking.
+ *   ybw->done     set (sequentially consistent, a release) by thread 0 when its search is
+ *                 over, which then wakes every helper; helpers read it (acquire) in their
+ *                 idle loop.
+ *   t->assigned   the split point thread t is booked for: stored (sequentially consistent,
+ *                 a release) by the booker under ybw->lock after the split point is
+ *                 complete (and t marked busy), which then wakes t; read (acquire) and
+ *                 cleared by t as it takes the booking.
+ *   t->park       where t sleeps once a wait has outlasted YBW_SPIN_NS (platform.h's
+ *                 parking protocol): t sleeps only after a last sequentially consistent
+ *                 look at the three things it waits for (its booking, its split point's
+ *                 helper count, done), and each of the three is written sequentially
+ *                 consistently before its writer wakes t, so no wake-up is lost.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
  *                 next, alpha, best, best_move, best_index, pv, horizon and the
  *                 profiler's move_nodes row under sp->lock (the owner reads horizon
@@ -33,7 +40,8 @@
  *                 thread that a stop made leave a move unsearched, read by the owner
  *                 after its helpers have left (ordered by the decrement below);
  *                 sp->helpers set before publication, decremented by each helper as it
- *                 leaves (fetch-and-add), awaited by the owner.
+ *                 leaves (fetch-and-add), awaited by the owner; the helper that makes it
+ *                 0 wakes the owner.
  *   owner's stack the split node's state and move list stay on the owner's stack, which
  *                 it does not touch at that ply or above while the split point lives
  *                 (helping below its own split point, it only writes deeper plies).
@@ -46,8 +54,11 @@
  *
  * The few points where a thread waits, locks or looks for work are named: split_lock
  * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
- * threads); their spinning and yielding is platform.h's, the seam a deterministic
- * scheduler of virtual threads takes over.
+ * threads); their spinning, yielding and sleeping is platform.h's, the seam a
+ * deterministic scheduler of virtual threads takes over. A wait sleeps after
+ * YBW_SPIN_NS because when another program takes a core a spinning waiter keeps the CPU
+ * the thread it waits for needs (platform.h); a wake-up costs a system call only when
+ * the thread woken is asleep.
  *
  * The seam (driver.h): the move loop calls try_split through the searcher's hook, the
  * helpers' searches read the split points' cut flags through searcher.above, thread 0
@@ -127,6 +138,7 @@ typedef struct ybw_thread {
 	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
 	uint32_t *move_nodes;    /* CUTOFF_MAX_PLY rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
+	cutoff_park_t park;      /* where the thread sleeps in wait_for_work (platform.h) */
 } __attribute__((aligned(64))) ybw_thread_t;
 
 typedef struct cutoff_ybw {
@@ -154,6 +166,13 @@ static void split_lock(cutoff_spinlock_t *l, uint64_t *spin_ns)
 	if (CUTOFF_PROFILING && spin_ns)
 		*spin_ns += cutoff_now_ns() - t0;
 }
+
+/* How long a wait spins (pauses, then yields) before it sleeps: see platform.h for why it
+ * must sleep. Measured (docs/benchmarks.md, "YBW when a core is busy"): with another
+ * program on one of two cores, 0 (sleep after the pauses) served best, and on a quiet
+ * machine worst (a wake-up a split point: Connect Four 1.08 against 1.32); 50 us keeps
+ * the quiet figures and most of the gain under load. */
+enum { YBW_SPIN_NS = 50000 };
 
 static void destroy(void *state);
 static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out);
@@ -303,7 +322,20 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 	s->above = &sp->above;
 	work(s, sp);
 	s->above = saved;
-	cutoff_int_faa(&sp->helpers, -1);
+	/* The split point may be gone once the count is 0: its owner is read before. */
+	cutoff_park_t *owner = &y->t[sp->owner->index].park;
+	if (cutoff_int_faa(&sp->helpers, -1) == 1)
+		cutoff_unpark(owner);
+}
+
+/* True when a thread waiting in wait_for_work may stop waiting: it is booked, or
+ * *until_zero is 0, or (until_zero NULL) the search is done. Sequentially consistent, the
+ * sleeper's half of the parking protocol (platform.h). */
+static bool wait_over(const cutoff_ybw_t *y, const ybw_thread_t *me, int *until_zero)
+{
+	return cutoff_ptr_load_seq_cst(&me->assigned) ||
+	       (until_zero ? cutoff_int_load_seq_cst(until_zero) == 0
+	                   : cutoff_int_load_seq_cst(&y->done) != 0);
 }
 
 /*
@@ -311,7 +343,8 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
  * helpers) or, when until_zero is NULL, until the search is done (a helper between split
  * points). The caller is marked idle; whenever it is booked meanwhile it helps, then is
  * idle again. It leaves busy, after a last look, under the lock, for a booking that came
- * at the last moment.
+ * at the last moment. A wait spins for YBW_SPIN_NS, then sleeps until one of the three
+ * things it waits for happens (each wakes it: book_helpers, help, job).
  */
 static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 {
@@ -319,6 +352,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 	cutoff_prof_clock_t *prof = &y->searchers[index].prof;
 	uint64_t *waited = until_zero ? &prof->split_wait_ns : &prof->idle_ns;
 	uint64_t since = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
+	uint64_t spun_from = 0; /* when the pauses ended, or 0 */
 	for (cutoff_spin_t spin = { 0 };;) {
 		cutoff_split_t *sp = cutoff_ptr_load_acquire(&me->assigned);
 		if (sp) {
@@ -336,10 +370,23 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			cutoff_int_faa(&y->idle, 1);
 			cutoff_spinlock_unlock(&y->lock);
 			spin.looks = 0;
+			spun_from = 0;
 			continue;
 		}
 		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
 		                       : cutoff_int_load_acquire(&y->done) != 0;
+		if (!over && spin.looks >= CUTOFF_SPIN_PAUSES) {
+			uint64_t now = cutoff_now_ns();
+			if (!spun_from)
+				spun_from = now;
+			if (now - spun_from >= YBW_SPIN_NS) {
+				int token = cutoff_park_begin(&me->park);
+				if (!wait_over(y, me, until_zero))
+					cutoff_park_sleep(&me->park, token);
+				cutoff_park_end(&me->park);
+				continue;
+			}
+		}
 		if (over) {
 			split_lock(&y->lock, NULL);
 			if (cutoff_ptr_load_relaxed(&me->assigned)) {
@@ -397,7 +444,8 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 	for (int k = 0; k < n; k++) {
 		ybw_thread_t *t = &y->t[y->booked[k]];
 		t->state = THREAD_BUSY;
-		cutoff_ptr_store_release(&t->assigned, sp);
+		cutoff_ptr_store_seq_cst(&t->assigned, sp);
+		cutoff_unpark(&t->park);
 	}
 	cutoff_int_faa(&y->idle, -n);
 	cutoff_spinlock_unlock(&y->lock);
@@ -494,7 +542,9 @@ static void job(const cutoff_job_t *job, int index)
 	cutoff_ybw_t *y = job->driver;
 	if (index == 0) {
 		cutoff_iterate(job, 0, NULL, false);
-		cutoff_int_store_release(&y->done, 1);
+		cutoff_int_store_seq_cst(&y->done, 1);
+		for (int i = 1; i < y->threads; i++)
+			cutoff_unpark(&y->t[i].park);
 	} else {
 		idle_loop(y, index);
 	}

@@ -5,8 +5,9 @@
  *     answer is the tree's true value, one thread never defers, and several threads
  *     defer moves others are searching and come back to them in second passes (whether
  *     two threads meet at a move depends on the scheduler: on a loaded machine the
- *     threads of one engine may seldom run at once, so this is asked of up to 200
- *     searches at 4 threads, where a thread preempted inside a move keeps its mark);
+ *     threads of one engine may seldom run at once, so this is asked of as many
+ *     searches at 4 threads as 60 seconds allow, at least 200, where a thread preempted
+ *     inside a move keeps its mark);
  *   - its figures add up: the deferred moves answered by the table, those still busy when
  *     revisited, and the second passes are each at most the deferred moves;
  *   - a mark never outlives its search: the driver asserts, before every search, that the
@@ -15,6 +16,8 @@
  *
  * cutoff-test-labels: concurrent
  */
+#include <time.h>
+
 #include "check.h"
 #include "cutoff_games.h"
 
@@ -81,7 +84,10 @@ static void mechanism(cutoff_abdada_variant_t variant)
 	int searches = 0;
 	cutoff_counters_t sum = { 0 };
 	cutoff_engine_t *e = make(g, 4, variant, 2);
-	for (; e && searches < 200 && (sum.deferred == 0 || sum.second_passes == 0); searches++) {
+	const time_t give_up = time(NULL) + 60;
+	for (; e && (searches < 200 || time(NULL) < give_up) &&
+	       (sum.deferred == 0 || sum.second_passes == 0);
+	     searches++) {
 		cutoff_rtree_state_t root;
 		cutoff_result_t r;
 		cutoff_limits_t lim;
