@@ -343,6 +343,8 @@ typedef struct cutoff_config {
 	                             1 .. CUTOFF_MAX_PLY; default 3 */
 	int ybw_max_helpers;      /* YBW: most threads helping at one split point besides its
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
+	int ybw_split_after;      /* YBW: moves a node searches alone before it may split (1:
+	                             the eldest brother, the rule's own), 1 .. 8; default 1 */
 	unsigned pruning;         /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
 	unsigned extensions;      /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
 	bool tt_cutoffs;          /* the table may answer a node by itself (true, the default);

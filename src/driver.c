@@ -56,6 +56,8 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	{ "min-split", "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY,
 	  NULL },
 	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
+	{ "split-after", "moves a node searches alone before it may split (1: the eldest)", 1, 8,
+	  NULL },
 	{ "abdada-variant",
 	  "classic (Weill: the child position busy) or simplified "
 	  "(Kerrigan: the move busy)",
@@ -70,6 +72,7 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_skip), FIELD_BOOL, 1 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_min_split_depth), FIELD_INT, 3 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_after), FIELD_INT, 1 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 6 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },

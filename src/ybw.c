@@ -63,7 +63,8 @@
  * The seam (driver.h): the move loop calls try_split through the searcher's hook, the
  * helpers' searches read the split points' cut flags through searcher.above, thread 0
  * iterates (iterate.c) and the others wait in idle_loop until it is done. Options:
- * config.ybw_min_split_depth (the hook's depth), config.ybw_max_helpers.
+ * config.ybw_min_split_depth (the hook's depth), config.ybw_max_helpers,
+ * config.ybw_split_after (the moves searched alone first: 1, the eldest, by default).
  *
  * The profiler reads the clock at those points only, into the thread's own searcher
  * (prof, count): split_lock times its slow path (a lock found taken) as lock time;
@@ -213,7 +214,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		searchers[i].younger = try_split;
 		searchers[i].driver = y;
 		searchers[i].younger_depth = cfg->ybw_min_split_depth;
-		searchers[i].younger_from = 1; /* the eldest brother first, alone */
+		searchers[i].younger_from = cfg->ybw_split_after; /* the eldest first, alone */
 	}
 	*state = y;
 	return CUTOFF_OK;
@@ -454,10 +455,10 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 
 /*
  * The move loop's hook (search.h, cutoff_younger_fn), called by a node's owner after its
- * eldest move was searched without a cut-off: when idle threads can be booked, makes a
- * split point for moves[1 .. n), searches them with the helpers (the owner takes moves
- * too, and once they are all handed out helps its helpers' split points while it waits
- * for them), and returns true with the node's best value, move (and s->pv[ply]) and
+ * first node->from moves (the eldest, by default) were searched without a cut-off: when
+ * idle threads can be booked, makes a split point for moves[node->from .. n), searches
+ * them with the helpers (the owner takes moves too, and once they are all handed out
+ * helps its helpers' split points while it waits for them), and returns true with the node's best value, move (and s->pv[ply]) and
  * whether it cut off. Returns false, having done nothing, when no thread is idle: the
  * caller goes on alone.
  */
@@ -483,11 +484,11 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	sp->type = node->type;
 	sp->beta = node->beta;
 	cutoff_spinlock_init(&sp->lock);
-	sp->next = 1;
+	sp->next = node->from;
 	sp->alpha = node->alpha;
 	sp->best = node->best;
 	sp->best_move = node->best_move;
-	sp->best_index = 0;
+	sp->best_index = 0; /* read only when a move from node->from on cuts, which sets it */
 	sp->pv_length = s->pv_length[ply];
 	sp->horizon = false;
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));

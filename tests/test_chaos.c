@@ -144,6 +144,7 @@ int main(int argc, char **argv)
 			cfg.aspiration = rnd_int(0, 1) * 10;
 			cfg.ybw_min_split_depth = rnd_int(1, 4);
 			cfg.ybw_max_helpers = rnd_int(1, MAX_THREADS);
+			cfg.ybw_split_after = rnd_int(1, 3);
 			cfg.topology = topology;
 			*slot = cutoff_engine_new(g, &cfg, NULL);
 		}

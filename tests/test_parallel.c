@@ -34,6 +34,7 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cfg.tt_mb = mb;
 	cfg.topology = topology;
 	cfg.ybw_min_split_depth = 2;
+	cfg.ybw_split_after = 1 + threads % 3; /* 1, 2 or 3 moves alone before a split */
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);
 	if (!e)
