@@ -387,12 +387,6 @@ static inline uint32_t history_slot(cutoff_move_t m)
 
 _Static_assert(CUTOFF_HISTORY_SIZE == 1 << 12, "history_slot makes 12-bit indices");
 
-/*
- * Generates the moves at `ply` and orders them (config.ordering): the table's move first,
- * then by the game's hint, the killers, the history score; a stable insertion sort, so
- * that equal keys keep the game's order and CUTOFF_ORDER_NONE is exactly the game's order.
- * Returns 0 when the game broke its contract (game_broken: the search is then halted).
- */
 static inline bool wants_hints(const cutoff_searcher_t *s)
 {
 	return (s->ordering & CUTOFF_ORDER_HINTS) || (s->pruning & CUTOFF_PRUNE_LMR);
@@ -403,22 +397,16 @@ const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply)
 	return wants_hints(s) ? hints_at(s, ply) : NULL;
 }
 
-static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
+/*
+ * Orders the n >= 2 moves at `ply` (config.ordering, not CUTOFF_ORDER_NONE): the table's
+ * move first, then by the game's hint, the killers, the history score; a stable insertion
+ * sort, so that equal keys keep the game's order.
+ */
+static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int n)
 {
-	const cutoff_game_t *g = s->game;
 	const unsigned ord = s->ordering;
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
-	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
-	/* One compare for both broken promises: a count above max_moves (the lists hold no
-	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
-	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
-		game_broken(s, ply, "gen_moves", n);
-		return 0;
-	}
-	if (ord == CUTOFF_ORDER_NONE || n < 2)
-		return n;
-
 	int64_t *key = s->scores;
 	const cutoff_move_t *killer = s->killers[ply];
 	const uint32_t *history = s->history[ply & 1];
@@ -443,6 +431,27 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 	}
 	if (!sorted)
 		sort_moves(m, h, key, n);
+}
+
+/*
+ * Generates the moves at `ply` (with their hints when ordering or reductions use them) and
+ * orders them (order_moves); with CUTOFF_ORDER_NONE they stay in the game's order. Returns
+ * 0 when the game broke its contract (game_broken: the search is then halted). Inline: at
+ * the search's cheapest nodes the call cost more than the generation's own checks.
+ */
+static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
+{
+	const cutoff_game_t *g = s->game;
+	int n = g->gen_moves(g->ctx, state_at(s, ply), moves_at(s, ply),
+	                     wants_hints(s) ? hints_at(s, ply) : NULL);
+	/* One compare for both broken promises: a count above max_moves (the lists hold no
+	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
+	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
+		game_broken(s, ply, "gen_moves", n);
+		return 0;
+	}
+	if (s->ordering != CUTOFF_ORDER_NONE && n >= 2)
+		order_moves(s, ply, tt_move, n);
 	return n;
 }
 
