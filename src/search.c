@@ -24,6 +24,16 @@
  * is a node scored without looking at its moves: a terminal position or the horizon.
  * Table cut-offs are never taken at the root, so a search always names a best move.
  *
+ * A halted search (cutoff_search_halted: a limit, the stop flag, a broken game, or a cut-off
+ * in a shared node above the thread's work) returns HALTED from every node it leaves, and
+ * its values mean nothing. HALTED lies below every value, so the parent, which negates it,
+ * sees a value above any beta: a halted child always lands in the move loop's cut-off
+ * branch, and that branch is the one place where the loop looks at the halt (the serial
+ * loop's only check after a move that could have halted). A halt that comes after a
+ * child returned a value of its own (another thread cut a node above meanwhile) is seen
+ * at the next node's entry; the value it came with was searched to the end and is sound.
+ * The drivers' hooks look at cutoff_search_halted themselves after every move.
+ *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
  * move, a pass being one) or outside 0 .. max_moves from gen_noisy is recorded as the
@@ -49,7 +59,8 @@
 #include "platform.h"
 
 enum {
-	POLL_NODES = 1024
+	POLL_NODES = 1024,
+	HALTED = -CUTOFF_INF - 1 /* what a halted search returns (above) */
 };
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
@@ -348,7 +359,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	if (evade ? (unsigned)n - 1u >= (unsigned)g->max_moves
 	          : (unsigned)n > (unsigned)g->max_moves) {
 		game_broken(s, ply, evade ? "gen_moves" : "gen_noisy", n);
-		return 0;
+		return HALTED;
 	}
 	if (s->ordering & CUTOFF_ORDER_HINTS) {
 		for (int i = 0; i < n; i++)
@@ -359,7 +370,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 		int32_t v;
 		g->play(g->ctx, st, m[i], state_at(s, ply + 1));
 		if (enter_node(s, ply + 1))
-			return 0;
+			return HALTED;
 		s->count.qnodes++;
 		if (g->terminal(g->ctx, state_at(s, ply + 1), &v)) {
 			s->count.leaves++;
@@ -368,7 +379,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 			v = -quiesce(s, ply + 1, -beta, -a);
 		}
 		if (cutoff_search_halted(s))
-			return 0;
+			return HALTED;
 		if (v > best) {
 			best = v;
 			if (v >= beta)
@@ -664,7 +675,8 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * Null-move pruning (config.pruning): at a null-window node with depth to spare, not in
  * check and not right after another null move, whose static value already reaches beta,
  * let the opponent move twice; if a reduced search still fails high, so would the node.
- * True with *value when it cuts off. Wins are not claimed from a null move.
+ * True with *value when it cuts off, or when the search was halted (*value HALTED). Wins
+ * are not claimed from a null move.
  */
 static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t *value)
@@ -681,8 +693,12 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	int r = depth >= 7 ? 3 : 2;
 	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, cutoff_child_type(type, 1),
 	                          -beta, -beta + 1);
-	if (cutoff_search_halted(s) || v < beta)
+	if (v < beta)
 		return false;
+	if (cutoff_search_halted(s)) {
+		*value = HALTED;
+		return true;
+	}
 	s->count.null_cutoffs++;
 	s->horizon++; /* speculative: the value holds for the reduced search only */
 	*value = v >= CUTOFF_WIN_MIN ? beta : v;
@@ -705,7 +721,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
 	if (enter_node(s, ply))
-		return 0;
+		return HALTED;
 	if (CUTOFF_PROFILING)
 		s->typed[type]++;
 	if (is_leaf(s, ply, depth, alpha, beta, &v))
@@ -721,11 +737,9 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	                   g->in_check(g->ctx, state_at(s, ply));
 	if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
 		return v;
-	if (cutoff_search_halted(s))
-		return 0;
 	int n = generate(s, ply, tt_move);
 	if (n == 0)
-		return 0; /* the game broke its contract: halted */
+		return HALTED; /* the game broke its contract */
 	const cutoff_move_t *m = moves_at(s, ply);
 	const int32_t *h = cutoff_searcher_hints(s, ply);
 	int32_t best = -CUTOFF_INF, a = alpha;
@@ -750,7 +764,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))
-					return 0;
+					return HALTED;
 				best = out.best;
 				best_move = out.best_move;
 				if (out.cut) {
@@ -761,9 +775,9 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			}
 		}
 		v = search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta);
-		if (cutoff_search_halted(s))
-			return 0;
 		if (v > best) {
+			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
+				return HALTED;
 			best = v;
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
