@@ -496,9 +496,20 @@ int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *
 	return n + 1;
 }
 
+/* The node at `ply` has a new best move: its line becomes the move and the child's line.
+ * Copied here rather than by a call to cutoff_pv_join: many of these lines are empty (the
+ * child was a leaf), and then the copy costs a compare instead of a call. */
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
-	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
+	cutoff_move_t *dst = s->pv[ply];
+	const cutoff_move_t *src = s->pv[ply + 1];
+	int n = s->pv_length[ply + 1];
+	if (n > CUTOFF_MAX_PLY - 1)
+		n = CUTOFF_MAX_PLY - 1;
+	dst[0] = move;
+	for (int i = 0; i < n; i++)
+		dst[i + 1] = src[i];
+	s->pv_length[ply] = n + 1;
 }
 
 static inline __attribute__((always_inline)) void count_cutoff(cutoff_searcher_t *s, int ply,
