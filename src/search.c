@@ -34,6 +34,13 @@
  * at the next node's entry; the value it came with was searched to the end and is sound.
  * The drivers' hooks look at cutoff_search_halted themselves after every move.
  *
+ * A bare search: no table, no pruning, no extensions, and a game without repetitions
+ * (s->bare, decided when the search starts). The node's body (node_body) is compiled twice,
+ * for a bare search and for any other, and a search stays in its instance from the root
+ * down (child_search); in the bare one the tests of those features are constants and
+ * vanish. Both instances are the same code, so they visit the same nodes in the same
+ * order: the bare one only skips tests whose outcome is known before the search starts.
+ *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
  * move, a pass being one) or outside 0 .. max_moves from gen_noisy is recorded as the
@@ -148,6 +155,8 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->poll = 1;
 	s->aborted = false;
 	s->solve = solve;
+	s->bare = !s->tt && !s->pruning && !s->check_extension && !s->quiescence &&
+	          !s->game->reversible;
 	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
@@ -281,10 +290,12 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 /*
  * True when the node at `ply` is scored without its moves: a terminal position, a
  * repetition, or the horizon — where quiescence (when on) searches the noisy moves
- * within (alpha, beta), and the static evaluation scores it otherwise.
+ * within (alpha, beta), and the static evaluation scores it otherwise. `bare`: the search
+ * is bare (above), with neither repetitions nor quiescence.
  */
-static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
-                           int32_t *value)
+static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, int ply, int depth,
+                                                          int32_t alpha, int32_t beta,
+                                                          int32_t *value, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
@@ -293,7 +304,7 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 		*value = terminal_value(*value, ply);
 		return true;
 	}
-	if (g->reversible && repetition(s, ply)) {
+	if (!bare && g->reversible && repetition(s, ply)) {
 		s->count.leaves++;
 		s->count.repetitions++;
 		s->horizon++; /* a draw by the path, not by the position */
@@ -302,7 +313,7 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 	}
 	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
 		s->horizon++;
-		if (s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
+		if (!bare && s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
 			*value = quiesce(s, ply, alpha, beta);
 		} else {
 			s->count.leaves++;
@@ -589,11 +600,15 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 }
 
 /* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
- * less, or as much when the move gives check and checks are extended. */
-static inline int descend(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
+ * less, or as much when the move gives check and checks are extended (never in a bare
+ * search, which has no null moves either). */
+static inline int descend(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move,
+                          const bool bare)
 {
 	const cutoff_game_t *g = s->game;
 	play(s, ply, move);
+	if (bare)
+		return depth - 1;
 	s->null_move[ply + 1] = false;
 	if (s->check_extension && g->in_check(g->ctx, state_at(s, ply + 1)))
 		return depth;
@@ -606,7 +621,7 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	int32_t v;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v))
+	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
 		return v;
 	int n = generate(s, ply, CUTOFF_MOVE_NONE);
 	if (n == 0)
@@ -614,7 +629,7 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
-		v = -negamax(s, ply + 1, descend(s, ply, depth, m[i]));
+		v = -negamax(s, ply + 1, descend(s, ply, depth, m[i], false));
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -627,12 +642,17 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta);
+static int32_t search_node_bare(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                                cutoff_node_type_t type, int32_t alpha, int32_t beta);
 
+/* A child's search, in the instance of the node's own (bare or not). */
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                                   cutoff_node_type_t type, int32_t alpha, int32_t beta)
+                                   cutoff_node_type_t type, int32_t alpha, int32_t beta,
+                                   const bool bare)
 {
-	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA,
-	                   ply, depth, type, alpha, beta);
+	algo = algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA;
+	return bare ? search_node_bare(s, algo, ply, depth, type, alpha, beta)
+	            : search_node(s, algo, ply, depth, type, alpha, beta);
 }
 
 /* The move of search.h's cutoff_search_move. Its body is inlined into the serial move loop,
@@ -640,10 +660,10 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
  * epilogue and ten arguments cost more per node than the move itself). */
 static inline __attribute__((always_inline)) int32_t
 search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,
-            cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta)
+            cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta, const bool bare)
 {
 	int32_t v;
-	int child_depth = descend(s, ply, depth, move);
+	int child_depth = descend(s, ply, depth, move, bare);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
@@ -652,25 +672,25 @@ search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff
 	 * WAC.001's Qg6 at depths 3-6; at fixed depth 7 on WAC it solves 262 of 300 instead
 	 * of 247 for 2.5 times the nodes, at 200 ms a position 265 instead of 263
 	 * (`cutoff epd --file wac.epd --depth 7 | --movetime 200 --algo serial`). */
-	if ((s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
+	if (!bare && (s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;
 		s->count.reductions++;
-		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a);
+		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a, bare);
 		if (cutoff_search_halted(s) || v <= a)
 			return v;
 		s->count.reduction_researches++;
 	}
 	if (algo != CUTOFF_ALGO_PVS)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
 	if (index == 0)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
-	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
+	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a, bare);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a);
+		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a, bare);
 	}
 	return v;
 }
@@ -679,7 +699,8 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
                            cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
                            int32_t a, int32_t beta)
 {
-	return search_move(s, algo, ply, depth, type, move, index, hint, a, beta);
+	return s->bare ? search_move(s, algo, ply, depth, type, move, index, hint, a, beta, true)
+	               : search_move(s, algo, ply, depth, type, move, index, hint, a, beta, false);
 }
 
 /*
@@ -703,7 +724,7 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	s->null_move[ply + 1] = true;
 	int r = depth >= 7 ? 3 : 2;
 	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, cutoff_child_type(type, 1),
-	                          -beta, -beta + 1);
+	                          -beta, -beta + 1, false);
 	if (v < beta)
 		return false;
 	if (cutoff_search_halted(s)) {
@@ -723,8 +744,9 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * cutoff_younger_fn: to search them with other threads, or in another order), and hands
  * back the best value, move and PV.
  */
-static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_node_type_t type, int32_t alpha, int32_t beta)
+static inline __attribute__((always_inline)) int32_t
+node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,
+          int32_t alpha, int32_t beta, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
 	int32_t v;
@@ -735,19 +757,21 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		return HALTED;
 	if (CUTOFF_PROFILING)
 		s->typed[type]++;
-	if (is_leaf(s, ply, depth, alpha, beta, &v))
+	if (is_leaf(s, ply, depth, alpha, beta, &v, bare))
 		return v;
-	const bool use_tt = s->tt && depth >= s->tt_min_depth;
+	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
 	if (use_tt) {
 		key = g->reversible ? s->keys[s->history_length + ply]
 		                    : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
-	s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
-	                   g->in_check(g->ctx, state_at(s, ply));
-	if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
-		return v;
+	if (!bare) {
+		s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
+		                   g->in_check(g->ctx, state_at(s, ply));
+		if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
+			return v;
+	}
 	int n = generate(s, ply, tt_move);
 	if (n == 0)
 		return HALTED; /* the game broke its contract */
@@ -785,7 +809,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 				break;
 			}
 		}
-		v = search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta);
+		v = search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta, bare);
 		if (v > best) {
 			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
 				return HALTED;
@@ -808,17 +832,30 @@ cut:
 	return best;
 }
 
+static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           cutoff_node_type_t type, int32_t alpha, int32_t beta)
+{
+	return node_body(s, algo, ply, depth, type, alpha, beta, false);
+}
+
+static int32_t search_node_bare(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                                cutoff_node_type_t type, int32_t alpha, int32_t beta)
+{
+	return node_body(s, algo, ply, depth, type, alpha, beta, true);
+}
+
 /* Fail-soft alpha-beta. */
 static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta);
+	return child_search(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta,
+	                    s->bare);
 }
 
 /* Principal variation search: the first move with the full window, the others with a
  * null window at the best value so far, searched again when they land inside. */
 static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta);
+	return child_search(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta, s->bare);
 }
 
 /*
