@@ -456,16 +456,16 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, in
 }
 
 /*
- * Generates the moves at `ply` (with their hints when ordering or reductions use them) and
- * orders them (order_moves); with CUTOFF_ORDER_NONE they stay in the game's order. Returns
- * 0 when the game broke its contract (game_broken: the search is then halted). Inline: at
- * the search's cheapest nodes the call cost more than the generation's own checks.
+ * Generates the moves at `ply` with their hints into h (cutoff_searcher_hints: NULL when
+ * neither ordering nor reductions use them) and orders them (order_moves); with
+ * CUTOFF_ORDER_NONE they stay in the game's order. Returns 0 when the game broke its
+ * contract (game_broken: the search is then halted). Inline: at the search's cheapest
+ * nodes the call cost more than the generation's own checks.
  */
-static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
+static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int32_t *h)
 {
 	const cutoff_game_t *g = s->game;
-	int n = g->gen_moves(g->ctx, state_at(s, ply), moves_at(s, ply),
-	                     wants_hints(s) ? hints_at(s, ply) : NULL);
+	int n = g->gen_moves(g->ctx, state_at(s, ply), moves_at(s, ply), h);
 	/* One compare for both broken promises: a count above max_moves (the lists hold no
 	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
 	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
@@ -623,7 +623,7 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 		return 0;
 	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
 		return v;
-	int n = generate(s, ply, CUTOFF_MOVE_NONE);
+	int n = generate(s, ply, CUTOFF_MOVE_NONE, wants_hints(s) ? hints_at(s, ply) : NULL);
 	if (n == 0)
 		return 0; /* the game broke its contract: halted */
 	const cutoff_move_t *m = moves_at(s, ply);
@@ -772,11 +772,11 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
 			return v;
 	}
-	int n = generate(s, ply, tt_move);
+	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
+	int n = generate(s, ply, tt_move, h);
 	if (n == 0)
 		return HALTED; /* the game broke its contract */
 	const cutoff_move_t *m = moves_at(s, ply);
-	const int32_t *h = cutoff_searcher_hints(s, ply);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
