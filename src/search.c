@@ -414,11 +414,6 @@ static inline bool wants_hints(const cutoff_searcher_t *s)
 	return (s->ordering & CUTOFF_ORDER_HINTS) || (s->pruning & CUTOFF_PRUNE_LMR);
 }
 
-const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply)
-{
-	return wants_hints(s) ? hints_at(s, ply) : NULL;
-}
-
 /*
  * Orders the n >= 2 moves at `ply` (config.ordering, not CUTOFF_ORDER_NONE): the table's
  * move first, then by the game's hint, the killers, the history score; a stable insertion
@@ -456,8 +451,8 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, in
 }
 
 /*
- * Generates the moves at `ply` with their hints into h (cutoff_searcher_hints: NULL when
- * neither ordering nor reductions use them) and orders them (order_moves); with
+ * Generates the moves at `ply` with their hints into h (NULL when neither ordering nor
+ * reductions use them: wants_hints) and orders them (order_moves); with
  * CUTOFF_ORDER_NONE they stay in the game's order. Returns 0 when the game broke its
  * contract (game_broken: the search is then halted). Inline: at the search's cheapest
  * nodes the call cost more than the generation's own checks.

@@ -279,9 +279,6 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * thread's current node has cut off (cutoff_above_t). */
 bool cutoff_search_halted(const cutoff_searcher_t *s);
 
-/* The hints at `ply` as ordered with the moves, or NULL when ordering by hints is off. */
-const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply);
-
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */
 int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n);
