@@ -34,12 +34,13 @@
  * at the next node's entry; the value it came with was searched to the end and is sound.
  * The drivers' hooks look at cutoff_search_halted themselves after every move.
  *
- * A bare search: no table, no pruning, no extensions, and a game without repetitions
- * (s->bare, decided when the search starts). The node's body (node_body) is compiled twice,
- * for a bare search and for any other, and a search stays in its instance from the root
- * down (child_search); in the bare one the tests of those features are constants and
- * vanish. Both instances are the same code, so they visit the same nodes in the same
- * order: the bare one only skips tests whose outcome is known before the search starts.
+ * A bare search: no table, no pruning, no extensions, a game without repetitions and no
+ * driver's hook in the move loop (s->bare, decided when the search starts). The node's
+ * body (node_body) is compiled twice, for a bare search and for any other, and a search
+ * stays in its instance from the root down (child_search); in the bare one the tests of
+ * those features are constants and vanish. Both instances are the same code, so they
+ * visit the same nodes in the same order: the bare one only skips tests whose outcome is
+ * known before the search starts.
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
@@ -156,7 +157,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->aborted = false;
 	s->solve = solve;
 	s->bare = !s->tt && !s->pruning && !s->check_extension && !s->quiescence &&
-	          !s->game->reversible;
+	          !s->game->reversible && !s->younger;
 	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
@@ -775,7 +776,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
-		if (i == s->younger_from && s->younger && depth >= s->younger_depth) {
+		if (!bare && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
 			const cutoff_node_t node = {
 				.algo = algo,

@@ -184,7 +184,7 @@ typedef struct cutoff_searcher {
 	bool solve;             /* cutoff_limits_t.solve: values that never met the horizon
 	                           go into the table as exact to the end of the game */
 	bool bare;              /* no table, no pruning, no extensions, a game without
-	                           repetitions: the node's bare instance (search.c) */
+	                           repetitions, no hook: the node's bare instance (search.c) */
 	cutoff_fault_t fault;   /* the game's first broken promise in this search */
 
 	/* repetitions: keys[0 .. history) are the game's history, keys[history + p] the key
