@@ -36,9 +36,9 @@
  *
  * A bare search: no table, no pruning, no extensions, a game without repetitions and no
  * driver's hook in the move loop (s->bare, decided when the search starts). The node's
- * body (node_body) is compiled twice, for a bare search and for any other, and a search
- * stays in its instance from the root down (child_search); in the bare one the tests of
- * those features are constants and vanish. Both instances are the same code, so they
+ * body (node_body) is compiled for a bare search (twice: alpha-beta and PVS) and for any
+ * other, and a search stays in its instance from the root down (child_search); in the
+ * bare ones the tests of those features, and the algorithm, are constants and vanish. Both instances are the same code, so they
  * visit the same nodes in the same order: the bare one only skips tests whose outcome is
  * known before the search starts.
  *
@@ -638,17 +638,22 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta);
-static int32_t search_node_bare(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                                cutoff_node_type_t type, int32_t alpha, int32_t beta);
+static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta);
+static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta);
 
-/* A child's search, in the instance of the node's own (bare or not). */
+/* A child's search, in the instance of the node's own: a bare search's instances take the
+ * algorithm as a constant too (one argument less a node, and none on the stack). */
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                                    cutoff_node_type_t type, int32_t alpha, int32_t beta,
                                    const bool bare)
 {
 	algo = algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA;
-	return bare ? search_node_bare(s, algo, ply, depth, type, alpha, beta)
-	            : search_node(s, algo, ply, depth, type, alpha, beta);
+	if (!bare)
+		return search_node(s, algo, ply, depth, type, alpha, beta);
+	return algo == CUTOFF_ALGO_PVS ? bare_pvs(s, ply, depth, type, alpha, beta)
+	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
 
 /* The move of search.h's cutoff_search_move. Its body is inlined into the serial move loop,
@@ -834,10 +839,16 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	return node_body(s, algo, ply, depth, type, alpha, beta, false);
 }
 
-static int32_t search_node_bare(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                                cutoff_node_type_t type, int32_t alpha, int32_t beta)
+static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta)
 {
-	return node_body(s, algo, ply, depth, type, alpha, beta, true);
+	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta, true);
+}
+
+static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, true);
 }
 
 /* Fail-soft alpha-beta. */
