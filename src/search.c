@@ -68,6 +68,7 @@
 
 enum {
 	POLL_NODES = 1024,
+	PV_SHORT = 8,            /* a line copied as a block of fixed size (pv_update) */
 	HALTED = -CUTOFF_INF - 1 /* what a halted search returns (above) */
 };
 
@@ -504,8 +505,10 @@ int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *
 }
 
 /* The node at `ply` has a new best move: its line becomes the move and the child's line.
- * Copied here rather than by a call to cutoff_pv_join: many of these lines are empty (the
- * child was a leaf), and then the copy costs a compare instead of a call. */
+ * A line of up to PV_SHORT moves (most: many are empty, the child was a leaf) is copied as
+ * a block of that fixed size, a few instructions instead of a call; what comes along past
+ * its end is never read (readers stop at pv_length) and stays inside the two rows, which
+ * never overlap. */
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
 	cutoff_move_t *dst = s->pv[ply];
@@ -514,8 +517,10 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	if (n > CUTOFF_MAX_PLY - 1)
 		n = CUTOFF_MAX_PLY - 1;
 	dst[0] = move;
-	for (int i = 0; i < n; i++)
-		dst[i + 1] = src[i];
+	if (n <= PV_SHORT)
+		memcpy(&dst[1], src, PV_SHORT * sizeof(cutoff_move_t));
+	else
+		memcpy(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
 	s->pv_length[ply] = n + 1;
 }
 
