@@ -17,8 +17,9 @@
  * nodes — a stale read only delays the stop by one poll — and the shared node count,
  * added to with one fetch-and-add per poll); and what its driver shares: the nodes above
  * its work whose cut-off flags it reads at every node (cutoff_above_t), and whatever the
- * driver's hook in the move loop touches (cutoff_younger_fn, driver.h). Its counters (count, and the profiler's per-type arrays) are
- * plain fields written only by its own thread, read by the engine once the search is over.
+ * driver's hook in the move loop touches (cutoff_younger_fn, driver.h). Its counters
+ * (count, and the profiler's per-type arrays) are plain fields written only by its own
+ * thread, read by the engine once the search is over.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
@@ -36,11 +37,12 @@
  *
  * A bare search: no table, no pruning, no extensions, a game without repetitions and no
  * driver's hook in the move loop (s->bare, decided when the search starts). The node's
- * body (node_body) is compiled for a bare search (twice: alpha-beta and PVS) and for any
- * other, and a search stays in its instance from the root down (child_search); in the
- * bare ones the tests of those features, and the algorithm, are constants and vanish. Both instances are the same code, so they
- * visit the same nodes in the same order: the bare one only skips tests whose outcome is
- * known before the search starts.
+ * body (node_body) is compiled for any search (search_node) and for a bare one, twice:
+ * alpha-beta and PVS (bare_alphabeta, bare_pvs). A search stays in its instance from the
+ * root down (child_search); in a bare one the tests of those features, and the algorithm,
+ * are constants and vanish. All instances are the same code, so they visit the same nodes
+ * in the same order: a bare one only skips tests whose outcome is known before the search
+ * starts.
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a

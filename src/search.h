@@ -120,10 +120,11 @@ typedef bool (*cutoff_younger_fn)(struct cutoff_searcher *s, const cutoff_node_t
 /*
  * One search's shared control, owned by the engine. stop: written by
  * cutoff_engine_stop() from any thread; halt: written by a driver when the search is over
- * (one whose every thread iterates: a thread completed the last iteration), or by a searcher that found the game
- * breaking its contract (cutoff_fault_t); nodes: every searcher adds its new
- * nodes at each poll (fetch-and-add, off the hot path), so that a node limit holds across
- * threads. The rest is written before the search starts and read-only during it.
+ * (one whose every thread iterates: a thread completed the last iteration), or by a
+ * searcher that found the game breaking its contract (cutoff_fault_t); nodes: every
+ * searcher adds its new nodes at each poll (fetch-and-add, off the hot path), so that a
+ * node limit holds across threads. The rest is written before the search starts and
+ * read-only during it.
  */
 typedef struct cutoff_control {
 	int stop;
