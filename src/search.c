@@ -328,6 +328,22 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 	return false;
 }
 
+/* A node's first steps, the same in every instance: counted (and typed, for the profiler);
+ * true with *value when the node ends there, halted (HALTED) or a leaf (is_leaf). */
+static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *s, int ply,
+                                                             int depth, cutoff_node_type_t type,
+                                                             int32_t alpha, int32_t beta,
+                                                             int32_t *value, const bool bare)
+{
+	if (enter_node(s, ply)) {
+		*value = HALTED;
+		return true;
+	}
+	if (CUTOFF_PROFILING)
+		s->typed[type]++;
+	return is_leaf(s, ply, depth, alpha, beta, value, bare);
+}
+
 /* Orders moves[0..n) stably by descending key, carrying the hints along. */
 static void sort_moves(cutoff_move_t *m, int32_t *h, int64_t *key, int n)
 {
@@ -645,13 +661,15 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta);
+static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type);
 static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                               int32_t alpha, int32_t beta);
 static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                         int32_t alpha, int32_t beta);
 
 /* A child's search, in the instance of the node's own: a bare search's instances take the
- * algorithm as a constant too (one argument less a node, and none on the stack). */
+ * algorithm as a constant too (one argument less a node, and none on the stack), and its
+ * nodes at the horizon have one of their own (bare_horizon). */
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                                    cutoff_node_type_t type, int32_t alpha, int32_t beta,
                                    const bool bare)
@@ -659,6 +677,8 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
 	algo = algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA;
 	if (!bare)
 		return search_node(s, algo, ply, depth, type, alpha, beta);
+	if (depth <= 0)
+		return bare_horizon(s, ply, type);
 	return algo == CUTOFF_ALGO_PVS ? bare_pvs(s, ply, depth, type, alpha, beta)
 	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
@@ -761,11 +781,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
-	if (enter_node(s, ply))
-		return HALTED;
-	if (CUTOFF_PROFILING)
-		s->typed[type]++;
-	if (is_leaf(s, ply, depth, alpha, beta, &v, bare))
+	if (node_start(s, ply, depth, type, alpha, beta, &v, bare))
 		return v;
 	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
 	if (use_tt) {
@@ -844,6 +860,17 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
                            cutoff_node_type_t type, int32_t alpha, int32_t beta)
 {
 	return node_body(s, algo, ply, depth, type, alpha, beta, false);
+}
+
+/* A bare search's node at the horizon (no depth left), a leaf: node_body's first steps,
+ * which end it, in a function of their own, whose frame is a fraction of the whole node's;
+ * most of a search's nodes are these. The window matters only to quiescence, which a bare
+ * search has not. */
+static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type)
+{
+	int32_t v;
+	node_start(s, ply, 0, type, -CUTOFF_INF, CUTOFF_INF, &v, true); /* at depth 0: true */
+	return v;
 }
 
 static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
