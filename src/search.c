@@ -523,10 +523,10 @@ int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *
 }
 
 /* The node at `ply` has a new best move: its line becomes the move and the child's line.
- * A line of up to PV_SHORT moves (most: many are empty, the child was a leaf) is copied as
- * a block of that fixed size, a few instructions instead of a call; what comes along past
- * its end is never read (readers stop at pv_length) and stays inside the two rows, which
- * never overlap. */
+ * An empty line (the child was a leaf: most of them) is not copied at all, one of up to
+ * PV_SHORT moves as a block of that fixed size, a few instructions instead of a call; what
+ * comes along past its end is never read (readers stop at pv_length) and stays inside the
+ * two rows, which never overlap. */
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
 	cutoff_move_t *dst = s->pv[ply];
@@ -535,10 +535,10 @@ static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 	if (n > CUTOFF_MAX_PLY - 1)
 		n = CUTOFF_MAX_PLY - 1;
 	dst[0] = move;
-	if (n <= PV_SHORT)
-		memcpy(&dst[1], src, PV_SHORT * sizeof(cutoff_move_t));
-	else
+	if (n > PV_SHORT)
 		memcpy(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
+	else if (n > 0)
+		memcpy(&dst[1], src, PV_SHORT * sizeof(cutoff_move_t));
 	s->pv_length[ply] = n + 1;
 }
 
