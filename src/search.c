@@ -507,12 +507,6 @@ static void reward(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
 			s->history[ply & 1][i] >>= 1;
 }
 
-static inline void play(cutoff_searcher_t *s, int ply, cutoff_move_t move)
-{
-	const cutoff_game_t *g = s->game;
-	g->play(g->ctx, state_at(s, ply), move, state_at(s, ply + 1));
-}
-
 int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n)
 {
 	if (n > CUTOFF_MAX_PLY - 1)
@@ -618,18 +612,19 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	s->count.tt_stores_same += stored == CUTOFF_TT_SAME;
 }
 
-/* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
- * less, or as much when the move gives check and checks are extended (never in a bare
- * search, which has no null moves either). */
-static inline int descend(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move,
-                          const bool bare)
+/* Plays `move` from the state at ply (here) into ply + 1 (child: the two are
+ * state_at(s, ply) and state_at(s, ply + 1), which a move loop works out once) and returns
+ * the depth left for the child: one ply less, or as much when the move gives check and
+ * checks are extended (never in a bare search, which has no null moves either). */
+static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void *child, int depth,
+                          cutoff_move_t move, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
-	play(s, ply, move);
+	g->play(g->ctx, here, move, child);
 	if (bare)
 		return depth - 1;
 	s->null_move[ply + 1] = false;
-	if (s->check_extension && g->in_check(g->ctx, state_at(s, ply + 1)))
+	if (s->check_extension && g->in_check(g->ctx, child))
 		return depth;
 	return depth - 1;
 }
@@ -648,7 +643,8 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
-		v = -negamax(s, ply + 1, descend(s, ply, depth, m[i], false));
+		int d = descend(s, ply, state_at(s, ply), state_at(s, ply + 1), depth, m[i], false);
+		v = -negamax(s, ply + 1, d);
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -683,15 +679,18 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
 	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
 
-/* The move of search.h's cutoff_search_move. Its body is inlined into the serial move loop,
- * so that the loop's recursion is one call a node instead of two (a call's prologue,
- * epilogue and ten arguments cost more per node than the move itself). */
+/* The move of search.h's cutoff_search_move, given the node's state and its children's
+ * slot (here, child_state: worked out once by the loop, not at every move). Its body is
+ * inlined into the serial move loop, so that the loop's recursion is one call a node
+ * instead of two (a call's prologue, epilogue and ten arguments cost more per node than
+ * the move itself). */
 static inline __attribute__((always_inline)) int32_t
-search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,
-            cutoff_move_t move, int index, int32_t hint, int32_t a, int32_t beta, const bool bare)
+search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here, void *child_state,
+            int depth, cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
+            int32_t a, int32_t beta, const bool bare)
 {
 	int32_t v;
-	int child_depth = descend(s, ply, depth, move, bare);
+	int child_depth = descend(s, ply, here, child_state, depth, move, bare);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
@@ -727,8 +726,12 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
                            cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
                            int32_t a, int32_t beta)
 {
-	return s->bare ? search_move(s, algo, ply, depth, type, move, index, hint, a, beta, true)
-	               : search_move(s, algo, ply, depth, type, move, index, hint, a, beta, false);
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
+	return s->bare ? search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+	                             beta, true)
+	               : search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+	                             beta, false);
 }
 
 /*
@@ -801,6 +804,8 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	if (n == 0)
 		return HALTED; /* the game broke its contract */
 	const cutoff_move_t *m = moves_at(s, ply);
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
@@ -833,7 +838,8 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 				break;
 			}
 		}
-		v = search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta, bare);
+		v = search_move(s, algo, ply, here, child, depth, type, m[i], i, h ? h[i] : 0, a,
+		                beta, bare);
 		if (v > best) {
 			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
 				return HALTED;
