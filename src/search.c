@@ -38,11 +38,12 @@
  * A bare search: no table, no pruning, no extensions, a game without repetitions and no
  * driver's hook in the move loop (s->bare, decided when the search starts). The node's
  * body (node_body) is compiled for any search (search_node) and for a bare one, twice:
- * alpha-beta and PVS (bare_alphabeta, bare_pvs). A search stays in its instance from the
- * root down (child_search); in a bare one the tests of those features, and the algorithm,
- * are constants and vanish. All instances are the same code, so they visit the same nodes
- * in the same order: a bare one only skips tests whose outcome is known before the search
- * starts.
+ * alpha-beta and PVS (bare_alphabeta, bare_pvs); a bare node with no depth left is a leaf,
+ * and takes the node's first steps alone (bare_horizon). A search stays in its instance
+ * from the root down (child_search); in a bare one the tests of those features, and the
+ * algorithm, are constants and vanish. All instances are the same code, so they visit the
+ * same nodes in the same order: a bare one only skips tests whose outcome is known before
+ * the search starts.
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
