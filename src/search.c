@@ -17,12 +17,33 @@
  * nodes — a stale read only delays the stop by one poll — and the shared node count,
  * added to with one fetch-and-add per poll); and what its driver shares: the nodes above
  * its work whose cut-off flags it reads at every node (cutoff_above_t), and whatever the
- * driver's hook in the move loop touches (cutoff_younger_fn, driver.h). Its counters (count, and the profiler's per-type arrays) are
- * plain fields written only by its own thread, read by the engine once the search is over.
+ * driver's hook in the move loop touches (cutoff_younger_fn, driver.h). Its counters
+ * (count, and the profiler's per-type arrays) are plain fields written only by its own
+ * thread, read by the engine once the search is over.
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
  * Table cut-offs are never taken at the root, so a search always names a best move.
+ *
+ * A halted search (cutoff_search_halted: a limit, the stop flag, a broken game, or a cut-off
+ * in a shared node above the thread's work) returns HALTED from every node it leaves, and
+ * its values mean nothing. HALTED lies below every value, so the parent, which negates it,
+ * sees a value above any beta: a halted child always lands in the move loop's cut-off
+ * branch, and that branch is the one place where the loop looks at the halt (the serial
+ * loop's only check after a move that could have halted). A halt that comes after a
+ * child returned a value of its own (another thread cut a node above meanwhile) is seen
+ * at the next node's entry; the value it came with was searched to the end and is sound.
+ * The drivers' hooks look at cutoff_search_halted themselves after every move.
+ *
+ * A bare search: no table, no pruning, no extensions, a game without repetitions and no
+ * driver's hook in the move loop (s->bare, decided when the search starts). The node's
+ * body (node_body) is compiled for any search (search_node) and for a bare one, twice:
+ * alpha-beta and PVS (bare_alphabeta, bare_pvs); a bare node with no depth left is a leaf,
+ * and takes the node's first steps alone (bare_horizon). A search stays in its instance
+ * from the root down (child_search); in a bare one the tests of those features, and the
+ * algorithm, are constants and vanish. All instances are the same code, so they visit the
+ * same nodes in the same order: a bare one only skips tests whose outcome is known before
+ * the search starts.
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
@@ -49,7 +70,9 @@
 #include "platform.h"
 
 enum {
-	POLL_NODES = 1024
+	POLL_NODES = 1024,
+	PV_SHORT = 8,            /* a line copied as a block of fixed size (pv_update) */
+	HALTED = -CUTOFF_INF - 1 /* what a halted search returns (above) */
 };
 
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
@@ -137,6 +160,8 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->poll = 1;
 	s->aborted = false;
 	s->solve = solve;
+	s->bare = !s->tt && !s->pruning && !s->check_extension && !s->quiescence &&
+	          !s->game->reversible && !s->younger;
 	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
@@ -270,10 +295,12 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 /*
  * True when the node at `ply` is scored without its moves: a terminal position, a
  * repetition, or the horizon — where quiescence (when on) searches the noisy moves
- * within (alpha, beta), and the static evaluation scores it otherwise.
+ * within (alpha, beta), and the static evaluation scores it otherwise. `bare`: the search
+ * is bare (above), with neither repetitions nor quiescence.
  */
-static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
-                           int32_t *value)
+static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, int ply, int depth,
+                                                          int32_t alpha, int32_t beta,
+                                                          int32_t *value, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
@@ -282,7 +309,7 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 		*value = terminal_value(*value, ply);
 		return true;
 	}
-	if (g->reversible && repetition(s, ply)) {
+	if (!bare && g->reversible && repetition(s, ply)) {
 		s->count.leaves++;
 		s->count.repetitions++;
 		s->horizon++; /* a draw by the path, not by the position */
@@ -291,7 +318,7 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 	}
 	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
 		s->horizon++;
-		if (s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
+		if (!bare && s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
 			*value = quiesce(s, ply, alpha, beta);
 		} else {
 			s->count.leaves++;
@@ -300,6 +327,22 @@ static inline bool is_leaf(cutoff_searcher_t *s, int ply, int depth, int32_t alp
 		return true;
 	}
 	return false;
+}
+
+/* A node's first steps, the same in every instance: counted (and typed, for the profiler);
+ * true with *value when the node ends there, halted (HALTED) or a leaf (is_leaf). */
+static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *s, int ply,
+                                                             int depth, cutoff_node_type_t type,
+                                                             int32_t alpha, int32_t beta,
+                                                             int32_t *value, const bool bare)
+{
+	if (enter_node(s, ply)) {
+		*value = HALTED;
+		return true;
+	}
+	if (CUTOFF_PROFILING)
+		s->typed[type]++;
+	return is_leaf(s, ply, depth, alpha, beta, value, bare);
 }
 
 /* Orders moves[0..n) stably by descending key, carrying the hints along. */
@@ -348,7 +391,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	if (evade ? (unsigned)n - 1u >= (unsigned)g->max_moves
 	          : (unsigned)n > (unsigned)g->max_moves) {
 		game_broken(s, ply, evade ? "gen_moves" : "gen_noisy", n);
-		return 0;
+		return HALTED;
 	}
 	if (s->ordering & CUTOFF_ORDER_HINTS) {
 		for (int i = 0; i < n; i++)
@@ -359,7 +402,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 		int32_t v;
 		g->play(g->ctx, st, m[i], state_at(s, ply + 1));
 		if (enter_node(s, ply + 1))
-			return 0;
+			return HALTED;
 		s->count.qnodes++;
 		if (g->terminal(g->ctx, state_at(s, ply + 1), &v)) {
 			s->count.leaves++;
@@ -368,7 +411,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 			v = -quiesce(s, ply + 1, -beta, -a);
 		}
 		if (cutoff_search_halted(s))
-			return 0;
+			return HALTED;
 		if (v > best) {
 			best = v;
 			if (v >= beta)
@@ -387,38 +430,21 @@ static inline uint32_t history_slot(cutoff_move_t m)
 
 _Static_assert(CUTOFF_HISTORY_SIZE == 1 << 12, "history_slot makes 12-bit indices");
 
-/*
- * Generates the moves at `ply` and orders them (config.ordering): the table's move first,
- * then by the game's hint, the killers, the history score; a stable insertion sort, so
- * that equal keys keep the game's order and CUTOFF_ORDER_NONE is exactly the game's order.
- * Returns 0 when the game broke its contract (game_broken: the search is then halted).
- */
 static inline bool wants_hints(const cutoff_searcher_t *s)
 {
 	return (s->ordering & CUTOFF_ORDER_HINTS) || (s->pruning & CUTOFF_PRUNE_LMR);
 }
 
-const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply)
+/*
+ * Orders the n >= 2 moves at `ply` (config.ordering, not CUTOFF_ORDER_NONE): the table's
+ * move first, then by the game's hint, the killers, the history score; a stable insertion
+ * sort, so that equal keys keep the game's order.
+ */
+static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int n)
 {
-	return wants_hints(s) ? hints_at(s, ply) : NULL;
-}
-
-static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
-{
-	const cutoff_game_t *g = s->game;
 	const unsigned ord = s->ordering;
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
-	int n = g->gen_moves(g->ctx, state_at(s, ply), m, h);
-	/* One compare for both broken promises: a count above max_moves (the lists hold no
-	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
-	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
-		game_broken(s, ply, "gen_moves", n);
-		return 0;
-	}
-	if (ord == CUTOFF_ORDER_NONE || n < 2)
-		return n;
-
 	int64_t *key = s->scores;
 	const cutoff_move_t *killer = s->killers[ply];
 	const uint32_t *history = s->history[ply & 1];
@@ -443,6 +469,27 @@ static int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move)
 	}
 	if (!sorted)
 		sort_moves(m, h, key, n);
+}
+
+/*
+ * Generates the moves at `ply` with their hints into h (NULL when neither ordering nor
+ * reductions use them: wants_hints) and orders them (order_moves); with
+ * CUTOFF_ORDER_NONE they stay in the game's order. Returns 0 when the game broke its
+ * contract (game_broken: the search is then halted). Inline: at the search's cheapest
+ * nodes the call cost more than the generation's own checks.
+ */
+static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int32_t *h)
+{
+	const cutoff_game_t *g = s->game;
+	int n = g->gen_moves(g->ctx, state_at(s, ply), moves_at(s, ply), h);
+	/* One compare for both broken promises: a count above max_moves (the lists hold no
+	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
+	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
+		game_broken(s, ply, "gen_moves", n);
+		return 0;
+	}
+	if (s->ordering != CUTOFF_ORDER_NONE && n >= 2)
+		order_moves(s, ply, tt_move, n);
 	return n;
 }
 
@@ -461,12 +508,6 @@ static void reward(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
 			s->history[ply & 1][i] >>= 1;
 }
 
-static inline void play(cutoff_searcher_t *s, int ply, cutoff_move_t move)
-{
-	const cutoff_game_t *g = s->game;
-	g->play(g->ctx, state_at(s, ply), move, state_at(s, ply + 1));
-}
-
 int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n)
 {
 	if (n > CUTOFF_MAX_PLY - 1)
@@ -476,9 +517,24 @@ int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *
 	return n + 1;
 }
 
+/* The node at `ply` has a new best move: its line becomes the move and the child's line.
+ * An empty line (the child was a leaf: most of them) is not copied at all, one of up to
+ * PV_SHORT moves as a block of that fixed size, a few instructions instead of a call; what
+ * comes along past its end is never read (readers stop at pv_length) and stays inside the
+ * two rows, which never overlap. */
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
-	s->pv_length[ply] = cutoff_pv_join(s->pv[ply], move, s->pv[ply + 1], s->pv_length[ply + 1]);
+	cutoff_move_t *dst = s->pv[ply];
+	const cutoff_move_t *src = s->pv[ply + 1];
+	int n = s->pv_length[ply + 1];
+	if (n > CUTOFF_MAX_PLY - 1)
+		n = CUTOFF_MAX_PLY - 1;
+	dst[0] = move;
+	if (n > PV_SHORT)
+		memcpy(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
+	else if (n > 0)
+		memcpy(&dst[1], src, PV_SHORT * sizeof(cutoff_move_t));
+	s->pv_length[ply] = n + 1;
 }
 
 static inline __attribute__((always_inline)) void count_cutoff(cutoff_searcher_t *s, int ply,
@@ -557,14 +613,19 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	s->count.tt_stores_same += stored == CUTOFF_TT_SAME;
 }
 
-/* Plays `move` from ply into ply + 1 and returns the depth left for the child: one ply
- * less, or as much when the move gives check and checks are extended. */
-static inline int descend(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
+/* Plays `move` from the state at ply (here) into ply + 1 (child: the two are
+ * state_at(s, ply) and state_at(s, ply + 1), which a move loop works out once) and returns
+ * the depth left for the child: one ply less, or as much when the move gives check and
+ * checks are extended (never in a bare search, which has no null moves either). */
+static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void *child, int depth,
+                          cutoff_move_t move, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
-	play(s, ply, move);
+	g->play(g->ctx, here, move, child);
+	if (bare)
+		return depth - 1;
 	s->null_move[ply + 1] = false;
-	if (s->check_extension && g->in_check(g->ctx, state_at(s, ply + 1)))
+	if (s->check_extension && g->in_check(g->ctx, child))
 		return depth;
 	return depth - 1;
 }
@@ -575,15 +636,16 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	int32_t v;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v))
+	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
 		return v;
-	int n = generate(s, ply, CUTOFF_MOVE_NONE);
+	int n = generate(s, ply, CUTOFF_MOVE_NONE, wants_hints(s) ? hints_at(s, ply) : NULL);
 	if (n == 0)
 		return 0; /* the game broke its contract: halted */
 	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
-		v = -negamax(s, ply + 1, descend(s, ply, depth, m[i]));
+		int d = descend(s, ply, state_at(s, ply), state_at(s, ply + 1), depth, m[i], false);
+		v = -negamax(s, ply + 1, d);
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -596,20 +658,40 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta);
+static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type);
+static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta);
+static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta);
 
+/* A child's search, in the instance of the node's own: a bare search's instances take the
+ * algorithm as a constant too (one argument less a node, and none on the stack), and its
+ * nodes at the horizon have one of their own (bare_horizon). */
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                                   cutoff_node_type_t type, int32_t alpha, int32_t beta)
+                                   cutoff_node_type_t type, int32_t alpha, int32_t beta,
+                                   const bool bare)
 {
-	return search_node(s, algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA,
-	                   ply, depth, type, alpha, beta);
+	algo = algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA;
+	if (!bare)
+		return search_node(s, algo, ply, depth, type, alpha, beta);
+	if (depth <= 0)
+		return bare_horizon(s, ply, type);
+	return algo == CUTOFF_ALGO_PVS ? bare_pvs(s, ply, depth, type, alpha, beta)
+	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
 
-int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
-                           int32_t a, int32_t beta)
+/* The move of search.h's cutoff_search_move, given the node's state and its children's
+ * slot (here, child_state: worked out once by the loop, not at every move). Its body is
+ * inlined into the serial move loop, so that the loop's recursion is one call a node
+ * instead of two (a call's prologue, epilogue and ten arguments cost more per node than
+ * the move itself). */
+static inline __attribute__((always_inline)) int32_t
+search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here, void *child_state,
+            int depth, cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
+            int32_t a, int32_t beta, const bool bare)
 {
 	int32_t v;
-	int child_depth = descend(s, ply, depth, move);
+	int child_depth = descend(s, ply, here, child_state, depth, move, bare);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
@@ -618,34 +700,47 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	 * WAC.001's Qg6 at depths 3-6; at fixed depth 7 on WAC it solves 262 of 300 instead
 	 * of 247 for 2.5 times the nodes, at 200 ms a position 265 instead of 263
 	 * (`cutoff epd --file wac.epd --depth 7 | --movetime 200 --algo serial`). */
-	if ((s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
+	if (!bare && (s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;
 		s->count.reductions++;
-		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a);
+		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a, bare);
 		if (cutoff_search_halted(s) || v <= a)
 			return v;
 		s->count.reduction_researches++;
 	}
 	if (algo != CUTOFF_ALGO_PVS)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
 	if (index == 0)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a);
-	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
+	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a, bare);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a);
+		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a, bare);
 	}
 	return v;
+}
+
+int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
+                           int32_t a, int32_t beta)
+{
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
+	return s->bare ? search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+	                             beta, true)
+	               : search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+	                             beta, false);
 }
 
 /*
  * Null-move pruning (config.pruning): at a null-window node with depth to spare, not in
  * check and not right after another null move, whose static value already reaches beta,
  * let the opponent move twice; if a reduced search still fails high, so would the node.
- * True with *value when it cuts off. Wins are not claimed from a null move.
+ * True with *value when it cuts off, or when the search was halted (*value HALTED). Wins
+ * are not claimed from a null move.
  */
 static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta, int32_t *value)
@@ -661,9 +756,13 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	s->null_move[ply + 1] = true;
 	int r = depth >= 7 ? 3 : 2;
 	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, cutoff_child_type(type, 1),
-	                          -beta, -beta + 1);
-	if (cutoff_search_halted(s) || v < beta)
+	                          -beta, -beta + 1, false);
+	if (v < beta)
 		return false;
+	if (cutoff_search_halted(s)) {
+		*value = HALTED;
+		return true;
+	}
 	s->count.null_cutoffs++;
 	s->horizon++; /* speculative: the value holds for the reduced search only */
 	*value = v >= CUTOFF_WIN_MIN ? beta : v;
@@ -677,42 +776,41 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * cutoff_younger_fn: to search them with other threads, or in another order), and hands
  * back the best value, move and PV.
  */
-static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
-                           cutoff_node_type_t type, int32_t alpha, int32_t beta)
+static inline __attribute__((always_inline)) int32_t
+node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,
+          int32_t alpha, int32_t beta, const bool bare)
 {
 	const cutoff_game_t *g = s->game;
 	int32_t v;
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
-	if (enter_node(s, ply))
-		return 0;
-	if (CUTOFF_PROFILING)
-		s->typed[type]++;
-	if (is_leaf(s, ply, depth, alpha, beta, &v))
+	if (node_start(s, ply, depth, type, alpha, beta, &v, bare))
 		return v;
-	const bool use_tt = s->tt && depth >= s->tt_min_depth;
+	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
 	if (use_tt) {
 		key = g->reversible ? s->keys[s->history_length + ply]
 		                    : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
-	s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
-	                   g->in_check(g->ctx, state_at(s, ply));
-	if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
-		return v;
-	if (cutoff_search_halted(s))
-		return 0;
-	int n = generate(s, ply, tt_move);
+	if (!bare) {
+		s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
+		                   g->in_check(g->ctx, state_at(s, ply));
+		if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
+			return v;
+	}
+	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
+	int n = generate(s, ply, tt_move, h);
 	if (n == 0)
-		return 0; /* the game broke its contract: halted */
+		return HALTED; /* the game broke its contract */
 	const cutoff_move_t *m = moves_at(s, ply);
-	const int32_t *h = cutoff_searcher_hints(s, ply);
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
-		if (i == s->younger_from && s->younger && depth >= s->younger_depth) {
+		if (!bare && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
 			const cutoff_node_t node = {
 				.algo = algo,
@@ -731,7 +829,7 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))
-					return 0;
+					return HALTED;
 				best = out.best;
 				best_move = out.best_move;
 				if (out.cut) {
@@ -741,10 +839,11 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 				break;
 			}
 		}
-		v = cutoff_search_move(s, algo, ply, depth, type, m[i], i, h ? h[i] : 0, a, beta);
-		if (cutoff_search_halted(s))
-			return 0;
+		v = search_move(s, algo, ply, here, child, depth, type, m[i], i, h ? h[i] : 0, a,
+		                beta, bare);
 		if (v > best) {
+			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
+				return HALTED;
 			best = v;
 			best_move = m[i];
 			pv_update(s, ply, m[i]);
@@ -764,17 +863,47 @@ cut:
 	return best;
 }
 
+static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                           cutoff_node_type_t type, int32_t alpha, int32_t beta)
+{
+	return node_body(s, algo, ply, depth, type, alpha, beta, false);
+}
+
+/* A bare search's node at the horizon (no depth left), a leaf: node_body's first steps,
+ * which end it, in a function of their own, whose frame is a fraction of the whole node's;
+ * most of a search's nodes are these. The window matters only to quiescence, which a bare
+ * search has not. */
+static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type)
+{
+	int32_t v;
+	node_start(s, ply, 0, type, -CUTOFF_INF, CUTOFF_INF, &v, true); /* at depth 0: true */
+	return v;
+}
+
+static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta, true);
+}
+
+static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, true);
+}
+
 /* Fail-soft alpha-beta. */
 static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta);
+	return child_search(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta,
+	                    s->bare);
 }
 
 /* Principal variation search: the first move with the full window, the others with a
  * null window at the best value so far, searched again when they land inside. */
 static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return search_node(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta);
+	return child_search(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta, s->bare);
 }
 
 /*

@@ -120,10 +120,11 @@ typedef bool (*cutoff_younger_fn)(struct cutoff_searcher *s, const cutoff_node_t
 /*
  * One search's shared control, owned by the engine. stop: written by
  * cutoff_engine_stop() from any thread; halt: written by a driver when the search is over
- * (one whose every thread iterates: a thread completed the last iteration), or by a searcher that found the game
- * breaking its contract (cutoff_fault_t); nodes: every searcher adds its new
- * nodes at each poll (fetch-and-add, off the hot path), so that a node limit holds across
- * threads. The rest is written before the search starts and read-only during it.
+ * (one whose every thread iterates: a thread completed the last iteration), or by a
+ * searcher that found the game breaking its contract (cutoff_fault_t); nodes: every
+ * searcher adds its new nodes at each poll (fetch-and-add, off the hot path), so that a
+ * node limit holds across threads. The rest is written before the search starts and
+ * read-only during it.
  */
 typedef struct cutoff_control {
 	int stop;
@@ -183,6 +184,8 @@ typedef struct cutoff_searcher {
 	bool aborted;           /* a limit, the stop flag or the driver ended this search */
 	bool solve;             /* cutoff_limits_t.solve: values that never met the horizon
 	                           go into the table as exact to the end of the game */
+	bool bare;              /* no table, no pruning, no extensions, a game without
+	                           repetitions, no hook: the node's bare instance (search.c) */
 	cutoff_fault_t fault;   /* the game's first broken promise in this search */
 
 	/* repetitions: keys[0 .. history) are the game's history, keys[history + p] the key
@@ -276,9 +279,6 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 /* True when the work in hand is void: the search is over, or a shared node above this
  * thread's current node has cut off (cutoff_above_t). */
 bool cutoff_search_halted(const cutoff_searcher_t *s);
-
-/* The hints at `ply` as ordered with the moves, or NULL when ordering by hints is off. */
-const int32_t *cutoff_searcher_hints(const cutoff_searcher_t *s, int ply);
 
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */

@@ -1,0 +1,40 @@
+#!/bin/bash
+# engine_cost.sh BUILD [TREES [DEPTH]] — instructions a node of the engine and of the plain
+# alpha-beta over the same callbacks (bench/engine_cost.c), counted by valgrind's callgrind:
+# exact and repeatable whatever else the machine is doing. BUILD is a build folder holding
+# libcutoff.a. Runs `engine_cost tree TREES` (default 3) and `engine_cost connect4 DEPTH`
+# (default 14) and prints, for each, the nodes (the same on both sides, or the bench says
+# MISMATCH) and the instructions a node of the engine's search (cutoff_search_root and all
+# it calls) and of the plain search (its alphabeta and all it calls), then their ratio.
+# The game's callbacks are counted on both sides; what the engine adds is the difference.
+set -euo pipefail
+if [ $# -lt 1 ]; then
+	echo "usage: $0 BUILD [TREES [DEPTH]]" >&2
+	exit 2
+fi
+dir=$1
+trees=${2:-3}
+depth=${3:-14}
+here=$(cd "$(dirname "$0")" && pwd)
+command -v valgrind >/dev/null || { echo "engine_cost.sh: valgrind not found" >&2; exit 2; }
+[ -f "$dir/libcutoff.a" ] || { echo "engine_cost.sh: $dir/libcutoff.a not found" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt")
+# -g: the bench's own alphabeta must be told apart from the library's static one of that name.
+cc -O2 -g -I"$src/include" "$here/engine_cost.c" "$dir/libcutoff.a" \
+	$(pkg-config --libs ck hwloc) -lpthread -o "$tmp/engine_cost"
+inclusive() { # inclusive FILE PATTERN: the instructions of the first function matching
+	callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+		awk -v pat="$2" 'index($0, pat) && !found { gsub(",", "", $1); print $1; found = 1 }'
+}
+printf '%-9s %10s %12s %12s %7s\n' workload nodes engine/node plain/node ratio
+for w in "tree $trees" "connect4 $depth"; do
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$tmp/engine_cost" $w \
+		>"$tmp/log" 2>/dev/null || { cat "$tmp/log" >&2; exit 1; }
+	nodes=$(awk '$1 == "engine" && $3 == "nodes" { print $2 }' "$tmp/log")
+	e=$(inclusive "$tmp/out" ':cutoff_search_root ')
+	p=$(inclusive "$tmp/out" 'engine_cost.c:alphabeta ')
+	awk -v w="${w% *}" -v n="$nodes" -v e="$e" -v p="$p" \
+		'BEGIN { printf "%-9s %10d %12.1f %12.1f %7.3f\n", w, n, e / n, p / n, e / p }'
+done
