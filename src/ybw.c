@@ -41,7 +41,7 @@
  *                 after its helpers have left (ordered by the decrement below);
  *                 sp->helpers set before publication, decremented by each helper as it
  *                 leaves (fetch-and-add), awaited by the owner; the helper that makes it
- *                 0 wakes the owner.
+ *                 0 wakes the owner, after marking itself idle.
  *   owner's stack the split node's state and move list stay on the owner's stack, which
  *                 it does not touch at that ply or above while the split point lives
  *                 (helping below its own split point, it only writes deeper plies).
@@ -312,8 +312,11 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 }
 
 /* A booked thread's visit to a split point: its node's state onto the thread's own stack,
- * its share of the moves, and the decrement that lets the owner go on. */
-static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
+ * its share of the moves, and the decrement that lets the owner go on. Returns the
+ * owner's parking place when this was the last helper to leave (the caller wakes the
+ * owner once it has marked itself idle, so that the owner, back at work, finds it idle
+ * at its next split point), else NULL. */
+static cutoff_park_t *help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 {
 	cutoff_searcher_t *s = &y->searchers[index];
 	const cutoff_above_t *saved = s->above;
@@ -325,8 +328,7 @@ static void help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 	s->above = saved;
 	/* The split point may be gone once the count is 0: its owner is read before. */
 	cutoff_park_t *owner = &y->t[sp->owner->index].park;
-	if (cutoff_int_faa(&sp->helpers, -1) == 1)
-		cutoff_unpark(owner);
+	return cutoff_int_faa(&sp->helpers, -1) == 1 ? owner : NULL;
 }
 
 /* True when a thread waiting in wait_for_work may stop waiting: it is booked, or
@@ -363,13 +365,15 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			cutoff_ptr_store_release(&me->assigned, NULL);
 			if (CUTOFF_PROFILING)
 				*waited += cutoff_now_ns() - since;
-			help(y, index, sp);
+			cutoff_park_t *owner = help(y, index, sp);
 			if (CUTOFF_PROFILING)
 				since = cutoff_now_ns();
 			split_lock(&y->lock, NULL);
 			me->state = THREAD_IDLE;
 			cutoff_int_faa(&y->idle, 1);
 			cutoff_spinlock_unlock(&y->lock);
+			if (owner)
+				cutoff_unpark(owner);
 			spin.looks = 0;
 			spun_from = 0;
 			continue;
