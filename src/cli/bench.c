@@ -268,102 +268,17 @@ static int total_steps(const bench_t *b)
 	return per * b->repeat;
 }
 
-/*
- * The machine's ceiling (bench.h): a loop of integer multiplications that touches no memory,
- * `spin_work` rounds, timed on one thread, on n at once, and on one again. On a machine of
- * its own with n cores this is n; on a shared virtual machine whose other tenants take CPU
- * time it is less, and it changes from minute to minute, so it is measured before every
- * repeat. (A second loop of random reads over a shared 64 MiB array, tried beside it, read
- * 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone: not kept, since a ceiling that a
- * bench's context moves that much explains nothing.)
- */
-static uint64_t spin_work;
-
-static void *spin_loop(void *arg)
-{
-	/* Eight independent chains: enough to keep a core's multipliers busy, so that two
-	 * threads on the two hardware threads of one core do not each run at full speed. */
-	uint64_t x[8];
-	for (int k = 0; k < 8; k++)
-		x[k] = (uint64_t)(uintptr_t)arg + (uint64_t)k;
-	for (uint64_t i = 0; i < spin_work; i++)
-		for (int k = 0; k < 8; k++)
-			x[k] = x[k] * 6364136223846793005u + 1442695040888963407u;
-	for (int k = 0; k < 8; k++)
-		__asm__ volatile("" : : "r"(x[k]));
-	return NULL;
-}
-
-static double spin_time_of(void *(*loop)(void *), int n)
-{
-	pthread_t t[64];
-	if (n > 64)
-		n = 64;
-	double t0 = now_s();
-	int started = 0;
-	for (int i = 1; i < n; i++)
-		started += pthread_create(&t[i], NULL, loop, (void *)(uintptr_t)i) == 0;
-	loop(NULL);
-	for (int i = 1; i <= started; i++)
-		pthread_join(t[i], NULL);
-	double dt = now_s() - t0;
-	return started == n - 1 ? dt : NAN;
-}
-
-/* n threads' speed-up over one on `loop`, whose work is first set to take about 20 ms. */
-static double ceiling_on(void *(*loop)(void *), uint64_t *work, int n)
-{
-	if (!*work) {
-		*work = 1u << 14;
-		while (spin_time_of(loop, 1) < 0.02 && *work < (1ull << 40))
-			*work *= 2;
-	}
-	/* One thread before and after the n, so that a trend (a warming cache, a host that
-	 * lends more or less) falls on both sides alike. */
-	double one = spin_time_of(loop, 1), many = spin_time_of(loop, n);
-	one = (one + spin_time_of(loop, 1)) / 2;
-	return isnan(many) || many <= 0 ? NAN : (n < 64 ? n : 64) * one / many;
-}
-
-bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max)
-{
-	const double *ceiling = b->ceiling;
-	double v[1000];
-	int k = 0;
-	for (int r = 0; ceiling && r < b->repeat; r++)
-		if (!isnan(ceiling[c * b->repeat + r]))
-			v[k++] = ceiling[c * b->repeat + r];
-	if (k == 0)
-		return false;
-	for (int i = 1; i < k; i++) /* insertion sort: a few values */
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	*median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	*min = v[0];
-	*max = v[k - 1];
-	return true;
-}
-
 /* The sweep: every setting, repeat by repeat. */
 static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
-	free(b->ceiling);
-	b->ceiling = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
-	if (!b->ceiling) {
-		cli_error("bench", "out of memory");
+	if (!bench_probe_setup(b))
 		return false;
-	}
 	for (int rep = 1; rep <= b->repeat; rep++) {
-		for (int c = 0; c < b->ncounts; c++) {
-			b->ceiling[c * b->repeat + rep - 1] =
-				b->counts[c] > 1 ? ceiling_on(spin_loop, &spin_work, b->counts[c])
-						 : NAN;
-		}
+		bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings", step,
+		               total, now_s() - t0, rep, b->repeat);
+		bench_probe_repeat(b, rep);
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
@@ -451,6 +366,8 @@ static bool write_report(bench_t *b)
 	snprintf(runs, sizeof(runs), "%s/runs.csv", b->out_dir);
 	snprintf(path, sizeof(path), "%s/threads.csv", b->out_dir);
 	ok = ok && bench_write_csv(b, rows, runs, path);
+	snprintf(path, sizeof(path), "%s/ceilings.csv", b->out_dir);
+	ok = ok && bench_ceiling_csv(b, path);
 	if (ok && b->workloads[BENCH_CHESS]) {
 		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
 		ok = bench_write_chess_file(b, path);
@@ -624,7 +541,7 @@ out:
 	for (int i = 0; i < b.nruns; i++)
 		bench_run_free(&b.runs[i]);
 	free(b.runs);
-	free(b.ceiling);
+	bench_probe_free(&b);
 	free(b.rows);
 	free(b.quality);
 	return status;

@@ -421,17 +421,7 @@ static void print_header(const bench_t *b, FILE *out)
 	          b->numa == 1 ? "" : "s", b->cores, b->pus);
 	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
 	          b->load_after);
-	for (int c = 0; c < b->ncounts; c++) {
-		double med, lo, hi;
-		if (!bench_ceiling(b, c, &med, &lo, &hi))
-			continue;
-		char label[40];
-		snprintf(label, sizeof(label), "ceiling at %d threads", b->counts[c]);
-		cli_field(out, label,
-		          "%.2f (%.2f..%.2f): the speed-up of a multiply loop here, before each "
-		          "repeat",
-		          med, lo, hi);
-	}
+	bench_ceiling_print(b, out);
 	cli_field(out, "build", "%s", build);
 	if (b->note)
 		cli_field(out, "note", "%s", b->note);
@@ -893,6 +883,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_end(&j);
 	}
 	json_end(&j);
+	bench_ceiling_json(b, &j);
 	json_end(&j);
 	json_string(&j, "build", build);
 	json_bool(&j, "profiled", b->profiled);

@@ -8,7 +8,9 @@
 # profiler's figures are there and add up (each thread's time split sums to 1, node types
 # to the nodes, split points book helpers; n/a, never 0, where they do not apply or the
 # library was built without the profiler); that --profile-tt-writers measures 'tt other';
-# and that without gnuplot it still succeeds and says how to get it.
+# that the machine's ceilings (compute, shared-array reads and writes, per-CPU latency) are
+# in the header, results.json and ceilings.csv; and that without gnuplot it still succeeds
+# and says how to get it.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -163,7 +165,7 @@ if [ "$status" -ne 0 ]; then
 else
 	ok "tiny rtree sweep: exit 0"
 fi
-for f in report.txt results.json results.csv runs.csv threads.csv; do
+for f in report.txt results.json results.csv runs.csv threads.csv ceilings.csv; do
 	if [ -s "$out/$f" ]; then ok "report folder holds $f"; else fail "report folder lacks $f"; fi
 done
 if grep -q "gnuplot-nox" "$out/report.txt" && [[ $stdout == *"gnuplot-nox"* ]]; then
@@ -223,6 +225,26 @@ if [ -n "$c" ] && awk -v c="$c" 'BEGIN { exit !(c > 0) }' &&
 else
 	fail "no sane ceiling at 2 threads in report.txt / results.json: '$c'"
 fi
+# The memory probes at the table's size (1 MiB), before each repeat: in the header, as a
+# series each in ceilings.csv and results.json; no value is checked but its sign.
+if grep -q '^reads at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
+	grep -q '^writes at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
+	grep -Eq '^latency on CPU [0-9]+  *[0-9.]+ ns \(.*\) at 1 MiB; ' "$out/report.txt" &&
+	grep -q '^probes  *[0-9.]* s ' "$out/report.txt"; then
+	ok "report.txt: reads, writes and latency at 1 MiB, the probes' time"
+else
+	fail "report.txt lacks the memory probes: $(grep -E '^(reads|writes|latency|probes)' "$out/report.txt")"
+fi
+for probe in compute reads writes read_ns write_ns latency_ns probe_s; do
+	if grep -q "^$probe," "$out/ceilings.csv" && grep -q "\"probe\":\"$probe\"" "$out/results.json"; then
+		ok "ceilings.csv and results.json have the $probe probe"
+	else
+		fail "ceilings.csv or results.json lacks the $probe probe"
+	fi
+done
+csv_check "$out/ceilings.csv" "ceilings.csv: every median positive, within min..max; memory probes at 1 MiB" \
+	'v["median"] + 0 > 0 && v["min"] + 0 <= v["median"] + 0 && v["median"] + 0 <= v["max"] + 0 && (v["probe"] ~ /^(compute|probe_s)$/ || v["table_mb"] == "1")'
+
 rows=$(grep -c '^rtree,' "$out/results.csv")
 want=$((1 + 2 * (ndrivers - 1)))
 if [ "$rows" -eq "$want" ]; then ok "results.csv: $want rows (the baseline at 1 thread, each other driver at 1 and 2)"; else fail "results.csv: $rows rows, expected $want"; fi
