@@ -8,7 +8,7 @@
  *   bench_sf.c      Stockfish over UCI, on the same chess positions and thread counts
  *   bench_probe.c   the machine's ceilings, measured before each repeat: a compute loop,
  *                   shared-array reads and writes at each table size, per-CPU latency
- *   bench_ceiling.c the probes' figures in the report
+ *   bench_ceiling.c the probes' figures in the report, and each workload's ceiling
  *   bench_report.c  the derived figures, the text table, JSON, CSV and gnuplot plots
  *
  * A *run* is one setting (workload, engine, thread count, repeat) over every position of
@@ -111,6 +111,10 @@ typedef struct bench_workload {
 	cutoff_config_t cfg; /* every engine setting but threads and driver */
 	char source[320];    /* where the positions come from, in words */
 	char settings[320];  /* the search settings, in words */
+	/* From the serial run at one thread (bench_ceiling_derive; NAN until then): the table's
+	 * probes and stores per node, the time per node, and the shares of that time spent on
+	 * table reads and writes by the rule of bench_ceiling.c. */
+	double probes_per_node, stores_per_node, node_ns, share_reads, share_writes;
 } bench_workload_t;
 
 /* One thread's part of a run, from the profiler: its cutoff_profile_t summed over the
@@ -179,6 +183,11 @@ typedef struct bench_row {
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
 	int mismatches;
 	int median_run; /* index in bench_t.runs of the run of median time */
+	/* The ceiling that applies (bench_ceiling.c), the part it is bound by (0 compute, 1
+	 * reads, 2 writes; -1 none), and the speed-up over it; NAN: not applicable. */
+	double ceiling;
+	int ceiling_bound;
+	double of_ceiling;
 } bench_row_t;
 
 /*
@@ -337,6 +346,12 @@ void bench_plots(bench_t *b);
  * array "probes" in the object being written) and in ceilings.csv. */
 struct json_writer;
 void bench_ceiling_print(const bench_t *b, FILE *out);
+/* Each workload's shares and each row's ceiling, bound and speed-up over it (after the
+ * rows are derived), and the lines under a workload's table that say how. */
+void bench_ceiling_derive(bench_t *b);
+void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out);
+/* "compute", "reads", "writes" for a row's ceiling_bound; NULL for -1. */
+const char *bench_bound_name(int bound);
 void bench_ceiling_json(const bench_t *b, struct json_writer *j);
 bool bench_ceiling_csv(const bench_t *b, const char *path);
 

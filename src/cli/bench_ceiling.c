@@ -1,12 +1,39 @@
 /*
  * bench_ceiling.c — the machine's ceilings as `cutoff bench` reports them: every figure of
  * the probes (bench_probe.c) as one list of series, described once and walked by the text
- * header, results.json and ceilings.csv.
+ * header, results.json and ceilings.csv; and the rule that gives each workload the
+ * ceiling that applies to it, against which each speed-up is also given.
  *
  * A series is one probe at one table size, thread count or CPU, measured before every
  * repeat; each writer gives its median and min..max over the repeats (NAN left out: a
  * thread that could not be made, a CPU that could not be bound), and JSON and CSV also
  * each repeat's value.
+ *
+ * The applicable ceiling. A node of the serial search spends part of its time on the
+ * table's reads and writes and the rest computing; at n threads each part runs as fast as
+ * its probe let it, so the node rate can scale at most by the mix
+ *
+ *     ceiling(n) = 1 / (m_c / C(n) + m_r / R(n) + m_w / W(n)),   m_c = 1 - m_r - m_w
+ *
+ * with C, R, W the compute, read and write scalings at n threads (medians over the repeats,
+ * at the workload's table size) and the shares, per workload, from its serial run at one
+ * thread (the baseline row's run of median time):
+ *
+ *     m_r = tt_probes per node * one thread's time per random load / time per node
+ *     m_w = tt_stores per node * one thread's time per random read-modify-write / same
+ *
+ * Why these costs: one thread's time per access of the read and write probes is the
+ * least an access to an array of the table's size can cost here (the probe's accesses are
+ * independent, so the processor overlaps their misses; a search's usually waits for its
+ * entry, and the per-CPU latency above says how long that can be). The least cost gives the
+ * least memory share, and so, where memory scales worse than computing (W < C, the case
+ * that matters), the highest mix: the ceiling stays an upper bound, a scaling above it is
+ * not the search's doing. (Shares summing above 1 are scaled to 1.) The ceiling is named by
+ * the part that loses the most against n: the largest m_i * (1 / S_i - 1 / n) of the three
+ * ("compute" on a host that lends less than n CPUs, "writes" when the shared writes are
+ * what holds the mix below n). Each speed-up is also given over the ceiling at its thread
+ * count; n/a at one thread (nothing to share), for Stockfish (its table's probes and stores
+ * are not counted) and where a probe failed.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -243,4 +270,131 @@ bool bench_ceiling_csv(const bench_t *b, const char *path)
 	}
 	free(s);
 	return fclose(f) == 0 && s;
+}
+
+static const char *const bound_names[] = { "compute", "reads", "writes" };
+
+const char *bench_bound_name(int bound)
+{
+	return bound >= 0 && bound < 3 ? bound_names[bound] : NULL;
+}
+
+/* The median of a per-repeat series; NAN when none. */
+static double med_of(const double *v, int repeat)
+{
+	double med, lo, hi;
+	return bench_spread(v, repeat, 1, &med, &lo, &hi) ? med : NAN;
+}
+
+/* The shares of a serial node's time of workload wk (see the top), from its baseline row. */
+static void derive_shares(bench_t *b, int wk)
+{
+	bench_workload_t *w = &b->work[wk];
+	const bench_mem_t *m = bench_mem_of(b, wk);
+	w->share_reads = w->share_writes = NAN;
+	w->probes_per_node = w->stores_per_node = w->node_ns = NAN;
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk || r->stockfish || r->driver != b->base || r->threads != 1)
+			continue;
+		const bench_run_t *run = &b->runs[r->median_run];
+		double nodes = (double)run->counters.nodes;
+		if (nodes <= 0 || run->time_s <= 0)
+			return;
+		w->probes_per_node = (double)run->counters.tt_probes / nodes;
+		w->stores_per_node = (double)run->counters.tt_stores / nodes;
+		w->node_ns = run->time_s * 1e9 / nodes;
+	}
+	if (isnan(w->node_ns))
+		return;
+	if (!m) { /* no table: nothing to share */
+		w->share_reads = w->share_writes = 0;
+		return;
+	}
+	double mr = w->probes_per_node * med_of(m->read_ns, b->repeat) / w->node_ns;
+	double mw = w->stores_per_node * med_of(m->write_ns, b->repeat) / w->node_ns;
+	double sum = mr + mw;
+	w->share_reads = sum > 1 ? mr / sum : mr;
+	w->share_writes = sum > 1 ? mw / sum : mw;
+}
+
+/* The ceiling of workload wk at counts[c], and its bound, into *ceiling and *bound. */
+static void ceiling_at(const bench_t *b, int wk, int c, double *ceiling, int *bound)
+{
+	const bench_workload_t *w = &b->work[wk];
+	const bench_mem_t *m = bench_mem_of(b, wk);
+	int n = b->counts[c], R = b->repeat;
+	double share[3] = { 1 - w->share_reads - w->share_writes, w->share_reads, w->share_writes };
+	double s[3] = { med_of(b->ceiling + c * R, R), m ? med_of(m->read + c * R, R) : 1,
+		        m ? med_of(m->write + c * R, R) : 1 };
+	double t = 0, worst = -1;
+	*ceiling = NAN;
+	*bound = -1;
+	for (int k = 0; k < 3; k++) {
+		if (share[k] == 0)
+			continue;
+		if (isnan(share[k]) || isnan(s[k]) || s[k] <= 0)
+			return;
+		t += share[k] / s[k];
+		double loss = share[k] * (1 / s[k] - 1.0 / n);
+		if (loss > worst) {
+			worst = loss;
+			*bound = k;
+		}
+	}
+	*ceiling = t > 0 ? 1 / t : NAN;
+}
+
+void bench_ceiling_derive(bench_t *b)
+{
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		if (b->workloads[wk])
+			derive_shares(b, wk);
+	for (int i = 0; i < b->nrows; i++) {
+		bench_row_t *r = &b->rows[i];
+		r->ceiling = r->of_ceiling = NAN;
+		r->ceiling_bound = -1;
+		int c = 0;
+		while (c < b->ncounts && b->counts[c] != r->threads)
+			c++;
+		if (r->stockfish || r->threads < 2 || c == b->ncounts)
+			continue;
+		ceiling_at(b, r->workload, c, &r->ceiling, &r->ceiling_bound);
+		r->of_ceiling = r->ceiling > 0 ? r->speedup / r->ceiling : NAN;
+	}
+}
+
+/* Under a workload's table: its shares, and the ceiling at each thread count. */
+void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out)
+{
+	const bench_workload_t *w = &b->work[wk];
+	const bench_mem_t *m = bench_mem_of(b, wk);
+	if (isnan(w->node_ns) || isnan(w->share_reads))
+		return;
+	fprintf(out,
+	        "\n   ceiling that applies ('of ceil' is the speed-up over it): a serial node "
+	        "here takes %.0f ns,\n   with %.2f table probes and %.2f stores",
+	        w->node_ns, w->probes_per_node, w->stores_per_node);
+	if (m)
+		fprintf(out, " at %.1f ns a read and %.1f ns a write (%zu MiB, 1 thread)",
+		        med_of(m->read_ns, b->repeat), med_of(m->write_ns, b->repeat), m->table_mb);
+	else
+		fputs(" (no table)", out);
+	fprintf(out, ":\n   %.1f %% of its time computes, %.1f %% reads, %.1f %% writes; mixed so:",
+	        100 * (1 - w->share_reads - w->share_writes), 100 * w->share_reads,
+	        100 * w->share_writes);
+	for (int c = 0, first = 1; c < b->ncounts; c++) {
+		double ceiling;
+		int bound;
+		if (b->counts[c] < 2)
+			continue;
+		ceiling_at(b, wk, c, &ceiling, &bound);
+		fprintf(out, "%s %d threads ", first ? "" : ",", b->counts[c]);
+		if (isnan(ceiling))
+			fputs("n/a", out);
+		else
+			fprintf(out, "%.2f (bound by %s)", ceiling, bound_names[bound]);
+		first = 0;
+	}
+	fputc('\n', out);
 }

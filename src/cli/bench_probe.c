@@ -16,7 +16,9 @@
  * An earlier loop of random reads over a shared 64 MiB array, tried beside the compute
  * loop, read 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone, and was not kept as a
  * ceiling. The reads here are one of three memory figures, each at a workload's own table
- * size, with their spread over the repeats shown.
+ * size, and the rule of bench_ceiling.c weighs each by the share of a node's time that its
+ * kind of access takes (a few per cent), so that a scaling moved by its context moves the
+ * ceiling that applies to a workload by little; their spread over the repeats is shown.
  *
  * Compute, reads and writes are scalings: one thread does `work` rounds or accesses, n
  * threads each do as much at once, and the figure is n * T(1) / T(n), n on a machine of

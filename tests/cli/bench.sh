@@ -9,8 +9,8 @@
 # to the nodes, split points book helpers; n/a, never 0, where they do not apply or the
 # library was built without the profiler); that --profile-tt-writers measures 'tt other';
 # that the machine's ceilings (compute, shared-array reads and writes, per-CPU latency) are
-# in the header, results.json and ceilings.csv; and that without gnuplot it still succeeds
-# and says how to get it.
+# in the header, results.json and ceilings.csv, and each row's applicable ceiling agrees
+# with its speed-up; and that without gnuplot it still succeeds and says how to get it.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -244,6 +244,21 @@ for probe in compute reads writes read_ns write_ns latency_ns probe_s; do
 done
 csv_check "$out/ceilings.csv" "ceilings.csv: every median positive, within min..max; memory probes at 1 MiB" \
 	'v["median"] + 0 > 0 && v["min"] + 0 <= v["median"] + 0 && v["median"] + 0 <= v["max"] + 0 && (v["probe"] ~ /^(compute|probe_s)$/ || v["table_mb"] == "1")'
+# The applicable ceiling: n/a at one thread; at two, a positive mix named by its bound, and
+# speedup_of_ceiling is the speed-up over it (4 decimals each: a relative 1e-3).
+csv_check "$out/results.csv" "results.csv: ceiling n/a at 1 thread; at 2, bound named and speed-up / ceiling = of ceiling" \
+	'v["threads"] == 1 ? (v["ceiling"] v["ceiling_bound"] v["speedup_of_ceiling"] == "n/an/an/a") : (v["ceiling"] + 0 > 0 && v["ceiling_bound"] ~ /^(compute|reads|writes)$/ && (d = v["speedup"] / v["ceiling"] - v["speedup_of_ceiling"]) < 1e-3 * (1 + v["speedup_of_ceiling"]) && -d < 1e-3 * (1 + v["speedup_of_ceiling"]))'
+if [ -n "$python" ]; then
+	if "$python" -c 'import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+assert w["tt_probes_per_node"] > 0 and w["tt_stores_per_node"] > 0 and w["node_ns"] > 0
+assert 0 <= w["share_reads"] <= 1 and 0 <= w["share_writes"] <= 1 and w["share_reads"] + w["share_writes"] <= 1' "$out/results.json"; then
+		ok "results.json: the workload's probes and stores per node, and memory shares within 0..1"
+	else
+		fail "results.json: the workload's memory shares are missing or out of 0..1"
+	fi
+fi
+if grep -q "^   ceiling that applies ('of ceil' is the speed-up over it)" "$out/report.txt"; then ok "report.txt: the rule's line under the table"; else fail "report.txt: no ceiling line under the rtree table"; fi
 
 rows=$(grep -c '^rtree,' "$out/results.csv")
 want=$((1 + 2 * (ndrivers - 1)))
