@@ -10,6 +10,13 @@
  * library's default driver (the serial search) at one thread always runs: it is the
  * baseline of every speed-up. The drivers come from the library's registry, so that a
  * driver added there is measured beside the others without an edit here.
+ *
+ * --hog N runs N child processes that spin beside the sweep, another program's load made
+ * on purpose, to see what it does to the figures (the ceilings, measured before every
+ * repeat, see it too). They are started just before the sweep and killed and reaped as
+ * soon as it ends, on every path; a child asks the kernel for SIGKILL when the bench's
+ * main thread (the one that forked it) ends, and then checks that the bench did not end
+ * before it asked, so that none outlives the bench even when it is killed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +26,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,6 +89,9 @@ static const char bench_usage[] =
 	"                    wrote ('tt other'). Off by default: it costs 6 to 10 % of the\n"
 	"                    node rate (docs/measurements.md), so its times are not\n"
 	"                    comparable with a sweep without it\n"
+	"  --hog N           run N processes, 0..1024, that spin beside the sweep (another\n"
+	"                    program's load, made on purpose); the ceilings are measured with\n"
+	"                    them running, and the report says so; default 0\n"
 	"  --no-progress     no progress line\n"
 	"  --placement P, --OPTION VALUE\n"
 	"                    the drivers' settings, as for 'cutoff search' (the options\n"
@@ -140,6 +152,58 @@ void bench_progress(bench_t *b, const char *fmt, ...)
 	if (!b->progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
+}
+
+/* The processes of --hog. */
+typedef struct hog {
+	pid_t *pids;
+	int n;
+} hog_t;
+
+static _Noreturn void hog_spin(pid_t bench)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != bench)
+		_exit(0);
+	for (uint64_t x = 0;; x++)
+		__asm__ volatile("" : "+r"(x));
+}
+
+/* Kills and reaps every process of the hog; nothing when there is none. */
+static void hog_stop(hog_t *h)
+{
+	for (int i = 0; i < h->n; i++)
+		kill(h->pids[i], SIGKILL);
+	for (int i = 0; i < h->n; i++)
+		while (waitpid(h->pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(h->pids);
+	h->pids = NULL;
+	h->n = 0;
+}
+
+/* Starts n spinning processes; false after one line (and none left running) on failure. */
+static bool hog_start(hog_t *h, int n)
+{
+	pid_t bench = getpid();
+	h->n = 0;
+	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
+	if (n > 0 && !h->pids) {
+		cli_error("bench", "--hog: out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+		if (p == 0)
+			hog_spin(bench);
+		if (p < 0) {
+			cli_error("bench", "--hog: cannot start process %d of %d: %s", i + 1, n,
+			          strerror(errno));
+			hog_stop(h);
+			return false;
+		}
+		h->pids[h->n++] = p;
+	}
+	return true;
 }
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
@@ -389,7 +453,8 @@ int cli_bench(int argc, char **argv)
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
-	int64_t extra = 2;
+	int64_t extra = 2, hog_n = 0;
+	hog_t hog = { NULL, 0 };
 	bool no_progress = false, tt_writers = false;
 	cli_parallel_t par;
 	cli_parallel_default(&par);
@@ -433,6 +498,7 @@ int cli_bench(int argc, char **argv)
 		  .dest.choice = &b.plot,
 		  .choices = plot_names },
 		{ .name = "note", .kind = CLI_STRING, .dest.s = &b.note },
+		{ .name = "hog", .kind = CLI_INT, .dest.i = &hog_n, .min = 0, .max = 1024 },
 		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &no_progress },
 		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
 		{ .name = "placement",
@@ -455,6 +521,7 @@ int cli_bench(int argc, char **argv)
 	b.options = par.options;
 	b.profiled = cutoff_profile_available();
 	b.tt_writers = tt_writers;
+	b.hog = (int)hog_n;
 	progress_on = !no_progress;
 	b.progress_tty = isatty(2);
 
@@ -522,7 +589,11 @@ int cli_bench(int argc, char **argv)
 	double t0 = now_s();
 	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)extra))
 		goto out;
-	if (!sweep(&b))
+	if (!hog_start(&hog, b.hog))
+		goto out;
+	bool swept = sweep(&b);
+	hog_stop(&hog);
+	if (!swept)
 		goto out;
 	b.wall_s = now_s() - t0;
 	b.load_after = load_average();
@@ -536,6 +607,7 @@ int cli_bench(int argc, char **argv)
 	printf("\nreport folder: %s\n", b.out_dir);
 	status = CLI_EXIT_OK;
 out:
+	hog_stop(&hog);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
 		bench_workload_free(&b.work[wk]);
 	for (int i = 0; i < b.nruns; i++)

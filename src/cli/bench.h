@@ -252,6 +252,7 @@ typedef struct bench {
 	int cpus[BENCH_MAX_CPUS], ncpus;
 	int probe_pu[BENCH_PROBE_THREADS];
 	double *probe_s;
+	int hog; /* --hog: processes spinning beside the sweep */
 	bool progress_tty;
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];

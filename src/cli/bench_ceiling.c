@@ -244,7 +244,7 @@ bool bench_ceiling_csv(const bench_t *b, const char *path)
 		return false;
 	int n;
 	probe_series_t *s = series_of(b, &n);
-	fputs("probe,unit,table_mb,probe_mb,threads,cpu,median,min,max,per_repeat\n", f);
+	fputs("probe,unit,table_mb,probe_mb,threads,cpu,median,min,max,per_repeat,hog\n", f);
 	for (int i = 0; s && i < n; i++) {
 		double med = NAN, lo = NAN, hi = NAN;
 		bench_spread(s[i].v, b->repeat, s[i].stride, &med, &lo, &hi);
@@ -266,7 +266,7 @@ bool bench_ceiling_csv(const bench_t *b, const char *path)
 		csv_value(f, ",", hi);
 		for (int r = 0; r < b->repeat; r++)
 			csv_value(f, r ? ";" : ",", s[i].v[r * s[i].stride]);
-		fputc('\n', f);
+		fprintf(f, ",%d\n", b->hog);
 	}
 	free(s);
 	return fclose(f) == 0 && s;

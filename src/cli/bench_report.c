@@ -466,6 +466,13 @@ static void print_header(const bench_t *b, FILE *out)
 		cli_field(out, "profiler",
 		          "on; table writers off (tt other n/a: --profile-tt-writers measures "
 		          "it, at a cost of 6-10 %% of the node rate)");
+	if (b->hog > 0)
+		cli_field(out, "hog",
+		          "%d process%s spinning beside the sweep (another program's load): the "
+		          "ceilings and every row were measured with %s running",
+		          b->hog, b->hog == 1 ? "" : "es", b->hog == 1 ? "it" : "them");
+	else
+		cli_field(out, "hog", "none (--hog N runs N spinning processes beside the sweep)");
 	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
 	fprintf(out,
 	        "\nspeed-up: T(%s, 1 thread) / T(row), medians over the same positions; own T1:\n"
@@ -909,6 +916,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_int(&j, "repeat", b->repeat);
 	json_int(&j, "quality_ms", b->quality_ms);
 	json_bool(&j, "profile_tt_writers", b->tt_writers);
+	json_int(&j, "hog", b->hog);
 	json_string(&j, "stockfish", b->stockfish);
 	json_string(&j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
 	json_end(&j);
@@ -1111,7 +1119,7 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      f);
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		fprintf(f, ",%s", FIGS[k].key);
-	fputs(",ceiling,ceiling_bound,speedup_of_ceiling\n", f);
+	fputs(",ceiling,ceiling_bound,speedup_of_ceiling,hog\n", f);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		fprintf(f, "%s,%s,%d,%d,%d", bench_workload_names[r->workload],
@@ -1147,7 +1155,7 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		const char *bound = bench_bound_name(r->ceiling_bound);
 		fprintf(f, ",%s", bound ? bound : "n/a");
 		csv_num(f, "%.4f", r->of_ceiling);
-		fputc('\n', f);
+		fprintf(f, ",%d\n", b->hog);
 	}
 	bool ok = fclose(f) == 0;
 	f = fopen(runs_path, "w");

@@ -10,7 +10,8 @@
 # library was built without the profiler); that --profile-tt-writers measures 'tt other';
 # that the machine's ceilings (compute, shared-array reads and writes, per-CPU latency) are
 # in the header, results.json and ceilings.csv, and each row's applicable ceiling agrees
-# with its speed-up; and that without gnuplot it still succeeds and says how to get it.
+# with its speed-up; that --hog runs its processes beside the sweep, says so, and leaves
+# none behind; and that without gnuplot it still succeeds and says how to get it.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -155,6 +156,9 @@ bad "--plot" bench --plot jpeg
 bad "--stockfish" bench --stockfish "$tmp/no-such-stockfish"
 bad "--positions" bench --positions 0
 bad "--frobnicate" bench --frobnicate
+bad "--hog" bench --hog -1
+bad "--hog" bench --hog x
+bad "--hog" bench --hog 1025
 
 # A tiny sweep without gnuplot (PATH holds nothing): the report is written and says so.
 out="$tmp/report"
@@ -230,10 +234,10 @@ fi
 if grep -q '^reads at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
 	grep -q '^writes at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
 	grep -Eq '^latency on CPU [0-9]+  *[0-9.]+ ns \(.*\) at 1 MiB; ' "$out/report.txt" &&
-	grep -q '^probes  *[0-9.]* s ' "$out/report.txt"; then
-	ok "report.txt: reads, writes and latency at 1 MiB, the probes' time"
+	grep -q '^probes  *[0-9.]* s ' "$out/report.txt" && grep -q '^hog  *none' "$out/report.txt"; then
+	ok "report.txt: reads, writes and latency at 1 MiB, the probes' time, no hog"
 else
-	fail "report.txt lacks the memory probes: $(grep -E '^(reads|writes|latency|probes)' "$out/report.txt")"
+	fail "report.txt lacks the memory probes: $(grep -E '^(reads|writes|latency|probes|hog)' "$out/report.txt")"
 fi
 for probe in compute reads writes read_ns write_ns latency_ns probe_s; do
 	if grep -q "^$probe," "$out/ceilings.csv" && grep -q "\"probe\":\"$probe\"" "$out/results.json"; then
@@ -259,6 +263,20 @@ assert 0 <= w["share_reads"] <= 1 and 0 <= w["share_writes"] <= 1 and w["share_r
 	fi
 fi
 if grep -q "^   ceiling that applies ('of ceil' is the speed-up over it)" "$out/report.txt"; then ok "report.txt: the rule's line under the table"; else fail "report.txt: no ceiling line under the rtree table"; fi
+
+# --hog 1: one process spinning beside the sweep, reported, and gone when the bench is.
+# Its children carry the bench's arguments, so the report folder's name finds them.
+run bench --workload rtree --rtree-branching 6 --rtree-depth 5 --positions 1 --hash 1 --threads 1,2 \
+	--drivers serial,ybw --repeat 1 --stockfish off --plot none --no-progress --hog 1 --out "$tmp/hog"
+ps -eo pid=,stat=,args= >"$tmp/ps"
+left=$(grep -F -- "$tmp/hog" "$tmp/ps")
+if [ "$status" -eq 0 ] && grep -q "^hog  *1 process spinning beside the sweep (another program's load)" "$tmp/hog/report.txt" &&
+	grep -q '"hog":1' "$tmp/hog/results.json" && [ "$(field "$tmp/hog/ceilings.csv" hog compute,)" = 1 ]; then
+	ok "--hog 1: exit 0, in report.txt, results.json and ceilings.csv"
+else
+	fail "--hog 1: exit $status: $stderr"
+fi
+if [ -z "$left" ]; then ok "--hog 1: no process left behind"; else fail "--hog 1: left behind: $left"; fi
 
 rows=$(grep -c '^rtree,' "$out/results.csv")
 want=$((1 + 2 * (ndrivers - 1)))
@@ -367,8 +385,8 @@ fi
 
 run bench --help
 if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ] &&
-	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]]; then
-	ok "bench --help (with what --profile-tt-writers costs)"
+	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]] && [[ $stdout == *"--hog N"* ]]; then
+	ok "bench --help (with what --profile-tt-writers costs, and --hog)"
 else
 	fail "bench --help: exit $status"
 fi
