@@ -260,7 +260,8 @@ static bool plan_cpus(bench_t *b)
 	                                    ? CUTOFF_PLACE_COMPACT
 	                                    : (cutoff_placement_t)b->placement;
 	int most = b->counts[b->ncounts - 1];
-	int nslots = b->pus, asked = b->pus + 1 <= CUTOFF_MAX_THREADS ? b->pus + 1 : b->pus;
+	int nslots = b->pus < CUTOFF_MAX_THREADS ? b->pus : CUTOFF_MAX_THREADS;
+	int asked = nslots < CUTOFF_MAX_THREADS ? nslots + 1 : nslots;
 	if (nslots < 1 || cutoff_placement_plan(NULL, asked, policy, pu, NULL, NULL, NULL) < 0)
 		return false;
 	/* Thread i takes slot i % nslots and thread 0 is never bound: slot 0's PU is that of
