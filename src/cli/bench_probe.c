@@ -341,8 +341,12 @@ bool bench_probe_setup(bench_t *b)
 		bool seen = !b->workloads[wk] || mb == 0;
 		for (int k = 0; k < b->nmem && !seen; k++)
 			seen = b->mem[k].table_mb == mb;
-		if (!seen)
-			b->mem[b->nmem++].table_mb = mb;
+		if (seen)
+			continue;
+		int k = b->nmem++;
+		for (; k > 0 && b->mem[k - 1].table_mb > mb; k--) /* smallest first */
+			b->mem[k] = b->mem[k - 1];
+		b->mem[k].table_mb = mb;
 	}
 	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
 	b->ceiling = malloc(per * sizeof(*b->ceiling));
