@@ -90,7 +90,7 @@ typedef struct probe_series {
 	int stride;
 } probe_series_t;
 
-/* Every series of the run, into s[] (room for bench_ceiling_nseries()); returns how many. */
+/* Every series of the run, into s[] (room for nseries_max()); returns how many. */
 static int probe_series(const bench_t *b, probe_series_t *s)
 {
 	int n = 0, R = b->repeat;
