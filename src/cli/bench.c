@@ -10,6 +10,13 @@
  * library's default driver (the serial search) at one thread always runs: it is the
  * baseline of every speed-up. The drivers come from the library's registry, so that a
  * driver added there is measured beside the others without an edit here.
+ *
+ * --hog N runs N child processes that spin beside the sweep, another program's load made
+ * on purpose, to see what it does to the figures (the ceilings, measured before every
+ * repeat, see it too). They are started just before the sweep and killed and reaped as
+ * soon as it ends, on every path; a child asks the kernel for SIGKILL when the bench's
+ * main thread (the one that forked it) ends, and then checks that the bench did not end
+ * before it asked, so that none outlives the bench even when it is killed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +26,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,8 +48,13 @@ static const char bench_usage[] =
 	"(searching, idle, split wait, lock spin), node types, each driver's own counters\n"
 	"(YBW's split points, ABDADA's deferred moves), the depths of threads that iterate\n"
 	"(n/a when the library was built with CUTOFF_PROFILE=OFF).\n"
+	"Before each repeat it measures the machine's ceilings: how a multiply loop, and\n"
+	"random reads from and writes into one array of each workload's table size shared\n"
+	"by the threads, scale at each thread count, and the latency of a load on each CPU;\n"
+	"each speed-up is also given over the ceiling that applies to its workload.\n"
 	"Writes a report folder (report.txt, results.json, results.csv, runs.csv,\n"
-	"threads.csv, plots) and prints the table. A progress line goes to stderr.\n"
+	"threads.csv, ceilings.csv, plots) and prints the table. A progress line goes to\n"
+	"stderr.\n"
 	"\n"
 	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
 	"                    it is the baseline); default 1 .. the number of cores. More\n"
@@ -80,6 +94,9 @@ static const char bench_usage[] =
 	"                    wrote ('tt other'). Off by default: it costs 6 to 10 % of the\n"
 	"                    node rate (docs/measurements.md), so its times are not\n"
 	"                    comparable with a sweep without it\n"
+	"  --hog N           run N processes, 0..1024, that spin beside the sweep (another\n"
+	"                    program's load, made on purpose); the ceilings are measured with\n"
+	"                    them running, and the report says so; default 0\n"
 	"  --no-progress     no progress line\n"
 	"  --placement P, --OPTION VALUE\n"
 	"                    the drivers' settings, as for 'cutoff search' (the options\n"
@@ -140,6 +157,58 @@ void bench_progress(bench_t *b, const char *fmt, ...)
 	if (!b->progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
+}
+
+/* The processes of --hog. */
+typedef struct hog {
+	pid_t *pids;
+	int n;
+} hog_t;
+
+static _Noreturn void hog_spin(pid_t bench)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != bench)
+		_exit(0);
+	for (uint64_t x = 0;; x++)
+		__asm__ volatile("" : "+r"(x));
+}
+
+/* Kills and reaps every process of the hog; nothing when there is none. */
+static void hog_stop(hog_t *h)
+{
+	for (int i = 0; i < h->n; i++)
+		kill(h->pids[i], SIGKILL);
+	for (int i = 0; i < h->n; i++)
+		while (waitpid(h->pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(h->pids);
+	h->pids = NULL;
+	h->n = 0;
+}
+
+/* Starts n spinning processes; false after one line (and none left running) on failure. */
+static bool hog_start(hog_t *h, int n)
+{
+	pid_t bench = getpid();
+	h->n = 0;
+	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
+	if (n > 0 && !h->pids) {
+		cli_error("bench", "--hog: out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+		if (p == 0)
+			hog_spin(bench);
+		if (p < 0) {
+			cli_error("bench", "--hog: cannot start process %d of %d: %s", i + 1, n,
+			          strerror(errno));
+			hog_stop(h);
+			return false;
+		}
+		h->pids[h->n++] = p;
+	}
+	return true;
 }
 
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
@@ -268,102 +337,17 @@ static int total_steps(const bench_t *b)
 	return per * b->repeat;
 }
 
-/*
- * The machine's ceiling (bench.h): a loop of integer multiplications that touches no memory,
- * `spin_work` rounds, timed on one thread, on n at once, and on one again. On a machine of
- * its own with n cores this is n; on a shared virtual machine whose other tenants take CPU
- * time it is less, and it changes from minute to minute, so it is measured before every
- * repeat. (A second loop of random reads over a shared 64 MiB array, tried beside it, read
- * 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone: not kept, since a ceiling that a
- * bench's context moves that much explains nothing.)
- */
-static uint64_t spin_work;
-
-static void *spin_loop(void *arg)
-{
-	/* Eight independent chains: enough to keep a core's multipliers busy, so that two
-	 * threads on the two hardware threads of one core do not each run at full speed. */
-	uint64_t x[8];
-	for (int k = 0; k < 8; k++)
-		x[k] = (uint64_t)(uintptr_t)arg + (uint64_t)k;
-	for (uint64_t i = 0; i < spin_work; i++)
-		for (int k = 0; k < 8; k++)
-			x[k] = x[k] * 6364136223846793005u + 1442695040888963407u;
-	for (int k = 0; k < 8; k++)
-		__asm__ volatile("" : : "r"(x[k]));
-	return NULL;
-}
-
-static double spin_time_of(void *(*loop)(void *), int n)
-{
-	pthread_t t[64];
-	if (n > 64)
-		n = 64;
-	double t0 = now_s();
-	int started = 0;
-	for (int i = 1; i < n; i++)
-		started += pthread_create(&t[i], NULL, loop, (void *)(uintptr_t)i) == 0;
-	loop(NULL);
-	for (int i = 1; i <= started; i++)
-		pthread_join(t[i], NULL);
-	double dt = now_s() - t0;
-	return started == n - 1 ? dt : NAN;
-}
-
-/* n threads' speed-up over one on `loop`, whose work is first set to take about 20 ms. */
-static double ceiling_on(void *(*loop)(void *), uint64_t *work, int n)
-{
-	if (!*work) {
-		*work = 1u << 14;
-		while (spin_time_of(loop, 1) < 0.02 && *work < (1ull << 40))
-			*work *= 2;
-	}
-	/* One thread before and after the n, so that a trend (a warming cache, a host that
-	 * lends more or less) falls on both sides alike. */
-	double one = spin_time_of(loop, 1), many = spin_time_of(loop, n);
-	one = (one + spin_time_of(loop, 1)) / 2;
-	return isnan(many) || many <= 0 ? NAN : (n < 64 ? n : 64) * one / many;
-}
-
-bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max)
-{
-	const double *ceiling = b->ceiling;
-	double v[1000];
-	int k = 0;
-	for (int r = 0; ceiling && r < b->repeat; r++)
-		if (!isnan(ceiling[c * b->repeat + r]))
-			v[k++] = ceiling[c * b->repeat + r];
-	if (k == 0)
-		return false;
-	for (int i = 1; i < k; i++) /* insertion sort: a few values */
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	*median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	*min = v[0];
-	*max = v[k - 1];
-	return true;
-}
-
 /* The sweep: every setting, repeat by repeat. */
 static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
-	free(b->ceiling);
-	b->ceiling = malloc((size_t)b->ncounts * (size_t)b->repeat * sizeof(*b->ceiling));
-	if (!b->ceiling) {
-		cli_error("bench", "out of memory");
+	if (!bench_probe_setup(b))
 		return false;
-	}
 	for (int rep = 1; rep <= b->repeat; rep++) {
-		for (int c = 0; c < b->ncounts; c++) {
-			b->ceiling[c * b->repeat + rep - 1] =
-				b->counts[c] > 1 ? ceiling_on(spin_loop, &spin_work, b->counts[c])
-						 : NAN;
-		}
+		bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings", step,
+		               total, now_s() - t0, rep, b->repeat);
+		bench_probe_repeat(b, rep);
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
@@ -451,6 +435,8 @@ static bool write_report(bench_t *b)
 	snprintf(runs, sizeof(runs), "%s/runs.csv", b->out_dir);
 	snprintf(path, sizeof(path), "%s/threads.csv", b->out_dir);
 	ok = ok && bench_write_csv(b, rows, runs, path);
+	snprintf(path, sizeof(path), "%s/ceilings.csv", b->out_dir);
+	ok = ok && bench_ceiling_csv(b, path);
 	if (ok && b->workloads[BENCH_CHESS]) {
 		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
 		ok = bench_write_chess_file(b, path);
@@ -472,7 +458,8 @@ int cli_bench(int argc, char **argv)
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
-	int64_t extra = 2;
+	int64_t extra = 2, hog_n = 0;
+	hog_t hog = { NULL, 0 };
 	bool no_progress = false, tt_writers = false;
 	cli_parallel_t par;
 	cli_parallel_default(&par);
@@ -516,6 +503,7 @@ int cli_bench(int argc, char **argv)
 		  .dest.choice = &b.plot,
 		  .choices = plot_names },
 		{ .name = "note", .kind = CLI_STRING, .dest.s = &b.note },
+		{ .name = "hog", .kind = CLI_INT, .dest.i = &hog_n, .min = 0, .max = 1024 },
 		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &no_progress },
 		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
 		{ .name = "placement",
@@ -538,6 +526,7 @@ int cli_bench(int argc, char **argv)
 	b.options = par.options;
 	b.profiled = cutoff_profile_available();
 	b.tt_writers = tt_writers;
+	b.hog = (int)hog_n;
 	progress_on = !no_progress;
 	b.progress_tty = isatty(2);
 
@@ -605,7 +594,11 @@ int cli_bench(int argc, char **argv)
 	double t0 = now_s();
 	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)extra))
 		goto out;
-	if (!sweep(&b))
+	if (!hog_start(&hog, b.hog))
+		goto out;
+	bool swept = sweep(&b);
+	hog_stop(&hog);
+	if (!swept)
 		goto out;
 	b.wall_s = now_s() - t0;
 	b.load_after = load_average();
@@ -619,12 +612,13 @@ int cli_bench(int argc, char **argv)
 	printf("\nreport folder: %s\n", b.out_dir);
 	status = CLI_EXIT_OK;
 out:
+	hog_stop(&hog);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
 		bench_workload_free(&b.work[wk]);
 	for (int i = 0; i < b.nruns; i++)
 		bench_run_free(&b.runs[i]);
 	free(b.runs);
-	free(b.ceiling);
+	bench_probe_free(&b);
 	free(b.rows);
 	free(b.quality);
 	return status;

@@ -1,11 +1,14 @@
 /*
- * bench.h — `cutoff bench`: the scaling sweep, shared by its four files.
+ * bench.h — `cutoff bench`: the scaling sweep, shared by its files.
  *
  *   bench.c         the command: options, the sweep, the progress line, the report folder
  *   bench_work.c    the workloads (chess, connect4, rtree) and one measured run of one
  *                   setting over a workload's positions; bench_take() is the one place
  *                   that reads a search's figures out of the library
  *   bench_sf.c      Stockfish over UCI, on the same chess positions and thread counts
+ *   bench_probe.c   the machine's ceilings, measured before each repeat: a compute loop,
+ *                   shared-array reads and writes at each table size, per-CPU latency
+ *   bench_ceiling.c the probes' figures in the report, and each workload's ceiling
  *   bench_report.c  the derived figures, the text table, JSON, CSV and gnuplot plots
  *
  * A *run* is one setting (workload, engine, thread count, repeat) over every position of
@@ -48,6 +51,15 @@ enum {
 	BENCH_MAX_COUNTS = 64,
 	BENCH_MAX_ITEMS = 1000,
 	BENCH_MAX_DRIVERS = 16
+};
+
+/* The memory probes: at most this many CPUs for the latency (the first of those the run
+ * uses), arrays of at most this many MiB (a larger table is probed at this size). */
+enum {
+	BENCH_MAX_CPUS = 64,
+	BENCH_PROBE_MAX_MB = 1024,
+	BENCH_PROBE_THREADS = 64 /* threads of one probe at most: a larger count runs this
+	                            many, and its scaling is out of this many */
 };
 
 /* The name of a run's or row's engine in every output: "stockfish", or the driver's. */
@@ -99,6 +111,10 @@ typedef struct bench_workload {
 	cutoff_config_t cfg; /* every engine setting but threads and driver */
 	char source[320];    /* where the positions come from, in words */
 	char settings[320];  /* the search settings, in words */
+	/* From the serial run at one thread (bench_ceiling_derive; NAN until then): the table's
+	 * probes and stores per node, the time per node, and the shares of that time spent on
+	 * table reads and writes by the rule of bench_ceiling.c. */
+	double probes_per_node, stores_per_node, node_ns, share_reads, share_writes;
 } bench_workload_t;
 
 /* One thread's part of a run, from the profiler: its cutoff_profile_t summed over the
@@ -167,7 +183,28 @@ typedef struct bench_row {
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
 	int mismatches;
 	int median_run; /* index in bench_t.runs of the run of median time */
+	/* The ceiling that applies (bench_ceiling.c), the part it is bound by (0 compute, 1
+	 * reads, 2 writes; -1 none), and the speed-up over it; NAN: not applicable. */
+	double ceiling;
+	int ceiling_bound;
+	double of_ceiling;
 } bench_row_t;
+
+/*
+ * The memory probes of one table size (bench_probe.c says how each is measured). Per
+ * repeat r (from 0) and thread count counts[c]: read[c * repeat + r] and write[...] are
+ * the scalings of random loads from, and read-modify-writes into, one array shared by
+ * counts[c] threads (NAN at one thread); read_ns[r] and write_ns[r] one thread's time per
+ * access; latency[k * repeat + r] the nanoseconds of a dependent load on cpus[k].
+ */
+typedef struct bench_mem {
+	size_t table_mb; /* the workloads' table size */
+	size_t probe_mb; /* the array probed: table_mb, at most BENCH_PROBE_MAX_MB */
+	uint64_t *words;
+	uint64_t lines;                 /* 64-byte lines of the array */
+	uint64_t read_work, write_work; /* accesses per thread, set on first use */
+	double *read, *write, *read_ns, *write_ns, *latency;
+} bench_mem_t;
 
 /* Quality at equal time: one position at a fixed time, one setting. */
 typedef struct bench_quality {
@@ -206,6 +243,16 @@ typedef struct bench {
 	 * one thread). What the hardware (and the other tenants of a shared host) let the
 	 * search have: a node-rate scaling above it is not the search's doing. */
 	double *ceiling;
+	uint64_t spin_work; /* the compute loop's rounds, set on first use */
+	/* The memory probes, one per distinct table size of the run's workloads (none for a
+	 * table of 0 MiB); the CPUs of the latency probe; the PU of each probe thread (-1:
+	 * unbound), as the run's placement puts the engine's; the probes' time per repeat. */
+	bench_mem_t mem[BENCH_NWORKLOADS];
+	int nmem;
+	int cpus[BENCH_MAX_CPUS], ncpus;
+	int probe_pu[BENCH_PROBE_THREADS];
+	double *probe_s;
+	int hog; /* --hog: processes spinning beside the sweep */
 	bool progress_tty;
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
@@ -277,10 +324,37 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
                      const char *threads_path);
 /* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
 bool bench_write_positions_csv(const bench_t *b, const char *path);
+/* bench_probe.c */
+
+/* Plans the probes' CPUs and makes their arrays, one per table size the run's workloads
+ * use, and the per-repeat figures. False after one line on failure; bench_probe_free()
+ * frees what was made in either case. */
+bool bench_probe_setup(bench_t *b);
+/* Measures every ceiling before repeat `rep` (from 1), with the time it took. */
+void bench_probe_repeat(bench_t *b, int rep);
+void bench_probe_free(bench_t *b);
+/* The median, minimum and maximum of v[0], v[stride], .. v[(n - 1) * stride], leaving out
+ * NAN; false when none is left. */
+bool bench_spread(const double *v, int n, int stride, double *median, double *min, double *max);
 /* The median, minimum and maximum of the ceiling measured for counts[c]; false when none. */
 bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max);
+/* The memory probes at workload wk's table size, or NULL (no table, or not probed). */
+const bench_mem_t *bench_mem_of(const bench_t *b, int wk);
 /* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
 void bench_plots(bench_t *b);
+
+/* bench_ceiling.c: every figure of the probes, in the text header, in results.json (an
+ * array "probes" in the object being written) and in ceilings.csv. */
+struct json_writer;
+void bench_ceiling_print(const bench_t *b, FILE *out);
+/* Each workload's shares and each row's ceiling, bound and speed-up over it (after the
+ * rows are derived), and the lines under a workload's table that say how. */
+void bench_ceiling_derive(bench_t *b);
+void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out);
+/* "compute", "reads", "writes" for a row's ceiling_bound; NULL for -1. */
+const char *bench_bound_name(int bound);
+void bench_ceiling_json(const bench_t *b, struct json_writer *j);
+bool bench_ceiling_csv(const bench_t *b, const char *path);
 
 /* bench.c */
 void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

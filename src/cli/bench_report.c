@@ -349,6 +349,7 @@ void bench_derive(bench_t *b)
 		row->nps_scaling = base ? ratio(row->nps_med, base->nps_med) : NAN;
 		row->overhead = base ? ratio(row->nodes_med, base->nodes_med) : NAN;
 	}
+	bench_ceiling_derive(b);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -421,17 +422,7 @@ static void print_header(const bench_t *b, FILE *out)
 	          b->numa == 1 ? "" : "s", b->cores, b->pus);
 	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
 	          b->load_after);
-	for (int c = 0; c < b->ncounts; c++) {
-		double med, lo, hi;
-		if (!bench_ceiling(b, c, &med, &lo, &hi))
-			continue;
-		char label[40];
-		snprintf(label, sizeof(label), "ceiling at %d threads", b->counts[c]);
-		cli_field(out, label,
-		          "%.2f (%.2f..%.2f): the speed-up of a multiply loop here, before each "
-		          "repeat",
-		          med, lo, hi);
-	}
+	bench_ceiling_print(b, out);
 	cli_field(out, "build", "%s", build);
 	if (b->note)
 		cli_field(out, "note", "%s", b->note);
@@ -475,6 +466,13 @@ static void print_header(const bench_t *b, FILE *out)
 		cli_field(out, "profiler",
 		          "on; table writers off (tt other n/a: --profile-tt-writers measures "
 		          "it, at a cost of 6-10 %% of the node rate)");
+	if (b->hog > 0)
+		cli_field(out, "hog",
+		          "%d process%s spinning beside the sweep (another program's load): the "
+		          "ceilings and every row were measured with %s running",
+		          b->hog, b->hog == 1 ? "" : "es", b->hog == 1 ? "it" : "them");
+	else
+		cli_field(out, "hog", "none (--hog N runs N spinning processes beside the sweep)");
 	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
 	fprintf(out,
 	        "\nspeed-up: T(%s, 1 thread) / T(row), medians over the same positions; own T1:\n"
@@ -616,9 +614,10 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		fputs(")", out);
 	}
 	fputs("\n\n", out);
-	fprintf(out, "%-10s %4s %9s %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s\n", "driver",
-	        "thr", "time s", "  (min..max)", "speed-up", "own T1", "effic", "nodes", "overhead",
-	        "nodes/s", "scaling", "per-thread nodes/s", "1st-move", "idle+sync");
+	fprintf(out, "%-10s %4s %9s %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s %7s %7s\n",
+	        "driver", "thr", "time s", "  (min..max)", "speed-up", "own T1", "effic", "nodes",
+	        "overhead", "nodes/s", "scaling", "per-thread nodes/s", "1st-move", "idle+sync",
+	        "ceiling", "of ceil");
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		if (r->workload != wk)
@@ -637,8 +636,10 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		else
 			snprintf(idle, sizeof(idle), "%.1f+%.1f%%", 100 * r->idle_share,
 			         100 * r->sync_share);
+		char ceil[2][16];
 		fprintf(out,
-		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s\n",
+		        "%-10s %3d%s %9.3f %-19s %8s %7s %6s %10s %8s %10s %7s %-26s %8s %10s %7s "
+		        "%7s\n",
 		        bench_engine_name(r->stockfish, r->driver), r->threads,
 		        r->oversubscribed ? "*" : " ", r->time_med, spread,
 		        fmt(t[0], 32, "%.2f", r->speedup), fmt(t[1], 32, "%.2f", r->speedup_self),
@@ -648,8 +649,10 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		        isnan(r->fmc_rate)
 		                ? "n/a"
 		                : (snprintf(m, sizeof(m), "%.1f %%", 100 * r->fmc_rate), m),
-		        idle);
+		        idle, fmt(ceil[0], 16, "%.2f", r->ceiling),
+		        fmt(ceil[1], 16, "%.2f", r->of_ceiling));
 	}
+	bench_ceiling_print_workload(b, wk, out);
 	print_profile(b, wk, out);
 	/* Effective branching factor and the minimal tree. */
 	bool any = false;
@@ -756,18 +759,19 @@ static void print_closing(const bench_t *b, FILE *out)
 		return;
 	fprintf(out, "\n== in short: %d threads against the %s search at 1 thread (medians)\n\n", n,
 	        bench_engine_name(false, b->base));
-	fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", "workload", "driver", "speed-up", "nps-scale",
-	        "overhead", "1st-move");
+	fprintf(out, "%-9s %-10s %9s %9s %9s %9s %9s\n", "workload", "driver", "speed-up",
+	        "nps-scale", "overhead", "1st-move", "of ceil");
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		if (r->threads != n)
 			continue;
-		char t[4][32];
-		fprintf(out, "%-9s %-10s %9s %9s %9s %9s\n", bench_workload_names[r->workload],
+		char t[5][32];
+		fprintf(out, "%-9s %-10s %9s %9s %9s %9s %9s\n", bench_workload_names[r->workload],
 		        bench_engine_name(r->stockfish, r->driver),
 		        fmt(t[0], 32, "%.2f", r->speedup), fmt(t[1], 32, "%.2f", r->nps_scaling),
 		        fmt(t[2], 32, "%.2f", r->overhead),
-		        isnan(r->fmc_rate) ? "n/a" : fmt(t[3], 32, "%.1f %%", 100 * r->fmc_rate));
+		        isnan(r->fmc_rate) ? "n/a" : fmt(t[3], 32, "%.1f %%", 100 * r->fmc_rate),
+		        fmt(t[4], 32, "%.2f", r->of_ceiling));
 	}
 	if (b->stockfish)
 		fputs("(stockfish: its own time to its own depth, against itself at 1 thread)\n",
@@ -893,6 +897,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_end(&j);
 	}
 	json_end(&j);
+	bench_ceiling_json(b, &j);
 	json_end(&j);
 	json_string(&j, "build", build);
 	json_bool(&j, "profiled", b->profiled);
@@ -911,6 +916,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_int(&j, "repeat", b->repeat);
 	json_int(&j, "quality_ms", b->quality_ms);
 	json_bool(&j, "profile_tt_writers", b->tt_writers);
+	json_int(&j, "hog", b->hog);
 	json_string(&j, "stockfish", b->stockfish);
 	json_string(&j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
 	json_end(&j);
@@ -925,6 +931,11 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_string(&j, "source", w->source);
 		json_string(&j, "settings", w->settings);
 		json_config(&j, &w->cfg);
+		json_double(&j, "tt_probes_per_node", w->probes_per_node);
+		json_double(&j, "tt_stores_per_node", w->stores_per_node);
+		json_double(&j, "node_ns", w->node_ns);
+		json_double(&j, "share_reads", w->share_reads);
+		json_double(&j, "share_writes", w->share_writes);
 		json_begin_array(&j, "positions");
 		for (int i = 0; i < w->nitems; i++) {
 			const bench_item_t *it = &w->items[i];
@@ -1040,6 +1051,9 @@ bool bench_write_json(const bench_t *b, const char *path)
 		for (int k = 0; k < BENCH_NFIGS; k++)
 			json_double(&j, FIGS[k].key, r->fig[k]);
 		json_double(&j, "minimal_tree_ratio", r->minimal_ratio);
+		json_double(&j, "ceiling", r->ceiling);
+		json_string(&j, "ceiling_bound", bench_bound_name(r->ceiling_bound));
+		json_double(&j, "speedup_of_ceiling", r->of_ceiling);
 		json_begin_array(&j, "ebf");
 		for (int d = r->ebf_from; r->ebf_from && d <= r->ebf_to; d++) {
 			json_begin_object(&j, NULL);
@@ -1105,7 +1119,7 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      f);
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		fprintf(f, ",%s", FIGS[k].key);
-	fputc('\n', f);
+	fputs(",ceiling,ceiling_bound,speedup_of_ceiling,hog\n", f);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		fprintf(f, "%s,%s,%d,%d,%d", bench_workload_names[r->workload],
@@ -1137,7 +1151,11 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		csv_num(f, "%.4f", r->tt_other);
 		for (int k = 0; k < BENCH_NFIGS; k++)
 			csv_num(f, FIGS[k].csv, r->fig[k]);
-		fputc('\n', f);
+		csv_num(f, "%.4f", r->ceiling);
+		const char *bound = bench_bound_name(r->ceiling_bound);
+		fprintf(f, ",%s", bound ? bound : "n/a");
+		csv_num(f, "%.4f", r->of_ceiling);
+		fprintf(f, ",%d\n", b->hog);
 	}
 	bool ok = fclose(f) == 0;
 	f = fopen(runs_path, "w");

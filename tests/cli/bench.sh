@@ -8,7 +8,10 @@
 # profiler's figures are there and add up (each thread's time split sums to 1, node types
 # to the nodes, split points book helpers; n/a, never 0, where they do not apply or the
 # library was built without the profiler); that --profile-tt-writers measures 'tt other';
-# and that without gnuplot it still succeeds and says how to get it.
+# that the machine's ceilings (compute, shared-array reads and writes, per-CPU latency) are
+# in the header, results.json and ceilings.csv, and each row's applicable ceiling agrees
+# with its speed-up; that --hog runs its processes beside the sweep, says so, and leaves
+# none behind; and that without gnuplot it still succeeds and says how to get it.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -153,6 +156,9 @@ bad "--plot" bench --plot jpeg
 bad "--stockfish" bench --stockfish "$tmp/no-such-stockfish"
 bad "--positions" bench --positions 0
 bad "--frobnicate" bench --frobnicate
+bad "--hog" bench --hog -1
+bad "--hog" bench --hog x
+bad "--hog" bench --hog 1025
 
 # A tiny sweep without gnuplot (PATH holds nothing): the report is written and says so.
 out="$tmp/report"
@@ -163,7 +169,7 @@ if [ "$status" -ne 0 ]; then
 else
 	ok "tiny rtree sweep: exit 0"
 fi
-for f in report.txt results.json results.csv runs.csv threads.csv; do
+for f in report.txt results.json results.csv runs.csv threads.csv ceilings.csv; do
 	if [ -s "$out/$f" ]; then ok "report folder holds $f"; else fail "report folder lacks $f"; fi
 done
 if grep -q "gnuplot-nox" "$out/report.txt" && [[ $stdout == *"gnuplot-nox"* ]]; then
@@ -223,6 +229,57 @@ if [ -n "$c" ] && awk -v c="$c" 'BEGIN { exit !(c > 0) }' &&
 else
 	fail "no sane ceiling at 2 threads in report.txt / results.json: '$c'"
 fi
+# The memory probes at the table's size (1 MiB), before each repeat: in the header, as a
+# series each in ceilings.csv and results.json; no value is checked but its sign.
+if grep -q '^reads at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
+	grep -q '^writes at 2 threads  *[0-9.]* (.*) at 1 MiB; ' "$out/report.txt" &&
+	grep -Eq '^latency on CPU [0-9]+  *[0-9.]+ ns \(.*\) at 1 MiB; ' "$out/report.txt" &&
+	grep -q '^probes  *[0-9.]* s ' "$out/report.txt" && grep -q '^hog  *none' "$out/report.txt"; then
+	ok "report.txt: reads, writes and latency at 1 MiB, the probes' time, no hog"
+else
+	fail "report.txt lacks the memory probes: $(grep -E '^(reads|writes|latency|probes|hog)' "$out/report.txt")"
+fi
+for probe in compute reads writes read_ns write_ns latency_ns probe_s; do
+	if grep -q "^$probe," "$out/ceilings.csv" && grep -q "\"probe\":\"$probe\"" "$out/results.json"; then
+		ok "ceilings.csv and results.json have the $probe probe"
+	else
+		fail "ceilings.csv or results.json lacks the $probe probe"
+	fi
+done
+csv_check "$out/ceilings.csv" "ceilings.csv: every median positive, within min..max; memory probes at 1 MiB" \
+	'v["median"] + 0 > 0 && v["min"] + 0 <= v["median"] + 0 && v["median"] + 0 <= v["max"] + 0 && (v["probe"] ~ /^(compute|probe_s)$/ || v["table_mb"] == "1")'
+# The applicable ceiling: n/a at one thread; at two, a positive mix named by its bound, and
+# speedup_of_ceiling is the speed-up over it (4 decimals each: a relative 1e-3).
+csv_check "$out/results.csv" "results.csv: ceiling n/a at 1 thread; at 2, bound named and speed-up / ceiling = of ceiling" \
+	'v["threads"] == 1 ? (v["ceiling"] v["ceiling_bound"] v["speedup_of_ceiling"] == "n/an/an/a") : (v["ceiling"] + 0 > 0 && v["ceiling_bound"] ~ /^(compute|reads|writes)$/ && (d = v["speedup"] / v["ceiling"] - v["speedup_of_ceiling"]) < 1e-3 * (1 + v["speedup_of_ceiling"]) && -d < 1e-3 * (1 + v["speedup_of_ceiling"]))'
+if [ -n "$python" ]; then
+	if "$python" -c 'import json, sys
+w = json.load(open(sys.argv[1]))["workloads"][0]
+assert w["tt_probes_per_node"] > 0 and w["tt_stores_per_node"] > 0 and w["node_ns"] > 0
+assert 0 <= w["share_reads"] <= 1 and 0 <= w["share_writes"] <= 1 and w["share_reads"] + w["share_writes"] <= 1' "$out/results.json"; then
+		ok "results.json: the workload's probes and stores per node, and memory shares within 0..1"
+	else
+		fail "results.json: the workload's memory shares are missing or out of 0..1"
+	fi
+fi
+if grep -q "^   ceiling that applies ('of ceil' is the speed-up over it)" "$out/report.txt"; then ok "report.txt: the rule's line under the table"; else fail "report.txt: no ceiling line under the rtree table"; fi
+
+# --hog 1: one process spinning beside the sweep, reported, and gone when the bench is.
+# Its children carry the bench's arguments, so the report folder's name finds them. One
+# thread and one search, so that it spins for a few milliseconds only: other tests may be
+# timing something beside this one.
+run bench --workload rtree --rtree-branching 6 --rtree-depth 5 --positions 1 --hash 1 --threads 1 \
+	--drivers serial --repeat 1 --stockfish off --plot none --no-progress --hog 1 --out "$tmp/hog"
+ps -eo pid=,stat=,args= >"$tmp/ps"
+left=$(grep -F -- "$tmp/hog" "$tmp/ps")
+if [ "$status" -eq 0 ] && grep -q "^hog  *1 process spinning beside the sweep (another program's load)" "$tmp/hog/report.txt" &&
+	grep -q '"hog":1' "$tmp/hog/results.json" && [ "$(field "$tmp/hog/ceilings.csv" hog probe_s,)" = 1 ]; then
+	ok "--hog 1: exit 0, in report.txt, results.json and ceilings.csv"
+else
+	fail "--hog 1: exit $status: $stderr"
+fi
+if [ -z "$left" ]; then ok "--hog 1: no process left behind"; else fail "--hog 1: left behind: $left"; fi
+
 rows=$(grep -c '^rtree,' "$out/results.csv")
 want=$((1 + 2 * (ndrivers - 1)))
 if [ "$rows" -eq "$want" ]; then ok "results.csv: $want rows (the baseline at 1 thread, each other driver at 1 and 2)"; else fail "results.csv: $rows rows, expected $want"; fi
@@ -330,8 +387,8 @@ fi
 
 run bench --help
 if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ] &&
-	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]]; then
-	ok "bench --help (with what --profile-tt-writers costs)"
+	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]] && [[ $stdout == *"--hog N"* ]]; then
+	ok "bench --help (with what --profile-tt-writers costs, and --hog)"
 else
 	fail "bench --help: exit $status"
 fi
