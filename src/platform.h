@@ -17,6 +17,8 @@
  *                     ends within the pauses and never enters the kernel.
  *   cutoff_park_*     a thread's place to sleep when a wait has outlasted its spin
  *                     window, and the wake-up another thread gives it (a futex).
+ *   cutoff_preemptions  the calling thread's involuntary context switches so far: how a
+ *                     waiter learns that its CPU is contended, and sleeps at once.
  *
  * Why a wait must end in sleep, not in yields. A yield helps only the threads queued on
  * the yielding thread's own CPU. When another program takes a core, three threads share
@@ -48,8 +50,11 @@
 
 #ifdef __linux__
 #include <linux/futex.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+/* Linux's RUSAGE_THREAD, which glibc names only under _GNU_SOURCE. */
+#define CUTOFF_RUSAGE_THREAD 1
 #endif
 
 #include "atomic.h"
@@ -79,6 +84,19 @@ static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 	else
 		cutoff_yield();
 	return ++spin->looks;
+}
+
+/* The calling thread's count of involuntary context switches (the scheduler took its CPU
+ * while it could run): a change between two looks says another thread or program is
+ * competing for this CPU. A system call (about 150 ns here); 0 where not available. */
+static inline long cutoff_preemptions(void)
+{
+#ifdef __linux__
+	struct rusage r;
+	if (getrusage(CUTOFF_RUSAGE_THREAD, &r) == 0)
+		return r.ru_nivcsw;
+#endif
+	return 0;
 }
 
 /* A thread's parking place (the protocol above); zero-initialised is ready. Only its owner

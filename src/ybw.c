@@ -140,6 +140,8 @@ typedef struct ybw_thread {
 	uint32_t *move_nodes;    /* CUTOFF_MAX_PLY rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
 	cutoff_park_t park;      /* where the thread sleeps in wait_for_work (platform.h) */
+	long preemptions;        /* its involuntary context switches at its last long wait */
+	uint64_t contended_until; /* until then (ns) its waits sleep without spinning */
 } __attribute__((aligned(64))) ybw_thread_t;
 
 typedef struct cutoff_ybw {
@@ -169,11 +171,16 @@ static void split_lock(cutoff_spinlock_t *l, uint64_t *spin_ns)
 }
 
 /* How long a wait spins (pauses, then yields) before it sleeps: see platform.h for why it
- * must sleep. Measured (docs/benchmarks.md, "YBW when a core is busy"): with another
- * program on one of two cores, 0 (sleep after the pauses) served best, and on a quiet
- * machine worst (a wake-up a split point: Connect Four 1.08 against 1.32); 50 us keeps
- * the quiet figures and most of the gain under load. */
-enum { YBW_SPIN_NS = 50000 };
+ * must sleep. Measured (docs/benchmarks.md, "Why a 2-thread figure is what it is"): with
+ * another program on one of two cores, 0 (sleep after the pauses) serves best, and on a
+ * quiet machine worst (a wake-up at most split points: Connect Four 1.08 against 1.32);
+ * 50 us keeps the quiet figures. So a thread that the scheduler preempted since its last
+ * long wait (cutoff_preemptions moved) takes its CPU to be contended, and for the next
+ * YBW_CONTENDED_NS its waits sleep at once. */
+enum {
+	YBW_SPIN_NS = 50000,
+	YBW_CONTENDED_NS = 20000000
+};
 
 static void destroy(void *state);
 static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out);
@@ -346,8 +353,9 @@ static bool wait_over(const cutoff_ybw_t *y, const ybw_thread_t *me, int *until_
  * helpers) or, when until_zero is NULL, until the search is done (a helper between split
  * points). The caller is marked idle; whenever it is booked meanwhile it helps, then is
  * idle again. It leaves busy, after a last look, under the lock, for a booking that came
- * at the last moment. A wait spins for YBW_SPIN_NS, then sleeps until one of the three
- * things it waits for happens (each wakes it: book_helpers, help, job).
+ * at the last moment. A wait spins for YBW_SPIN_NS (none while the thread's CPU is
+ * contended), then sleeps until one of the three things it waits for happens (each wakes
+ * it: book_helpers, help, job).
  */
 static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 {
@@ -384,7 +392,13 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			uint64_t now = cutoff_now_ns();
 			if (!spun_from)
 				spun_from = now;
-			if (now - spun_from >= YBW_SPIN_NS) {
+			if (spun_from == now) { /* a long wait begins: is the CPU contended? */
+				long n = cutoff_preemptions();
+				if (n != me->preemptions)
+					me->contended_until = now + YBW_CONTENDED_NS;
+				me->preemptions = n;
+			}
+			if (now - spun_from >= (now < me->contended_until ? 0 : YBW_SPIN_NS)) {
 				int token = cutoff_park_begin(&me->park);
 				if (!wait_over(y, me, until_zero))
 					cutoff_park_sleep(&me->park, token);
