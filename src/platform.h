@@ -26,7 +26,7 @@
  * thread it waits for shares the other CPU with the program at half speed, for as long as
  * the wait lasts. A thread that sleeps leaves its CPU idle, and an idle CPU takes a runnable
  * thread from a busy one at once (the scheduler's balancing): the awaited thread gets a
- * CPU of its own. Measured in docs/benchmarks.md ("YBW when a core is busy").
+ * CPU of its own. Measured in docs/benchmarks.md ("Why a 2-thread figure is what it is").
  *
  * The parking protocol (no wake-up is lost; a store-buffering pair, as in pool.c):
  *   sleeper:  token = cutoff_park_begin(p)    (reads `word`, then sets `sleeping`, seq_cst)
