@@ -22,7 +22,7 @@
  *                 idle loop.
  *   t->assigned   the split point thread t is booked for: stored (sequentially consistent,
  *                 a release) by the booker under ybw->lock after the split point is
- *                 complete (and t marked busy), which then wakes t; read (acquire) and
+ *                 complete (and t marked busy), which wakes t once the lock is released; read (acquire) and
  *                 cleared by t as it takes the booking.
  *   t->park       where t sleeps once a wait has outlasted YBW_SPIN_NS (platform.h's
  *                 parking protocol): t sleeps only after a last sequentially consistent
@@ -139,6 +139,8 @@ typedef struct ybw_thread {
 	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
 	uint32_t *move_nodes;    /* CUTOFF_MAX_PLY rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
+	int *booked;             /* book_helpers' list of the threads it booked (at most
+	                            max_helpers), owner only */
 	cutoff_park_t park;      /* where the thread sleeps in wait_for_work (platform.h) */
 	long preemptions;        /* its involuntary context switches at its last long wait */
 	uint64_t contended_until; /* until then (ns) its waits sleep without spinning */
@@ -150,7 +152,6 @@ typedef struct cutoff_ybw {
 	int max_moves;
 	cutoff_searcher_t *searchers;
 	ybw_thread_t *t;
-	int *booked; /* scratch for book_helpers, under ybw->lock */
 	cutoff_spinlock_t lock;
 	int idle;
 	int done;
@@ -198,10 +199,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	y->max_moves = game->max_moves;
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
-	y->booked = calloc((size_t)threads, sizeof(int));
-	if (!y->t || !y->booked) {
-		free(y->t);
-		free(y->booked);
+	if (!y->t) {
 		free(y);
 		return CUTOFF_ENOMEM;
 	}
@@ -211,7 +209,11 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		if (CUTOFF_PROFILING)
 			y->t[i].move_nodes =
 				malloc(sizeof(uint32_t) * CUTOFF_MAX_PLY * (size_t)game->max_moves);
-		if (!y->t[i].splits || (CUTOFF_PROFILING && !y->t[i].move_nodes)) {
+		y->t[i].booked = malloc(sizeof(int) * (size_t)(threads < y->max_helpers
+		                                                       ? threads
+		                                                       : y->max_helpers));
+		if (!y->t[i].splits || !y->t[i].booked ||
+		    (CUTOFF_PROFILING && !y->t[i].move_nodes)) {
 			destroy(y);
 			return CUTOFF_ENOMEM;
 		}
@@ -235,9 +237,9 @@ static void destroy(void *state)
 	for (int i = 0; i < y->threads; i++) {
 		free(y->t[i].splits);
 		free(y->t[i].move_nodes);
+		free(y->t[i].booked);
 	}
 	free(y->t);
-	free(y->booked);
 	free(y);
 }
 
@@ -444,10 +446,11 @@ static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
 }
 
 /* The only search for idle threads: books up to max_helpers of them for `sp` (a helpful
- * master only for a split point below its own) and returns how many. */
+ * master only for a split point below its own) and returns how many. The wake-ups (a
+ * system call each for a thread asleep) come after the lock is released. */
 static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
-	int n = 0;
+	int n = 0, *booked = y->t[owner].booked;
 	split_lock(&y->lock, &y->searchers[owner].prof.lock_ns);
 	for (int j = 0;
 	     j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
@@ -456,18 +459,21 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 			continue;
 		if (t->waiting && !lies_below(sp, t->waiting))
 			continue;
-		y->booked[n++] = j;
+		booked[n++] = j;
 	}
 	/* The count is complete before any helper can see the split point and leave it. */
 	cutoff_int_store_relaxed(&sp->helpers, n);
 	for (int k = 0; k < n; k++) {
-		ybw_thread_t *t = &y->t[y->booked[k]];
+		ybw_thread_t *t = &y->t[booked[k]];
 		t->state = THREAD_BUSY;
 		cutoff_ptr_store_seq_cst(&t->assigned, sp);
-		cutoff_unpark(&t->park);
 	}
 	cutoff_int_faa(&y->idle, -n);
 	cutoff_spinlock_unlock(&y->lock);
+	/* A thread's parking place outlives every search: waking one that has taken its
+	 * booking already only costs it a spurious wake-up. */
+	for (int k = 0; k < n; k++)
+		cutoff_unpark(&y->t[booked[k]].park);
 	return n;
 }
 
