@@ -19,7 +19,10 @@
  * supports. With CUTOFF_TSAN defined (the ThreadSanitizer build, CUTOFF_SANITIZE=thread) the
  * same names use the compiler's __atomic builtins and a lock made from them, because
  * ThreadSanitizer cannot see ck_pr's inline assembly: it would report false races on every
- * relaxed access and through ck's locks. The two backends give the same guarantees.
+ * relaxed access and through ck's locks. The two backends give the same guarantees. With
+ * CUTOFF_SIM (the simulator's objects, never the installed library) the names are the
+ * simulator's points (sim/backend.h): virtual threads on one OS thread, switched only at
+ * these operations.
  */
 #ifndef CUTOFF_ATOMIC_H
 #define CUTOFF_ATOMIC_H
@@ -27,12 +30,134 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#ifndef CUTOFF_TSAN
+#if defined(CUTOFF_SIM)
+#include "sim/backend.h"
+#elif !defined(CUTOFF_TSAN)
 #include <ck_pr.h>
 #include <ck_spinlock.h>
 #endif
 
-#ifndef CUTOFF_TSAN
+#if defined(CUTOFF_SIM)
+
+/* The simulator's backend (sim/backend.h): every operation is a point where the scheduler
+ * may switch virtual threads; one OS thread runs them all, so the builtins need no order
+ * beyond the compiler's, and the orders are kept by the points being where they are.
+ * Ordered stores and read-modify-writes drain the writer's delayed table stores first;
+ * acquire and release operations carry the work/span estimate's dependencies. */
+
+#define CUTOFF_SIM_LOAD(p) (cutoff_sim_point(), __atomic_load_n((p), __ATOMIC_SEQ_CST))
+
+static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
+{
+	cutoff_sim_point();
+	return cutoff_sim_self && cutoff_sim_self->buffered ? cutoff_sim_load64(p)
+	                                                     : __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
+{
+	cutoff_sim_point();
+	if (cutoff_sim_self && cutoff_sim_self->buffered)
+		cutoff_sim_store64(p, v);
+	else
+		__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+static inline bool cutoff_u64_cas(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
+	                                   __ATOMIC_SEQ_CST);
+}
+static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p) { return CUTOFF_SIM_LOAD(p); }
+static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v)
+{
+	cutoff_sim_point();
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline int cutoff_int_load_relaxed(const int *p) { return CUTOFF_SIM_LOAD(p); }
+static inline int cutoff_int_faa(int *p, int v)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	cutoff_sim_sync_acquire(p);
+	int old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+	cutoff_sim_sync_release(p);
+	return old;
+}
+static inline void *cutoff_ptr_load_relaxed(void *const *p) { return CUTOFF_SIM_LOAD(p); }
+static inline void *cutoff_ptr_load_acquire(void *const *p)
+{
+	void *v = CUTOFF_SIM_LOAD(p);
+	cutoff_sim_sync_acquire(p);
+	return v;
+}
+static inline void cutoff_ptr_store_release(void **p, void *v)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+	cutoff_sim_sync_release(p);
+}
+static inline void cutoff_int_store_relaxed(int *p, int v)
+{
+	cutoff_sim_point();
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline void cutoff_ptr_store_seq_cst(void **p, void *v) { cutoff_ptr_store_release(p, v); }
+static inline void *cutoff_ptr_load_seq_cst(void *const *p) { return cutoff_ptr_load_acquire(p); }
+static inline int cutoff_int_load_acquire(const int *p)
+{
+	int v = CUTOFF_SIM_LOAD(p);
+	cutoff_sim_sync_acquire(p);
+	return v;
+}
+static inline void cutoff_int_store_release(int *p, int v)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+	cutoff_sim_sync_release(p);
+}
+static inline void cutoff_int_store_seq_cst(int *p, int v) { cutoff_int_store_release(p, v); }
+static inline int cutoff_int_load_seq_cst(const int *p) { return cutoff_int_load_acquire(p); }
+static inline bool cutoff_int_cas(int *p, int expected, int desired)
+{
+	cutoff_sim_point();
+	cutoff_sim_ordered();
+	cutoff_sim_sync_acquire(p);
+	bool done = __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
+	                                        __ATOMIC_SEQ_CST);
+	if (done)
+		cutoff_sim_sync_release(p);
+	return done;
+}
+
+static inline void cutoff_fence_acquire(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+static inline void cutoff_fence_release(void) { cutoff_sim_ordered(); }
+static inline void cutoff_cpu_relax(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+/* A lock is a point of its own: its acquire and hand-off are charged by the cost model,
+ * and a thread that finds it taken spins (sim/sched.c). */
+typedef cutoff_sim_lock_t cutoff_spinlock_t;
+static inline void cutoff_spinlock_init(cutoff_spinlock_t *l)
+{
+	*l = (cutoff_spinlock_t){ .locked = 0, .last = -1, .span = 0 };
+}
+static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l) { return cutoff_sim_trylock(l); }
+static inline void cutoff_spinlock_lock(cutoff_spinlock_t *l)
+{
+	while (!cutoff_sim_trylock(l))
+		cutoff_sim_spin_look();
+}
+static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l) { cutoff_sim_unlock(l); }
+
+#elif !defined(CUTOFF_TSAN)
 
 static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p) { return ck_pr_load_64(p); }
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
@@ -243,6 +368,6 @@ static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l)
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
 
-#endif /* CUTOFF_TSAN */
+#endif /* CUTOFF_SIM, CUTOFF_TSAN */
 
 #endif /* CUTOFF_ATOMIC_H */

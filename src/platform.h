@@ -19,6 +19,13 @@
  *                     window, and the wake-up another thread gives it (a futex).
  *   cutoff_preemptions  the calling thread's involuntary context switches so far: how a
  *                     waiter learns that its CPU is contended, and sleeps at once.
+ *   cutoff_charge     the cost of a piece of work (a node, a table probe or store, a
+ *                     split point): nothing in a real build, where the CPU pays it; the
+ *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
+ *
+ * With CUTOFF_SIM (the objects of `cutoff sim`, never the installed library) every one
+ * of these is the simulator's (sim/backend.h): virtual time, waits that give way to
+ * another virtual thread, sleeps that the scheduler ends; docs/simulation.md.
  *
  * Why a wait must end in sleep, not in yields. A yield helps only the threads queued on
  * the yielding thread's own CPU. When another program takes a core, three threads share
@@ -57,7 +64,55 @@
 #define CUTOFF_RUSAGE_THREAD 1
 #endif
 
+/* What a charge is for (cutoff_charge). */
+typedef enum cutoff_charge_kind {
+	CUTOFF_CHARGE_NODE,     /* one node: search.c's enter_node */
+	CUTOFF_CHARGE_TT_PROBE, /* one table probe: tt.c */
+	CUTOFF_CHARGE_SPLIT,    /* a split point made and its helpers booked: ybw.c */
+	CUTOFF_CHARGE_JOIN,     /* a helper takes a split point's state: ybw.c */
+	CUTOFF_CHARGE_KINDS
+} cutoff_charge_kind_t;
+
 #include "atomic.h"
+
+enum { CUTOFF_SPIN_PAUSES = 64 };
+
+/* A spin-wait's count of looks: start it at zero for each wait. */
+typedef struct cutoff_spin {
+	unsigned looks;
+} cutoff_spin_t;
+
+#ifdef CUTOFF_SIM
+
+_Static_assert((int)CUTOFF_CHARGE_KINDS == (int)CUTOFF_SIM_CHARGE_KINDS, "sim/backend.h's charges");
+
+static inline uint64_t cutoff_now_ns(void) { return cutoff_sim_now_ns(); }
+static inline void cutoff_yield(void) { cutoff_sim_spin_look(); }
+static inline void cutoff_charge(cutoff_charge_kind_t kind) { cutoff_sim_charge((int)kind); }
+/* A table store into bucket `bucket` of `buckets`: its cost, and the coherence cost when
+ * another virtual thread wrote that bucket last. */
+static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
+{
+	if (cutoff_sim_self && cutoff_sim_self->clock)
+		cutoff_sim_tt_store(bucket, buckets);
+}
+
+static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
+{
+	cutoff_sim_spin_look();
+	return ++spin->looks;
+}
+/* No operating system takes a virtual thread's CPU. */
+static inline long cutoff_preemptions(void) { return 0; }
+
+#else /* a real build */
+
+static inline void cutoff_charge(cutoff_charge_kind_t kind) { (void)kind; }
+static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
+{
+	(void)bucket;
+	(void)buckets;
+}
 
 static inline uint64_t cutoff_now_ns(void)
 {
@@ -67,13 +122,6 @@ static inline uint64_t cutoff_now_ns(void)
 }
 
 static inline void cutoff_yield(void) { sched_yield(); }
-
-enum { CUTOFF_SPIN_PAUSES = 64 };
-
-/* A spin-wait's count of looks: start it at zero for each wait. */
-typedef struct cutoff_spin {
-	unsigned looks;
-} cutoff_spin_t;
 
 /* One look of a spin-wait (above). Returns the number of looks made so far, for a caller
  * that bounds its spinning in time and reads the clock only every so many looks. */
@@ -99,6 +147,8 @@ static inline long cutoff_preemptions(void)
 	return 0;
 }
 
+#endif /* CUTOFF_SIM */
+
 /* A thread's parking place (the protocol above); zero-initialised is ready. Only its owner
  * sleeps on it; any thread may wake it. */
 typedef struct cutoff_park {
@@ -117,7 +167,9 @@ static inline int cutoff_park_begin(cutoff_park_t *p)
  * early for no reason: the caller rechecks its condition). */
 static inline void cutoff_park_sleep(cutoff_park_t *p, int token)
 {
-#ifdef __linux__
+#if defined(CUTOFF_SIM)
+	cutoff_sim_park_sleep(&p->word, token);
+#elif defined(__linux__)
 	syscall(SYS_futex, &p->word, FUTEX_WAIT_PRIVATE, token, NULL, NULL, 0);
 #else
 	(void)p;
@@ -135,7 +187,9 @@ static inline void cutoff_unpark(cutoff_park_t *p)
 	if (!cutoff_int_load_seq_cst(&p->sleeping))
 		return;
 	cutoff_int_faa(&p->word, 1);
-#ifdef __linux__
+#if defined(CUTOFF_SIM)
+	cutoff_sim_unpark(&p->word);
+#elif defined(__linux__)
 	syscall(SYS_futex, &p->word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 #endif
 }

@@ -56,6 +56,10 @@
  */
 #include "pool.h"
 
+/* The simulator's objects (CUTOFF_SIM) have their pool of virtual threads instead:
+ * sim/sched.c. */
+#ifndef CUTOFF_SIM
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -265,3 +269,5 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 }
 
 int cutoff_pool_threads(const cutoff_pool_t *pool) { return pool->threads; }
+
+#endif /* CUTOFF_SIM */

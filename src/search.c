@@ -252,6 +252,7 @@ static inline bool enter_node(cutoff_searcher_t *s, int ply)
 	if (--s->poll == 0 && poll_limits(s))
 		return true;
 	s->count.nodes++;
+	cutoff_charge(CUTOFF_CHARGE_NODE);
 	if ((uint64_t)ply > s->count.seldepth)
 		s->count.seldepth = (uint64_t)ply;
 	return false;

@@ -68,6 +68,7 @@
 #endif
 
 #include "atomic.h"
+#include "platform.h"
 #include "topo.h"
 
 typedef struct tt_entry {
@@ -350,6 +351,7 @@ bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
 {
 	uint64_t i = bucket_index(tt, key);
 	int deepest;
+	cutoff_charge(CUTOFF_CHARGE_TT_PROBE);
 	if (!tt->locks) {
 		deepest = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
 	} else {
@@ -472,6 +474,8 @@ cutoff_tt_stored_t cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, 
 		                       value, move);
 		cutoff_spinlock_unlock(&tt->locks[i]);
 	}
+	if (written >= 0)
+		cutoff_charge_tt_store(i, tt->nbuckets);
 	if (written >= 0 && tt->writers)
 		cutoff_u16_store_relaxed(&tt->writers[i * TT_BUCKET_ENTRIES + (uint64_t)written],
 		                         (uint16_t)writer);

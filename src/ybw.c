@@ -329,6 +329,7 @@ static cutoff_park_t *help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 {
 	cutoff_searcher_t *s = &y->searchers[index];
 	const cutoff_above_t *saved = s->above;
+	cutoff_charge(CUTOFF_CHARGE_JOIN);
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
 	const cutoff_split_t *own = y->t[index].waiting; /* written only by this thread */
 	cutoff_searcher_adopt_path(s, sp->owner, sp->ply, own ? own->ply : -1);
@@ -451,6 +452,7 @@ static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
 static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
 	int n = 0, *booked = y->t[owner].booked;
+	cutoff_charge(CUTOFF_CHARGE_SPLIT);
 	split_lock(&y->lock, &y->searchers[owner].prof.lock_ns);
 	for (int j = 0;
 	     j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {

@@ -342,12 +342,14 @@ static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
-	if (!bench_probe_setup(b))
+	if (!(b->sim ? bench_probe_none(b) : bench_probe_setup(b)))
 		return false;
 	for (int rep = 1; rep <= b->repeat; rep++) {
-		bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings", step,
-		               total, now_s() - t0, rep, b->repeat);
-		bench_probe_repeat(b, rep);
+		if (!b->sim) {
+			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
+			               step, total, now_s() - t0, rep, b->repeat);
+			bench_probe_repeat(b, rep);
+		}
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
@@ -368,8 +370,12 @@ static bool sweep(bench_t *b)
 						cli_error("bench", "out of memory");
 						return false;
 					}
+					if (b->sim)
+						b->sim->before(b->sim->ctx, b, run);
 					if (!bench_run(b, run))
 						return false;
+					if (b->sim)
+						b->sim->after(b->sim->ctx, b, run);
 				}
 			}
 			if (wk != BENCH_CHESS || !b->stockfish)
@@ -453,20 +459,32 @@ static bool write_report(bench_t *b)
 
 int cli_bench(int argc, char **argv)
 {
+	return bench_main("bench", bench_usage, argc, argv, NULL, 0, NULL, NULL);
+}
+
+int bench_main(const char *cmd, const char *usage, int argc, char **argv,
+               const struct cli_opt *extra, int nextra, bench_sim_t *sim,
+               int (*ready)(void *ctx, struct bench *b))
+{
 	static bench_t b;
 	const char *threads_text = NULL, *drivers_text = NULL; /* NULL: every driver */
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
-	int64_t extra = 2, hog_n = 0;
+	int64_t ref_extra = 2, hog_n = 0;
 	hog_t hog = { NULL, 0 };
 	bool no_progress = false, tt_writers = false;
 	cli_parallel_t par;
 	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
-	b.quality_ms = 500;
+	b.sim = sim;
+	b.quality_ms = sim ? 0 : 500;
 	b.plot = 1;
-	cli_opt_t opts[] = {
+	if (sim) {
+		repeat = 1;
+		stockfish = "off";
+	}
+	cli_opt_t opts[64] = {
 		{ .name = "threads", .kind = CLI_STRING, .dest.s = &threads_text },
 		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &drivers_text },
 		{ .name = "workload", .kind = CLI_STRING, .dest.s = &workload_text },
@@ -493,7 +511,7 @@ int cli_bench(int argc, char **argv)
 		  .max = 3600000 },
 		{ .name = "reference-extra",
 		  .kind = CLI_INT,
-		  .dest.i = &extra,
+		  .dest.i = &ref_extra,
 		  .min = 1,
 		  .max = 10 },
 		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &stockfish },
@@ -512,14 +530,28 @@ int cli_bench(int argc, char **argv)
 		  .choices = cli_placement_names },
 		{ .name = "driver options", .kind = CLI_DRIVER_OPTIONS, .dest.cfg = &par.options },
 	};
-	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
-	switch (cli_parse("bench", bench_usage, opts, nopts, argc, argv)) {
+	int nopts = 0;
+	while (opts[nopts].name)
+		nopts++;
+	for (int k = 0; k < nextra && nopts < 64; k++)
+		opts[nopts++] = extra[k];
+	switch (cli_parse(cmd, usage, opts, nopts, argc, argv)) {
 	case CLI_HELP:
 		return CLI_EXIT_OK;
 	case CLI_BAD:
 		return CLI_EXIT_USAGE;
 	case CLI_PARSED:
 		break;
+	}
+	if (sim && (b.quality_ms > 0 || hog_n > 0 || strcmp(stockfish, "off") != 0)) {
+		cli_error(cmd, "--quality-ms, --hog and --stockfish measure the real machine: "
+		               "not in a simulation");
+		return CLI_EXIT_USAGE;
+	}
+	if (ready) {
+		int st = ready(sim->ctx, &b);
+		if (st != CLI_EXIT_OK)
+			return st;
 	}
 	b.repeat = (int)repeat;
 	b.placement = par.placement;
@@ -543,6 +575,9 @@ int cli_bench(int argc, char **argv)
 	if (threads_text) {
 		if (!parse_counts(&b, threads_text))
 			return CLI_EXIT_USAGE;
+	} else if (sim) {
+		for (int n = 1; n <= 256; n *= 2)
+			b.counts[b.ncounts++] = n;
 	} else {
 		for (int n = 1; n <= b.cores && n < BENCH_MAX_COUNTS; n++)
 			b.counts[b.ncounts++] = n;
@@ -568,7 +603,8 @@ int cli_bench(int argc, char **argv)
 	strftime(b.date, sizeof(b.date), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	char default_out[64];
 	if (!b.out_dir) {
-		strftime(default_out, sizeof(default_out), "bench-report-%Y%m%d-%H%M%S", &tm);
+		strftime(default_out, sizeof(default_out),
+		         sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
 		b.out_dir = default_out;
 	}
 	cpu_model(b.cpu_model, sizeof(b.cpu_model));
@@ -592,7 +628,7 @@ int cli_bench(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
 	b.load_before = load_average();
 	double t0 = now_s();
-	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)extra))
+	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)ref_extra))
 		goto out;
 	if (!hog_start(&hog, b.hog))
 		goto out;

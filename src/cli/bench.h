@@ -153,6 +153,10 @@ typedef struct bench_run {
 	 * threads' time summed likewise (thread-seconds of the searches' spans); NAN without
 	 * the profiler or with incomplete per-thread figures (bench_run_shares). */
 	double share_search, share_idle, share_split_wait, share_lock_spin;
+	/* `cutoff sim` only (NAN otherwise): the simulator's figures of the run (bench_sim_t):
+	 * the work charged and the work/span span summed over the run's jobs (virtual s),
+	 * switches between virtual threads, and the real seconds the simulation took. */
+	double sim_work_s, sim_span_s, sim_switches, sim_real_s;
 } bench_run_t;
 
 /* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
@@ -188,6 +192,10 @@ typedef struct bench_row {
 	double ceiling;
 	int ceiling_bound;
 	double of_ceiling;
+	/* `cutoff sim` only (NAN otherwise), of the run of median time: work / span, the
+	 * speed-up the run's dependencies would allow any number of threads; simulated nodes
+	 * per real second; switches between virtual threads per node. */
+	double parallelism, sim_nps, sim_switches_per_node;
 } bench_row_t;
 
 /*
@@ -215,8 +223,23 @@ typedef struct bench_quality {
 	uint64_t nodes;
 } bench_quality_t;
 
+struct bench;
+
+/* `cutoff sim` (sim.c): the same sweep on virtual threads. The simulator is installed on
+ * the sweep's thread before the sweep; these hooks run around each run, the first to set
+ * the workload's cost model and zero the simulator's figures, the second to read them
+ * into the run (its sim_* fields). The machine's probes, Stockfish, the equal-time quality
+ * runs and --hog do not apply: the times are virtual. */
+typedef struct bench_sim {
+	void *ctx;
+	char model[768]; /* the cost model and schedule, in words, for the report's header */
+	void (*before)(void *ctx, const struct bench *b, bench_run_t *run);
+	void (*after)(void *ctx, const struct bench *b, bench_run_t *run);
+} bench_sim_t;
+
 /* Everything the sweep asked and measured. */
 typedef struct bench {
+	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
 	/* settings */
 	int counts[BENCH_MAX_COUNTS], ncounts;
 	bool drivers[BENCH_MAX_DRIVERS]; /* indexed by cutoff_driver_t */
@@ -264,6 +287,16 @@ typedef struct bench {
 	int nquality, cap_quality;
 	char plot_note[256]; /* what happened to the plots, in words */
 } bench_t;
+
+/* bench.c */
+
+/* The command `cmd` (bench, or sim with its own usage, options and hooks: `extra` options
+ * are parsed beside the bench's, then `ready(sim->ctx)` runs before anything else is
+ * done; it returns an exit status, CLI_EXIT_OK to go on). */
+struct cli_opt;
+int bench_main(const char *cmd, const char *usage, int argc, char **argv,
+               const struct cli_opt *extra, int nextra, bench_sim_t *sim,
+               int (*ready)(void *ctx, struct bench *b));
 
 /* bench_work.c */
 
@@ -329,6 +362,8 @@ bool bench_write_positions_csv(const bench_t *b, const char *path);
 /* Plans the probes' CPUs and makes their arrays, one per table size the run's workloads
  * use, and the per-repeat figures. False after one line on failure; bench_probe_free()
  * frees what was made in either case. */
+/* No probes (`cutoff sim`: the times are virtual): the ceilings are NAN, "n/a". */
+bool bench_probe_none(bench_t *b);
 bool bench_probe_setup(bench_t *b);
 /* Measures every ceiling before repeat `rep` (from 1), with the time it took. */
 void bench_probe_repeat(bench_t *b, int rep);

@@ -417,6 +417,24 @@ void bench_probe_repeat(bench_t *b, int rep)
 	b->probe_s[r] = now_s() - t0;
 }
 
+bool bench_probe_none(bench_t *b)
+{
+	b->nmem = 0;
+	b->ncpus = 0;
+	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
+	b->ceiling = malloc(per * sizeof(*b->ceiling));
+	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
+	if (!b->ceiling || !b->probe_s) {
+		cli_error("bench", "out of memory");
+		return false;
+	}
+	for (size_t i = 0; i < per; i++)
+		b->ceiling[i] = NAN;
+	for (int r = 0; r < b->repeat; r++)
+		b->probe_s[r] = NAN;
+	return true;
+}
+
 void bench_probe_free(bench_t *b)
 {
 	for (int k = 0; k < b->nmem; k++) {

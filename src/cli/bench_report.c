@@ -291,6 +291,13 @@ static void derive_row(bench_t *b, bench_row_t *row)
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		row->fig[k] = seen[k] ? median(buf[FIG0 + k], n) : NAN;
 	row->minimal_ratio = median(buf[MINR], n);
+	{
+		const bench_run_t *mr = &b->runs[row->median_run];
+		double nodes = (double)mr->counters.nodes;
+		row->parallelism = ratio(mr->sim_work_s, mr->sim_span_s);
+		row->sim_nps = ratio(nodes, mr->sim_real_s);
+		row->sim_switches_per_node = ratio(mr->sim_switches, nodes);
+	}
 
 	/* Effective branching factor per iteration, over the depths every position
 	 * completed. */
@@ -416,7 +423,12 @@ static void print_header(const bench_t *b, FILE *out)
 		used += (size_t)snprintf(counts + used, sizeof(counts) - used, "%s%d", i ? "," : "",
 		                         b->counts[i]);
 	build_text(build, sizeof(build));
-	fprintf(out, "cutoff bench — %s\n\n", b->date);
+	fprintf(out, "cutoff %s — %s\n\n", b->sim ? "sim" : "bench", b->date);
+	if (b->sim)
+		cli_field(out, "simulation",
+		          "%s; every time below is virtual (the cost model's), but the sweep's "
+		          "and the simulator's real seconds",
+		          b->sim->model);
 	cli_field(out, "machine", "%s; %d package%s, %d NUMA node%s, %d cores, %d PUs (hwloc)",
 	          b->cpu_model, b->packages, b->packages == 1 ? "" : "s", b->numa,
 	          b->numa == 1 ? "" : "s", b->cores, b->pus);
@@ -597,6 +609,28 @@ static void print_profile(const bench_t *b, int wk, FILE *out)
 	}
 }
 
+/* `cutoff sim`: each row's work / span and what the simulation cost. */
+static void print_sim(const bench_t *b, int wk, FILE *out)
+{
+	fputs("\n   simulation: work/span = the run's charged work over its critical path (the\n"
+	      "   speed-up its dependencies allow); the simulator's real speed and switches\n",
+	      out);
+	fprintf(out, "   %-9s %4s %10s %12s %12s %14s\n", "driver", "thr", "work/span",
+	        "work s", "span s", "sim nodes/s");
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->workload != wk || r->stockfish)
+			continue;
+		const bench_run_t *run = &b->runs[r->median_run];
+		char t[4][32];
+		fprintf(out, "   %-9s %3d  %10s %12s %12s %14s  (%.2f switches a node)\n",
+		        bench_engine_name(false, r->driver), r->threads,
+		        fmt(t[0], 32, "%.1f", r->parallelism), fmt(t[1], 32, "%.4f", run->sim_work_s),
+		        fmt(t[2], 32, "%.4f", run->sim_span_s), si(t[3], 32, r->sim_nps),
+		        r->sim_switches_per_node);
+	}
+}
+
 static void print_workload(const bench_t *b, int wk, FILE *out)
 {
 	const bench_workload_t *w = &b->work[wk];
@@ -653,6 +687,8 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 		        fmt(ceil[1], 16, "%.2f", r->of_ceiling));
 	}
 	bench_ceiling_print_workload(b, wk, out);
+	if (b->sim)
+		print_sim(b, wk, out);
 	print_profile(b, wk, out);
 	/* Effective branching factor and the minimal tree. */
 	bool any = false;
@@ -902,6 +938,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_string(&j, "build", build);
 	json_bool(&j, "profiled", b->profiled);
 	json_string(&j, "note", b->note);
+	json_string(&j, "simulation", b->sim ? b->sim->model : NULL);
 	json_begin_object(&j, "settings");
 	json_begin_array(&j, "threads");
 	for (int i = 0; i < b->ncounts; i++)
@@ -1054,6 +1091,9 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_double(&j, "ceiling", r->ceiling);
 		json_string(&j, "ceiling_bound", bench_bound_name(r->ceiling_bound));
 		json_double(&j, "speedup_of_ceiling", r->of_ceiling);
+		json_double(&j, "sim_parallelism", r->parallelism);
+		json_double(&j, "sim_nodes_per_real_s", r->sim_nps);
+		json_double(&j, "sim_switches_per_node", r->sim_switches_per_node);
 		json_begin_array(&j, "ebf");
 		for (int d = r->ebf_from; r->ebf_from && d <= r->ebf_to; d++) {
 			json_begin_object(&j, NULL);
@@ -1119,7 +1159,9 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	      f);
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		fprintf(f, ",%s", FIGS[k].key);
-	fputs(",ceiling,ceiling_bound,speedup_of_ceiling,hog\n", f);
+	fputs(",ceiling,ceiling_bound,speedup_of_ceiling,hog,sim_parallelism,"
+	      "sim_nodes_per_real_s,sim_switches_per_node\n",
+	      f);
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		fprintf(f, "%s,%s,%d,%d,%d", bench_workload_names[r->workload],
@@ -1155,7 +1197,11 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 		const char *bound = bench_bound_name(r->ceiling_bound);
 		fprintf(f, ",%s", bound ? bound : "n/a");
 		csv_num(f, "%.4f", r->of_ceiling);
-		fprintf(f, ",%d\n", b->hog);
+		fprintf(f, ",%d", b->hog);
+		csv_num(f, "%.3f", r->parallelism);
+		csv_num(f, "%.0f", r->sim_nps);
+		csv_num(f, "%.3f", r->sim_switches_per_node);
+		fputc('\n', f);
 	}
 	bool ok = fclose(f) == 0;
 	f = fopen(runs_path, "w");

@@ -391,6 +391,7 @@ bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver,
 	run->thread_prof = calloc((size_t)threads, sizeof(*run->thread_prof));
 	run->share_search = run->share_idle = NAN;
 	run->share_split_wait = run->share_lock_spin = NAN;
+	run->sim_work_s = run->sim_span_s = run->sim_switches = run->sim_real_s = NAN;
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
 	    !run->item_depth || !run->item_value || !run->thread_prof) {
 		bench_run_free(run);

@@ -28,4 +28,9 @@ int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (e
 int cli_bench(int argc, char **argv); /* cutoff bench: the scaling sweep and its report (bench.c) */
 int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (drivers.c) */
 
+/* cutoff sim: the drivers on virtual threads (sim.c; in `cutoff` it runs cutoff-sim). */
+int cli_sim(int argc, char **argv);
+/* cutoff sim --calibrate FILE: this machine's cost model, measured (sim_calibrate.c). */
+int sim_calibrate(int argc, char **argv);
+
 #endif /* CUTOFF_CLI_COMMANDS_H */

@@ -37,6 +37,7 @@ static const cli_command_t commands[] = {
 	{ "epd", cli_epd, "run a chess test suite in EPD (Win at Chess, Bratko-Kopec)" },
 	{ "bench", cli_bench, "measure how parallel search scales: drivers, threads, workloads" },
 	{ "drivers", cli_drivers, "list the parallel drivers and their options" },
+	{ "sim", cli_sim, "run the drivers on many virtual threads: scaling past this machine" },
 	{ "version", run_version, "print the library version" },
 	{ "help", run_help, "list the commands, or print one command's usage" },
 };

@@ -1,0 +1,222 @@
+/*
+ * sim.c — `cutoff sim`: the drivers on many virtual threads (docs/simulation.md).
+ *
+ * The command is two programs. The simulation needs the library compiled with its
+ * simulated backend (CUTOFF_SIM: virtual threads, virtual time), which cannot live in the
+ * same program as the real one (the same functions, twice), so the build makes a second
+ * program, cutoff-sim, from the same command-line sources over the simulated library.
+ * In `cutoff` this command runs `cutoff-sim sim ...` from the folder of its own binary,
+ * except --calibrate, which measures the real machine and so runs here (sim_calibrate.c).
+ * In cutoff-sim it is the sweep of `cutoff bench` (bench.c) on virtual threads: the same
+ * workloads, drivers, figures and report files, with the simulator's own figures beside
+ * them, and the times virtual.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "bench.h"
+#include "commands.h"
+
+#ifndef CUTOFF_SIM
+
+/* The folder of this program, from /proc/self/exe; false when it cannot be read. */
+static bool own_dir(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return false;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
+int cli_sim(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--calibrate") || !strncmp(argv[i], "--calibrate=", 12))
+			return sim_calibrate(argc, argv);
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	if (!own_dir(dir, sizeof(dir))) {
+		cli_error("sim", "cannot find the folder of this program (/proc/self/exe)");
+		return CLI_EXIT_FAIL;
+	}
+	snprintf(path, sizeof(path), "%s/cutoff-sim", dir);
+	if (access(path, X_OK) != 0) {
+		cli_error("sim",
+		          "%s is not there: the simulator was not built (it needs Boost.Context: "
+		          "on Debian apt-get install libboost-context-dev, then build again)",
+		          path);
+		return CLI_EXIT_FAIL;
+	}
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	if (!args) {
+		cli_error("sim", "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	args[0] = path;
+	for (int i = 0; i < argc; i++)
+		args[i + 1] = argv[i]; /* argv[0] is "sim": cutoff-sim's command */
+	fflush(NULL);
+	execv(path, args);
+	cli_error("sim", "cannot run %s: %s", path, strerror(errno));
+	free(args);
+	return CLI_EXIT_FAIL;
+}
+
+#else /* CUTOFF_SIM: cutoff-sim */
+
+#include "sim/sim.h"
+
+/* clang-format off */
+static const char sim_usage[] =
+	"usage: cutoff sim [options]\n"
+	"\n"
+	"Runs the library's drivers, table and search, unchanged, on N virtual threads: one\n"
+	"OS thread switches between them as coroutines, in virtual time, under a cost model\n"
+	"(what a node, a table store into a line another thread wrote, a lock, a wake-up...\n"
+	"cost). The same workload, thread count, seed and model give the same nodes and\n"
+	"times, bit for bit. The report is cutoff bench's (speed-up, efficiency, overhead,\n"
+	"where each thread's time went, YBW's splits, ABDADA's deferrals, depths), every time\n"
+	"virtual, with the work/span of each run beside it. docs/simulation.md.\n"
+	"\n"
+	"  --cost-model FILE  the cost model ('name nanoseconds' lines; --calibrate writes\n"
+	"                     one); default: this machine's, built in (docs/simulation.md)\n"
+	"  --calibrate FILE   measure this machine (real threads) and write its cost model\n"
+	"                     into FILE, then stop\n"
+	"  --schedule S       clock: the earliest virtual thread runs (default); random: a\n"
+	"                     seeded random choice among the runnable ones at every\n"
+	"                     shared-memory access (to test; its times mean little)\n"
+	"  --seed S           the random schedule's seed, 0..2^64-1; default 1\n"
+	"  --threads LIST     virtual thread counts, 1..1024; default 1,2,4,...,256\n"
+	"  --repeat K         default 1 (a run is deterministic)\n"
+	"\n"
+	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
+	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
+	"--rtree-branching, --rtree-depth, --hash, --out (default sim-report-DATE), --plot,\n"
+	"--note, --no-progress, --placement and the drivers' options ('cutoff bench --help').\n"
+	"Not --stockfish, --quality-ms or --hog: they measure the real machine.\n";
+/* clang-format on */
+
+static const char *const schedule_names[] = { "clock", "random", NULL };
+
+typedef struct sim_cli {
+	const char *model_path;
+	int schedule;
+	uint64_t seed;
+	cutoff_sim_model_t model;
+	cutoff_sim_t *sim;
+	bench_sim_t *hooks;
+	struct timespec t0;
+} sim_cli_t;
+
+static void deadlock(const char *what, void *arg)
+{
+	const sim_cli_t *s = arg;
+	fprintf(stderr, "cutoff sim: %s (schedule %s, seed %" PRIu64 ")\n", what,
+	        schedule_names[s->schedule], s->seed);
+	abort();
+}
+
+static int ready(void *ctx, bench_t *b)
+{
+	(void)b;
+	sim_cli_t *s = ctx;
+	cutoff_sim_model_default(&s->model);
+	if (s->model_path) {
+		char err[512];
+		if (!cutoff_sim_model_read(s->model_path, &s->model, err, sizeof(err))) {
+			cli_error("sim", "--cost-model: %s", err);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	s->sim = cutoff_sim_new(&s->model, (cutoff_sim_schedule_t)s->schedule, s->seed);
+	if (!s->sim) {
+		cli_error("sim", "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	cutoff_sim_on_deadlock(s->sim, deadlock, s);
+	const cutoff_sim_model_t *m = &s->model;
+	snprintf(s->hooks->model, sizeof(s->hooks->model),
+	         "cost model %s: node chess %.1f, connect4 %.1f, rtree %.1f ns; table probe "
+	         "%.1f, store %.1f, +%.1f into another's, seen after %.1f; lock %.1f, +%.1f "
+	         "hand-off; spin look %.1f; split %.1f, join %.1f; wake %.1f, start %.1f; "
+	         "quantum %.1f ns; schedule %s",
+	         s->model_path ? s->model_path : "built in (this machine's)",
+	         (double)(m->node_chess ? m->node_chess : m->node) / 1e3,
+	         (double)(m->node_connect4 ? m->node_connect4 : m->node) / 1e3,
+	         (double)(m->node_rtree ? m->node_rtree : m->node) / 1e3,
+	         (double)m->tt_probe / 1e3, (double)m->tt_store / 1e3,
+	         (double)m->tt_store_other / 1e3, (double)m->tt_visible / 1e3,
+	         (double)m->lock / 1e3, (double)m->lock_handoff / 1e3, (double)m->spin / 1e3,
+	         (double)m->split / 1e3, (double)m->join / 1e3, (double)m->wake / 1e3,
+	         (double)m->start / 1e3, (double)m->quantum / 1e3, schedule_names[s->schedule]);
+	if (s->schedule == CUTOFF_SIM_RANDOM) {
+		size_t used = strlen(s->hooks->model);
+		snprintf(s->hooks->model + used, sizeof(s->hooks->model) - used,
+		         ", seed %" PRIu64, s->seed);
+	}
+	cutoff_sim_install(s->sim);
+	return CLI_EXIT_OK;
+}
+
+static void before(void *ctx, const bench_t *b, bench_run_t *run)
+{
+	(void)b;
+	sim_cli_t *s = ctx;
+	cutoff_sim_model_t m = cutoff_sim_model_for(&s->model, bench_workload_names[run->workload]);
+	cutoff_sim_set_model(s->sim, &m);
+	cutoff_sim_reset_stats(s->sim);
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+}
+
+static void after(void *ctx, const bench_t *b, bench_run_t *run)
+{
+	(void)b;
+	sim_cli_t *s = ctx;
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cutoff_sim_stats_t st;
+	cutoff_sim_stats(s->sim, &st);
+	run->sim_work_s = (double)st.work / 1e12;
+	run->sim_span_s = st.span_partial ? NAN : (double)st.span / 1e12;
+	run->sim_switches = (double)st.switches;
+	run->sim_real_s = (double)(t1.tv_sec - s->t0.tv_sec) + (double)(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
+}
+
+int cli_sim(int argc, char **argv)
+{
+	static sim_cli_t s;
+	static bench_sim_t hooks;
+	memset(&s, 0, sizeof(s));
+	s.seed = 1;
+	cli_opt_t extra[] = {
+		{ .name = "cost-model", .kind = CLI_STRING, .dest.s = &s.model_path },
+		{ .name = "schedule",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &s.schedule,
+		  .choices = schedule_names },
+		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &s.seed },
+	};
+	hooks = (bench_sim_t){ .ctx = &s, .before = before, .after = after };
+	s.hooks = &hooks;
+	int status = bench_main("sim", sim_usage, argc, argv, extra,
+	                        (int)(sizeof(extra) / sizeof(extra[0])), &hooks, ready);
+	if (s.sim) {
+		cutoff_sim_install(NULL);
+		cutoff_sim_free(s.sim);
+	}
+	return status;
+}
+
+#endif /* CUTOFF_SIM */

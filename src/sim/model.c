@@ -1,0 +1,143 @@
+/*
+ * model.c — the cost model's fields, defaults and files (sim.h).
+ *
+ * A file is plain text: one `name value` a line, the value in nanoseconds (at most three
+ * decimals: the simulator counts picoseconds), `#` to the end of a line a comment, blank
+ * lines ignored. A field not named keeps its default; a name twice, an unknown name, a
+ * value that is not a number in [0, 1e9] ns are errors that name the line.
+ *
+ * The defaults are this machine's, from `cutoff sim --calibrate` (docs/simulation.md
+ * gives the run): the node costs are a real serial search's time per node on each
+ * workload, the others a measurement each (see the calibration). They are parameters of
+ * the model, which a file replaces, not results.
+ */
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(f, what) { #f, offsetof(cutoff_sim_model_t, f), what }
+
+const cutoff_sim_field_t cutoff_sim_fields[] = {
+	FIELD(node, "one node, for a workload without its own"),
+	{ "node.chess", offsetof(cutoff_sim_model_t, node_chess), "one node of chess" },
+	{ "node.connect4", offsetof(cutoff_sim_model_t, node_connect4), "one node of Connect Four" },
+	{ "node.rtree", offsetof(cutoff_sim_model_t, node_rtree), "one node of a random tree" },
+	FIELD(tt_probe, "a table probe, beyond the node's own cost"),
+	FIELD(tt_store, "a table store that writes, beyond the node's own cost"),
+	FIELD(tt_store_other, "more, when another thread wrote the bucket last (coherence)"),
+	FIELD(tt_visible, "a table write is seen by the other threads this much later"),
+	FIELD(lock, "taking a free lock"),
+	FIELD(lock_handoff, "more, when another thread released the lock last"),
+	FIELD(spin, "one look of a spin-wait, or a yield"),
+	FIELD(split, "making a split point and booking its helpers (YBW)"),
+	FIELD(join, "a helper taking a split point's state (YBW)"),
+	FIELD(wake, "from a wake-up to the sleeping thread running"),
+	FIELD(start, "from the pool's hand-over to a worker running, and back"),
+	FIELD(quantum, "how far a thread may run ahead of the earliest other (0: exact order)"),
+};
+const int cutoff_sim_nfields = (int)(sizeof(cutoff_sim_fields) / sizeof(cutoff_sim_fields[0]));
+
+static uint64_t *field(cutoff_sim_model_t *m, int i)
+{
+	return (uint64_t *)((char *)m + cutoff_sim_fields[i].offset);
+}
+
+void cutoff_sim_model_default(cutoff_sim_model_t *m)
+{
+	/* Calibrated here (docs/simulation.md, "The default model"); picoseconds. */
+	*m = (cutoff_sim_model_t){
+		.node = 200000,
+		.node_chess = 400000,
+		.node_connect4 = 120000,
+		.node_rtree = 80000,
+		.tt_probe = 0,
+		.tt_store = 0,
+		.tt_store_other = 60000,
+		.tt_visible = 0,
+		.lock = 20000,
+		.lock_handoff = 60000,
+		.spin = 40000,
+		.split = 200000,
+		.join = 100000,
+		.wake = 5000000,
+		.start = 2000000,
+		.quantum = 0,
+	};
+}
+
+cutoff_sim_model_t cutoff_sim_model_for(const cutoff_sim_model_t *m, const char *workload)
+{
+	cutoff_sim_model_t r = *m;
+	uint64_t own = 0;
+	if (!strcmp(workload, "chess"))
+		own = m->node_chess;
+	else if (!strcmp(workload, "connect4"))
+		own = m->node_connect4;
+	else if (!strcmp(workload, "rtree"))
+		own = m->node_rtree;
+	if (own)
+		r.node = own;
+	return r;
+}
+
+bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot read the cost model %s: %s", path, strerror(errno));
+		return false;
+	}
+	bool seen[64] = { false };
+	char line[512];
+	int no = 0;
+	bool ok = true;
+	while (ok && fgets(line, sizeof(line), f)) {
+		no++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char name[64], extra[8];
+		double ns;
+		int got = sscanf(line, "%63s %lf %7s", name, &ns, extra);
+		if (got <= 0)
+			continue; /* blank or comment */
+		int i = 0;
+		while (i < cutoff_sim_nfields && strcmp(cutoff_sim_fields[i].name, name))
+			i++;
+		if (got != 2 || i == cutoff_sim_nfields || seen[i] || !(ns >= 0 && ns <= 1e9)) {
+			snprintf(err, errlen, "%s:%d: %s", path, no,
+			         got != 2                   ? "expected 'name value-in-ns'"
+			         : i == cutoff_sim_nfields ? "unknown name (see cutoff sim --help)"
+			         : seen[i]                  ? "name given twice"
+			                                    : "value not in 0 .. 1e9 ns");
+			ok = false;
+			break;
+		}
+		seen[i] = true;
+		*field(m, i) = (uint64_t)llround(ns * 1000.0);
+	}
+	if (ok && ferror(f)) {
+		snprintf(err, errlen, "cannot read the cost model %s", path);
+		ok = false;
+	}
+	fclose(f);
+	return ok;
+}
+
+void cutoff_sim_model_write(FILE *f, const cutoff_sim_model_t *m, const char *comment)
+{
+	fprintf(f, "# cutoff sim cost model: nanoseconds (docs/simulation.md)\n");
+	if (comment && *comment)
+		fprintf(f, "# %s\n", comment);
+	cutoff_sim_model_t copy = *m;
+	for (int i = 0; i < cutoff_sim_nfields; i++) {
+		uint64_t ps = *field(&copy, i);
+		fprintf(f, "%-15s %" PRIu64 ".%03" PRIu64 "   # %s\n", cutoff_sim_fields[i].name,
+		        ps / 1000, ps % 1000, cutoff_sim_fields[i].what);
+	}
+}

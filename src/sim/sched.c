@@ -1,0 +1,690 @@
+/*
+ * sched.c — virtual threads, their scheduler and virtual time; the pool of a simulated
+ * engine (pool.h's functions, in place of pool.c).
+ *
+ * A pool of N threads is N virtual threads, each a fiber (sim/fiber.c) with a clock. A job
+ * starts every thread at the simulator's `now` (the workers `start` later), runs them on
+ * the OS thread that called cutoff_pool_run, and ends when all have returned; `now` is then
+ * the latest clock (plus `start` for a worker's hand-back). Nothing runs in parallel: one
+ * virtual thread runs at a time, and it changes only at the points of sim/backend.h.
+ *
+ * Invariants.
+ *
+ *   run       `cur` is the running thread (-1: the OS thread's own stack, between jobs or
+ *             waiting for one); run.clock points at its times, NULL when cur < 0.
+ *   ready     the runnable threads other than `cur`: a binary heap by (clock, index) in the
+ *             clock schedule, an unordered array in the random one. A thread is in exactly
+ *             one of: running, ready, asleep (`parked` names the word it sleeps on), done.
+ *   limit     (clock schedule) the running thread goes on at a point while its clock is at
+ *             most `limit`: the earliest ready thread's clock plus the quantum, minus one
+ *             when that thread's index is lower (ties go to the lower index). Recomputed
+ *             whenever `cur` or the heap's top changes. So with quantum 0 the thread that
+ *             runs is always one of the earliest: the order of shared-memory accesses is the
+ *             order of virtual time, and a run is a function of the code, the workload and
+ *             the model alone (no address, no real time enters a decision).
+ *   waits     a spin-wait look charges `spin` and, when another thread is ready, moves the
+ *             clock to just past the earliest ready thread's and gives way: nothing the
+ *             spinner reads can change before another thread runs. A sleeper leaves the
+ *             ready set until cutoff_sim_unpark finds it, and starts again at
+ *             max(its clock, the waker's + `wake`).
+ *   buffers   (tt_visible > 0) each thread's delayed stores, oldest first; a store is
+ *             applied once the running thread's clock has reached its moment (checked at
+ *             every switch), or when its writer drains (an ordered store or RMW), or when
+ *             the buffer is full. The writer's loads look in its own buffer first.
+ *   span      each thread's span grows with its work; an acquire of an address, a lock or
+ *             a wake-up takes the maximum with the span that its releaser had (the `sync`
+ *             map, by exact address; full: the estimate is marked partial).
+ *
+ * The work/span estimate: a job's span is the longest of its threads' spans at the end;
+ * the work is every thread's charged work. Work / span bounds the speed-up that any
+ * number of threads could reach on this run's tree with this run's dependencies.
+ */
+#include "sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutoff.h"
+#include "platform.h"
+#include "pool.h"
+#include "sim/backend.h"
+#include "sim/fiber.h"
+
+_Thread_local cutoff_sim_run_t *cutoff_sim_self;
+
+enum {
+	READY = 0,
+	RUNNING = 1,
+	ASLEEP = 2,
+	DONE = 3
+};
+
+enum {
+	STORE_BUFFER = 64,        /* delayed stores per thread at most */
+	SYNC_SLOTS = 1 << 17,     /* the span's map of synchronisation addresses */
+	SYNC_MAX = SYNC_SLOTS / 2 /* entries at most (then the estimate is partial) */
+};
+
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_BYTES (4u << 20)
+#else
+#define STACK_BYTES (1u << 20)
+#endif
+
+typedef struct delayed {
+	uint64_t *p;
+	uint64_t v;
+	uint64_t at; /* ps: seen by the others from then on */
+} delayed_t;
+
+typedef struct vthread {
+	cutoff_sim_time_t t;
+	int index, state;
+	int *parked; /* the word it sleeps on, while ASLEEP */
+	cutoff_fiber_t fiber;
+	delayed_t buf[STORE_BUFFER];
+	int buf_head, buf_count;
+} vthread_t;
+
+typedef struct sync_slot {
+	const void *p;
+	uint64_t span;
+} sync_slot_t;
+
+struct cutoff_sim {
+	cutoff_sim_run_t run; /* the fast paths' view (backend.h) */
+	cutoff_sim_model_t m;
+	cutoff_sim_schedule_t schedule;
+	uint64_t seed, rng;
+	uint64_t now, span_now; /* ps, outside the jobs */
+	cutoff_sim_stats_t stats;
+	void (*deadlock)(const char *, void *);
+	void *deadlock_arg;
+
+	/* The running job's. */
+	cutoff_pool_t *pool;
+	vthread_t *t;
+	int n, cur, done;
+	int *ready, nready;
+	int pending; /* delayed stores in all buffers */
+	cutoff_fiber_t main;
+	cutoff_pool_job_fn job;
+	void *arg;
+
+	sync_slot_t *sync;
+	int nsync;
+	uint16_t *owner; /* the table's buckets: the thread that wrote each last (+1), 0: none */
+	uint64_t nowner;
+};
+
+struct cutoff_pool {
+	cutoff_sim_t *sim;
+	int threads;
+	vthread_t *t;
+	int *ready;
+};
+
+/* ------------------------------------------------------------------------------------ */
+/* The simulator */
+
+static void default_deadlock(const char *what, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "cutoff sim: %s\n", what);
+	abort();
+}
+
+cutoff_sim_t *cutoff_sim_new(const cutoff_sim_model_t *m, cutoff_sim_schedule_t schedule,
+                             uint64_t seed)
+{
+	cutoff_sim_t *sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		return NULL;
+	sim->sync = calloc(SYNC_SLOTS, sizeof(*sim->sync));
+	if (!sim->sync) {
+		free(sim);
+		return NULL;
+	}
+	sim->schedule = schedule;
+	sim->seed = seed;
+	sim->cur = -1;
+	sim->deadlock = default_deadlock;
+	cutoff_sim_set_model(sim, m);
+	return sim;
+}
+
+void cutoff_sim_free(cutoff_sim_t *sim)
+{
+	if (!sim)
+		return;
+	if (cutoff_sim_self == &sim->run)
+		cutoff_sim_self = NULL;
+	free(sim->sync);
+	free(sim->owner);
+	free(sim);
+}
+
+void cutoff_sim_install(cutoff_sim_t *sim) { cutoff_sim_self = sim ? &sim->run : NULL; }
+
+void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m)
+{
+	sim->m = *m;
+	sim->run.random = sim->schedule == CUTOFF_SIM_RANDOM;
+	sim->run.buffered = m->tt_visible > 0;
+	sim->run.charge[CUTOFF_CHARGE_NODE] = m->node;
+	sim->run.charge[CUTOFF_CHARGE_TT_PROBE] = m->tt_probe;
+	sim->run.charge[CUTOFF_CHARGE_SPLIT] = m->split;
+	sim->run.charge[CUTOFF_CHARGE_JOIN] = m->join;
+}
+
+const cutoff_sim_model_t *cutoff_sim_model(const cutoff_sim_t *sim) { return &sim->m; }
+
+void cutoff_sim_stats(const cutoff_sim_t *sim, cutoff_sim_stats_t *out) { *out = sim->stats; }
+
+void cutoff_sim_reset_stats(cutoff_sim_t *sim) { sim->stats = (cutoff_sim_stats_t){ 0 }; }
+
+uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim) { return sim->now / 1000; }
+
+void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *, void *), void *arg)
+{
+	sim->deadlock = fn ? fn : default_deadlock;
+	sim->deadlock_arg = arg;
+}
+
+/* The simulator of the calling OS thread; only called where one is installed. */
+static cutoff_sim_t *self(void) { return (cutoff_sim_t *)cutoff_sim_self; }
+
+static uint64_t next_random(cutoff_sim_t *sim)
+{
+	/* splitmix64 */
+	uint64_t z = (sim->rng += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The ready set */
+
+static bool before(const cutoff_sim_t *sim, int a, int b)
+{
+	uint64_t ca = sim->t[a].t.clock, cb = sim->t[b].t.clock;
+	return ca < cb || (ca == cb && a < b);
+}
+
+static void ready_push(cutoff_sim_t *sim, int i)
+{
+	sim->t[i].state = READY;
+	int k = sim->nready++;
+	if (sim->schedule == CUTOFF_SIM_CLOCK) {
+		while (k > 0 && before(sim, i, sim->ready[(k - 1) / 2])) {
+			sim->ready[k] = sim->ready[(k - 1) / 2];
+			k = (k - 1) / 2;
+		}
+	}
+	sim->ready[k] = i;
+}
+
+/* Removes and returns ready[k] (the clock schedule: only k = 0, the earliest). */
+static int ready_take(cutoff_sim_t *sim, int k)
+{
+	int taken = sim->ready[k];
+	int last = sim->ready[--sim->nready];
+	if (k == sim->nready)
+		return taken;
+	if (sim->schedule == CUTOFF_SIM_RANDOM) {
+		sim->ready[k] = last;
+		return taken;
+	}
+	for (;;) {
+		int c = 2 * k + 1;
+		if (c >= sim->nready)
+			break;
+		if (c + 1 < sim->nready && before(sim, sim->ready[c + 1], sim->ready[c]))
+			c++;
+		if (!before(sim, sim->ready[c], last))
+			break;
+		sim->ready[k] = sim->ready[c];
+		k = c;
+	}
+	sim->ready[k] = last;
+	return taken;
+}
+
+static void set_limit(cutoff_sim_t *sim)
+{
+	if (sim->cur < 0 || sim->nready == 0) {
+		sim->run.limit = UINT64_MAX;
+		return;
+	}
+	int top = sim->ready[0];
+	uint64_t l = sim->t[top].t.clock + sim->m.quantum;
+	if (top < sim->cur)
+		l = l > 0 ? l - 1 : 0;
+	sim->run.limit = l;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Delayed stores */
+
+static void apply_oldest(cutoff_sim_t *sim, vthread_t *v)
+{
+	delayed_t *d = &v->buf[v->buf_head];
+	__atomic_store_n(d->p, d->v, __ATOMIC_SEQ_CST);
+	v->buf_head = (v->buf_head + 1) % STORE_BUFFER;
+	v->buf_count--;
+	sim->pending--;
+}
+
+/* Every delayed store whose moment has come by `clock`, in every buffer. */
+static void apply_due(cutoff_sim_t *sim, uint64_t clock)
+{
+	if (!sim->pending)
+		return;
+	for (int i = 0; i < sim->n; i++) {
+		vthread_t *v = &sim->t[i];
+		while (v->buf_count && v->buf[v->buf_head].at <= clock)
+			apply_oldest(sim, v);
+	}
+}
+
+void cutoff_sim_drain(void)
+{
+	cutoff_sim_t *sim = self();
+	if (sim->cur < 0)
+		return;
+	vthread_t *v = &sim->t[sim->cur];
+	while (v->buf_count)
+		apply_oldest(sim, v);
+}
+
+void cutoff_sim_store64(uint64_t *p, uint64_t x)
+{
+	cutoff_sim_t *sim = self();
+	if (sim->cur < 0) {
+		__atomic_store_n(p, x, __ATOMIC_SEQ_CST);
+		return;
+	}
+	vthread_t *v = &sim->t[sim->cur];
+	if (v->buf_count == STORE_BUFFER)
+		apply_oldest(sim, v);
+	v->buf[(v->buf_head + v->buf_count) % STORE_BUFFER] =
+		(delayed_t){ p, x, v->t.clock + sim->m.tt_visible };
+	v->buf_count++;
+	sim->pending++;
+}
+
+uint64_t cutoff_sim_load64(const uint64_t *p)
+{
+	cutoff_sim_t *sim = self();
+	if (sim->cur >= 0) {
+		const vthread_t *v = &sim->t[sim->cur];
+		for (int k = v->buf_count - 1; k >= 0; k--) {
+			const delayed_t *d = &v->buf[(v->buf_head + k) % STORE_BUFFER];
+			if (d->p == p)
+				return d->v;
+		}
+	}
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Switching */
+
+/* Runs thread `next` (taken from the ready set, or the OS thread's stack when -1) in
+ * place of `cur`, which has been put where it belongs (ready, asleep or done). */
+static void switch_to(cutoff_sim_t *sim, int next, bool exiting)
+{
+	int from = sim->cur;
+	cutoff_fiber_t *ff = from >= 0 ? &sim->t[from].fiber : &sim->main;
+	cutoff_fiber_t *tf = next >= 0 ? &sim->t[next].fiber : &sim->main;
+	sim->cur = next;
+	if (next >= 0) {
+		sim->t[next].state = RUNNING;
+		sim->run.clock = &sim->t[next].t;
+		apply_due(sim, sim->t[next].t.clock);
+	} else {
+		sim->run.clock = NULL;
+	}
+	set_limit(sim);
+	if (next == from)
+		return;
+	sim->stats.switches++;
+	cutoff_fiber_switch(ff, tf, exiting);
+}
+
+/* The next thread to run (taken from the ready set), or -1 when none is ready. */
+static int pick(cutoff_sim_t *sim)
+{
+	if (sim->nready == 0)
+		return -1;
+	if (sim->schedule == CUTOFF_SIM_CLOCK)
+		return ready_take(sim, 0);
+	return ready_take(sim, (int)(next_random(sim) % (uint64_t)sim->nready));
+}
+
+/* The running thread has left the ready set (asleep or done): run another. */
+static void give_up(cutoff_sim_t *sim, bool exiting)
+{
+	int next = pick(sim);
+	if (next < 0) {
+		if (sim->done == sim->n) {
+			switch_to(sim, -1, exiting);
+			return;
+		}
+		char what[160];
+		snprintf(what, sizeof(what),
+		         "deadlock: all %d virtual threads of the job asleep or done, %d done",
+		         sim->n, sim->done);
+		sim->deadlock(what, sim->deadlock_arg);
+		abort();
+	}
+	switch_to(sim, next, exiting);
+}
+
+void cutoff_sim_switch(void)
+{
+	cutoff_sim_t *sim = self();
+	if (sim->cur < 0)
+		return;
+	sim->stats.points++;
+	if (sim->nready == 0)
+		return;
+	if (sim->schedule == CUTOFF_SIM_RANDOM) {
+		/* One choice among the ready and the running. */
+		uint64_t k = next_random(sim) % (uint64_t)(sim->nready + 1);
+		if (k == (uint64_t)sim->nready)
+			return;
+		int next = ready_take(sim, (int)k);
+		ready_push(sim, sim->cur);
+		switch_to(sim, next, false);
+		return;
+	}
+	if (sim->t[sim->cur].t.clock <= sim->run.limit)
+		return;
+	ready_push(sim, sim->cur);
+	switch_to(sim, pick(sim), false);
+}
+
+void cutoff_sim_spin_look(void)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim || sim->cur < 0)
+		return;
+	sim->stats.spin_looks++;
+	vthread_t *me = &sim->t[sim->cur];
+	me->t.clock += sim->m.spin;
+	if (sim->nready == 0)
+		return;
+	int next;
+	if (sim->schedule == CUTOFF_SIM_RANDOM) {
+		next = ready_take(sim, (int)(next_random(sim) % (uint64_t)sim->nready));
+	} else {
+		const vthread_t *top = &sim->t[sim->ready[0]];
+		if (me->t.clock < top->t.clock || (me->t.clock == top->t.clock && me->index < top->index))
+			me->t.clock = top->t.clock + (me->index < top->index ? 1 : 0);
+		next = ready_take(sim, 0);
+	}
+	ready_push(sim, sim->cur);
+	switch_to(sim, next, false);
+}
+
+uint64_t cutoff_sim_now_ns(void)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim)
+		return 0;
+	return (sim->cur >= 0 ? sim->t[sim->cur].t.clock : sim->now) / 1000;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Sleep and wake-up */
+
+void cutoff_sim_park_sleep(int *word, int token)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim || sim->cur < 0)
+		return;
+	if (__atomic_load_n(word, __ATOMIC_SEQ_CST) != token)
+		return;
+	vthread_t *me = &sim->t[sim->cur];
+	me->state = ASLEEP;
+	me->parked = word;
+	sim->stats.sleeps++;
+	give_up(sim, false);
+}
+
+void cutoff_sim_unpark(int *word)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim || sim->cur < 0)
+		return;
+	const vthread_t *me = &sim->t[sim->cur];
+	for (int i = 0; i < sim->n; i++) {
+		vthread_t *v = &sim->t[i];
+		if (v->state != ASLEEP || v->parked != word)
+			continue;
+		v->parked = NULL;
+		uint64_t at = me->t.clock + sim->m.wake;
+		if (v->t.clock < at)
+			v->t.clock = at;
+		if (v->t.span < me->t.span)
+			v->t.span = me->t.span;
+		sim->stats.wakes++;
+		ready_push(sim, i);
+		set_limit(sim);
+	}
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Locks, the table's stores, the span's synchronisation */
+
+bool cutoff_sim_trylock(cutoff_sim_lock_t *l)
+{
+	cutoff_sim_point();
+	cutoff_sim_t *sim = self();
+	if (__atomic_load_n(&l->locked, __ATOMIC_SEQ_CST))
+		return false;
+	__atomic_store_n(&l->locked, 1, __ATOMIC_SEQ_CST);
+	if (sim && sim->cur >= 0) {
+		vthread_t *me = &sim->t[sim->cur];
+		uint64_t c = sim->m.lock + (l->last >= 0 && l->last != sim->cur ? sim->m.lock_handoff : 0);
+		me->t.clock += c;
+		me->t.work += c;
+		me->t.span += c;
+		if (me->t.span < l->span)
+			me->t.span = l->span;
+	}
+	return true;
+}
+
+void cutoff_sim_unlock(cutoff_sim_lock_t *l)
+{
+	cutoff_sim_point();
+	cutoff_sim_t *sim = self();
+	if (sim && sim->cur >= 0) {
+		cutoff_sim_drain();
+		l->last = sim->cur;
+		l->span = sim->t[sim->cur].t.span;
+	}
+	__atomic_store_n(&l->locked, 0, __ATOMIC_SEQ_CST);
+}
+
+void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets)
+{
+	cutoff_sim_t *sim = self();
+	vthread_t *me = &sim->t[sim->cur];
+	if (sim->nowner != buckets) {
+		/* The simulator's own memory, once per table size (never the library's). */
+		free(sim->owner);
+		sim->owner = calloc(buckets, sizeof(*sim->owner));
+		sim->nowner = sim->owner ? buckets : 0;
+	}
+	uint64_t c = sim->m.tt_store;
+	if (sim->owner) {
+		uint16_t w = sim->owner[bucket];
+		if (w && w != sim->cur + 1)
+			c += sim->m.tt_store_other;
+		sim->owner[bucket] = (uint16_t)(sim->cur + 1);
+	}
+	me->t.clock += c;
+	me->t.work += c;
+	me->t.span += c;
+}
+
+static sync_slot_t *sync_find(cutoff_sim_t *sim, const void *p, bool add)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)p >> 2) * 0x9e3779b97f4a7c15u;
+	for (uint64_t k = h >> 47;; k = (k + 1) & (SYNC_SLOTS - 1)) {
+		sync_slot_t *s = &sim->sync[k];
+		if (s->p == p)
+			return s;
+		if (!s->p) {
+			if (!add)
+				return NULL;
+			if (sim->nsync >= SYNC_MAX) {
+				sim->stats.span_partial = true;
+				return NULL;
+			}
+			sim->nsync++;
+			s->p = p;
+			return s;
+		}
+	}
+}
+
+void cutoff_sim_sync_acquire(const void *p)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim || sim->cur < 0)
+		return;
+	const sync_slot_t *s = sync_find(sim, p, false);
+	vthread_t *me = &sim->t[sim->cur];
+	if (s && me->t.span < s->span)
+		me->t.span = s->span;
+}
+
+void cutoff_sim_sync_release(const void *p)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim || sim->cur < 0)
+		return;
+	sync_slot_t *s = sync_find(sim, p, true);
+	if (s)
+		s->span = sim->t[sim->cur].t.span;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The pool (pool.h) */
+
+static void thread_main(void *arg)
+{
+	vthread_t *v = arg;
+	cutoff_sim_t *sim = self();
+	sim->job(sim->arg, v->index, sim->n);
+	cutoff_sim_drain();
+	if (v->index > 0)
+		v->t.clock += sim->m.start; /* the hand-back to the caller */
+	v->state = DONE;
+	sim->done++;
+	give_up(sim, true);
+}
+
+int cutoff_pool_new(int threads, int pus, void *topology, const int *pu, int *bind_failures,
+                    cutoff_pool_t **out)
+{
+	(void)pus;
+	(void)topology;
+	(void)pu;
+	*out = NULL;
+	if (bind_failures)
+		*bind_failures = 0;
+	if (!self())
+		return CUTOFF_ETHREAD; /* no simulator on this OS thread */
+	cutoff_pool_t *pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return CUTOFF_ENOMEM;
+	/* A new engine starts afresh: what ran before it (another engine, another driver)
+	 * does not change its run. */
+	cutoff_sim_t *sim = self();
+	sim->rng = sim->seed * 0x9e3779b97f4a7c15u + 0x632be59bd9b4e019u;
+	if (sim->owner)
+		memset(sim->owner, 0, sim->nowner * sizeof(*sim->owner));
+	pool->sim = sim;
+	pool->threads = threads;
+	pool->t = calloc((size_t)threads, sizeof(*pool->t));
+	pool->ready = calloc((size_t)threads, sizeof(*pool->ready));
+	if (!pool->t || !pool->ready) {
+		cutoff_pool_free(pool);
+		return CUTOFF_ENOMEM;
+	}
+	for (int i = 0; i < threads; i++) {
+		if (!cutoff_fiber_alloc(&pool->t[i].fiber, STACK_BYTES)) {
+			cutoff_pool_free(pool);
+			return CUTOFF_ENOMEM;
+		}
+		pool->t[i].index = i;
+		pool->t[i].state = DONE;
+	}
+	*out = pool;
+	return CUTOFF_OK;
+}
+
+void cutoff_pool_free(cutoff_pool_t *pool)
+{
+	if (!pool)
+		return;
+	if (pool->t)
+		for (int i = 0; i < pool->threads; i++)
+			cutoff_fiber_free(&pool->t[i].fiber);
+	free(pool->t);
+	free(pool->ready);
+	free(pool);
+}
+
+void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
+{
+	cutoff_sim_t *sim = pool->sim;
+	sim->pool = pool;
+	sim->t = pool->t;
+	sim->n = pool->threads;
+	sim->ready = pool->ready;
+	sim->nready = 0;
+	sim->done = 0;
+	sim->pending = 0;
+	sim->job = job;
+	sim->arg = arg;
+	memset(sim->sync, 0, SYNC_SLOTS * sizeof(*sim->sync));
+	sim->nsync = 0;
+	cutoff_fiber_main(&sim->main);
+	for (int i = 0; i < sim->n; i++) {
+		vthread_t *v = &sim->t[i];
+		uint64_t at = sim->now + (i > 0 ? sim->m.start : 0);
+		v->t = (cutoff_sim_time_t){ .clock = at, .work = 0, .span = sim->span_now };
+		v->parked = NULL;
+		v->buf_head = v->buf_count = 0;
+		cutoff_fiber_make(&v->fiber, thread_main, v);
+		ready_push(sim, i);
+	}
+	sim->cur = -1;
+	switch_to(sim, pick(sim), false);
+
+	/* Every thread is done. */
+	uint64_t end = sim->now, span = sim->span_now;
+	for (int i = 0; i < sim->n; i++) {
+		const vthread_t *v = &sim->t[i];
+		end = v->t.clock > end ? v->t.clock : end;
+		span = v->t.span > span ? v->t.span : span;
+		sim->stats.work += v->t.work;
+	}
+	sim->stats.jobs++;
+	sim->stats.elapsed += end - sim->now;
+	sim->stats.span += span - sim->span_now;
+	sim->now = end;
+	sim->span_now = span;
+	sim->pool = NULL;
+	sim->t = NULL;
+	sim->n = 0;
+}
+
+int cutoff_pool_threads(const cutoff_pool_t *pool) { return pool->threads; }

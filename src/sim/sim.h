@@ -1,0 +1,104 @@
+/*
+ * sim.h — the simulator of many threads on one: what `cutoff sim` drives (internal).
+ *
+ * A simulator (cutoff_sim_t) belongs to one OS thread, on which it is installed; while it
+ * is, every engine that thread creates runs its pool's threads as virtual threads
+ * (sim/sched.c), in virtual time, under the cost model and schedule given here. Only the
+ * objects compiled with CUTOFF_SIM have it (the `cutoff sim` program); docs/simulation.md.
+ */
+#ifndef CUTOFF_SIM_SIM_H
+#define CUTOFF_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * The cost model: virtual time, in picoseconds, of each thing a virtual thread does.
+ * Work (node, tt_probe, tt_store, tt_store_other, lock, lock_handoff, split, join) is
+ * charged to the thread that does it; waiting (spin, wake, start) moves its clock only.
+ */
+typedef struct cutoff_sim_model {
+	uint64_t node;           /* one node of the search (the workload's own, below, when set) */
+	uint64_t node_chess, node_connect4, node_rtree; /* one node of each workload, 0: `node` */
+	uint64_t tt_probe;       /* one table probe, beyond the node's own cost */
+	uint64_t tt_store;       /* one table store that writes, beyond the node's */
+	uint64_t tt_store_other; /* more, when another thread wrote that bucket last */
+	uint64_t tt_visible;     /* a table write is seen by the others this much later */
+	uint64_t lock;           /* taking a free lock */
+	uint64_t lock_handoff;   /* more, when another thread released it last */
+	uint64_t spin;           /* one look of a spin-wait (or a yield) */
+	uint64_t split;          /* making a split point and booking its helpers */
+	uint64_t join;           /* a helper taking a split point's state */
+	uint64_t wake;           /* from a wake-up to the sleeper running */
+	uint64_t start;          /* from the pool's hand-over to a worker running, and back */
+	uint64_t quantum;        /* a thread may run this far ahead of the earliest other */
+} cutoff_sim_model_t;
+
+/* The model's fields by name, for the files and the reports (sim/model.c). */
+typedef struct cutoff_sim_field {
+	const char *name;
+	size_t offset;
+	const char *what;
+} cutoff_sim_field_t;
+extern const cutoff_sim_field_t cutoff_sim_fields[];
+extern const int cutoff_sim_nfields;
+
+/* The defaults: see sim/model.c for where each comes from. */
+void cutoff_sim_model_default(cutoff_sim_model_t *m);
+
+/* The model for a workload ("chess", "connect4", "rtree"): `node` set to its own. */
+cutoff_sim_model_t cutoff_sim_model_for(const cutoff_sim_model_t *m, const char *workload);
+
+/* Reads a cost model file ('name value-in-ns' lines, '#' comments; the fields not named
+ * keep their values in *m). Returns false with a message in err (naming the line) when
+ * the file cannot be read or a line is wrong. */
+bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, size_t errlen);
+
+/* Writes the model as a file that cutoff_sim_model_read reads back exactly. */
+void cutoff_sim_model_write(FILE *f, const cutoff_sim_model_t *m, const char *comment);
+
+typedef enum cutoff_sim_schedule {
+	CUTOFF_SIM_CLOCK,  /* the thread with the smallest clock runs (ties: the lower index) */
+	CUTOFF_SIM_RANDOM, /* a seeded random choice among the runnable at every point */
+} cutoff_sim_schedule_t;
+
+typedef struct cutoff_sim cutoff_sim_t;
+
+/* Figures of the simulator since it was made or last reset (times in picoseconds). */
+typedef struct cutoff_sim_stats {
+	uint64_t jobs;       /* the pools' jobs run (one per search, and the table clears) */
+	uint64_t points;     /* shared-memory accesses the scheduler saw */
+	uint64_t switches;   /* switches between virtual threads */
+	uint64_t spin_looks; /* spin-wait looks and yields */
+	uint64_t sleeps, wakes;
+	uint64_t work;       /* work charged, all threads */
+	uint64_t span;       /* the longest chain of dependent work in a job, summed over jobs */
+	uint64_t elapsed;    /* virtual time in the jobs, summed over jobs */
+	bool span_partial;   /* the span's map of synchronisation addresses overflowed */
+} cutoff_sim_stats_t;
+
+/* A new simulator, or NULL when out of memory. `seed` drives the random schedule. */
+cutoff_sim_t *cutoff_sim_new(const cutoff_sim_model_t *m, cutoff_sim_schedule_t schedule,
+                             uint64_t seed);
+void cutoff_sim_free(cutoff_sim_t *sim);
+
+/* Installs sim on the calling OS thread (NULL: none). Not while a job runs. */
+void cutoff_sim_install(cutoff_sim_t *sim);
+
+/* The model for the next jobs (e.g. another workload's node cost). Not while a job runs. */
+void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m);
+const cutoff_sim_model_t *cutoff_sim_model(const cutoff_sim_t *sim);
+
+void cutoff_sim_stats(const cutoff_sim_t *sim, cutoff_sim_stats_t *out);
+void cutoff_sim_reset_stats(cutoff_sim_t *sim);
+
+/* The virtual time now (ns): what the engine's clock reads between searches. */
+uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim);
+
+/* What to do when every virtual thread sleeps (a deadlock in the code simulated): called
+ * with a description; it must not return (the default prints it and aborts). */
+void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *what, void *arg),
+                            void *arg);
+
+#endif /* CUTOFF_SIM_SIM_H */
