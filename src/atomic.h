@@ -153,7 +153,7 @@ static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l) { return cutoff
 static inline void cutoff_spinlock_lock(cutoff_spinlock_t *l)
 {
 	while (!cutoff_sim_trylock(l))
-		cutoff_sim_spin_look();
+		cutoff_sim_spin_look(true);
 }
 static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l) { cutoff_sim_unlock(l); }
 

@@ -60,7 +60,7 @@ extern _Thread_local cutoff_sim_run_t *cutoff_sim_self;
 
 /* Out of line (sim/sched.c). */
 void cutoff_sim_switch(void);                  /* a point that must decide */
-void cutoff_sim_spin_look(void);               /* a spin-wait look or a yield */
+void cutoff_sim_spin_look(bool pausing);       /* a spin-wait look (pausing) or a yield */
 uint64_t cutoff_sim_now_ns(void);              /* the running thread's clock, or now */
 void cutoff_sim_sync_acquire(const void *p);   /* work/span: p was read, acquire */
 void cutoff_sim_sync_release(const void *p);   /* work/span: p was written, release */

@@ -22,10 +22,11 @@
  *             runs is always one of the earliest: the order of shared-memory accesses is the
  *             order of virtual time, and a run is a function of the code, the workload and
  *             the model alone (no address, no real time enters a decision).
- *   waits     a spin-wait look charges `spin` and, when another thread is ready, moves the
- *             clock to just past the earliest ready thread's and gives way: nothing the
- *             spinner reads can change before another thread runs. A sleeper leaves the
- *             ready set until cutoff_sim_unpark finds it, and starts again at
+ *   waits     a spin-wait look costs `spin` while it pauses and `yield` after (as
+ *             platform.h's spin-wait does), and when another thread is ready moves the
+ *             clock on to just past the earliest ready thread's and gives way: nothing
+ *             the spinner reads can change before another thread runs. A sleeper leaves
+ *             the ready set until cutoff_sim_unpark finds it, and starts again at
  *             max(its clock, the waker's + `wake`).
  *   buffers   (tt_visible > 0) each thread's delayed stores, oldest first; a store is
  *             applied once the running thread's clock has reached its moment (checked at
@@ -406,14 +407,14 @@ void cutoff_sim_switch(void)
 	switch_to(sim, pick(sim), false);
 }
 
-void cutoff_sim_spin_look(void)
+void cutoff_sim_spin_look(bool pausing)
 {
 	cutoff_sim_t *sim = self();
 	if (!sim || sim->cur < 0)
 		return;
 	sim->stats.spin_looks++;
 	vthread_t *me = &sim->t[sim->cur];
-	me->t.clock += sim->m.spin;
+	me->t.clock += pausing ? sim->m.spin : sim->m.yield;
 	if (sim->nready == 0)
 		return;
 	int next;

@@ -27,7 +27,8 @@ typedef struct cutoff_sim_model {
 	uint64_t tt_visible;     /* a table write is seen by the others this much later */
 	uint64_t lock;           /* taking a free lock */
 	uint64_t lock_handoff;   /* more, when another thread released it last */
-	uint64_t spin;           /* one look of a spin-wait (or a yield) */
+	uint64_t spin;           /* one look of a spin-wait while it pauses */
+	uint64_t yield;          /* a look after the pauses: a yield (a system call) */
 	uint64_t split;          /* making a split point and booking its helpers */
 	uint64_t join;           /* a helper taking a split point's state */
 	uint64_t wake;           /* from a wake-up to the sleeper running */
