@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "cutoff_games.h"
+#include "platform.h"
 
 #define C4_W CUTOFF_CONNECT4_WIDTH
 #define C4_H CUTOFF_CONNECT4_HEIGHT
@@ -395,12 +396,8 @@ int cutoff_connect4_winning_column(const cutoff_connect4_state_t *st)
  * The solver
  * ----------------------------------------------------------------------------------- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+/* The library's one clock (platform.h): virtual time in the simulator's build. */
+static double now_s(void) { return (double)cutoff_now_ns() / 1e9; }
 
 /* The answer for a root whose value is known without a search. */
 static void solve_known(const cutoff_connect4_state_t *st, bool weak,
