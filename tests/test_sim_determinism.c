@@ -148,9 +148,8 @@ static void run_searches(record_t *rec, cutoff_driver_t driver, int threads)
 }
 
 /* One run on a fresh simulator; `warm`: another engine's search runs on it first. */
-static void run(record_t *rec, cutoff_driver_t driver, int threads,
-                const cutoff_sim_model_t *model, cutoff_sim_schedule_t schedule, uint64_t seed,
-                bool warm)
+static void run(record_t *rec, cutoff_driver_t driver, int threads, const cutoff_sim_model_t *model,
+                cutoff_sim_schedule_t schedule, uint64_t seed, bool warm)
 {
 	rec->n = 0;
 	cutoff_sim_t *sim = sim_start(model, schedule, seed);
@@ -229,7 +228,7 @@ static void seeds_matter(cutoff_driver_t driver, int threads)
 		bool seen = false;
 		for (int t = 0; t < s && !seen; t++)
 			seen = runs[t].n == runs[s].n &&
-			       memcmp(runs[t].v, runs[s].v, sizeof(uint64_t) * (size_t)runs[s].n) == 0;
+			       !memcmp(runs[t].v, runs[s].v, sizeof(uint64_t) * (size_t)runs[s].n);
 		distinct += s > 0 && !seen;
 	}
 	CHECK(distinct > 1, "%s x%d: the random schedule gave one run for 4 seeds",

@@ -58,11 +58,11 @@ typedef struct tree_case {
 } tree_case_t;
 
 static const tree_case_t tree_cases[] = {
-	{ 5, 7, CUTOFF_RTREE_IID, 7, true, 2 },          /* to the leaves */
-	{ 5, 7, CUTOFF_RTREE_INCREMENTAL, 7, true, 2 },  /* to the leaves */
-	{ 4, 10, CUTOFF_RTREE_INCREMENTAL, 7, true, 2 }, /* short of them */
-	{ 4, 10, CUTOFF_RTREE_INCREMENTAL, 6, false, 1 },
-	{ 6, 8, CUTOFF_RTREE_IID, 5, false, 1 },
+	{ 5, 7, CUTOFF_RTREE_IID, 7, true, 2 },           /* to the leaves */
+	{ 5, 7, CUTOFF_RTREE_INCREMENTAL, 7, true, 2 },   /* to the leaves */
+	{ 4, 10, CUTOFF_RTREE_INCREMENTAL, 7, true, 2 },  /* short of them */
+	{ 4, 10, CUTOFF_RTREE_INCREMENTAL, 6, false, 1 }, /* short of them, one search */
+	{ 6, 8, CUTOFF_RTREE_IID, 5, false, 1 },          /* short of them, one search */
 };
 enum {
 	NTREES = sizeof tree_cases / sizeof tree_cases[0],
@@ -107,7 +107,8 @@ static void trees_make(void)
 			n++;
 			if (why) {
 				wrong++;
-				printf("  tree %d root %d: the serial search gave %s (%d, negamax %d)\n",
+				printf("  tree %d root %d: the serial search gave %s (%d, "
+				       "negamax %d)\n",
 				       t, k, why, (int)r.value, (int)truths[t][k]);
 			}
 		}
@@ -128,7 +129,8 @@ static void trees_run(cutoff_driver_t driver, int threads, int *runs, int *wrong
 		const tree_case_t *c = &tree_cases[t];
 		const cutoff_game_t *g = cutoff_rtree_game(trees[t]);
 		for (int s = 0; s < NSETUPS; s++) {
-			cutoff_config_t cfg = sim_config(driver, threads, setups[s].algo, setups[s].mb);
+			cutoff_config_t cfg =
+				sim_config(driver, threads, setups[s].algo, setups[s].mb);
 			cutoff_engine_t *e = sim_engine(g, &cfg);
 			for (int k = 0; e && k < c->roots; k++) {
 				cutoff_result_t r;
@@ -137,16 +139,16 @@ static void trees_run(cutoff_driver_t driver, int threads, int *runs, int *wrong
 				                                  truths[t][k], rc, &r);
 				(*runs)++;
 				if (why && ++*wrong <= 10)
-					printf("  %s x%d, %s table %zu MiB, tree %d (b %d, depth %d of "
-					       "%d, %s, %s), root %d: %s: value %d (bound %d, depth "
-					       "%d, move %d), serial %d\n",
+					printf("  %s x%d, %s table %zu MiB, tree %d (b %d, "
+					       "depth %d of %d, %s, %s), root %d: %s: value %d "
+					       "(bound %d, depth %d, move %d), serial %d\n",
 					       cutoff_driver_name(driver), threads,
-					       algo_name[setups[s].algo], setups[s].mb, t, c->branching,
-					       c->depth, c->tree_depth,
+					       algo_name[setups[s].algo], setups[s].mb, t,
+					       c->branching, c->depth, c->tree_depth,
 					       c->model == CUTOFF_RTREE_IID ? "iid" : "incremental",
 					       c->iterate ? "iterated" : "one search", k, why,
-					       (int)r.value, (int)r.bound, r.depth, (int)r.best_move,
-					       (int)truths[t][k]);
+					       (int)r.value, (int)r.bound, r.depth,
+					       (int)r.best_move, (int)truths[t][k]);
 			}
 			cutoff_engine_free(e);
 		}
@@ -159,7 +161,7 @@ static void trees_run(cutoff_driver_t driver, int threads, int *runs, int *wrong
 
 enum {
 	C4_MAX = 32,
-	C4_RANDOM = 6,      /* random endgames, */
+	C4_RANDOM = 6,       /* random endgames, */
 	C4_RANDOM_EMPTY = 16 /* of this many empty cells */
 };
 
@@ -230,7 +232,8 @@ static void c4_make(void)
 	if (dir && c4_read(dir, "Test_L3_R1", 1, 8) && c4_read(dir, "Test_L2_R1", 1, 4))
 		printf("connect four: %d positions of Pons' test sets\n", nc4);
 	else
-		printf("connect four: test sets: skipped: data not found (CUTOFF_DATA_DIR/connect4)\n");
+		printf("connect four: test sets: skipped: data not found "
+		       "(CUTOFF_DATA_DIR/connect4)\n");
 
 	cutoff_connect4_parse("4455", &c4[nc4].st, NULL, 0);
 	c4[nc4].score = 18;
@@ -282,15 +285,19 @@ static void c4_run(cutoff_driver_t driver, int threads, int *runs, int *wrong)
 		cutoff_connect4_solution_t s;
 		cutoff_engine_clear(e);
 		int rc = cutoff_connect4_solve(e, &c4[i].st, false, (i + threads) % 2, &s);
-		const char *why = rc != 0                           ? cutoff_strerror(rc)
-		                  : s.stopped                       ? "a solve that stopped"
-		                  : s.score != c4[i].score          ? "a score that is not the known one"
-		                  : !c4_move_ok(serial, &c4[i], s.best_column) ? "a best column that does "
-		                                                          "not achieve the score"
-		                                                        : NULL;
+		const char *why = NULL;
+		if (rc != 0)
+			why = cutoff_strerror(rc);
+		else if (s.stopped)
+			why = "a solve that stopped";
+		else if (s.score != c4[i].score)
+			why = "a score that is not the known one";
+		else if (!c4_move_ok(serial, &c4[i], s.best_column))
+			why = "a best column that does not achieve the score";
 		(*runs)++;
 		if (why && ++*wrong <= 10)
-			printf("  %s x%d, connect four %s: %s: score %d, best column %d, known %d\n",
+			printf("  %s x%d, connect four %s: %s: score %d, best column %d, "
+			       "known %d\n",
 			       cutoff_driver_name(driver), threads, c4[i].where, why, s.score,
 			       s.best_column, c4[i].score);
 	}

@@ -149,8 +149,8 @@ static void one_seed(uint64_t seed)
 	cutoff_engine_t *e = sim_engine(g, &cfg);
 	int rc = e ? sim_search(e, &root, c.depth, c.iterate, &r) : CUTOFF_ENOMEM;
 	const char *why = sim_rtree_wrong(g, &root, c.depth, truth, rc, &r);
-	CHECK(!why, "the serial search gave %s: %d, negamax %d; %s", why, (int)r.value,
-	      (int)truth, what);
+	CHECK(!why, "the serial search gave %s: %d, negamax %d; %s", why, (int)r.value, (int)truth,
+	      what);
 	cutoff_engine_free(e);
 	sim_stop(sim);
 
@@ -170,9 +170,10 @@ static void one_seed(uint64_t seed)
 		runs++;
 		if (why) {
 			wrong++;
-			printf("FAIL: %s: value %d (bound %d, depth %d, move %d), serial %d\n  in %s\n",
-			       why, (int)r.value, (int)r.bound, r.depth, (int)r.best_move, (int)truth,
-			       what);
+			printf("FAIL: %s: value %d (bound %d, depth %d, move %d), serial "
+			       "%d\n  in %s\n",
+			       why, (int)r.value, (int)r.bound, r.depth, (int)r.best_move,
+			       (int)truth, what);
 		}
 		cutoff_engine_free(e);
 		sim_stop(sim);

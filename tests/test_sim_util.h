@@ -88,8 +88,8 @@ static inline cutoff_engine_t *sim_engine(const cutoff_game_t *g, const cutoff_c
 {
 	int err = 0;
 	cutoff_engine_t *e = cutoff_engine_new(g, cfg, &err);
-	CHECK(e != NULL, "engine (%s, %d virtual threads): %s",
-	      cutoff_driver_name(cfg->driver), cfg->threads, cutoff_strerror(err));
+	CHECK(e != NULL, "engine (%s, %d virtual threads): %s", cutoff_driver_name(cfg->driver),
+	      cfg->threads, cutoff_strerror(err));
 	return e;
 }
 
