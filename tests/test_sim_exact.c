@@ -21,13 +21,16 @@
  * CUTOFF_DATA_DIR/connect4 at run time ("skipped: data not found" without them); and,
  * always, "4455" (18, README's worked example) and six random endgames of 16 empty cells
  * (seeded playouts), scored by the serial engine on one virtual thread.
+ *
+ * Usage: test_sim_exact [--threads N,N,...] (other counts; valgrind runs 1,2,7).
  */
 #include "test_sim_util.h"
 
-static const int counts[] = { 1, 2, 7, 16, 64 };
+static const int default_counts[] = { 1, 2, 7, 16, 64 };
 enum {
-	NCOUNTS = sizeof counts / sizeof counts[0]
+	MAX_COUNTS = 16
 };
+static int counts[MAX_COUNTS], ncounts;
 
 static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
 
@@ -305,8 +308,32 @@ static void c4_run(cutoff_driver_t driver, int threads, int *runs, int *wrong)
 	cutoff_engine_free(e);
 }
 
-int main(void)
+/* --threads LIST: the counts to run instead of 1,2,7,16,64 (valgrind runs a few). */
+static bool parse_args(int argc, char **argv)
 {
+	ncounts = 0;
+	if (argc == 1) {
+		for (size_t i = 0; i < sizeof default_counts / sizeof(int); i++)
+			counts[ncounts++] = default_counts[i];
+		return true;
+	}
+	if (argc != 3 || strcmp(argv[1], "--threads"))
+		return false;
+	for (char *p = argv[2], *end; *p && ncounts < MAX_COUNTS; p = *end ? end + 1 : end) {
+		long n = strtol(p, &end, 10);
+		if (end == p || n < 1 || n > CUTOFF_MAX_THREADS || (*end && *end != ','))
+			return false;
+		counts[ncounts++] = (int)n;
+	}
+	return ncounts > 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (!parse_args(argc, argv)) {
+		fprintf(stderr, "usage: %s [--threads N,N,...]\n", argv[0]);
+		return 2;
+	}
 	sim_topology_load();
 	trees_make();
 	c4_make();
@@ -314,7 +341,7 @@ int main(void)
 	CHECK(ndrivers >= 4, "the registry has %d drivers", ndrivers);
 	for (int d = 0; d < ndrivers; d++) {
 		cutoff_driver_t driver = (cutoff_driver_t)d;
-		for (int k = 0; k < NCOUNTS; k++) {
+		for (int k = 0; k < ncounts; k++) {
 			/* A fresh simulator each time: a failure here replays alone. */
 			cutoff_sim_t *sim = sim_start(NULL, CUTOFF_SIM_CLOCK, 1);
 			int tree_runs = 0, tree_wrong = 0, c4_runs = 0, c4_wrong = 0;
