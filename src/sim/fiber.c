@@ -10,7 +10,13 @@
  * AddressSanitizer: before each switch, __sanitizer_start_switch_fiber with the stack
  * being entered (and a place for the leaving fiber's fake stack, NULL when it exits for
  * good); after each arrival, __sanitizer_finish_switch_fiber. The OS thread's own stack
- * bounds are learnt at the first arrival in a fiber from it.
+ * bounds are learnt at the first arrival in a fiber from it. A fiber made again on a stack
+ * it ran on before (every job of a pool) has its whole stack unpoisoned first: the frames
+ * of its last run never returned (it switched away for good from inside them), so their
+ * redzones would still be marked, and the new run's frames, laid over them, would be
+ * reported as overflows. For the same reason a stack is unpoisoned before it is unmapped:
+ * ASan keeps the marks of unmapped memory, and the next mapping at that address (a
+ * table, another stack) would inherit them.
  */
 #include "sim/fiber.h"
 
@@ -27,6 +33,7 @@
 #endif
 
 #ifdef FIBER_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -104,6 +111,9 @@ void cutoff_fiber_free(cutoff_fiber_t *f)
 #ifdef FIBER_VALGRIND
 	VALGRIND_STACK_DEREGISTER(f->vg_id);
 #endif
+#ifdef FIBER_ASAN
+	__asan_unpoison_memory_region(f->stack_lo, f->stack_bytes);
+#endif
 	munmap(f->map, f->map_bytes);
 	f->map = NULL;
 }
@@ -113,6 +123,9 @@ void cutoff_fiber_make(cutoff_fiber_t *f, void (*fn)(void *), void *arg)
 	f->fn = fn;
 	f->arg = arg;
 	f->asan_fake = NULL;
+#ifdef FIBER_ASAN
+	__asan_unpoison_memory_region(f->stack_lo, f->stack_bytes);
+#endif
 	f->ctx = make_fcontext(f->stack_lo + f->stack_bytes, f->stack_bytes, entry);
 }
 
