@@ -396,8 +396,9 @@ int cutoff_connect4_winning_column(const cutoff_connect4_state_t *st)
  * The solver
  * ----------------------------------------------------------------------------------- */
 
-/* The library's one clock (platform.h): virtual time in the simulator's build. */
-static double now_s(void) { return (double)cutoff_now_ns() / 1e9; }
+/* Seconds since t0 (ns) by the library's one clock (platform.h; virtual time in the
+ * simulator's build), in integers until the difference. */
+static double since_s(uint64_t t0) { return (double)(cutoff_now_ns() - t0) / 1e9; }
 
 /* The answer for a root whose value is known without a search. */
 static void solve_known(const cutoff_connect4_state_t *st, bool weak,
@@ -528,13 +529,13 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		return CUTOFF_EINVAL;
 	if (cutoff_engine_config(e, &cfg) < 0 || cfg.pruning != CUTOFF_PRUNE_NONE)
 		return CUTOFF_EINVAL; /* speculative pruning: the scores would not be exact */
-	double t0 = now_s();
+	uint64_t t0 = cutoff_now_ns();
 	memset(out, 0, sizeof(*out));
 	out->weak = weak;
 	out->best_column = -1;
 	if (st->known) {
 		solve_known(st, weak, out);
-		out->time_s = now_s() - t0;
+		out->time_s = since_s(t0);
 		return CUTOFF_OK;
 	}
 
@@ -602,6 +603,6 @@ stopped:
 	out->lower = lower;
 	out->upper = upper;
 done:
-	out->time_s = now_s() - t0;
+	out->time_s = since_s(t0);
 	return rc < 0 ? rc : CUTOFF_OK;
 }
