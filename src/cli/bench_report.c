@@ -1364,8 +1364,25 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	        ext);
 	fprintf(gp,
 	        "set multiplot layout 1,%d title 'time-to-depth speed-up over the %s "
-	        "search at 1 thread (Stockfish: over itself)'\n",
-	        nw, bench_engine_name(false, b->base));
+	        "search at 1 thread (Stockfish: over itself)%s'\n",
+	        nw, bench_engine_name(false, b->base), b->sim ? ", virtual threads" : "");
+	/* cutoff sim: the published curves beside ours, on logarithmic axes (chess programs
+	 * both: Hyatt's DTS in Cray Blitz, Feldmann's YBW in Zugzwang; docs/simulation.md). */
+	bool logs = b->sim && b->counts[b->ncounts - 1] > 16;
+	if (b->sim) {
+		FILE *f = open_in(b, "published.dat");
+		if (!f) {
+			fclose(gp);
+			return false;
+		}
+		fputs("# threads speed-up: DTS in Cray Blitz (Hyatt 1994)\n"
+		      "2 2.0\n4 3.7\n8 6.6\n16 11.1\n\n\n"
+		      "# threads speed-up: YBW in Zugzwang (Feldmann 1993)\n16 11\n256 126\n",
+		      f);
+		fclose(f);
+	}
+	if (logs)
+		fputs("set logscale xy 2\n", gp);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
@@ -1410,18 +1427,31 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		for (int c = 0; c < b->ncounts; c++)
 			fprintf(gp, "%s%d", c ? ", " : "", b->counts[c]);
 		fputs(")\n", gp);
-		fprintf(gp,
-		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
-		        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
-		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
-		        bench_workload_names[wk], b->counts[b->ncounts - 1]);
+		if (logs)
+			fprintf(gp,
+			        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
+			        "set xrange [0.8:%g]\nset yrange [0.5:*]\n"
+			        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
+			        bench_workload_names[wk], 1.25 * b->counts[b->ncounts - 1]);
+		else
+			fprintf(gp,
+			        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
+			        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
+			        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
+			        bench_workload_names[wk], b->counts[b->ncounts - 1]);
 		for (int l = 0; l < lines; l++)
 			fprintf(gp, ", '%s' using 1:%d title '%s' with linespoints lw 2",
 			        l ? "" : name, l + 2,
 			        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
+		if (b->sim)
+			fputs(", 'published.dat' index 0 using 1:2 title 'DTS, Cray Blitz (chess)' "
+			      "with points pt 7 ps 1.5 lc rgb 'black', '' index 1 using 1:2 title "
+			      "'YBW, Zugzwang (chess)' with points pt 5 ps 1.5 lc rgb 'dark-red'",
+			      gp);
 		fputc('\n', gp);
 	}
-	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n");
+	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n%s",
+	        logs ? "unset logscale\n" : "");
 
 	/* per-thread node rate of the run of median time, for every setting */
 	fprintf(gp, "set terminal %s size %d,460\nset output 'node-rate-per-thread.%s'\n", term,

@@ -45,6 +45,7 @@ enum { CUTOFF_SIM_CHARGE_KINDS = 4 };
  * stores, wake-ups, the pool's hand-overs). */
 typedef struct cutoff_sim_time {
 	uint64_t clock, work, span;
+	uint64_t rng; /* the node cost's jitter (a seeded sequence of the thread's own) */
 } cutoff_sim_time_t;
 
 /* The running virtual thread as the inline fast paths see it (sim/sched.c owns it). */
@@ -53,6 +54,7 @@ typedef struct cutoff_sim_run {
 	uint64_t limit;        /* it runs on while *clock <= limit (clock schedule) */
 	bool random;           /* the random schedule: a choice at every point */
 	bool buffered;         /* table writes are delayed (tt_visible > 0) */
+	uint64_t jitter;       /* a node costs charge[NODE] +- up to this much (ps), uniform */
 	uint64_t charge[CUTOFF_SIM_CHARGE_KINDS]; /* ps of each kind of work */
 } cutoff_sim_run_t;
 
@@ -92,6 +94,12 @@ static inline void cutoff_sim_charge(int kind)
 	cutoff_sim_run_t *r = cutoff_sim_self;
 	if (r && r->clock) {
 		uint64_t c = r->charge[kind];
+		if (kind == 0 && r->jitter) { /* CUTOFF_CHARGE_NODE: splitmix64 */
+			uint64_t z = (r->clock->rng += 0x9e3779b97f4a7c15u);
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+			c = c - r->jitter + (z ^ (z >> 31)) % (2 * r->jitter + 1);
+		}
 		r->clock->clock += c;
 		r->clock->work += c;
 		r->clock->span += c;

@@ -2,7 +2,8 @@
  * model.c — the cost model's fields, defaults and files (sim.h).
  *
  * A file is plain text: one `name value` a line, the value in nanoseconds (at most three
- * decimals: the simulator counts picoseconds), `#` to the end of a line a comment, blank
+ * decimals: the simulator counts picoseconds; node_jitter alone is a percentage, kept in
+ * thousandths the same way), `#` to the end of a line a comment, blank
  * lines ignored. A field not named keeps its default; a name twice, an unknown name, a
  * value that is not a number in [0, 1e9] ns are errors that name the line.
  *
@@ -27,6 +28,7 @@ const cutoff_sim_field_t cutoff_sim_fields[] = {
 	{ "node.chess", offsetof(cutoff_sim_model_t, node_chess), "one node of chess" },
 	{ "node.connect4", offsetof(cutoff_sim_model_t, node_connect4), "one node of Connect Four" },
 	{ "node.rtree", offsetof(cutoff_sim_model_t, node_rtree), "one node of a random tree" },
+	FIELD(node_jitter, "PERCENT, not ns: a node costs node +- up to this share, uniform"),
 	FIELD(tt_probe, "a table probe, beyond the node's own cost"),
 	FIELD(tt_store, "a table store that writes, beyond the node's own cost"),
 	FIELD(tt_store_other, "more, when another thread wrote the bucket last (coherence)"),
@@ -56,6 +58,7 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m)
 		.node_chess = 400000,
 		.node_connect4 = 120000,
 		.node_rtree = 80000,
+		.node_jitter = 10000, /* 10 %: a modelling choice, docs/simulation.md */
 		.tt_probe = 0,
 		.tt_store = 0,
 		.tt_store_other = 60000,
@@ -111,11 +114,15 @@ bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, s
 		int i = 0;
 		while (i < cutoff_sim_nfields && strcmp(cutoff_sim_fields[i].name, name))
 			i++;
-		if (got != 2 || i == cutoff_sim_nfields || seen[i] || !(ns >= 0 && ns <= 1e9)) {
+		bool pct = i < cutoff_sim_nfields &&
+		           cutoff_sim_fields[i].offset == offsetof(cutoff_sim_model_t, node_jitter);
+		if (got != 2 || i == cutoff_sim_nfields || seen[i] ||
+		    !(ns >= 0 && ns <= (pct ? 100 : 1e9))) {
 			snprintf(err, errlen, "%s:%d: %s", path, no,
 			         got != 2                   ? "expected 'name value-in-ns'"
 			         : i == cutoff_sim_nfields ? "unknown name (see cutoff sim --help)"
 			         : seen[i]                  ? "name given twice"
+			         : pct                      ? "a percentage, 0 .. 100"
 			                                    : "value not in 0 .. 1e9 ns");
 			ok = false;
 			break;

@@ -176,6 +176,8 @@ void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m)
 	sim->run.charge[CUTOFF_CHARGE_TT_PROBE] = m->tt_probe;
 	sim->run.charge[CUTOFF_CHARGE_SPLIT] = m->split;
 	sim->run.charge[CUTOFF_CHARGE_JOIN] = m->join;
+	uint64_t pct = m->node_jitter > 100000 ? 100000 : m->node_jitter; /* at most 100 % */
+	sim->run.jitter = (uint64_t)((unsigned __int128)m->node * pct / 100000);
 }
 
 const cutoff_sim_model_t *cutoff_sim_model(const cutoff_sim_t *sim) { return &sim->m; }
@@ -626,6 +628,7 @@ int cutoff_pool_new(int threads, int pus, void *topology, const int *pu, int *bi
 		}
 		pool->t[i].index = i;
 		pool->t[i].state = DONE;
+		pool->t[i].t.rng = (sim->seed + 1) * 0xd1342543de82ef95u + (uint64_t)i * 0x9e3779b97f4a7c15u;
 	}
 	*out = pool;
 	return CUTOFF_OK;
@@ -661,7 +664,9 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 	for (int i = 0; i < sim->n; i++) {
 		vthread_t *v = &sim->t[i];
 		uint64_t at = sim->now + (i > 0 ? sim->m.start : 0);
-		v->t = (cutoff_sim_time_t){ .clock = at, .work = 0, .span = sim->span_now };
+		v->t = (cutoff_sim_time_t){
+			.clock = at, .work = 0, .span = sim->span_now, .rng = v->t.rng
+		};
 		v->parked = NULL;
 		v->buf_head = v->buf_count = 0;
 		cutoff_fiber_make(&v->fiber, thread_main, v);

@@ -21,6 +21,7 @@
 typedef struct cutoff_sim_model {
 	uint64_t node;           /* one node of the search (the workload's own, below, when set) */
 	uint64_t node_chess, node_connect4, node_rtree; /* one node of each workload, 0: `node` */
+	uint64_t node_jitter;    /* NOT time: each node's cost varies by up to this percent (x1000) */
 	uint64_t tt_probe;       /* one table probe, beyond the node's own cost */
 	uint64_t tt_store;       /* one table store that writes, beyond the node's */
 	uint64_t tt_store_other; /* more, when another thread wrote that bucket last */
