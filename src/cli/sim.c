@@ -97,9 +97,11 @@ static const char sim_usage[] =
 	"  --schedule S       clock: the earliest virtual thread runs (default); random: a\n"
 	"                     seeded random choice among the runnable ones at every\n"
 	"                     shared-memory access (to test; its times mean little)\n"
-	"  --seed S           the random schedule's seed, 0..2^64-1; default 1\n"
+	"  --seed S           the seed of the node costs' jitter and of the random\n"
+	"                     schedule, 0..2^64-1; default 1\n"
 	"  --threads LIST     virtual thread counts, 1..1024; default 1,2,4,...,256\n"
-	"  --repeat K         default 1 (a run is deterministic)\n"
+	"  --repeat K         runs of every setting, with seeds S, S+1, .. S+K-1 (the report\n"
+	"                     gives medians and spreads over them); default 1\n"
 	"\n"
 	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
 	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
@@ -176,6 +178,9 @@ static void before(void *ctx, const bench_t *b, bench_run_t *run)
 	sim_cli_t *s = ctx;
 	cutoff_sim_model_t m = cutoff_sim_model_for(&s->model, bench_workload_names[run->workload]);
 	cutoff_sim_set_model(s->sim, &m);
+	/* Repeat r runs with seed + r - 1: the repeats are the same run under other draws
+	 * of the node costs' jitter (and of the random schedule). */
+	cutoff_sim_set_seed(s->sim, s->seed + (uint64_t)run->repeat - 1);
 	cutoff_sim_reset_stats(s->sim);
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 }
@@ -198,6 +203,9 @@ int cli_sim(int argc, char **argv)
 {
 	static sim_cli_t s;
 	static bench_sim_t hooks;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--calibrate") || !strncmp(argv[i], "--calibrate=", 12))
+			return sim_calibrate(argc, argv); /* says to run the real `cutoff` */
 	memset(&s, 0, sizeof(s));
 	s.seed = 1;
 	cli_opt_t extra[] = {

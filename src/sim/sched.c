@@ -165,6 +165,8 @@ void cutoff_sim_free(cutoff_sim_t *sim)
 	free(sim);
 }
 
+void cutoff_sim_set_seed(cutoff_sim_t *sim, uint64_t seed) { sim->seed = seed; }
+
 void cutoff_sim_install(cutoff_sim_t *sim) { cutoff_sim_self = sim ? &sim->run : NULL; }
 
 void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m)

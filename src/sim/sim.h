@@ -88,6 +88,9 @@ void cutoff_sim_free(cutoff_sim_t *sim);
 /* Installs sim on the calling OS thread (NULL: none). Not while a job runs. */
 void cutoff_sim_install(cutoff_sim_t *sim);
 
+/* The seed for the engines made from now on (their random schedule and node jitter). */
+void cutoff_sim_set_seed(cutoff_sim_t *sim, uint64_t seed);
+
 /* The model for the next jobs (e.g. another workload's node cost). Not while a job runs. */
 void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m);
 const cutoff_sim_model_t *cutoff_sim_model(const cutoff_sim_t *sim);
