@@ -418,7 +418,9 @@ void cutoff_sim_spin_look(bool pausing)
 		return;
 	sim->stats.spin_looks++;
 	vthread_t *me = &sim->t[sim->cur];
-	me->t.clock += pausing ? sim->m.spin : sim->m.yield;
+	/* At least a picosecond: a spinner alone must see time pass (its spin window). */
+	uint64_t cost = pausing ? sim->m.spin : sim->m.yield;
+	me->t.clock += cost ? cost : 1;
 	if (sim->nready == 0)
 		return;
 	int next;
