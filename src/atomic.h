@@ -147,13 +147,13 @@ static inline void cutoff_cpu_relax(void) { __atomic_signal_fence(__ATOMIC_SEQ_C
 typedef cutoff_sim_lock_t cutoff_spinlock_t;
 static inline void cutoff_spinlock_init(cutoff_spinlock_t *l)
 {
-	*l = (cutoff_spinlock_t){ .locked = 0, .last = -1, .span = 0 };
+	*l = (cutoff_spinlock_t){ .locked = 0, .last = -1, .waiters = -1, .span = 0 };
 }
 static inline bool cutoff_spinlock_trylock(cutoff_spinlock_t *l) { return cutoff_sim_trylock(l); }
 static inline void cutoff_spinlock_lock(cutoff_spinlock_t *l)
 {
-	while (!cutoff_sim_trylock(l))
-		cutoff_sim_spin_look(true);
+	for (unsigned looks = 0; !cutoff_sim_trylock(l); looks++)
+		cutoff_sim_spin_look(&looks, UINT32_MAX); /* ck_spinlock only pauses */
 }
 static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l) { cutoff_sim_unlock(l); }
 

@@ -87,7 +87,7 @@ typedef struct cutoff_spin {
 _Static_assert((int)CUTOFF_CHARGE_KINDS == (int)CUTOFF_SIM_CHARGE_KINDS, "sim/backend.h's charges");
 
 static inline uint64_t cutoff_now_ns(void) { return cutoff_sim_now_ns(); }
-static inline void cutoff_yield(void) { cutoff_sim_spin_look(false); }
+static inline void cutoff_yield(void) { cutoff_sim_spin_look(NULL, 0); }
 static inline void cutoff_charge(cutoff_charge_kind_t kind) { cutoff_sim_charge((int)kind); }
 /* A table store into bucket `bucket` of `buckets`: its cost, and the coherence cost when
  * another virtual thread wrote that bucket last. */
@@ -99,7 +99,7 @@ static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
 
 static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 {
-	cutoff_sim_spin_look(spin->looks < CUTOFF_SPIN_PAUSES);
+	cutoff_sim_spin_look(&spin->looks, CUTOFF_SPIN_PAUSES);
 	return ++spin->looks;
 }
 /* No operating system takes a virtual thread's CPU. */

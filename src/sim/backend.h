@@ -46,6 +46,7 @@ enum { CUTOFF_SIM_CHARGE_KINDS = 4 };
 typedef struct cutoff_sim_time {
 	uint64_t clock, work, span;
 	uint64_t rng; /* the node cost's jitter (a seeded sequence of the thread's own) */
+	void *lock_failed; /* the lock of a failed trylock with no point since (sched.c) */
 } cutoff_sim_time_t;
 
 /* The running virtual thread as the inline fast paths see it (sim/sched.c owns it). */
@@ -62,7 +63,10 @@ extern _Thread_local cutoff_sim_run_t *cutoff_sim_self;
 
 /* Out of line (sim/sched.c). */
 void cutoff_sim_switch(void);                  /* a point that must decide */
-void cutoff_sim_spin_look(bool pausing);       /* a spin-wait look (pausing) or a yield */
+/* A look of a spin-wait: the caller's count of looks so far (NULL: a lone yield), and how
+ * many of its first looks pause (`spin`); the others yield (`yield`). The simulator may
+ * advance *looks by the looks it skips (a lock spin sleeps until the lock is released). */
+void cutoff_sim_spin_look(unsigned *looks, unsigned pauses);
 uint64_t cutoff_sim_now_ns(void);              /* the running thread's clock, or now */
 void cutoff_sim_sync_acquire(const void *p);   /* work/span: p was read, acquire */
 void cutoff_sim_sync_release(const void *p);   /* work/span: p was written, release */
@@ -76,6 +80,7 @@ void cutoff_sim_unpark(int *word);
 typedef struct cutoff_sim_lock {
 	int locked;
 	int last;           /* the virtual thread that released it last, -1: none */
+	int waiters;        /* the first virtual thread asleep until it is released, -1: none */
 	uint64_t span;      /* work/span: the releaser's span at the release */
 } cutoff_sim_lock_t;
 bool cutoff_sim_trylock(cutoff_sim_lock_t *l);
@@ -85,8 +90,11 @@ void cutoff_sim_unlock(cutoff_sim_lock_t *l);
 static inline void cutoff_sim_point(void)
 {
 	cutoff_sim_run_t *r = cutoff_sim_self;
-	if (r && r->clock && (r->random || r->clock->clock > r->limit))
-		cutoff_sim_switch();
+	if (r && r->clock) {
+		r->clock->lock_failed = NULL;
+		if (r->random || r->clock->clock > r->limit)
+			cutoff_sim_switch();
+	}
 }
 
 static inline void cutoff_sim_charge(int kind)

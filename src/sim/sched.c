@@ -14,7 +14,8 @@
  *             waiting for one); run.clock points at its times, NULL when cur < 0.
  *   ready     the runnable threads other than `cur`: a binary heap by (clock, index) in the
  *             clock schedule, an unordered array in the random one. A thread is in exactly
- *             one of: running, ready, asleep (`parked` names the word it sleeps on), done.
+ *             one of: running, ready, asleep (`parked` names the word it sleeps on),
+ *             waiting for a lock's release (`lock_wait`), done.
  *   limit     (clock schedule) the running thread goes on at a point while its clock is at
  *             most `limit`: the earliest ready thread's clock plus the quantum, minus one
  *             when that thread's index is lower (ties go to the lower index). Recomputed
@@ -25,7 +26,11 @@
  *   waits     a spin-wait look costs `spin` while it pauses and `yield` after (as
  *             platform.h's spin-wait does), and when another thread is ready moves the
  *             clock on to just past the earliest ready thread's and gives way: nothing
- *             the spinner reads can change before another thread runs. A sleeper leaves
+ *             the spinner reads can change before another thread runs. A lock spin (a
+ *             look right after a failed trylock, clock schedule) sleeps instead until
+ *             the lock's release (LOCK_WAIT); a release wakes the one spinner whose
+ *             next look ends first after it (ties: the lower index), at that look, its
+ *             looks counted as if made: the others would have found the lock taken. A sleeper leaves
  *             the ready set until cutoff_sim_unpark finds it, and starts again at
  *             max(its clock, the waker's + `wake`).
  *   buffers   (tt_visible > 0) each thread's delayed stores, oldest first; a store is
@@ -57,7 +62,8 @@ enum {
 	READY = 0,
 	RUNNING = 1,
 	ASLEEP = 2,
-	DONE = 3
+	DONE = 3,
+	LOCK_WAIT = 4
 };
 
 enum {
@@ -82,10 +88,23 @@ typedef struct vthread {
 	cutoff_sim_time_t t;
 	int index, state;
 	int *parked; /* the word it sleeps on, while ASLEEP */
+	/* A lock spin (the clock schedule; t.lock_failed says which lock a look right after
+	 * a failed trylock spins on): asleep until the lock's release, where its looks began
+	 * (the clock after the failed try), the caller's count then, its pauses, and the
+	 * count's place. */
+	cutoff_sim_lock_t *lock_wait;
+	int next_waiter; /* the next thread asleep on lock_wait, -1: none */
+	uint64_t look_from;
+	unsigned look_count, look_pauses, *looks;
 	cutoff_fiber_t fiber;
 	delayed_t buf[STORE_BUFFER];
 	int buf_head, buf_count;
 } vthread_t;
+
+typedef struct slot {
+	uint64_t clock; /* the thread's, while it is ready */
+	int index;
+} slot_t;
 
 typedef struct sync_slot {
 	const void *p;
@@ -106,7 +125,8 @@ struct cutoff_sim {
 	cutoff_pool_t *pool;
 	vthread_t *t;
 	int n, cur, done;
-	int *ready, nready;
+	slot_t *ready;
+	int nready;
 	int pending; /* delayed stores in all buffers */
 	cutoff_fiber_t main;
 	cutoff_pool_job_fn job;
@@ -122,7 +142,7 @@ struct cutoff_pool {
 	cutoff_sim_t *sim;
 	int threads;
 	vthread_t *t;
-	int *ready;
+	slot_t *ready;
 };
 
 /* ------------------------------------------------------------------------------------ */
@@ -209,50 +229,68 @@ static uint64_t next_random(cutoff_sim_t *sim)
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* The ready set */
+/* The ready set. Its entries carry their thread's clock (which does not change while the
+ * thread is ready), so that the heap's comparisons read only the heap. */
 
-static bool before(const cutoff_sim_t *sim, int a, int b)
+static bool before(slot_t a, slot_t b)
 {
-	uint64_t ca = sim->t[a].t.clock, cb = sim->t[b].t.clock;
-	return ca < cb || (ca == cb && a < b);
+	return a.clock < b.clock || (a.clock == b.clock && a.index < b.index);
+}
+
+static slot_t slot_of(const cutoff_sim_t *sim, int i) { return (slot_t){ sim->t[i].t.clock, i }; }
+
+/* Puts `s` at position k of the heap (a hole) and sifts it down. */
+static void sift_down(cutoff_sim_t *sim, int k, slot_t s)
+{
+	for (;;) {
+		int c = 2 * k + 1;
+		if (c >= sim->nready)
+			break;
+		if (c + 1 < sim->nready && before(sim->ready[c + 1], sim->ready[c]))
+			c++;
+		if (!before(sim->ready[c], s))
+			break;
+		sim->ready[k] = sim->ready[c];
+		k = c;
+	}
+	sim->ready[k] = s;
 }
 
 static void ready_push(cutoff_sim_t *sim, int i)
 {
 	sim->t[i].state = READY;
+	slot_t s = slot_of(sim, i);
 	int k = sim->nready++;
 	if (sim->schedule == CUTOFF_SIM_CLOCK) {
-		while (k > 0 && before(sim, i, sim->ready[(k - 1) / 2])) {
+		while (k > 0 && before(s, sim->ready[(k - 1) / 2])) {
 			sim->ready[k] = sim->ready[(k - 1) / 2];
 			k = (k - 1) / 2;
 		}
 	}
-	sim->ready[k] = i;
+	sim->ready[k] = s;
 }
 
-/* Removes and returns ready[k] (the clock schedule: only k = 0, the earliest). */
+/* Removes and returns ready[k]'s thread (the clock schedule: only k = 0, the earliest). */
 static int ready_take(cutoff_sim_t *sim, int k)
 {
-	int taken = sim->ready[k];
-	int last = sim->ready[--sim->nready];
+	int taken = sim->ready[k].index;
+	slot_t last = sim->ready[--sim->nready];
 	if (k == sim->nready)
 		return taken;
-	if (sim->schedule == CUTOFF_SIM_RANDOM) {
+	if (sim->schedule == CUTOFF_SIM_RANDOM)
 		sim->ready[k] = last;
-		return taken;
-	}
-	for (;;) {
-		int c = 2 * k + 1;
-		if (c >= sim->nready)
-			break;
-		if (c + 1 < sim->nready && before(sim, sim->ready[c + 1], sim->ready[c]))
-			c++;
-		if (!before(sim, sim->ready[c], last))
-			break;
-		sim->ready[k] = sim->ready[c];
-		k = c;
-	}
-	sim->ready[k] = last;
+	else
+		sift_down(sim, k, last);
+	return taken;
+}
+
+/* The clock schedule: the earliest ready thread's, taken, and thread i made ready in its
+ * place (one sift instead of two). */
+static int ready_exchange(cutoff_sim_t *sim, int i)
+{
+	int taken = sim->ready[0].index;
+	sim->t[i].state = READY;
+	sift_down(sim, 0, slot_of(sim, i));
 	return taken;
 }
 
@@ -262,8 +300,8 @@ static void set_limit(cutoff_sim_t *sim)
 		sim->run.limit = UINT64_MAX;
 		return;
 	}
-	int top = sim->ready[0];
-	uint64_t l = sim->t[top].t.clock + sim->m.quantum;
+	int top = sim->ready[0].index;
+	uint64_t l = sim->ready[0].clock + sim->m.quantum;
 	if (top < sim->cur)
 		l = l > 0 ? l - 1 : 0;
 	sim->run.limit = l;
@@ -407,33 +445,81 @@ void cutoff_sim_switch(void)
 	}
 	if (sim->t[sim->cur].t.clock <= sim->run.limit)
 		return;
-	ready_push(sim, sim->cur);
-	switch_to(sim, pick(sim), false);
+	switch_to(sim, ready_exchange(sim, sim->cur), false);
 }
 
-void cutoff_sim_spin_look(bool pausing)
+static uint64_t look_cost(const cutoff_sim_t *sim, unsigned count, unsigned pauses)
+{
+	uint64_t c = count < pauses ? sim->m.spin : sim->m.yield;
+	return c ? c : 1; /* a spinner alone must see time pass (its spin window) */
+}
+
+void cutoff_sim_spin_look(unsigned *looks, unsigned pauses)
 {
 	cutoff_sim_t *sim = self();
 	if (!sim || sim->cur < 0)
 		return;
 	sim->stats.spin_looks++;
 	vthread_t *me = &sim->t[sim->cur];
-	/* At least a picosecond: a spinner alone must see time pass (its spin window). */
-	uint64_t cost = pausing ? sim->m.spin : sim->m.yield;
-	me->t.clock += cost ? cost : 1;
+	cutoff_sim_lock_t *failed = me->t.lock_failed;
+	me->t.lock_failed = NULL;
+	if (failed && looks && sim->schedule == CUTOFF_SIM_CLOCK &&
+	    __atomic_load_n(&failed->locked, __ATOMIC_SEQ_CST)) {
+		/* A lock spin: nothing it looks at changes before the lock's release, so it
+		 * sleeps until then, and the release wakes it at its first look after
+		 * (cutoff_sim_unlock). */
+		me->lock_wait = failed;
+		me->look_from = me->t.clock;
+		me->look_count = *looks;
+		me->look_pauses = pauses;
+		me->looks = looks;
+		me->next_waiter = failed->waiters;
+		failed->waiters = me->index;
+		me->state = LOCK_WAIT;
+		give_up(sim, false);
+		return;
+	}
+	me->t.clock += look_cost(sim, looks ? *looks : 0, looks ? pauses : pauses > 0);
 	if (sim->nready == 0)
 		return;
-	int next;
 	if (sim->schedule == CUTOFF_SIM_RANDOM) {
-		next = ready_take(sim, (int)(next_random(sim) % (uint64_t)sim->nready));
-	} else {
-		const vthread_t *top = &sim->t[sim->ready[0]];
-		if (me->t.clock < top->t.clock || (me->t.clock == top->t.clock && me->index < top->index))
-			me->t.clock = top->t.clock + (me->index < top->index ? 1 : 0);
-		next = ready_take(sim, 0);
+		int next = ready_take(sim, (int)(next_random(sim) % (uint64_t)sim->nready));
+		ready_push(sim, sim->cur);
+		switch_to(sim, next, false);
+		return;
 	}
-	ready_push(sim, sim->cur);
-	switch_to(sim, next, false);
+	slot_t top = sim->ready[0];
+	if (me->t.clock < top.clock || (me->t.clock == top.clock && me->index < top.index))
+		me->t.clock = top.clock + (me->index < top.index ? 1 : 0);
+	switch_to(sim, ready_exchange(sim, sim->cur), false);
+}
+
+/* A lock spinner's first look after `at` (the release): the end of its first look that
+ * ends at or after it (its looks from look_from on, each look_cost), and its count then. */
+static uint64_t first_look(const cutoff_sim_t *sim, const vthread_t *v, uint64_t at,
+                           unsigned *count)
+{
+	uint64_t t = v->look_from;
+	uint64_t c = v->look_count;
+	/* The pausing looks, then the yielding ones: each a run of equal costs. */
+	for (int part = 0; part < 2; part++) {
+		uint64_t cost = look_cost(sim, (unsigned)c, v->look_pauses);
+		uint64_t left = c < v->look_pauses ? v->look_pauses - c : UINT64_MAX;
+		uint64_t k = at > t ? (at - t + cost - 1) / cost : 0;
+		if (k == 0)
+			k = 1; /* the look under way ends first */
+		if (part == 1 || k <= left) {
+			t += k * cost;
+			c += k;
+			break;
+		}
+		t += left * cost;
+		c += left;
+		if (t >= at)
+			break;
+	}
+	*count = (unsigned)c;
+	return t;
 }
 
 uint64_t cutoff_sim_now_ns(void)
@@ -490,8 +576,11 @@ bool cutoff_sim_trylock(cutoff_sim_lock_t *l)
 {
 	cutoff_sim_point();
 	cutoff_sim_t *sim = self();
-	if (__atomic_load_n(&l->locked, __ATOMIC_SEQ_CST))
+	if (__atomic_load_n(&l->locked, __ATOMIC_SEQ_CST)) {
+		if (sim && sim->cur >= 0)
+			sim->t[sim->cur].t.lock_failed = l;
 		return false;
+	}
 	__atomic_store_n(&l->locked, 1, __ATOMIC_SEQ_CST);
 	if (sim && sim->cur >= 0) {
 		vthread_t *me = &sim->t[sim->cur];
@@ -515,6 +604,30 @@ void cutoff_sim_unlock(cutoff_sim_lock_t *l)
 		l->span = sim->t[sim->cur].t.span;
 	}
 	__atomic_store_n(&l->locked, 0, __ATOMIC_SEQ_CST);
+	if (sim && sim->cur >= 0 && l->waiters >= 0) {
+		/* Only the spinner that looks first can take it: the others, looking later,
+		 * find it taken by that one or sleep on until its release, exactly as if they
+		 * had looked (so they are not woken; the first one may still find the lock
+		 * taken by someone else, and sleeps again). */
+		uint64_t at = sim->t[sim->cur].t.clock, best = UINT64_MAX;
+		unsigned count = 0, c;
+		int *link = &l->waiters, *best_link = NULL;
+		for (int i = *link; i >= 0; link = &sim->t[i].next_waiter, i = *link) {
+			uint64_t t = first_look(sim, &sim->t[i], at, &c);
+			if (t < best || (t == best && i < *best_link)) {
+				best = t;
+				count = c;
+				best_link = link;
+			}
+		}
+		vthread_t *first = &sim->t[*best_link];
+		*best_link = first->next_waiter;
+		*first->looks += count - first->look_count - 1; /* the caller adds the last */
+		first->t.clock = best;
+		first->lock_wait = NULL;
+		ready_push(sim, first->index);
+		set_limit(sim);
+	}
 }
 
 void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets)
@@ -672,6 +785,7 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 			.clock = at, .work = 0, .span = sim->span_now, .rng = v->t.rng
 		};
 		v->parked = NULL;
+		v->lock_wait = NULL;
 		v->buf_head = v->buf_count = 0;
 		cutoff_fiber_make(&v->fiber, thread_main, v);
 		ready_push(sim, i);
