@@ -30,9 +30,9 @@
  *             look right after a failed trylock, clock schedule) sleeps instead until
  *             the lock's release (LOCK_WAIT); a release wakes the one spinner whose
  *             next look ends first after it (ties: the lower index), at that look, its
- *             looks counted as if made: the others would have found the lock taken. A sleeper leaves
- *             the ready set until cutoff_sim_unpark finds it, and starts again at
- *             max(its clock, the waker's + `wake`).
+ *             looks counted as if made: the others would have found the lock taken.
+ *             A sleeper leaves the ready set until cutoff_sim_unpark finds it, and
+ *             starts again at max(its clock, the waker's + `wake`).
  *   buffers   (tt_visible > 0) each thread's delayed stores, oldest first; a store is
  *             applied once the running thread's clock has reached its moment (checked at
  *             every switch), or when its writer drains (an ordered store or RMW), or when
