@@ -144,7 +144,7 @@ typedef struct cutoff_connect4_solution {
 	bool stopped;   /* cutoff_engine_stop() ended a search early */
 	int searches;   /* null-window (or, weak, (-1, 1)) searches made */
 	uint64_t nodes; /* summed over the searches and the threads */
-	double time_s;  /* wall time of the whole solve */
+	double time_s;  /* the searches' time, summed (each result's time_s; 0 when known) */
 } cutoff_connect4_solution_t;
 
 /*
