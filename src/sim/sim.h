@@ -70,7 +70,8 @@ typedef struct cutoff_sim cutoff_sim_t;
 /* Figures of the simulator since it was made or last reset (times in picoseconds). */
 typedef struct cutoff_sim_stats {
 	uint64_t jobs;       /* the pools' jobs run (one per search, and the table clears) */
-	uint64_t points;     /* shared-memory accesses the scheduler saw */
+	uint64_t points;     /* points where the scheduler decided (a thread past its limit;
+	                        every point under the random schedule) */
 	uint64_t switches;   /* switches between virtual threads */
 	uint64_t spin_looks; /* spin-wait looks and yields */
 	uint64_t sleeps, wakes;
