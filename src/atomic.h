@@ -51,7 +51,7 @@ static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
 {
 	cutoff_sim_point();
 	return cutoff_sim_self && cutoff_sim_self->buffered ? cutoff_sim_load64(p)
-	                                                     : __atomic_load_n(p, __ATOMIC_SEQ_CST);
+	                                                    : __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
 {

@@ -75,7 +75,9 @@ typedef enum cutoff_charge_kind {
 
 #include "atomic.h"
 
-enum { CUTOFF_SPIN_PAUSES = 64 };
+enum {
+	CUTOFF_SPIN_PAUSES = 64
+};
 
 /* A spin-wait's count of looks: start it at zero for each wait. */
 typedef struct cutoff_spin {

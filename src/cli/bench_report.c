@@ -339,7 +339,9 @@ void bench_derive(bench_t *b)
 				row->stockfish = e == engines - 1;
 				row->driver = row->stockfish ? 0 : e;
 				row->threads = b->counts[c];
-				row->oversubscribed = b->counts[c] > b->cores;
+				row->oversubscribed =
+					!b->sim &&
+					b->counts[c] > b->cores; /* virtual: a core each */
 				derive_row(b, row);
 				if (row->nruns > 0)
 					b->nrows++;
@@ -439,7 +441,9 @@ static void print_header(const bench_t *b, FILE *out)
 	if (b->note)
 		cli_field(out, "note", "%s", b->note);
 	cli_field(out, "threads", "%s%s", counts,
-	          b->counts[b->ncounts - 1] > b->cores ? " (more than the cores: flagged *)" : "");
+	          !b->sim && b->counts[b->ncounts - 1] > b->cores
+	                  ? " (more than the cores: flagged *)"
+	                  : "");
 	char drivers[256] = "", settings[512];
 	used = 0;
 	for (int d = 0; d < cutoff_driver_count() && used < sizeof(drivers); d++)
@@ -615,8 +619,8 @@ static void print_sim(const bench_t *b, int wk, FILE *out)
 	fputs("\n   simulation: work/span = the run's charged work over its critical path (the\n"
 	      "   speed-up its dependencies allow); the simulator's real speed and switches\n",
 	      out);
-	fprintf(out, "   %-9s %4s %10s %12s %12s %14s\n", "driver", "thr", "work/span",
-	        "work s", "span s", "sim nodes/s");
+	fprintf(out, "   %-9s %4s %10s %12s %12s %14s\n", "driver", "thr", "work/span", "work s",
+	        "span s", "sim nodes/s");
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
 		if (r->workload != wk || r->stockfish)
@@ -625,7 +629,8 @@ static void print_sim(const bench_t *b, int wk, FILE *out)
 		char t[4][32];
 		fprintf(out, "   %-9s %3d  %10s %12s %12s %14s  (%.2f switches a node)\n",
 		        bench_engine_name(false, r->driver), r->threads,
-		        fmt(t[0], 32, "%.1f", r->parallelism), fmt(t[1], 32, "%.4f", run->sim_work_s),
+		        fmt(t[0], 32, "%.1f", r->parallelism),
+		        fmt(t[1], 32, "%.4f", run->sim_work_s),
 		        fmt(t[2], 32, "%.4f", run->sim_span_s), si(t[3], 32, r->sim_nps),
 		        r->sim_switches_per_node);
 	}

@@ -157,16 +157,16 @@ static int ready(void *ctx, bench_t *b)
 	         s->model_path ? s->model_path : "built in (this machine's)",
 	         (double)(m->node_chess ? m->node_chess : m->node) / 1e3,
 	         (double)(m->node_connect4 ? m->node_connect4 : m->node) / 1e3,
-	         (double)(m->node_rtree ? m->node_rtree : m->node) / 1e3,
-	         (double)m->tt_probe / 1e3, (double)m->tt_store / 1e3,
-	         (double)m->tt_store_other / 1e3, (double)m->tt_visible / 1e3,
-	         (double)m->lock / 1e3, (double)m->lock_handoff / 1e3, (double)m->spin / 1e3,
-	         (double)m->split / 1e3, (double)m->join / 1e3, (double)m->wake / 1e3,
-	         (double)m->start / 1e3, (double)m->quantum / 1e3, schedule_names[s->schedule]);
+	         (double)(m->node_rtree ? m->node_rtree : m->node) / 1e3, (double)m->tt_probe / 1e3,
+	         (double)m->tt_store / 1e3, (double)m->tt_store_other / 1e3,
+	         (double)m->tt_visible / 1e3, (double)m->lock / 1e3, (double)m->lock_handoff / 1e3,
+	         (double)m->spin / 1e3, (double)m->split / 1e3, (double)m->join / 1e3,
+	         (double)m->wake / 1e3, (double)m->start / 1e3, (double)m->quantum / 1e3,
+	         schedule_names[s->schedule]);
 	if (s->schedule == CUTOFF_SIM_RANDOM) {
 		size_t used = strlen(s->hooks->model);
-		snprintf(s->hooks->model + used, sizeof(s->hooks->model) - used,
-		         ", seed %" PRIu64, s->seed);
+		snprintf(s->hooks->model + used, sizeof(s->hooks->model) - used, ", seed %" PRIu64,
+		         s->seed);
 	}
 	cutoff_sim_install(s->sim);
 	return CLI_EXIT_OK;
@@ -196,7 +196,8 @@ static void after(void *ctx, const bench_t *b, bench_run_t *run)
 	run->sim_work_s = (double)st.work / 1e12;
 	run->sim_span_s = st.span_partial ? NAN : (double)st.span / 1e12;
 	run->sim_switches = (double)st.switches;
-	run->sim_real_s = (double)(t1.tv_sec - s->t0.tv_sec) + (double)(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
+	run->sim_real_s =
+		(double)(t1.tv_sec - s->t0.tv_sec) + (double)(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
 }
 
 int cli_sim(int argc, char **argv)

@@ -741,7 +741,8 @@ static void measure_yield(cutoff_sim_model_t *m)
 		v[k] = (now_ns() - t0) / YIELDS;
 	}
 	double ns = median(v, REPEATS);
-	report("yield", ns, "one sched_yield, no other thread waiting: a loop of them, median of 5");
+	report("yield", ns,
+	       "one sched_yield, no other thread waiting: a loop of them, median of 5");
 	m->yield = to_ps(ns);
 }
 

@@ -37,7 +37,9 @@
 #include <stdint.h>
 
 /* The kinds of work a charge is for: cutoff_charge_kind_t in platform.h. */
-enum { CUTOFF_SIM_CHARGE_KINDS = 4 };
+enum {
+	CUTOFF_SIM_CHARGE_KINDS = 4
+};
 
 /* A virtual thread's times, in picoseconds: its clock; the work charged to it; and its
  * span, the work on the longest chain of work that ends at it (work that happened before
@@ -45,43 +47,43 @@ enum { CUTOFF_SIM_CHARGE_KINDS = 4 };
  * stores, wake-ups, the pool's hand-overs). */
 typedef struct cutoff_sim_time {
 	uint64_t clock, work, span;
-	uint64_t rng; /* the node cost's jitter (a seeded sequence of the thread's own) */
+	uint64_t rng;      /* the node cost's jitter (a seeded sequence of the thread's own) */
 	void *lock_failed; /* the lock of a failed trylock with no point since (sched.c) */
 } cutoff_sim_time_t;
 
 /* The running virtual thread as the inline fast paths see it (sim/sched.c owns it). */
 typedef struct cutoff_sim_run {
 	cutoff_sim_time_t *clock; /* the running thread's times; NULL: none runs */
-	uint64_t limit;        /* it runs on while *clock <= limit (clock schedule) */
-	bool random;           /* the random schedule: a choice at every point */
-	bool buffered;         /* table writes are delayed (tt_visible > 0) */
-	uint64_t jitter;       /* a node costs charge[NODE] +- up to this much (ps), uniform */
+	uint64_t limit;           /* it runs on while *clock <= limit (clock schedule) */
+	bool random;              /* the random schedule: a choice at every point */
+	bool buffered;            /* table writes are delayed (tt_visible > 0) */
+	uint64_t jitter;          /* a node costs charge[NODE] +- up to this much (ps), uniform */
 	uint64_t charge[CUTOFF_SIM_CHARGE_KINDS]; /* ps of each kind of work */
 } cutoff_sim_run_t;
 
 extern _Thread_local cutoff_sim_run_t *cutoff_sim_self;
 
 /* Out of line (sim/sched.c). */
-void cutoff_sim_switch(void);                  /* a point that must decide */
+void cutoff_sim_switch(void); /* a point that must decide */
 /* A look of a spin-wait: the caller's count of looks so far (NULL: a lone yield), and how
  * many of its first looks pause (`spin`); the others yield (`yield`). The simulator may
  * advance *looks by the looks it skips (a lock spin sleeps until the lock is released). */
 void cutoff_sim_spin_look(unsigned *looks, unsigned pauses);
-uint64_t cutoff_sim_now_ns(void);              /* the running thread's clock, or now */
-void cutoff_sim_sync_acquire(const void *p);   /* work/span: p was read, acquire */
-void cutoff_sim_sync_release(const void *p);   /* work/span: p was written, release */
-void cutoff_sim_drain(void);                   /* the store buffer, before an ordered store */
-void cutoff_sim_store64(uint64_t *p, uint64_t v);     /* a delayed relaxed store */
-uint64_t cutoff_sim_load64(const uint64_t *p);        /* a load that sees the writer's own */
+uint64_t cutoff_sim_now_ns(void);                 /* the running thread's clock, or now */
+void cutoff_sim_sync_acquire(const void *p);      /* work/span: p was read, acquire */
+void cutoff_sim_sync_release(const void *p);      /* work/span: p was written, release */
+void cutoff_sim_drain(void);                      /* the store buffer, before an ordered store */
+void cutoff_sim_store64(uint64_t *p, uint64_t v); /* a delayed relaxed store */
+uint64_t cutoff_sim_load64(const uint64_t *p);    /* a load that sees the writer's own */
 void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets); /* coherence and cost */
 void cutoff_sim_park_sleep(int *word, int token);
 void cutoff_sim_unpark(int *word);
 
 typedef struct cutoff_sim_lock {
 	int locked;
-	int last;           /* the virtual thread that released it last, -1: none */
-	int waiters;        /* the first virtual thread asleep until it is released, -1: none */
-	uint64_t span;      /* work/span: the releaser's span at the release */
+	int last;      /* the virtual thread that released it last, -1: none */
+	int waiters;   /* the first virtual thread asleep until it is released, -1: none */
+	uint64_t span; /* work/span: the releaser's span at the release */
 } cutoff_sim_lock_t;
 bool cutoff_sim_trylock(cutoff_sim_lock_t *l);
 void cutoff_sim_unlock(cutoff_sim_lock_t *l);

@@ -21,13 +21,13 @@
 #include <stddef.h>
 
 typedef struct cutoff_fiber {
-	void *ctx;          /* the saved context while the fiber is not running */
-	char *map;          /* the mapping: guard page, then the stack; NULL for `main` */
+	void *ctx; /* the saved context while the fiber is not running */
+	char *map; /* the mapping: guard page, then the stack; NULL for `main` */
 	size_t map_bytes;
-	char *stack_lo;     /* the usable stack: [stack_lo, stack_lo + stack_bytes) */
+	char *stack_lo; /* the usable stack: [stack_lo, stack_lo + stack_bytes) */
 	size_t stack_bytes;
-	void *asan_fake;    /* AddressSanitizer's fake stack while switched out */
-	unsigned vg_id;     /* valgrind's stack id */
+	void *asan_fake; /* AddressSanitizer's fake stack while switched out */
+	unsigned vg_id;  /* valgrind's stack id */
 	void (*fn)(void *);
 	void *arg;
 } cutoff_fiber_t;

@@ -21,12 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIELD(f, what) { #f, offsetof(cutoff_sim_model_t, f), what }
+#define FIELD(f, what)                                                                             \
+	{                                                                                          \
+#f, offsetof(cutoff_sim_model_t, f), what                                          \
+	}
 
 const cutoff_sim_field_t cutoff_sim_fields[] = {
 	FIELD(node, "one node, for a workload without its own"),
 	{ "node.chess", offsetof(cutoff_sim_model_t, node_chess), "one node of chess" },
-	{ "node.connect4", offsetof(cutoff_sim_model_t, node_connect4), "one node of Connect Four" },
+	{ "node.connect4", offsetof(cutoff_sim_model_t, node_connect4),
+	  "one node of Connect Four" },
 	{ "node.rtree", offsetof(cutoff_sim_model_t, node_rtree), "one node of a random tree" },
 	FIELD(node_jitter, "PERCENT, not ns: a node costs node +- up to this share, uniform"),
 	FIELD(tt_probe, "a table probe, beyond the node's own cost"),
@@ -121,11 +125,11 @@ bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, s
 		if (got != 2 || i == cutoff_sim_nfields || seen[i] ||
 		    !(ns >= 0 && ns <= (pct ? 100 : 1e9))) {
 			snprintf(err, errlen, "%s:%d: %s", path, no,
-			         got != 2                   ? "expected 'name value-in-ns'"
+			         got != 2                  ? "expected 'name value-in-ns'"
 			         : i == cutoff_sim_nfields ? "unknown name (see cutoff sim --help)"
-			         : seen[i]                  ? "name given twice"
-			         : pct                      ? "a percentage, 0 .. 100"
-			                                    : "value not in 0 .. 1e9 ns");
+			         : seen[i]                 ? "name given twice"
+			         : pct                     ? "a percentage, 0 .. 100"
+			                                   : "value not in 0 .. 1e9 ns");
 			ok = false;
 			break;
 		}

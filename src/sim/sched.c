@@ -584,7 +584,8 @@ bool cutoff_sim_trylock(cutoff_sim_lock_t *l)
 	__atomic_store_n(&l->locked, 1, __ATOMIC_SEQ_CST);
 	if (sim && sim->cur >= 0) {
 		vthread_t *me = &sim->t[sim->cur];
-		uint64_t c = sim->m.lock + (l->last >= 0 && l->last != sim->cur ? sim->m.lock_handoff : 0);
+		uint64_t c = sim->m.lock +
+		             (l->last >= 0 && l->last != sim->cur ? sim->m.lock_handoff : 0);
 		me->t.clock += c;
 		me->t.work += c;
 		me->t.span += c;
@@ -745,7 +746,8 @@ int cutoff_pool_new(int threads, int pus, void *topology, const int *pu, int *bi
 		}
 		pool->t[i].index = i;
 		pool->t[i].state = DONE;
-		pool->t[i].t.rng = (sim->seed + 1) * 0xd1342543de82ef95u + (uint64_t)i * 0x9e3779b97f4a7c15u;
+		pool->t[i].t.rng =
+			(sim->seed + 1) * 0xd1342543de82ef95u + (uint64_t)i * 0x9e3779b97f4a7c15u;
 	}
 	*out = pool;
 	return CUTOFF_OK;

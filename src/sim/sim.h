@@ -19,11 +19,11 @@
  * charged to the thread that does it; waiting (spin, wake, start) moves its clock only.
  */
 typedef struct cutoff_sim_model {
-	uint64_t node;           /* one node of the search (the workload's own, below, when set) */
+	uint64_t node; /* one node of the search (the workload's own, below, when set) */
 	uint64_t node_chess, node_connect4, node_rtree; /* one node of each workload, 0: `node` */
-	uint64_t node_jitter;    /* NOT time: each node's cost varies by up to this percent (x1000) */
-	uint64_t tt_probe;       /* one table probe, beyond the node's own cost */
-	uint64_t tt_store;       /* one table store that writes, beyond the node's */
+	uint64_t node_jitter; /* NOT time: each node's cost varies by up to this percent (x1000) */
+	uint64_t tt_probe;    /* one table probe, beyond the node's own cost */
+	uint64_t tt_store;    /* one table store that writes, beyond the node's */
 	uint64_t tt_store_other; /* more, when another thread wrote that bucket last */
 	uint64_t tt_visible;     /* a table write is seen by the others this much later */
 	uint64_t lock;           /* taking a free lock */
@@ -75,10 +75,10 @@ typedef struct cutoff_sim_stats {
 	uint64_t switches;   /* switches between virtual threads */
 	uint64_t spin_looks; /* spin-wait looks and yields */
 	uint64_t sleeps, wakes;
-	uint64_t work;       /* work charged, all threads */
-	uint64_t span;       /* the longest chain of dependent work in a job, summed over jobs */
-	uint64_t elapsed;    /* virtual time in the jobs, summed over jobs */
-	bool span_partial;   /* the span's map of synchronisation addresses overflowed */
+	uint64_t work;     /* work charged, all threads */
+	uint64_t span;     /* the longest chain of dependent work in a job, summed over jobs */
+	uint64_t elapsed;  /* virtual time in the jobs, summed over jobs */
+	bool span_partial; /* the span's map of synchronisation addresses overflowed */
 } cutoff_sim_stats_t;
 
 /* A new simulator, or NULL when out of memory. `seed` drives the random schedule. */
@@ -104,7 +104,6 @@ uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim);
 
 /* What to do when every virtual thread sleeps (a deadlock in the code simulated): called
  * with a description; it must not return (the default prints it and aborts). */
-void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *what, void *arg),
-                            void *arg);
+void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *what, void *arg), void *arg);
 
 #endif /* CUTOFF_SIM_SIM_H */
