@@ -126,7 +126,7 @@ bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, s
 		    !(ns >= 0 && ns <= (pct ? 100 : 1e9))) {
 			snprintf(err, errlen, "%s:%d: %s", path, no,
 			         got != 2                  ? "expected 'name value-in-ns'"
-			         : i == cutoff_sim_nfields ? "unknown name (see cutoff sim --help)"
+			         : i == cutoff_sim_nfields ? "unknown name (docs/simulation.md)"
 			         : seen[i]                 ? "name given twice"
 			         : pct                     ? "a percentage, 0 .. 100"
 			                                   : "value not in 0 .. 1e9 ns");
