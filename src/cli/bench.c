@@ -113,7 +113,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static double load_average(void)
+double bench_load_average(void)
 {
 	double v = NAN;
 	FILE *f = fopen("/proc/loadavg", "r");
@@ -125,7 +125,7 @@ static double load_average(void)
 	return v;
 }
 
-static void cpu_model(char *buf, size_t size)
+void bench_cpu_model(char *buf, size_t size)
 {
 	char line[256];
 	snprintf(buf, size, "unknown CPU");
@@ -607,7 +607,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		         sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
 		b.out_dir = default_out;
 	}
-	cpu_model(b.cpu_model, sizeof(b.cpu_model));
+	bench_cpu_model(b.cpu_model, sizeof(b.cpu_model));
 
 	int status = CLI_EXIT_FAIL;
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
@@ -626,7 +626,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	if (!make_dir(b.out_dir))
 		goto out;
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
-	b.load_before = load_average();
+	b.load_before = bench_load_average();
 	double t0 = now_s();
 	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)ref_extra))
 		goto out;
@@ -637,7 +637,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	if (!swept)
 		goto out;
 	b.wall_s = now_s() - t0;
-	b.load_after = load_average();
+	b.load_after = bench_load_average();
 	if (progress_on && b.progress_tty)
 		fputs("\r\033[K", stderr);
 	bench_derive(&b);

@@ -298,6 +298,12 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
                const struct cli_opt *extra, int nextra, bench_sim_t *sim,
                int (*ready)(void *ctx, struct bench *b));
 
+/* The 1-minute load average (NAN when /proc/loadavg cannot be read), and the CPU's model
+ * name from /proc/cpuinfo ("unknown CPU" otherwise): the header of every report, and
+ * beside each figure of `cutoff sim --calibrate`. */
+double bench_load_average(void);
+void bench_cpu_model(char *buf, size_t size);
+
 /* bench_work.c */
 
 /* Loads the workload `kind` into b->work[kind] (positions, settings). `file` replaces the

@@ -124,36 +124,6 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static double load_average(void)
-{
-	double v = NAN;
-	FILE *f = fopen("/proc/loadavg", "r");
-	if (f) {
-		if (fscanf(f, "%lf", &v) != 1)
-			v = NAN;
-		fclose(f);
-	}
-	return v;
-}
-
-static void cpu_model(char *buf, size_t size)
-{
-	char line[256];
-	snprintf(buf, size, "unknown CPU");
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		if (strncmp(line, "model name", 10) == 0 && colon) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(buf, size, "%s", colon + 2);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -170,7 +140,7 @@ static double median(double *v, int n)
 /* One figure on stdout as it is measured: name, nanoseconds, how, the load average. */
 static void report(const char *name, double ns, const char *how)
 {
-	printf("%-15s %10.3f ns   %s (load %.2f)\n", name, ns, how, load_average());
+	printf("%-15s %10.3f ns   %s (load %.2f)\n", name, ns, how, bench_load_average());
 	fflush(stdout);
 }
 
@@ -843,9 +813,9 @@ static void file_comment(char *buf, size_t size, double load0, int argc, char **
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
-	cpu_model(model, sizeof(model));
+	bench_cpu_model(model, sizeof(model));
 	int n = snprintf(buf, size, "calibrated %s on %s (%ld CPUs), load %.2f .. %.2f: cutoff",
-	                 date, model, sysconf(_SC_NPROCESSORS_ONLN), load0, load_average());
+	                 date, model, sysconf(_SC_NPROCESSORS_ONLN), load0, bench_load_average());
 	for (int i = 0; i < argc && n > 0 && (size_t)n < size; i++)
 		n += snprintf(buf + n, size - (size_t)n, " %s", argv[i]);
 }
@@ -907,9 +877,9 @@ int sim_calibrate(int argc, char **argv)
 		          cli_quote(q, sizeof(q), path), strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
-	double load0 = load_average();
+	double load0 = bench_load_average();
 	char model[128];
-	cpu_model(model, sizeof(model));
+	bench_cpu_model(model, sizeof(model));
 	printf("cutoff sim --calibrate: %s, %ld CPUs, load %.2f\n", model,
 	       sysconf(_SC_NPROCESSORS_ONLN), load0);
 	cutoff_sim_model_t m;
