@@ -333,6 +333,23 @@ static bool mem_make(bench_mem_t *m, int repeat, int ncounts, int ncpus)
 	return true;
 }
 
+/* The per-repeat figures of every run, NAN until a probe measures them ("n/a"). */
+static bool alloc_figures(bench_t *b)
+{
+	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
+	b->ceiling = malloc(per * sizeof(*b->ceiling));
+	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
+	if (!b->ceiling || !b->probe_s) {
+		cli_error("bench", "out of memory");
+		return false;
+	}
+	for (size_t i = 0; i < per; i++)
+		b->ceiling[i] = NAN;
+	for (int r = 0; r < b->repeat; r++)
+		b->probe_s[r] = NAN;
+	return true;
+}
+
 bool bench_probe_setup(bench_t *b)
 {
 	b->nmem = 0;
@@ -348,13 +365,8 @@ bool bench_probe_setup(bench_t *b)
 			b->mem[k] = b->mem[k - 1];
 		b->mem[k].table_mb = mb;
 	}
-	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
-	b->ceiling = malloc(per * sizeof(*b->ceiling));
-	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
-	if (!b->ceiling || !b->probe_s) {
-		cli_error("bench", "out of memory");
+	if (!alloc_figures(b))
 		return false;
-	}
 	if (!plan_cpus(b)) {
 		cli_error("bench", "cannot plan where the probes' threads go (placement %s)",
 		          cli_placement_names[b->placement]);
@@ -421,18 +433,7 @@ bool bench_probe_none(bench_t *b)
 {
 	b->nmem = 0;
 	b->ncpus = 0;
-	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
-	b->ceiling = malloc(per * sizeof(*b->ceiling));
-	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
-	if (!b->ceiling || !b->probe_s) {
-		cli_error("bench", "out of memory");
-		return false;
-	}
-	for (size_t i = 0; i < per; i++)
-		b->ceiling[i] = NAN;
-	for (int r = 0; r < b->repeat; r++)
-		b->probe_s[r] = NAN;
-	return true;
+	return alloc_figures(b);
 }
 
 void bench_probe_free(bench_t *b)
