@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "cutoff_games.h"
+#include "oracle.h"
 #include "random.h"
 #include "topo.h"
 
@@ -34,27 +35,6 @@ static uint64_t rng_state;
 static uint64_t rnd(void) { return splitmix64(&rng_state); }
 
 static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-/* The oracle: negamax over the game interface, nothing shared with the engine. */
-static int32_t oracle(const cutoff_game_t *g, const void *st, int depth)
-{
-	int32_t v;
-	if (g->terminal(g->ctx, st, &v))
-		return v;
-	if (depth == 0)
-		return g->evaluate(g->ctx, st);
-	cutoff_move_t moves[CUTOFF_MAX_MOVES];
-	int n = g->gen_moves(g->ctx, st, moves, NULL);
-	int32_t best = -CUTOFF_INF;
-	for (int i = 0; i < n; i++) {
-		cutoff_rtree_state_t child;
-		g->play(g->ctx, st, moves[i], &child);
-		int32_t c = -oracle(g, &child, depth - 1);
-		if (c > best)
-			best = c;
-	}
-	return best;
-}
 
 static int32_t random_bound(void) { return rnd_int(-110, 110); }
 
@@ -145,7 +125,7 @@ static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 
 	cutoff_result_t r;
 	int rc = cutoff_engine_search(e, &node, &lim, &r, NULL, NULL);
-	int32_t V = oracle(g, &node, lim.depth);
+	int32_t V = oracle_negamax(g, &node, lim.depth);
 	int32_t v = r.value;
 	bool ok;
 	cutoff_bound_t want;

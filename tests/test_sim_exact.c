@@ -102,7 +102,7 @@ static void trees_make(void)
 		cutoff_engine_t *e = sim_engine(g, &cfg);
 		for (int k = 0; k < c->roots; k++) {
 			cutoff_rtree_root(trees[t], (uint64_t)(100 * t + k + 1), &roots[t][k]);
-			truths[t][k] = sim_negamax(g, &roots[t][k], c->depth);
+			truths[t][k] = oracle_negamax(g, &roots[t][k], c->depth);
 			cutoff_result_t r;
 			int rc = e ? sim_search(e, &roots[t][k], c->depth, c->iterate, &r) : -1;
 			const char *why =

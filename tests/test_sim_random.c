@@ -135,7 +135,7 @@ static void one_seed(uint64_t seed)
 	const cutoff_game_t *g = cutoff_rtree_game(tree);
 	cutoff_rtree_state_t root;
 	cutoff_rtree_root(tree, c.root_seed, &root);
-	int32_t truth = sim_negamax(g, &root, c.depth);
+	int32_t truth = oracle_negamax(g, &root, c.depth);
 
 	cutoff_sim_model_t model;
 	cutoff_sim_model_default(&model);

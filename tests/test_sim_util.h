@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "cutoff_games.h"
+#include "oracle.h"
 #include "random.h"
 #include "sim/sim.h"
 #include "topo.h"
@@ -106,29 +107,6 @@ static inline int sim_search(cutoff_engine_t *e, const void *root, int depth, bo
 	return cutoff_engine_search(e, root, &lim, r, NULL, NULL);
 }
 
-/* The oracle: plain negamax over the game interface, `depth` plies, sharing nothing with
- * the engine (as in test_contract.c). For random trees only (their states are
- * cutoff_rtree_state_t). */
-static inline int32_t sim_negamax(const cutoff_game_t *g, const cutoff_rtree_state_t *st, int depth)
-{
-	int32_t v;
-	if (g->terminal(g->ctx, st, &v))
-		return v;
-	if (depth == 0)
-		return g->evaluate(g->ctx, st);
-	cutoff_move_t moves[CUTOFF_MAX_MOVES];
-	int n = g->gen_moves(g->ctx, st, moves, NULL);
-	int32_t best = -CUTOFF_INF;
-	for (int i = 0; i < n; i++) {
-		cutoff_rtree_state_t child;
-		g->play(g->ctx, st, moves[i], &child);
-		int32_t c = -sim_negamax(g, &child, depth - 1);
-		if (c > best)
-			best = c;
-	}
-	return best;
-}
-
 /* What an exact search of a random tree must answer, `depth` plies from `root`, whose
  * depth-limited negamax value is `truth`: success, that value, bound exact, not stopped,
  * the depth asked, and a best move among the root's moves whose own value (negamax of the
@@ -153,7 +131,7 @@ static inline const char *sim_rtree_wrong(const cutoff_game_t *g, const cutoff_r
 		return "a best move that is not a move of the root";
 	cutoff_rtree_state_t child;
 	g->play(g->ctx, root, r->best_move, &child);
-	if (-sim_negamax(g, &child, depth - 1) != truth)
+	if (-oracle_negamax(g, &child, depth - 1) != truth)
 		return "a best move whose value is not the root's";
 	return NULL;
 }
