@@ -1,12 +1,15 @@
 /*
  * cutoff — parallel alpha-beta game-tree search.
  *
- * This is the one public header of the library. It has four parts:
+ * This is the one public header of the library. It has seven parts:
  *
  *   1. values, moves, errors   the numbers every other part speaks in
  *   2. the game interface      what a game adapter fills in (a visible struct)
  *   3. the engine              an opaque object owning threads, stacks and the table
  *   4. limits, results, info   what a search is asked and what it answers
+ *   5. the transposition table  public so that it can be tested and reused
+ *   6. topology and placement   what hwloc sees, and where threads go
+ *   7. sharing with other engines  the hooks a cluster layer needs (export, import)
  *
  * General rules, true of every function below unless its contract says otherwise:
  *
@@ -91,7 +94,9 @@ enum {
 	CUTOFF_EBUSY = -4,    /* the engine is searching; the call needs it idle */
 	CUTOFF_ETERMINAL = -5, /* the root position is terminal: there is no move to search */
 	CUTOFF_ENOTSUP = -6,  /* the game lacks a hook that the request needs */
-	CUTOFF_ETHREAD = -7   /* a thread could not be created */
+	CUTOFF_ETHREAD = -7,  /* a thread could not be created */
+	CUTOFF_EPEER = -8     /* another process of a cluster did not answer in time, or
+	                         answered nonsense (cutoff_cluster.h) */
 };
 
 /* A short English description of a CUTOFF_E* code (or "unknown error"). Never NULL. */
@@ -374,6 +379,16 @@ typedef struct cutoff_config {
 	                             one more cache line per store and per hit: 6 to 10 % of
 	                             the nodes per second of a serial search with a table
 	                             (docs/measurements.md), so false by default */
+	int share_ring;           /* sharing with other engines (section 7): each thread's ring
+	                             of deep table stores for cutoff_engine_export, in entries:
+	                             0 (the default: no ring, nothing exported) or a power of
+	                             two 16 .. 1048576 */
+	int thread_base;          /* the index of this engine's thread 0 among every thread
+	                             searching the same position together (a cluster's rank x
+	                             threads), 0 .. 1048576; default 0. Lazy SMP's iteration
+	                             skipping goes by base + index, so that the engines of a
+	                             cluster skip differently; with a base above 0 the engine's
+	                             thread 0 skips like any helper */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -548,6 +563,9 @@ typedef struct cutoff_counters {
 	uint64_t tt_stores;          /* nodes that stored their result into the table */
 	uint64_t tt_stores_same;     /* of those, stores that found the entry holding exactly
 	                                what they would write, and wrote nothing */
+	uint64_t tt_hits_shared;     /* of tt_hits_other, those whose deepest entry came from
+	                                another engine through cutoff_engine_import; only with
+	                                config.profile_tt_writers, else 0 */
 } cutoff_counters_t;
 
 /*
@@ -599,6 +617,10 @@ typedef struct cutoff_iteration {
 	double time_s;              /* since the search started, when the iteration completed */
 } cutoff_iteration_t;
 
+/* The poll hook (limits.poll): `nodes` is the search's node count so far, every thread's
+ * to its latest poll. */
+typedef void (*cutoff_poll_fn)(void *user, cutoff_engine_t *engine, uint64_t nodes);
+
 /*
  * What a search may do. Start from cutoff_limits_default().
  *
@@ -642,12 +664,19 @@ typedef struct cutoff_limits {
 	const uint64_t *history;
 	int history_length;
 	bool solve;
+	cutoff_poll_fn poll;      /* optional: called by thread 0 about every 1024 of its nodes
+	                             while it searches, with poll_user, the engine and the
+	                             node count (NULL, the default: none). It runs inside the
+	                             search: it must not block for long, and may only call
+	                             cutoff_engine_stop and the functions of section 7 on this
+	                             engine. A cluster layer's door (cutoff_cluster.h) */
+	void *poll_user;
 } cutoff_limits_t;
 
 #define CUTOFF_MAX_HISTORY 1024
 
 /* Defaults: depth 0 (must be set, unless solve), iterate false, no node or time limit, the
- * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, no history, solve false. Does nothing
+ * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, no history, solve false, no poll. Does nothing
  * when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
@@ -825,6 +854,59 @@ CUTOFF_API int cutoff_topology_describe(void *topology, cutoff_topology_info_t *
  */
 CUTOFF_API int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy,
                                      int *pu, int *core, int *package, int *numa);
+
+/* ---------------------------------------------------------------------------------------
+ * 7. Sharing with other engines
+ *
+ * What a layer that makes several engines (in several processes, on several machines)
+ * search one position together needs from each: the deep entries its threads store, and
+ * a way to put other engines' entries into its table. The cluster layer
+ * (cutoff_cluster.h) is built on these, and they are all it uses besides the rest of
+ * this header. Every call here may be made while the engine searches (from its poll hook,
+ * or from any other thread), and none allocates.
+ * ------------------------------------------------------------------------------------- */
+
+/* One table entry as it travels: the full 64-bit key; the value as the table keeps it (a
+ * win or loss counted from this position, not from a root: store it with ply 0); the
+ * depth it holds for (255: to the end of the game, limits.solve); its bound (UPPER, LOWER
+ * or EXACT) and move (CUTOFF_MOVE_NONE for an upper bound). 16 bytes, no padding. */
+typedef struct cutoff_tt_entry {
+	uint64_t key;
+	cutoff_move_t move;
+	int16_t value;
+	uint8_t depth;
+	uint8_t bound;
+} cutoff_tt_entry_t;
+
+/*
+ * Takes up to `max` of the oldest entries that thread `thread` of the engine stored at a
+ * depth of at least the export depth (cutoff_engine_export_depth) into out[], and
+ * returns how many (0 .. max). Each thread keeps config.share_ring of them in a ring; an
+ * entry stored while its ring is full is dropped, and *dropped (when not NULL) receives
+ * the number dropped by that thread since the search began. The rings are emptied when a
+ * search starts. At most one caller at a time per thread (any number of threads may each
+ * take from a different one). CUTOFF_EINVAL for a NULL engine or out, a bad thread index
+ * or max < 0; CUTOFF_ENOTSUP when config.share_ring is 0.
+ */
+CUTOFF_API int cutoff_engine_export(cutoff_engine_t *engine, int thread, cutoff_tt_entry_t *out,
+                                    int max, uint64_t *dropped);
+
+/* Sets the export depth: stores of fewer plies are not exported (0 .. 255; 255 exports
+ * only values exact to the end of the game). It starts at 0 and keeps its value across
+ * searches; a layer raises it when its rings or messages overflow. CUTOFF_EINVAL for NULL
+ * or a depth out of range. */
+CUTOFF_API int cutoff_engine_export_depth(cutoff_engine_t *engine, int depth);
+
+/*
+ * Stores n entries (from another engine's export, over a network: every field is
+ * checked) into the engine's table through its normal store path, as any thread of the
+ * engine would (with the profiler's writers, they count as tt_hits_shared when found).
+ * An entry with a bound that is not UPPER, LOWER or EXACT or a value beyond +-CUTOFF_WIN
+ * is skipped. Returns the number written (the table may keep an entry that says more
+ * instead); CUTOFF_EINVAL for a NULL engine, in NULL with n > 0, or n < 0; CUTOFF_ENOTSUP
+ * when the engine has no table.
+ */
+CUTOFF_API int cutoff_engine_import(cutoff_engine_t *engine, const cutoff_tt_entry_t *in, int n);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,9 @@
  *   table, searchers, game, config
  *              written only while no search runs (creation, clear, set_algo, which take
  *              `searching` like a search does), read by the search.
+ *   shares     each thread's export ring (share.h): pushed by its searcher during a
+ *              search, taken by cutoff_engine_export's caller (one per thread at a time,
+ *              the caller's promise), emptied here before each search.
  *   profile    each searcher's counters and transition clock (search.h) are written by
  *              its own thread during a search and read here after cutoff_pool_run returns:
  *              summed into the result, and per thread by cutoff_engine_thread_counters and
@@ -43,6 +46,7 @@
 #include "platform.h"
 #include "pool.h"
 #include "search.h"
+#include "share.h"
 #include "topo.h"
 #include "tt.h"
 
@@ -75,6 +79,7 @@ struct cutoff_engine {
 	cutoff_tt_t *tt;
 	cutoff_pool_t *pool;            /* cfg.threads threads, the caller being thread 0 */
 	cutoff_searcher_t *searchers;   /* one per thread */
+	cutoff_share_t *shares;         /* one export ring per thread, or NULL (share_ring 0) */
 	cutoff_result_t *results;       /* one per thread, for the drivers */
 	const cutoff_driver_ops_t *drv; /* cfg.driver's operations (driver.c) */
 	void *drv_state;                /* what its create made, or NULL */
@@ -220,6 +225,18 @@ static int check_config(const cutoff_config_t *c)
 		           c->tt_min_depth, CUTOFF_MAX_PLY);
 		return CUTOFF_EINVAL;
 	}
+	if (c->share_ring != 0 &&
+	    (c->share_ring < 16 || c->share_ring > 1 << 20 || (c->share_ring & (c->share_ring - 1)))) {
+		cutoff_say(c, CUTOFF_LOG_WARN,
+		           "config: share_ring %d is not 0 or a power of two in 16..1048576",
+		           c->share_ring);
+		return CUTOFF_EINVAL;
+	}
+	if (c->thread_base < 0 || c->thread_base > 1 << 20) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "config: thread_base %d is not in 0..1048576",
+		           c->thread_base);
+		return CUTOFF_EINVAL;
+	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
 		cutoff_say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
 		           (int)c->placement);
@@ -310,6 +327,14 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
 	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
 		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i, cfg);
+	if (rc == CUTOFF_OK && cfg->share_ring > 0) {
+		e->shares = calloc((size_t)cfg->threads, sizeof(*e->shares));
+		rc = e->shares ? CUTOFF_OK : CUTOFF_ENOMEM;
+		for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++) {
+			rc = cutoff_share_init(&e->shares[i], (unsigned)cfg->share_ring);
+			e->searchers[i].share = rc == CUTOFF_OK ? &e->shares[i] : NULL;
+		}
+	}
 	e->drv = cutoff_driver_ops(cfg->driver);
 	if (rc == CUTOFF_OK && e->drv->create)
 		rc = e->drv->create(cfg, &e->game, e->searchers, &e->drv_state);
@@ -329,6 +354,9 @@ void cutoff_engine_free(cutoff_engine_t *e)
 	for (int i = 0; e->searchers && i < e->cfg.threads; i++)
 		cutoff_searcher_destroy(&e->searchers[i]);
 	free(e->searchers);
+	for (int i = 0; e->shares && i < e->cfg.threads; i++)
+		cutoff_share_destroy(&e->shares[i]);
+	free(e->shares);
 	free(e->results);
 	if (e->drv && e->drv->destroy)
 		e->drv->destroy(e->drv_state);
@@ -703,6 +731,11 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	e->control.node_limit = limits->nodes;
 	e->control.deadline_ns = limits->time_ms ? job.t0 + limits->time_ms * 1000000u : 0;
 	e->control.threads = e->drv->alone ? 1 : threads;
+	e->control.poll = limits->poll;
+	e->control.poll_user = limits->poll_user;
+	e->control.engine = e;
+	for (int i = 0; e->shares && i < threads; i++)
+		cutoff_share_reset(&e->shares[i]);
 	if (e->drv->begin)
 		e->drv->begin(e->drv_state);
 	for (int i = 0; i < threads; i++) {
@@ -760,3 +793,43 @@ int cutoff_engine_thread_profile(const cutoff_engine_t *e, int thread, cutoff_pr
 }
 
 bool cutoff_profile_available(void) { return CUTOFF_PROFILING; }
+
+int cutoff_engine_export(cutoff_engine_t *e, int thread, cutoff_tt_entry_t *out, int max,
+                         uint64_t *dropped)
+{
+	if (!e || !out || thread < 0 || thread >= e->cfg.threads || max < 0)
+		return CUTOFF_EINVAL;
+	if (!e->shares)
+		return CUTOFF_ENOTSUP;
+	cutoff_share_t *sh = &e->shares[thread];
+	if (dropped)
+		*dropped = cutoff_u64_load_relaxed(&sh->dropped);
+	return cutoff_share_take(sh, out, max);
+}
+
+int cutoff_engine_export_depth(cutoff_engine_t *e, int depth)
+{
+	if (!e || depth < 0 || depth > 255)
+		return CUTOFF_EINVAL;
+	cutoff_int_store_relaxed(&e->control.export_depth, depth);
+	return CUTOFF_OK;
+}
+
+int cutoff_engine_import(cutoff_engine_t *e, const cutoff_tt_entry_t *in, int n)
+{
+	if (!e || n < 0 || (!in && n > 0))
+		return CUTOFF_EINVAL;
+	if (!e->tt)
+		return CUTOFF_ENOTSUP;
+	int written = 0;
+	for (int i = 0; i < n; i++) {
+		const cutoff_tt_entry_t *x = &in[i];
+		if (x->bound < CUTOFF_BOUND_UPPER || x->bound > CUTOFF_BOUND_EXACT ||
+		    x->value > CUTOFF_WIN || x->value < -CUTOFF_WIN)
+			continue;
+		written += cutoff_tt_store_by(e->tt, x->key, x->depth, 0, (cutoff_bound_t)x->bound,
+		                              x->value, x->move,
+		                              CUTOFF_TT_IMPORTED) == CUTOFF_TT_WRITTEN;
+	}
+	return written;
+}

@@ -155,7 +155,7 @@ void cutoff_iterate(const cutoff_job_t *j, int index, cutoff_skip_fn skips, bool
 	const int final = cutoff_final_depth(lim);
 
 	for (int d = lim->iterate ? 1 : final; d <= final; d++) {
-		if (skips && skips(index, d, final))
+		if (skips && skips(cfg->thread_base + index, d, final))
 			continue;
 		if (CUTOFF_PROFILING)
 			s->prof.depth_reached = d;

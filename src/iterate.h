@@ -28,7 +28,8 @@ typedef struct cutoff_job {
 	void *info_user;
 } cutoff_job_t;
 
-/* True when thread `index` skips iteration `depth` of a search to `final_depth`. */
+/* True when thread `index` skips iteration `depth` of a search to `final_depth`; `index` is
+ * config.thread_base plus the engine's own thread index. */
 typedef bool (*cutoff_skip_fn)(int index, int depth, int final_depth);
 
 /*

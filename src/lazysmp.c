@@ -32,7 +32,8 @@ static const int SKIP_SIZE[20] = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 
 static const int SKIP_PHASE[20] = { 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7 };
 
 /* True when thread `index` (0 = the main thread, which never skips) skips iteration
- * `depth` of a search to `final_depth` (the final one is never skipped). */
+ * `depth` of a search to `final_depth` (the final one is never skipped). The index is
+ * config.thread_base + the engine's own: the engines of a cluster skip differently. */
 static bool skips(int index, int depth, int final_depth)
 {
 	if (index == 0 || depth >= final_depth)

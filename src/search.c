@@ -213,6 +213,8 @@ static bool poll_limits(cutoff_searcher_t *s)
 	uint64_t total = cutoff_u64_faa(&ctl->nodes, fresh) + fresh;
 	s->polled_nodes = s->count.nodes;
 	s->poll = POLL_NODES;
+	if (ctl->poll && s->index == 0)
+		ctl->poll(ctl->poll_user, ctl->engine, total);
 	if (cutoff_int_load_relaxed(&ctl->stop) || cutoff_int_load_relaxed(&ctl->halt))
 		return s->aborted = true;
 	if (ctl->node_limit) {
@@ -582,6 +584,8 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	s->count.tt_hits++;
 	if (CUTOFF_PROFILING)
 		s->count.tt_hits_other += writer >= 0 && writer != s->index;
+	if (CUTOFF_PROFILING)
+		s->count.tt_hits_shared += writer == CUTOFF_TT_IMPORTED;
 	if (ply == 0 || !s->tt_cutoffs || !tt_settles(&hit, alpha, beta, value))
 		return false;
 	if (s->solve) {
@@ -607,9 +611,11 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	cutoff_bound_t b = best >= beta    ? CUTOFF_BOUND_LOWER
 	                   : best <= alpha ? CUTOFF_BOUND_UPPER
 	                                   : CUTOFF_BOUND_EXACT;
-	cutoff_tt_stored_t stored =
-		cutoff_tt_store_by(s->tt, key, depth, ply, b, best,
-	                           b == CUTOFF_BOUND_UPPER ? CUTOFF_MOVE_NONE : move, s->index);
+	if (b == CUTOFF_BOUND_UPPER)
+		move = CUTOFF_MOVE_NONE;
+	cutoff_tt_stored_t stored = cutoff_tt_store_by(s->tt, key, depth, ply, b, best, move, s->index);
+	if (s->share && depth >= cutoff_int_load_relaxed(&s->ctl->export_depth))
+		cutoff_share_push(s->share, key, depth, b, cutoff_tt_value_to_node(best, ply), move);
 	s->count.tt_stores++;
 	s->count.tt_stores_same += stored == CUTOFF_TT_SAME;
 }

@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "cutoff.h"
 #include "platform.h"
+#include "share.h"
 #include "tt.h"
 
 enum { CUTOFF_HISTORY_SIZE = 4096 };
@@ -123,13 +124,19 @@ typedef bool (*cutoff_younger_fn)(struct cutoff_searcher *s, const cutoff_node_t
  * (one whose every thread iterates: a thread completed the last iteration), or by a
  * searcher that found the game breaking its contract (cutoff_fault_t); nodes: every
  * searcher adds its new nodes at each poll (fetch-and-add, off the hot path), so that a
- * node limit holds across threads. The rest is written before the search starts and
- * read-only during it.
+ * node limit holds across threads; export_depth: written by cutoff_engine_export_depth
+ * from any thread at any time (relaxed), read by each store of a thread with a share
+ * ring (relaxed: a late read only exports a few entries by the old rule). The rest is
+ * written before the search starts and read-only during it.
  */
 typedef struct cutoff_control {
 	int stop;
 	int halt;
 	uint64_t nodes;
+	int export_depth;
+	cutoff_poll_fn poll; /* limits.poll, called by thread 0 at its polls; NULL: none */
+	void *poll_user;
+	struct cutoff_engine *engine; /* passed to poll */
 	uint64_t node_limit; /* 0: none */
 	uint64_t deadline_ns; /* 0: none; CLOCK_MONOTONIC */
 	int threads;         /* searching threads, to share the node limit's slack */
@@ -165,6 +172,7 @@ typedef struct cutoff_searcher {
 	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
 	bool tt_cutoffs;        /* the table may answer a node (else: ordering only) */
 	int tt_min_depth;       /* nodes with fewer plies left neither probe nor store */
+	cutoff_share_t *share;  /* this thread's export ring (share.h), or NULL: none */
 	bool quiescence;        /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
 	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
 	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */

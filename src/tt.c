@@ -127,26 +127,6 @@ static inline uint64_t data_pack(cutoff_move_t move, int32_t value, int depth, i
 	       (uint64_t)(gen & TT_GEN_MASK) << TT_GEN_SHIFT;
 }
 
-/* Wins are stored as distance from the node, so that a transposition reached at another
- * ply reads the right distance from its own root. */
-static inline int32_t value_to_tt(int32_t v, int ply)
-{
-	if (v >= CUTOFF_WIN_MIN)
-		return v + ply;
-	if (v <= -CUTOFF_WIN_MIN)
-		return v - ply;
-	return v;
-}
-
-static inline int32_t value_from_tt(int32_t v, int ply)
-{
-	if (v >= CUTOFF_WIN_MIN)
-		return v - ply;
-	if (v <= -CUTOFF_WIN_MIN)
-		return v + ply;
-	return v;
-}
-
 static inline uint64_t bucket_index(const cutoff_tt_t *tt, uint64_t key)
 {
 	return (uint64_t)(((unsigned __int128)key * tt->nbuckets) >> 64);
@@ -336,7 +316,7 @@ static int probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
 		}
 		if (edepth < depth)
 			continue;
-		int32_t v = value_from_tt(data_value(d), ply);
+		int32_t v = cutoff_tt_value_from_node(data_value(d), ply);
 		int bound = data_bound(d);
 		if ((bound & CUTOFF_BOUND_LOWER) && v > hit->lower)
 			hit->lower = v;
@@ -403,7 +383,7 @@ static inline int write_unless_same(tt_bucket_t *b, int i, uint64_t key, uint64_
 static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
                         cutoff_bound_t bound, int32_t value, cutoff_move_t move)
 {
-	int32_t stored = value_to_tt(value, ply);
+	int32_t stored = cutoff_tt_value_to_node(value, ply);
 	int keep = -1; /* an entry of this key that must stay beside the new one */
 
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {

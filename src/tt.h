@@ -18,6 +18,31 @@ enum { CUTOFF_TT_WRITERS = 1u << 16 };
 enum { CUTOFF_TT_DEPTH_END = 255 };
 _Static_assert(CUTOFF_MAX_PLY - 1 < CUTOFF_TT_DEPTH_END, "no search is as deep as the end");
 
+/* The writer recorded for entries stored by cutoff_engine_import: no thread of this
+ * engine (thread indices end below CUTOFF_MAX_THREADS). */
+enum { CUTOFF_TT_IMPORTED = CUTOFF_MAX_THREADS };
+
+/* A value as the table keeps it: a win or loss counted from the node at `ply` instead of
+ * from the root, so that a transposition reached at another ply reads the right distance
+ * from its own root (cutoff_tt_value_from_node undoes it). */
+static inline int32_t cutoff_tt_value_to_node(int32_t v, int ply)
+{
+	if (v >= CUTOFF_WIN_MIN)
+		return v + ply;
+	if (v <= -CUTOFF_WIN_MIN)
+		return v - ply;
+	return v;
+}
+
+static inline int32_t cutoff_tt_value_from_node(int32_t v, int ply)
+{
+	if (v >= CUTOFF_WIN_MIN)
+		return v - ply;
+	if (v <= -CUTOFF_WIN_MIN)
+		return v + ply;
+	return v;
+}
+
 /* Like cutoff_tt_new, with the memory placed through an already loaded hwloc topology
  * (a hwloc_topology_t, which must outlive the table), or plain memory when it is NULL. */
 cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err);

@@ -147,6 +147,20 @@ static void null_engine(void)
 	cutoff_engine_stop(NULL);
 	COVER(cutoff_engine_cancel_stop);
 	CHECK(cutoff_engine_cancel_stop(NULL) == CUTOFF_EINVAL, "cancel_stop(NULL)");
+	COVER(cutoff_engine_export);
+	cutoff_tt_entry_t entry;
+	uint64_t dropped = 7;
+	CHECK(cutoff_engine_export(NULL, 0, &entry, 1, &dropped) == CUTOFF_EINVAL && dropped == 7,
+	      "export(NULL engine): CUTOFF_EINVAL, dropped untouched");
+	CHECK(cutoff_engine_export(e, 0, NULL, 1, NULL) == CUTOFF_EINVAL, "export(out NULL)");
+	CHECK(cutoff_engine_export(e, 0, &entry, 1, NULL) == CUTOFF_ENOTSUP,
+	      "export(dropped NULL) without a ring: CUTOFF_ENOTSUP");
+	COVER(cutoff_engine_export_depth);
+	CHECK(cutoff_engine_export_depth(NULL, 3) == CUTOFF_EINVAL, "export_depth(NULL)");
+	COVER(cutoff_engine_import);
+	CHECK(cutoff_engine_import(NULL, &entry, 1) == CUTOFF_EINVAL, "import(NULL engine)");
+	CHECK(cutoff_engine_import(e, NULL, 1) == CUTOFF_EINVAL, "import(in NULL, n 1)");
+	CHECK(cutoff_engine_import(e, NULL, 0) == 0, "import(in NULL, n 0): nothing, 0");
 
 	COVER(cutoff_engine_search);
 	cutoff_limits_t lim;

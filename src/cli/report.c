@@ -10,7 +10,7 @@
 #include "cutoff_games.h"
 
 /* Every field is named below: a new counter must be added here too. */
-_Static_assert(sizeof(cutoff_counters_t) == 36 * sizeof(uint64_t), "a counter is missing below");
+_Static_assert(sizeof(cutoff_counters_t) == 37 * sizeof(uint64_t), "a counter is missing below");
 
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {
@@ -52,6 +52,7 @@ void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_
 	PUT(split_nodes_after_cut);
 	PUT(tt_stores);
 	PUT(tt_stores_same);
+	PUT(tt_hits_shared);
 #undef PUT
 	json_end(w);
 }
