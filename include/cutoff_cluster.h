@@ -56,7 +56,9 @@ extern "C" {
 /* Where a rank's batches go. */
 typedef enum cutoff_cluster_exchange {
 	CUTOFF_CLUSTER_RING = 0, /* to the next rank, passed on until back at the origin */
-	CUTOFF_CLUSTER_ALL = 1   /* to every other rank */
+	CUTOFF_CLUSTER_ALL = 1,  /* to every other rank */
+	CUTOFF_CLUSTER_NONE = 2  /* nothing: the ranks only stop and vote together (the
+	                            control that measures what sharing buys) */
 } cutoff_cluster_exchange_t;
 
 typedef struct cutoff_cluster_config {

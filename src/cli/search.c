@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "cluster.h"
 #include "commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
@@ -84,6 +85,8 @@ static const char search_usage[] =
 	"  --legal P         pgame: per cent of empty cells legal for a side, 1..100;\n"
 	"                    default 50\n"
 	CLI_PARALLEL_USAGE
+	CLI_CLUSTER_USAGE
+	"  --profile-tt-writers  count the table hits on entries another thread (or rank) wrote\n"
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n";
 /* clang-format on */
@@ -330,6 +333,7 @@ typedef struct search_report {
 	unsigned ordering, pruning;
 	bool terminal;
 	const cutoff_result_t *r;
+	const cli_cluster_t *cluster; /* --algo cluster: the ranks' table; else NULL */
 } search_report_t;
 
 static int print_json(const search_report_t *rep)
@@ -423,6 +427,8 @@ static int print_json(const search_report_t *rep)
 		json_end(&w);
 	}
 	json_end(&w);
+	if (rep->cluster)
+		cli_cluster_json_ranks(rep->cluster, &w, "ranks");
 	json_end(&w);
 	if (json_finish(&w) < 0) {
 		cli_error("search", "cannot write the JSON output");
@@ -529,6 +535,8 @@ static void print_text(const search_report_t *rep)
 		          t->nodes, 100.0 * rate(t->nodes, c->nodes),
 		          per_second(t->nodes, r->time_s));
 	}
+	if (rep->cluster)
+		cli_cluster_print_ranks(rep->cluster, stdout);
 }
 
 int cli_search(int argc, char **argv)
@@ -543,7 +551,8 @@ int cli_search(int argc, char **argv)
 	int64_t depth = 9, hash_mb = 0, tt_min_depth = 0, time_ms = 0, branching = 8, cells = 12, legal = 50;
 	int iterate = 0, model = 1, solve = 0;
 	unsigned ordering, pruning;
-	bool json = false;
+	bool json = false, tt_writers = false;
+	cli_cluster_opts_t copts = { 0, 0 };
 	cli_opt_t opts[] = {
 		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &g.id, .choices = game_names },
 		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
@@ -582,7 +591,9 @@ int cli_search(int argc, char **argv)
 		{ .name = "cells", .kind = CLI_INT, .dest.i = &cells, .min = 1, .max = 22 },
 		{ .name = "legal", .kind = CLI_INT, .dest.i = &legal, .min = 1, .max = 100 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
 		CLI_PARALLEL_OPTS(&par),
+		CLI_CLUSTER_OPTS(&copts),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
@@ -630,8 +641,17 @@ int cli_search(int argc, char **argv)
 	bool chess = g.id == GAME_CHESS, ttt = g.id == GAME_TTT;
 	if (!cli_given(opts, nopts, "algo"))
 		algo_text = ttt ? "alphabeta" : "pvs";
-	if (!cli_parse_algo("search", algo_text, &driver, &algo))
+	const bool cluster = cli_cluster_wanted(algo_text);
+	if (cluster) {
+		driver = cli_cluster_driver(&copts);
+		algo = CUTOFF_ALGO_PVS;
+	} else if (!cli_parse_algo("search", algo_text, &driver, &algo)) {
 		return CLI_EXIT_USAGE;
+	}
+	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange"))) {
+		cli_error("search", "--cluster-driver and --exchange are options of --algo cluster only");
+		return CLI_EXIT_USAGE;
+	}
 	if (!cli_given(opts, nopts, "solve"))
 		solve = g.id == GAME_PGAME;
 	if (!cli_given(opts, nopts, "depth"))
@@ -699,20 +719,40 @@ int cli_search(int argc, char **argv)
 	cfg.pruning = pruning;
 	cfg.log = cli_log_keep;
 	cfg.log_user = &log;
+	cfg.profile_tt_writers = tt_writers;
 
+	/* Every rank runs this same command line; from here on a failure of one must end all
+	 * (cli_cluster_abort), since the others wait for it in the search. */
+	cli_cluster_t *cc = NULL;
+	if (cluster) {
+		if (!(cc = cli_cluster_start("search", &copts))) {
+			game_free(&g);
+			return CLI_EXIT_FAIL;
+		}
+		cli_cluster_configure(cc, &cfg);
+	}
 	int err;
 	cutoff_engine_t *engine = cutoff_engine_new(g.game, &cfg, &err);
 	if (!engine) {
 		cli_fail("search", "cannot make the engine", err, &log);
 		game_free(&g);
+		if (cc)
+			cli_cluster_abort(cc, CLI_EXIT_FAIL);
 		return CLI_EXIT_FAIL;
 	}
-	cutoff_result_t result;
-	int rc = cutoff_engine_search(engine, g.root, &limits, &result, NULL, NULL);
+	static cutoff_result_t result; /* 33 KB: not on the stack */
+	int rc = cc ? cli_cluster_search(cc, engine, g.root, &limits, &result, NULL, NULL)
+	            : cutoff_engine_search(engine, g.root, &limits, &result, NULL, NULL);
 	if (rc < 0 && rc != CUTOFF_ETERMINAL) {
-		cli_fail("search", "the search failed", rc, &log);
+		if (cc && *cli_cluster_error(cc))
+			cli_error("search", "the cluster search failed: %s: %s", cutoff_strerror(rc),
+			          cli_cluster_error(cc));
+		else
+			cli_fail("search", "the search failed", rc, &log);
 		cutoff_engine_free(engine);
 		game_free(&g);
+		if (cc)
+			cli_cluster_abort(cc, CLI_EXIT_FAIL);
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_counters_t *per_thread = calloc((size_t)par.threads, sizeof(*per_thread));
@@ -737,7 +777,7 @@ int cli_search(int argc, char **argv)
 		char label[CLI_ALGO_LABEL_SIZE];
 		search_report_t rep = {
 			.g = &g,
-			.algo = cli_algo_label(driver, algo, label, sizeof(label)),
+			.algo = cc ? "cluster" : cli_algo_label(driver, algo, label, sizeof(label)),
 			.driver = driver,
 			.par = &par,
 			.per_thread = per_thread,
@@ -748,6 +788,7 @@ int cli_search(int argc, char **argv)
 			.pruning = pruning,
 			.terminal = rc == CUTOFF_ETERMINAL,
 			.r = &result,
+			.cluster = cc,
 		};
 		if (json)
 			status = print_json(&rep);
@@ -757,5 +798,6 @@ int cli_search(int argc, char **argv)
 	free(per_thread);
 	free(profiles);
 	game_free(&g);
+	cli_cluster_end(cc);
 	return status;
 }

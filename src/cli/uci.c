@@ -114,6 +114,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "cluster.h"
 #include "commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
@@ -153,11 +154,16 @@ static const char *const pruning_names[] = { "none", "nullmove", "lmr", "all", N
 static const unsigned pruning_bits[] = { CUTOFF_PRUNE_NONE, CUTOFF_PRUNE_NULL_MOVE,
 	                                 CUTOFF_PRUNE_LMR, CUTOFF_PRUNE_ALL };
 
+/* Algorithm's value `cluster`, after the registry's drivers: under mpirun, every rank
+ * searches with lazy SMP over its own table and the ranks share their deep entries
+ * (src/cli/cluster.c). */
+#define DRIVER_CLUSTER cutoff_driver_count()
+
 /* Options as set by setoption; the engine is made from them. */
 typedef struct uci_options {
 	int64_t threads;
 	int64_t hash_mb;
-	int driver;    /* a cutoff_driver_t */
+	int driver;    /* a cutoff_driver_t, or DRIVER_CLUSTER */
 	int placement; /* a cutoff_placement_t */
 	int pruning;   /* index into pruning_names */
 	int64_t overhead_ms;
@@ -267,6 +273,8 @@ typedef struct uci_session {
 	bool watchdog_alive; /* main thread only: likewise the watchdog */
 	uci_go_t go;
 	cutoff_result_t result;
+	cli_cluster_t *cluster; /* under mpirun: the ranks (every rank runs this session on the
+	                           lines rank 0 reads); else NULL */
 } uci_session_t;
 
 static double now_s(void)
@@ -419,8 +427,10 @@ static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, in
 	cutoff_config_default(&cfg);
 	cfg.threads = (int)o->threads;
 	cfg.tt_mb = (size_t)o->hash_mb;
-	cfg.driver = (cutoff_driver_t)o->driver;
+	cfg.driver = o->driver == DRIVER_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver;
 	cfg.algo = CUTOFF_ALGO_PVS;
+	if (o->driver == DRIVER_CLUSTER)
+		cli_cluster_configure(s->cluster, &cfg);
 	cfg.placement = (cutoff_placement_t)o->placement;
 	cfg.pruning = pruning_bits[o->pruning];
 	options_pair_t copy = { &o->drivers, &cfg, true };
@@ -458,11 +468,14 @@ static bool search_unstopped(uci_session_t *s)
 static void option_text(const uci_options_t *o, char *buf, size_t size)
 {
 	char drivers[256];
-	cli_driver_options_text(&o->drivers, (cutoff_driver_t)o->driver, drivers, sizeof(drivers));
+	const bool cluster = o->driver == DRIVER_CLUSTER;
+	cli_driver_options_text(&o->drivers, cluster ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver,
+	                        drivers, sizeof(drivers));
 	snprintf(buf, size,
 	         "Threads %" PRId64 ", Hash %" PRId64
 	         ", Algorithm %s, Placement %s, Pruning %s%s%s",
-	         o->threads, o->hash_mb, cli_driver_name((cutoff_driver_t)o->driver),
+	         o->threads, o->hash_mb,
+	         cluster ? "cluster" : cli_driver_name((cutoff_driver_t)o->driver),
 	         cli_placement_names[o->placement], pruning_names[o->pruning],
 	         drivers[0] ? ", " : "", drivers);
 }
@@ -518,8 +531,10 @@ static bool apply_options(uci_session_t *s)
 static void request_stop(uci_session_t *s)
 {
 	pthread_mutex_lock(&s->lock);
-	if (s->searching)
+	if (s->searching) {
 		cutoff_engine_stop(s->engine);
+		cli_cluster_stop(s->cluster);
+	}
 	if (!s->answered) {
 		s->stop_requested = true;
 		pthread_cond_broadcast(&s->wake);
@@ -701,7 +716,21 @@ static void *search_main(void *arg)
 		int64_t left = g->hard_ms - elapsed_ms(g->t0);
 		lim.time_ms = left < 1 ? 1 : (uint64_t)left;
 	}
-	int rc = cutoff_engine_search(s->engine, &g->root, &lim, &s->result, on_iteration, s);
+	int rc;
+	if (s->opt.driver == DRIVER_CLUSTER) {
+		rc = cli_cluster_search(s->cluster, s->engine, &g->root, &lim, &s->result,
+		                        on_iteration, s);
+		if (rc == CUTOFF_EPEER) {
+			say_error(s, "search: %s: %s; ending every rank", cutoff_strerror(rc),
+			          cli_cluster_error(s->cluster));
+			cli_cluster_abort(s->cluster, CLI_EXIT_FAIL);
+		}
+	} else if (cli_cluster_rank(s->cluster) != 0) {
+		/* Another algorithm under mpirun: rank 0 searches alone, the others wait. */
+		rc = CUTOFF_ETERMINAL;
+	} else {
+		rc = cutoff_engine_search(s->engine, &g->root, &lim, &s->result, on_iteration, s);
+	}
 
 	pthread_mutex_lock(&s->lock);
 	s->searching = false;
@@ -822,8 +851,10 @@ static void cmd_uci(uci_session_t *s)
 	for (int d = 0; d < cutoff_driver_count() && n < sizeof(names); d++)
 		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
 		                      cli_driver_name((cutoff_driver_t)d));
+	if (s->cluster)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, " var cluster");
 	say(s, "option name Algorithm type combo default %s%s",
-	    cli_driver_name((cutoff_driver_t)default_driver()), names);
+	    s->cluster ? "cluster" : cli_driver_name((cutoff_driver_t)default_driver()), names);
 	n = 0;
 	for (int i = 0; cli_placement_names[i]; i++)
 		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
@@ -1136,6 +1167,7 @@ static void start_search(uci_session_t *s)
 	 * top of the file). */
 	pthread_mutex_lock(&s->lock);
 	int rc = cutoff_engine_cancel_stop(s->engine);
+	cli_cluster_cancel_stop(s->cluster);
 	s->searching = true;
 	s->stop_requested = false;
 	s->answered = false;
@@ -1361,10 +1393,19 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 		for (int d = 0; d < cutoff_driver_count(); d++)
 			if (strcasecmp(value, cli_driver_name((cutoff_driver_t)d)) == 0)
 				k = d;
+		if (strcasecmp(value, "cluster") == 0) {
+			if (!s->cluster) {
+				say_error(s, "setoption: Algorithm: cluster runs under mpirun only "
+				             "(mpirun -np N cutoff uci)");
+				return;
+			}
+			k = DRIVER_CLUSTER;
+		}
 		if (k < 0) {
 			char list[256];
-			say_error(s, "setoption: Algorithm: expected one of %s, got %s",
-			          cli_driver_list(list, sizeof(list)), quote(q, sizeof(q), value));
+			say_error(s, "setoption: Algorithm: expected one of %s%s, got %s",
+			          cli_driver_list(list, sizeof(list)), s->cluster ? ", cluster" : "",
+			          quote(q, sizeof(q), value));
 			return;
 		}
 		o.driver = k;
@@ -1542,6 +1583,7 @@ static void session_free(uci_session_t *s)
 {
 	request_stop(s);
 	join_search(s);
+	cli_cluster_end(s->cluster); /* every rank gets here: rank 0 ended the lines */
 	cutoff_engine_free(s->engine);
 	cutoff_chess_free(s->chess);
 	pthread_cond_destroy(&s->wake);
@@ -1567,6 +1609,32 @@ int cli_uci(int argc, char **argv)
 	 * and the end of input that follows ends the session. */
 	signal(SIGPIPE, SIG_IGN);
 
+	/* Under mpirun (Open MPI says so in the environment): a cluster, Algorithm cluster by
+	 * default; rank 0 reads the lines and passes each on before running it, the other
+	 * ranks run what they are passed, so every rank keeps the same position and options
+	 * and enters each search together. */
+	const char *ranks = getenv("OMPI_COMM_WORLD_SIZE");
+	if (ranks && atoi(ranks) > 1) {
+		cli_cluster_opts_t copts = { 0, 0 };
+		if (!(s->cluster = cli_cluster_start("uci", &copts))) {
+			session_free(s);
+			return CLI_EXIT_FAIL;
+		}
+		s->opt.driver = s->want.driver = DRIVER_CLUSTER;
+	}
+	if (s->cluster && cli_cluster_rank(s->cluster) != 0) {
+		char *line = malloc(UCI_LINE_MAX + 1);
+		while (line && cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1))
+			if (run_line(s, line) == UCI_QUIT)
+				break;
+		/* After quit, rank 0 still ends the channel: wait for that. */
+		while (line && cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1))
+			;
+		free(line);
+		session_free(s);
+		return CLI_EXIT_OK;
+	}
+
 	line_reader_t reader = { NULL, 0 };
 	size_t len;
 	line_status_t st;
@@ -1581,9 +1649,11 @@ int cli_uci(int argc, char **argv)
 			say_error(s, "line with a NUL byte: ignored");
 			continue;
 		}
+		cli_cluster_send_line(s->cluster, reader.buf);
 		if (run_line(s, reader.buf) == UCI_QUIT)
 			break;
 	}
+	cli_cluster_send_line(s->cluster, NULL); /* the end of the lines */
 	free(reader.buf);
 	session_free(s);
 	return CLI_EXIT_OK;

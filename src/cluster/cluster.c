@@ -150,7 +150,8 @@ void cutoff_cluster_config_default(cutoff_cluster_config_t *c)
 
 static bool config_ok(const cutoff_cluster_config_t *c)
 {
-	return (c->exchange == CUTOFF_CLUSTER_RING || c->exchange == CUTOFF_CLUSTER_ALL) &&
+	return (c->exchange == CUTOFF_CLUSTER_RING || c->exchange == CUTOFF_CLUSTER_ALL ||
+	        c->exchange == CUTOFF_CLUSTER_NONE) &&
 	       c->batch >= 16 && c->batch <= 65536 && c->in_flight >= 1 && c->in_flight <= 64 &&
 	       c->min_depth >= 0 && c->min_depth <= 255 && c->send_us >= 0 &&
 	       c->send_us <= 1000000 && c->timeout_ms >= 100 && c->timeout_ms <= 3600000;
@@ -403,7 +404,8 @@ static int deeper_first(const void *a, const void *b)
 static void send_own(cutoff_cluster_t *cl, bool force)
 {
 	uint64_t t = now_ns();
-	if (!force && t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u)
+	if (cl->cfg.exchange == CUTOFF_CLUSTER_NONE ||
+	    (!force && t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u))
 		return;
 	cl->last_send_ns = t;
 	int n = 0;
@@ -719,7 +721,7 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->quiet_sends = 0;
 	memset(cl->sent_to, 0, (size_t)cl->size * sizeof(uint64_t));
 	memset(&cl->mine, 0, sizeof(cl->mine));
-	cutoff_engine_export_depth(engine, cl->shared_depth);
+	cutoff_engine_export_depth(engine, cl->cfg.exchange == CUTOFF_CLUSTER_NONE ? 255 : cl->shared_depth);
 	for (int i = 0; i < RECV_SLOTS; i++)
 		post_recv(cl, &cl->recv[i]);
 

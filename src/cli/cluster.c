@@ -1,0 +1,314 @@
+/*
+ * cluster.c — `--algo cluster` and UCI under mpirun: the command line's side of the
+ * cluster layer (contract in cluster.h). In a build without MPI (CUTOFF_CLI_MPI not
+ * defined) the same functions say that MPI is missing.
+ *
+ * MPI's state belongs to the process, so it lives here for the whole command: one
+ * MPI_Init_thread in cli_cluster_start, one MPI_Finalize (or MPI_Abort) at the end. The
+ * cluster's own communicator carries the searches; a second one carries UCI's command
+ * lines, so that rank 0's reader thread may send while its search thread searches.
+ */
+#include "cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "json.h"
+
+const char *const cli_cluster_driver_names[] = { "lazysmp", "abdada", NULL };
+const char *const cli_cluster_exchange_names[] = { "ring", "all", "none", NULL };
+
+bool cli_cluster_wanted(const char *algo_text)
+{
+	return algo_text && strcmp(algo_text, "cluster") == 0;
+}
+
+cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
+{
+	return o->driver == 1 ? CUTOFF_DRIVER_ABDADA : CUTOFF_DRIVER_LAZYSMP;
+}
+
+#ifdef CUTOFF_CLI_MPI
+
+#include <mpi.h>
+#include <time.h>
+
+#include "cutoff_cluster.h"
+
+enum { LINE_MAX_BYTES = (1 << 20) + 1, TAG_LINE = 1, TAG_END = 2 }; /* UCI's longest line */
+
+/* A command line on its way to the other ranks (rank 0 keeps it until its sends complete). */
+typedef struct pending {
+	struct pending *next;
+	MPI_Request *reqs; /* one per other rank */
+	int n;
+	char *text;
+} pending_t;
+
+struct cli_cluster {
+	cutoff_cluster_t *cl;
+	MPI_Comm lines;
+	int rank, size;
+	pending_t *pending;
+	char line[LINE_MAX_BYTES]; /* a line received (cli_cluster_recv_line) */
+};
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
+{
+	int provided = MPI_THREAD_SINGLE, initialized = 0;
+	MPI_Initialized(&initialized);
+	if (!initialized && MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		cli_error(cmd, "--algo cluster: MPI could not be started");
+		return NULL;
+	}
+	MPI_Query_thread(&provided);
+	if (provided < MPI_THREAD_MULTIPLE) {
+		cli_error(cmd, "--algo cluster: this MPI grants thread level %d, below "
+		               "MPI_THREAD_MULTIPLE (%d), which the cluster needs: use an MPI "
+		               "built with thread support (Debian's Open MPI has it)",
+		          provided, MPI_THREAD_MULTIPLE);
+		MPI_Finalize();
+		return NULL;
+	}
+	cutoff_cluster_config_t cfg;
+	cutoff_cluster_config_default(&cfg);
+	cfg.exchange = o->exchange == 1   ? CUTOFF_CLUSTER_ALL
+	               : o->exchange == 2 ? CUTOFF_CLUSTER_NONE
+	                                  : CUTOFF_CLUSTER_RING;
+	int err;
+	cli_cluster_t *cc = calloc(1, sizeof(*cc));
+	if (!cc || !(cc->cl = cutoff_cluster_new(MPI_COMM_WORLD, &cfg, &err))) {
+		cli_error(cmd, "--algo cluster: the cluster could not be made: %s",
+		          cc ? cutoff_strerror(err) : "out of memory");
+		free(cc);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return NULL;
+	}
+	MPI_Comm_dup(MPI_COMM_WORLD, &cc->lines);
+	cc->rank = cutoff_cluster_rank(cc->cl);
+	cc->size = cutoff_cluster_size(cc->cl);
+	if (cc->rank != 0 && !freopen("/dev/null", "w", stdout))
+		cli_error(cmd, "rank %d: cannot silence standard output", cc->rank);
+	return cc;
+}
+
+int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
+
+void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
+{
+	cutoff_cluster_configure(cc->cl, cfg);
+}
+
+int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
+                       const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
+                       void *info_user)
+{
+	return cutoff_cluster_search(cc->cl, e, root, lim, r, info, info_user);
+}
+
+void cli_cluster_stop(cli_cluster_t *cc)
+{
+	if (cc)
+		cutoff_cluster_stop(cc->cl);
+}
+
+void cli_cluster_cancel_stop(cli_cluster_t *cc)
+{
+	if (cc)
+		cutoff_cluster_cancel_stop(cc->cl);
+}
+
+const char *cli_cluster_error(const cli_cluster_t *cc)
+{
+	return cc ? cutoff_cluster_error(cc->cl) : "";
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
+{
+	fprintf(out, "\nper rank (%d ranks):\n", cc->size);
+	fprintf(out, "%5s %12s %9s %8s %6s %10s %10s %10s %10s %9s %9s %8s %6s\n", "rank", "nodes",
+	        "knps", "time s", "comm%", "sent", "received", "stored", "passed on", "dropped",
+	        "MB sent", "shared", "depth");
+	for (int i = 0; i < cc->size; i++) {
+		cutoff_cluster_stats_t s;
+		cutoff_cluster_stats(cc->cl, i, &s);
+		fprintf(out, "%5d %12llu %9.0f %8.3f %6.1f %10llu %10llu %10llu %10llu %9llu %9.2f %8llu %6d\n",
+		        i, (unsigned long long)s.nodes, ratio((double)s.nodes, s.time_s) / 1e3, s.time_s,
+		        100 * ratio(s.comm_s, s.time_s), (unsigned long long)s.sent_entries,
+		        (unsigned long long)s.received_entries, (unsigned long long)s.stored_entries,
+		        (unsigned long long)s.forwarded_entries, (unsigned long long)s.dropped_entries,
+		        (double)s.sent_bytes / 1e6, (unsigned long long)s.tt_hits_shared, s.shared_depth);
+	}
+	fprintf(out, "(sent, received, stored, passed on, dropped: table entries of 16 bytes; "
+	             "shared: hits on entries from\nanother rank, counted with --profile-tt-writers "
+	             "only; depth: the adaptive least depth shared)\n");
+}
+
+void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
+{
+	json_begin_array(w, key);
+	for (int i = 0; i < cc->size; i++) {
+		cutoff_cluster_stats_t s;
+		cutoff_cluster_stats(cc->cl, i, &s);
+		json_begin_object(w, NULL);
+		json_int(w, "rank", i);
+		json_uint(w, "nodes", s.nodes);
+		json_double(w, "time_s", s.time_s);
+		json_double(w, "comm_s", s.comm_s);
+		json_uint(w, "rounds", s.rounds);
+		json_uint(w, "sent_entries", s.sent_entries);
+		json_uint(w, "sent_messages", s.sent_messages);
+		json_uint(w, "sent_bytes", s.sent_bytes);
+		json_uint(w, "received_entries", s.received_entries);
+		json_uint(w, "received_messages", s.received_messages);
+		json_uint(w, "received_bytes", s.received_bytes);
+		json_uint(w, "stored_entries", s.stored_entries);
+		json_uint(w, "forwarded_entries", s.forwarded_entries);
+		json_uint(w, "dropped_entries", s.dropped_entries);
+		json_uint(w, "tt_hits_shared", s.tt_hits_shared);
+		json_int(w, "shared_depth", s.shared_depth);
+		json_end(w);
+	}
+	json_end(w);
+}
+
+/* Frees the lines whose sends completed (all of them, waiting, when `all`). */
+static void reap(cli_cluster_t *cc, bool all)
+{
+	for (pending_t **p = &cc->pending; *p;) {
+		pending_t *q = *p;
+		int done = 0;
+		if (all)
+			MPI_Waitall(q->n, q->reqs, MPI_STATUSES_IGNORE);
+		else
+			MPI_Testall(q->n, q->reqs, &done, MPI_STATUSES_IGNORE);
+		if (all || done) {
+			*p = q->next;
+			free(q->reqs);
+			free(q->text);
+			free(q);
+		} else {
+			p = &q->next;
+		}
+	}
+}
+
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line)
+{
+	if (!cc || cc->rank != 0 || cc->size < 2)
+		return;
+	reap(cc, false);
+	pending_t *q = calloc(1, sizeof(*q));
+	size_t len = line ? strlen(line) : 0;
+	if (len >= LINE_MAX_BYTES)
+		len = LINE_MAX_BYTES - 1;
+	if (q) {
+		q->reqs = calloc((size_t)cc->size, sizeof(MPI_Request));
+		q->text = malloc(len + 1);
+	}
+	if (!q || !q->reqs || !q->text) {
+		cli_error("uci", "out of memory: the other ranks cannot be told a command; ending");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return;
+	}
+	memcpy(q->text, line ? line : "", len);
+	q->text[len] = '\0';
+	for (int r = 1; r < cc->size; r++)
+		MPI_Isend(q->text, (int)len + 1, MPI_CHAR, r, line ? TAG_LINE : TAG_END, cc->lines,
+		          &q->reqs[q->n++]);
+	q->next = cc->pending;
+	cc->pending = q;
+}
+
+bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
+{
+	char *line = cc->line;
+	MPI_Request req;
+	MPI_Status st;
+	MPI_Irecv(line, LINE_MAX_BYTES, MPI_CHAR, 0, MPI_ANY_TAG, cc->lines, &req);
+	for (;;) {
+		int done = 0;
+		MPI_Test(&req, &done, &st);
+		if (done)
+			break;
+		nap_ms(1); /* idle: leave the CPU to whatever else runs (the GUI's other engine) */
+	}
+	if (st.MPI_TAG == TAG_END)
+		return false;
+	snprintf(buf, size, "%s", line);
+	return true;
+}
+
+void cli_cluster_end(cli_cluster_t *cc)
+{
+	if (!cc)
+		return;
+	reap(cc, true);
+	MPI_Comm_free(&cc->lines);
+	cutoff_cluster_free(cc->cl);
+	free(cc);
+	MPI_Finalize();
+}
+
+void cli_cluster_abort(cli_cluster_t *cc, int status)
+{
+	(void)cc;
+	fflush(stdout);
+	MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+}
+
+#else /* no MPI in this build */
+
+struct cli_cluster {
+	int unused;
+};
+
+cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
+{
+	(void)o;
+	cli_error(cmd, "--algo cluster: this cutoff was built without MPI (skipped: MPI not "
+	               "found); on Debian: apt-get install libopenmpi-dev openmpi-bin, then "
+	               "rebuild");
+	return NULL;
+}
+
+int cli_cluster_rank(const cli_cluster_t *cc) { (void)cc; return 0; }
+void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg) { (void)cc; (void)cfg; }
+int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
+                       const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
+                       void *info_user)
+{
+	(void)cc;
+	return cutoff_engine_search(e, root, lim, r, info, info_user);
+}
+void cli_cluster_stop(cli_cluster_t *cc) { (void)cc; }
+void cli_cluster_cancel_stop(cli_cluster_t *cc) { (void)cc; }
+const char *cli_cluster_error(const cli_cluster_t *cc) { (void)cc; return ""; }
+void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out) { (void)cc; (void)out; }
+void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
+{
+	(void)cc;
+	(void)w;
+	(void)key;
+}
+void cli_cluster_end(cli_cluster_t *cc) { (void)cc; }
+void cli_cluster_abort(cli_cluster_t *cc, int status) { (void)cc; exit(status); }
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line) { (void)cc; (void)line; }
+bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
+{
+	(void)cc;
+	(void)buf;
+	(void)size;
+	return false;
+}
+
+#endif

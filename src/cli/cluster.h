@@ -1,0 +1,88 @@
+/*
+ * cluster.h — the command line's side of the cluster layer (include/cutoff_cluster.h):
+ * `--algo cluster` under mpirun, for search and UCI. In a build without MPI every entry
+ * point exists and says how to get MPI ("skipped: MPI not found" at build time).
+ *
+ * Under mpirun every rank runs the same command line; only rank 0 prints: cli_cluster_start
+ * sends the other ranks' standard output to /dev/null (their errors stay on stderr).
+ */
+#ifndef CUTOFF_CLI_CLUSTER_H
+#define CUTOFF_CLI_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cutoff.h"
+
+/* The options of `--algo cluster`: the driver inside each rank and the exchange. */
+typedef struct cli_cluster_opts {
+	int driver;   /* index in cli_cluster_driver_names: lazysmp, abdada */
+	int exchange; /* index in cli_cluster_exchange_names: ring, all, none */
+} cli_cluster_opts_t;
+
+extern const char *const cli_cluster_driver_names[];   /* "lazysmp", "abdada", NULL */
+extern const char *const cli_cluster_exchange_names[]; /* "ring", "all", "none", NULL */
+
+/* clang-format off */
+#define CLI_CLUSTER_OPTS(o)                                                                \
+	{ .name = "cluster-driver", .kind = CLI_CHOICE, .dest.choice = &(o)->driver,       \
+	  .choices = cli_cluster_driver_names },                                           \
+	{ .name = "exchange", .kind = CLI_CHOICE, .dest.choice = &(o)->exchange,           \
+	  .choices = cli_cluster_exchange_names }
+/* clang-format on */
+
+#define CLI_CLUSTER_USAGE                                                                          \
+	"  --algo cluster    under mpirun: every rank searches with its own engine and table,\n"   \
+	"                    sharing deep entries (docs/cluster.md); only rank 0 prints\n"         \
+	"  --cluster-driver D  the driver inside each rank: lazysmp or abdada; default lazysmp\n" \
+	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"
+
+typedef struct cli_cluster cli_cluster_t;
+
+/* True when --algo names the cluster. */
+bool cli_cluster_wanted(const char *algo_text);
+
+/* The driver each rank runs. */
+cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o);
+
+/* Starts MPI (MPI_THREAD_MULTIPLE) and the cluster; on ranks other than 0, stdout goes
+ * to /dev/null. NULL after a one-line error (no MPI in this build, too low a thread
+ * level). */
+cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o);
+
+int cli_cluster_rank(const cli_cluster_t *cc);
+
+/* cutoff_cluster_configure, cutoff_cluster_search, cutoff_cluster_stop, _cancel_stop. */
+void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg);
+int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
+                       const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
+                       void *info_user);
+void cli_cluster_stop(cli_cluster_t *cc);
+void cli_cluster_cancel_stop(cli_cluster_t *cc);
+
+/* The latest failure's words (cutoff_cluster_error). */
+const char *cli_cluster_error(const cli_cluster_t *cc);
+
+/* The per-rank table of the latest search: nodes, rate, time in communication, entries
+ * sent, received, stored, passed on and dropped, bytes on the wire, hits on shared
+ * entries. */
+void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out);
+
+/* The same as a JSON array of objects, one per rank, for a writer in the middle of an
+ * object (key, then the array). */
+struct json_writer;
+void cli_cluster_json_ranks(const cli_cluster_t *cc, struct json_writer *w, const char *key);
+
+/* Ends the cluster and MPI (MPI_Finalize), or on a failure ends every rank
+ * (MPI_Abort with `status`). Nothing for NULL. */
+void cli_cluster_end(cli_cluster_t *cc);
+void cli_cluster_abort(cli_cluster_t *cc, int status);
+
+/* The command channel of UCI under mpirun: rank 0 sends each line it reads to the other
+ * ranks (cli_cluster_send_line), which wait for them (cli_cluster_recv_line: false when
+ * rank 0 has ended the channel with cli_cluster_send_line(cc, NULL)). Over a
+ * communicator of its own; the waiting rank naps between tests, leaving the CPU. */
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line);
+bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size);
+
+#endif /* CUTOFF_CLI_CLUSTER_H */
