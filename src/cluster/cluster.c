@@ -404,7 +404,7 @@ static int deeper_first(const void *a, const void *b)
 static void send_own(cutoff_cluster_t *cl, bool force)
 {
 	uint64_t t = now_ns();
-	if (cl->cfg.exchange == CUTOFF_CLUSTER_NONE ||
+	if (cl->cfg.exchange == CUTOFF_CLUSTER_NONE || cl->size < 2 ||
 	    (!force && t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u))
 		return;
 	cl->last_send_ns = t;
@@ -721,7 +721,9 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->quiet_sends = 0;
 	memset(cl->sent_to, 0, (size_t)cl->size * sizeof(uint64_t));
 	memset(&cl->mine, 0, sizeof(cl->mine));
-	cutoff_engine_export_depth(engine, cl->cfg.exchange == CUTOFF_CLUSTER_NONE ? 255 : cl->shared_depth);
+	/* Nothing to share with: export nothing (a full ring costs a failed push). */
+	bool alone = cl->cfg.exchange == CUTOFF_CLUSTER_NONE || cl->size < 2;
+	cutoff_engine_export_depth(engine, alone ? 255 : cl->shared_depth);
 	for (int i = 0; i < RECV_SLOTS; i++)
 		post_recv(cl, &cl->recv[i]);
 

@@ -1,0 +1,122 @@
+#!/bin/bash
+# cluster.sh CUTOFF — the command line's cluster (`--algo cluster` and UCI under mpirun,
+# docs/cluster.md), registered only where MPI was found. Checked, with 2-3 ranks on this
+# machine (oversubscribed):
+#   - `cutoff search --algo cluster` on random trees and Connect Four gives the serial
+#     value, for each exchange (ring, all, none) and for ABDADA inside the ranks; only rank
+#     0 prints (one report), with a per-rank table and a JSON "ranks" array;
+#   - usage errors: a bad --exchange or --cluster-driver, and either without --algo cluster
+#     (exit 2, one line on stderr);
+#   - `mpirun -np 2 cutoff uci`: Algorithm defaults to cluster, a search answers a legal
+#     move, and `cutoff match` plays two games on a clock between it and a one-process
+#     engine without an illegal move, a time loss, a crash or a missing answer;
+#   - without mpirun, UCI refuses Algorithm cluster with a message.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+# cutoff-test-labels: concurrent
+# cutoff-test-timeout: 600
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cluster.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.bash"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# Under AddressSanitizer: the MPI library's own allocations at exit are not ours.
+[ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+mpirun=$(command -v mpirun || command -v mpiexec)
+
+# mpi N ARGS...: cutoff ARGS under mpirun with N ranks, into stdout, stderr, status.
+mpi() {
+	local n=$1
+	shift
+	timeout 300 "$mpirun" -np "$n" --oversubscribe "$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	IFS= read -r -d '' stdout <"$tmp/out"
+	IFS= read -r -d '' stderr <"$tmp/err"
+}
+
+value_of() { sed -n 's/^value  *\(-*[0-9]*\).*/\1/p' <<<"$1"; }
+
+# The serial values.
+run search --game rtree --depth 9 --seed 5
+serial_tree=$(value_of "$stdout")
+run search --game connect4 --position 2252576253462244111563365343671351441 --window -1,1
+serial_c4=$(value_of "$stdout")
+[ -n "$serial_tree" ] && [ -n "$serial_c4" ] && ok "serial values: tree $serial_tree, Connect Four $serial_c4" ||
+	fail "serial values not read: '$serial_tree' '$serial_c4'"
+
+for setup in "3 --exchange ring" "3 --exchange all --threads 2" "2 --exchange none" \
+	"3 --cluster-driver abdada --threads 2"; do
+	set -- $setup
+	n=$1
+	shift
+	mpi "$n" search --game rtree --depth 9 --seed 5 --algo cluster "$@"
+	v=$(value_of "$stdout")
+	reports=$(grep -c '^value ' <<<"$stdout")
+	if [ "$status" -eq 0 ] && [ "$v" = "$serial_tree" ] && [ "$reports" = 1 ] &&
+		grep -q "^per rank ($n ranks)" <<<"$stdout"; then
+		ok "tree, $n ranks $*: value $v, one report with the ranks' table"
+	else
+		fail "tree, $n ranks $*: status $status, value '$v' (serial $serial_tree), $reports reports: $(show "$stdout$stderr")"
+	fi
+	mpi "$n" search --game connect4 --position 2252576253462244111563365343671351441 --window -1,1 --algo cluster "$@"
+	v=$(value_of "$stdout")
+	[ "$status" -eq 0 ] && [ "$v" = "$serial_c4" ] && ok "Connect Four, $n ranks $*: $v" ||
+		fail "Connect Four, $n ranks $*: status $status, value '$v' (serial $serial_c4): $(show "$stderr")"
+done
+
+mpi 2 search --game rtree --depth 8 --algo cluster --json
+if [ "$status" -eq 0 ] && $python -c 'import json,sys; d=json.load(sys.stdin); r=d["ranks"]; assert len(r)==2 and all(x["nodes"]>0 for x in r); assert sum(x["sent_entries"] for x in r)==sum(x["received_entries"] for x in r)' <<<"$stdout" 2>"$tmp/py"; then
+	ok "--json: a ranks array of 2, every entry sent received"
+else
+	fail "--json: status $status: $(show "$stdout") $(cat "$tmp/py")"
+fi
+
+# Usage errors: exit 2, one line on stderr naming the option.
+for args in "--algo cluster --exchange sideways" "--algo cluster --cluster-driver ybw" \
+	"--exchange ring" "--cluster-driver abdada"; do
+	run search --game rtree --depth 4 $args
+	if [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *-* ]]; then
+		ok "search $args: exit 2, $(show "$stderr")"
+	else
+		fail "search $args: exit $status: $(show "$stderr")"
+	fi
+done
+
+# UCI under mpirun.
+printf 'uci\nisready\nposition startpos moves e2e4\ngo depth 6\n' >"$tmp/in"
+(
+	cat "$tmp/in"
+	sleep 2
+	echo quit
+) | timeout 120 "$mpirun" -np 2 --oversubscribe "$cutoff" uci >"$tmp/uci" 2>"$tmp/uci.err"
+status=$?
+if [ "$status" -eq 0 ] && grep -q '^option name Algorithm type combo default cluster' "$tmp/uci" &&
+	grep -Eq '^bestmove [a-h][1-8][a-h][1-8]' "$tmp/uci" && [ "$(grep -c '^uciok' "$tmp/uci")" = 1 ]; then
+	ok "mpirun -np 2 cutoff uci: Algorithm cluster by default, one uciok, a bestmove"
+else
+	fail "mpirun -np 2 cutoff uci: status $status: $(show "$(cat "$tmp/uci" "$tmp/uci.err")")"
+fi
+printf 'setoption name Algorithm value cluster\nisready\nquit\n' | "$cutoff" uci >"$tmp/uci1" 2>&1
+grep -q 'cluster runs under mpirun only' "$tmp/uci1" && ok "without mpirun: Algorithm cluster refused" ||
+	fail "without mpirun: $(show "$(cat "$tmp/uci1")")"
+
+timeout 300 "$cutoff" match --engine "$mpirun -np 2 --oversubscribe $cutoff uci" \
+	--engine "$cutoff uci" --games 2 --tc 2+0.05 >"$tmp/match" 2>&1
+status=$?
+faults=$(grep -E '^(illegal moves|time losses|crashes|no answer) ' "$tmp/match" | sed -E 's/^[a-z ]+ ([0-9]+).*/\1/' | tr -d '\n')
+games=$(grep -E '^ +[12] +[12] +[12] ' "$tmp/match" | wc -l)
+if [ "$status" -eq 0 ] && [ "$faults" = 0000 ] && [ "$games" = 2 ]; then
+	ok "cutoff match: 2 games of 'mpirun -np 2 cutoff uci' on a clock, no fault"
+else
+	fail "cutoff match: status $status, faults '$faults', $games games: $(show "$(cat "$tmp/match")")"
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
