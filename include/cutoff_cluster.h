@@ -66,7 +66,9 @@ typedef struct cutoff_cluster_config {
 	int batch;      /* entries per message, 16 .. 65536; default 256 (4 KiB) */
 	int in_flight;  /* most sends outstanding at once, 1 .. 64; default 8 */
 	int min_depth;  /* the least depth of a shared entry, where the adaptive shared depth
-	                   starts and which it never goes below, 0 .. 255; default 4 */
+	                   starts and which it never goes below, 0 .. 255; default 2 (on
+	                   chess here, 1 rank against 2, shallower sharing gave fewer nodes
+	                   to the same depth: docs/cluster.md) */
 	int send_us;    /* a batch that is not full goes at most this often, 0 .. 1000000
 	                   microseconds; default 200 */
 	int timeout_ms; /* a rank silent this long is dead: CUTOFF_EPEER, 100 .. 3600000;

@@ -82,6 +82,8 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 	cfg.exchange = o->exchange == 1   ? CUTOFF_CLUSTER_ALL
 	               : o->exchange == 2 ? CUTOFF_CLUSTER_NONE
 	                                  : CUTOFF_CLUSTER_RING;
+	if (o->share_depth >= 0)
+		cfg.min_depth = (int)o->share_depth;
 	int err;
 	cli_cluster_t *cc = calloc(1, sizeof(*cc));
 	if (!cc || !(cc->cl = cutoff_cluster_new(MPI_COMM_WORLD, &cfg, &err))) {

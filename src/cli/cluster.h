@@ -10,6 +10,7 @@
 #define CUTOFF_CLI_CLUSTER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cutoff.h"
@@ -18,6 +19,8 @@
 typedef struct cli_cluster_opts {
 	int driver;   /* index in cli_cluster_driver_names: lazysmp, abdada */
 	int exchange; /* index in cli_cluster_exchange_names: ring, all, none */
+	int64_t share_depth; /* the least depth of a shared entry (cutoff_cluster_config_t's
+	                        min_depth); -1: the layer's default */
 } cli_cluster_opts_t;
 
 extern const char *const cli_cluster_driver_names[];   /* "lazysmp", "abdada", NULL */
@@ -28,14 +31,19 @@ extern const char *const cli_cluster_exchange_names[]; /* "ring", "all", "none",
 	{ .name = "cluster-driver", .kind = CLI_CHOICE, .dest.choice = &(o)->driver,       \
 	  .choices = cli_cluster_driver_names },                                           \
 	{ .name = "exchange", .kind = CLI_CHOICE, .dest.choice = &(o)->exchange,           \
-	  .choices = cli_cluster_exchange_names }
+	  .choices = cli_cluster_exchange_names },                                         \
+	{ .name = "share-depth", .kind = CLI_INT, .dest.i = &(o)->share_depth, .min = 0,   \
+	  .max = 255 }
 /* clang-format on */
 
 #define CLI_CLUSTER_USAGE                                                                          \
 	"  --algo cluster    under mpirun: every rank searches with its own engine and table,\n"   \
 	"                    sharing deep entries (docs/cluster.md); only rank 0 prints\n"         \
 	"  --cluster-driver D  the driver inside each rank: lazysmp or abdada; default lazysmp\n" \
-	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"
+	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"          \
+	"  --share-depth D   cluster: the least depth of a shared entry, 0..255, raised by\n"   \
+	"                    one while batches overflow and back while they are light;\n"     \
+	"                    default 2\n"
 
 typedef struct cli_cluster cli_cluster_t;
 

@@ -552,7 +552,7 @@ int cli_search(int argc, char **argv)
 	int iterate = 0, model = 1, solve = 0;
 	unsigned ordering, pruning;
 	bool json = false, tt_writers = false;
-	cli_cluster_opts_t copts = { 0, 0 };
+	cli_cluster_opts_t copts = { 0, 0, -1 };
 	cli_opt_t opts[] = {
 		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &g.id, .choices = game_names },
 		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
@@ -648,8 +648,10 @@ int cli_search(int argc, char **argv)
 	} else if (!cli_parse_algo("search", algo_text, &driver, &algo)) {
 		return CLI_EXIT_USAGE;
 	}
-	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange"))) {
-		cli_error("search", "--cluster-driver and --exchange are options of --algo cluster only");
+	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange") ||
+	                 cli_given(opts, nopts, "share-depth"))) {
+		cli_error("search", "--cluster-driver, --exchange and --share-depth are options of "
+		                    "--algo cluster only");
 		return CLI_EXIT_USAGE;
 	}
 	if (!cli_given(opts, nopts, "solve"))

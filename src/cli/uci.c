@@ -1615,7 +1615,7 @@ int cli_uci(int argc, char **argv)
 	 * and enters each search together. */
 	const char *ranks = getenv("OMPI_COMM_WORLD_SIZE");
 	if (ranks && atoi(ranks) > 1) {
-		cli_cluster_opts_t copts = { 0, 0 };
+		cli_cluster_opts_t copts = { 0, 0, -1 };
 		if (!(s->cluster = cli_cluster_start("uci", &copts))) {
 			session_free(s);
 			return CLI_EXIT_FAIL;

@@ -142,7 +142,7 @@ void cutoff_cluster_config_default(cutoff_cluster_config_t *c)
 		.exchange = CUTOFF_CLUSTER_RING,
 		.batch = 256,
 		.in_flight = 8,
-		.min_depth = 4,
+		.min_depth = 2,
 		.send_us = 200,
 		.timeout_ms = 20000,
 	};
