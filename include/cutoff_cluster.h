@@ -111,7 +111,8 @@ int cutoff_cluster_configure(const cutoff_cluster_t *cl, cutoff_config_t *cfg);
  * the sum over ranks; limits.poll must be NULL (the layer's own). `info` is called on
  * rank 0 only, after each of its iterations, with the nodes of every rank (as of the
  * latest round). Every rank writes the voted answer into *result, with the counters and
- * profiles of all ranks summed; time_s is the caller's own.
+ * profiles of all ranks summed; time_s is this rank's wall time in the call (its
+ * search, the end's drain and the vote).
  *
  * Returns what cutoff_engine_search returns for the voted answer (0, CUTOFF_ETERMINAL),
  * CUTOFF_EINVAL for NULL, a limits.poll, or limits that differ between ranks (every

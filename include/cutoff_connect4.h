@@ -184,6 +184,18 @@ typedef struct cutoff_connect4_solution {
 CUTOFF_API int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
                                      bool weak, int method, cutoff_connect4_solution_t *out);
 
+/* Who runs a search for cutoff_connect4_solve_with: cutoff_engine_search's arguments and
+ * answer (no info callback); `user` is passed on. */
+typedef int (*cutoff_connect4_search_fn)(void *user, cutoff_engine_t *e, const void *root,
+                                         const cutoff_limits_t *limits, cutoff_result_t *result);
+
+/* cutoff_connect4_solve, each of whose searches is made by `search` (NULL:
+ * cutoff_engine_search), for instance a cluster's search of every rank together
+ * (cutoff_cluster.h), which every rank then solves in step. Same contract otherwise. */
+CUTOFF_API int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
+                                          bool weak, int method, cutoff_connect4_search_fn search,
+                                          void *user, cutoff_connect4_solution_t *out);
+
 /*
  * The depth a search of `st` with the window (alpha, beta) needs to decide that window on
  * the position's exact score, the horizon scoring 0 (the game's evaluate): a result v

@@ -486,6 +486,18 @@ static void null_connect4(void)
 	      "connect4_solve(NULL solution)");
 	CHECK(cutoff_connect4_solve(NULL, NULL, true, CUTOFF_CONNECT4_MTDF, NULL) == CUTOFF_EINVAL,
 	      "connect4_solve(all NULL)");
+	COVER(cutoff_connect4_solve_with);
+	memset(&sol, POISON, sizeof(sol));
+	CHECK(cutoff_connect4_solve_with(NULL, &st, true, CUTOFF_CONNECT4_MTDF, NULL, NULL, &sol) ==
+	                      CUTOFF_EINVAL &&
+	              untouched(&sol, sizeof(sol), POISON),
+	      "connect4_solve_with(NULL engine): solution untouched");
+	CHECK(cutoff_connect4_solve_with(e, NULL, true, CUTOFF_CONNECT4_MTDF, NULL, NULL, &sol) ==
+	              CUTOFF_EINVAL,
+	      "connect4_solve_with(NULL state)");
+	CHECK(cutoff_connect4_solve_with(e, &st, true, CUTOFF_CONNECT4_MTDF, NULL, NULL, NULL) ==
+	              CUTOFF_EINVAL,
+	      "connect4_solve_with(NULL solution)");
 	cutoff_engine_free(e);
 }
 

@@ -48,6 +48,7 @@ typedef struct pending {
 
 struct cli_cluster {
 	cutoff_cluster_t *cl;
+	cli_cluster_opts_t opts;
 	MPI_Comm lines;
 	int rank, size;
 	pending_t *pending;
@@ -94,6 +95,7 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 		return NULL;
 	}
 	MPI_Comm_dup(MPI_COMM_WORLD, &cc->lines);
+	cc->opts = *o;
 	cc->rank = cutoff_cluster_rank(cc->cl);
 	cc->size = cutoff_cluster_size(cc->cl);
 	if (cc->rank != 0 && !freopen("/dev/null", "w", stdout))
@@ -102,6 +104,14 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 }
 
 int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
+
+const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d ranks, exchange %s, each rank %s", cc->size,
+	         cli_cluster_exchange_names[cc->opts.exchange],
+	         cli_cluster_driver_names[cc->opts.driver]);
+	return buf;
+}
 
 void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
 {
@@ -113,6 +123,18 @@ int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
                        void *info_user)
 {
 	return cutoff_cluster_search(cc->cl, e, root, lim, r, info, info_user);
+}
+
+int cli_cluster_search_by(void *user, cutoff_engine_t *e, const void *root,
+                          const cutoff_limits_t *lim, cutoff_result_t *r)
+{
+	cli_cluster_t *cc = user;
+	int rc = cli_cluster_search(cc, e, root, lim, r, NULL, NULL);
+	if (rc == CUTOFF_EPEER) { /* the others cannot be waited for: end every rank */
+		cli_error(NULL, "the cluster search failed: %s", cli_cluster_error(cc));
+		cli_cluster_abort(cc, 1);
+	}
+	return rc;
 }
 
 void cli_cluster_stop(cli_cluster_t *cc)
@@ -284,6 +306,12 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 }
 
 int cli_cluster_rank(const cli_cluster_t *cc) { (void)cc; return 0; }
+const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
+{
+	(void)cc;
+	snprintf(buf, size, "none");
+	return buf;
+}
 void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg) { (void)cc; (void)cfg; }
 int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
                        const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
@@ -291,6 +319,11 @@ int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
 {
 	(void)cc;
 	return cutoff_engine_search(e, root, lim, r, info, info_user);
+}
+int cli_cluster_search_by(void *user, cutoff_engine_t *e, const void *root,
+                          const cutoff_limits_t *lim, cutoff_result_t *r)
+{
+	return cli_cluster_search(user, e, root, lim, r, NULL, NULL);
 }
 void cli_cluster_stop(cli_cluster_t *cc) { (void)cc; }
 void cli_cluster_cancel_stop(cli_cluster_t *cc) { (void)cc; }

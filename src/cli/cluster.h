@@ -60,12 +60,20 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o);
 
 int cli_cluster_rank(const cli_cluster_t *cc);
 
+/* One line for a report: "N ranks, exchange E, each rank DRIVER". */
+const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size);
+
 /* cutoff_cluster_configure, cutoff_cluster_search, cutoff_cluster_stop, _cancel_stop. */
 void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg);
 int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
                        const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
                        void *info_user);
 void cli_cluster_stop(cli_cluster_t *cc);
+
+/* cli_cluster_search without an info callback, with the cluster as `user`: the search
+ * function of cutoff_connect4_solve_with. */
+int cli_cluster_search_by(void *user, cutoff_engine_t *e, const void *root,
+                          const cutoff_limits_t *lim, cutoff_result_t *r);
 void cli_cluster_cancel_stop(cli_cluster_t *cc);
 
 /* The latest failure's words (cutoff_cluster_error). */

@@ -468,6 +468,10 @@ static void print_text(const search_report_t *rep)
 		return;
 	}
 	cli_field(stdout, "algorithm", "%s", rep->algo);
+	if (rep->cluster) {
+		char text[128];
+		cli_field(stdout, "cluster", "%s", cli_cluster_text(rep->cluster, text, sizeof(text)));
+	}
 	print_parallel(rep->driver, rep->par);
 	if (lim->solve && lim->depth == 0)
 		cli_field(stdout, "depth", "to the end of the game%s (completed %d)",

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cluster.h"
 #include "commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
@@ -61,6 +62,7 @@ static const char solve_usage[] =
 	"  --progress        with --file: a progress line on stderr about twice a second\n"
 	"                    (the default when stderr is a terminal)\n"
 	CLI_PARALLEL_USAGE
+	CLI_CLUSTER_USAGE
 	"  --json            print one JSON object instead of the text report\n"
 	"  --help            print this help\n";
 /* clang-format on */
@@ -90,6 +92,8 @@ typedef struct solve_args {
 	bool progress;
 	bool json;
 	cli_parallel_t par;
+	cli_cluster_opts_t copts;
+	cli_cluster_t *cc; /* --algo cluster, under mpirun: every rank solves in step */
 } solve_args_t;
 
 /* One line of a test set. */
@@ -120,10 +124,15 @@ static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
 	cfg.ordering = a->ordering;
 	cfg.log = cli_log_keep;
 	cfg.log_user = log;
+	if (a->cc)
+		cli_cluster_configure(a->cc, &cfg);
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(cutoff_connect4_game(), &cfg, &err);
-	if (!e)
+	if (!e) {
 		cli_fail("solve", "cannot make the engine", err, log);
+		if (a->cc) /* the other ranks would wait for this one */
+			cli_cluster_abort(a->cc, CLI_EXIT_FAIL);
+	}
 	return e;
 }
 
@@ -163,6 +172,10 @@ static void text_settings(const solve_args_t *a)
 	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x",
 	          cli_algo_label(a->driver, a->algo, label, sizeof(label)), a->hash_mb,
 	          a->ordering);
+	if (a->cc) {
+		char text[128];
+		cli_field(stdout, "cluster", "%s", cli_cluster_text(a->cc, text, sizeof(text)));
+	}
 	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
 		char text[256];
 		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
@@ -186,7 +199,8 @@ static int solve_one(const solve_args_t *a)
 	if (!e)
 		return CLI_EXIT_FAIL;
 	cutoff_connect4_solution_t s;
-	int rc = cutoff_connect4_solve(e, &st, a->weak, a->method, &s);
+	int rc = cutoff_connect4_solve_with(e, &st, a->weak, a->method,
+	                                    a->cc ? cli_cluster_search_by : NULL, a->cc, &s);
 	cutoff_engine_free(e);
 	if (rc < 0 || s.stopped) {
 		cli_fail("solve", "the search failed", rc < 0 ? rc : CUTOFF_EBUSY, &log);
@@ -368,7 +382,7 @@ static int solve_file(const solve_args_t *a)
 	}
 
 	bool tty = isatty(STDERR_FILENO);
-	bool progress = a->progress || tty;
+	bool progress = (a->progress || tty) && cli_cluster_rank(a->cc) == 0; /* rank 0 speaks */
 	solve_totals_t t = { 0 };
 	double t0 = now_s(), shown = t0;
 	for (int64_t i = 0; i < count; i++) {
@@ -376,7 +390,8 @@ static int solve_file(const solve_args_t *a)
 		int rc = a->no_clear ? CUTOFF_OK : cutoff_engine_clear(e);
 		cutoff_connect4_solution_t s;
 		if (rc == CUTOFF_OK)
-			rc = cutoff_connect4_solve(e, &l->state, a->weak, a->method, &s);
+			rc = cutoff_connect4_solve_with(e, &l->state, a->weak, a->method,
+			                                a->cc ? cli_cluster_search_by : NULL, a->cc, &s);
 		if (rc < 0 || s.stopped) {
 			if (progress && tty && t.positions > 0)
 				fputc('\n', stderr);
@@ -472,6 +487,7 @@ int cli_solve(int argc, char **argv)
 		.limit = 10000000,
 		.method = CUTOFF_CONNECT4_BISECT,
 		.hash_mb = 4,
+		.copts = { 0, 0, -1 },
 	};
 	const char *algo_text = "pvs";
 	const char *ordering_text = "tt,hints";
@@ -495,6 +511,7 @@ int cli_solve(int argc, char **argv)
 		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a.progress },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
 		CLI_PARALLEL_OPTS(&a.par),
+		CLI_CLUSTER_OPTS(&a.copts),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
@@ -507,9 +524,21 @@ int cli_solve(int argc, char **argv)
 	case CLI_PARSED:
 		break;
 	}
-	if (!cli_parse_algo("solve", algo_text, &a.driver, &a.algo) ||
-	    !cli_parse_ordering("solve", ordering_text, &a.ordering))
+	const bool cluster = cli_cluster_wanted(algo_text);
+	if (cluster) {
+		a.driver = cli_cluster_driver(&a.copts);
+		a.algo = CUTOFF_ALGO_PVS;
+	} else if (!cli_parse_algo("solve", algo_text, &a.driver, &a.algo)) {
 		return CLI_EXIT_USAGE;
+	}
+	if (!cli_parse_ordering("solve", ordering_text, &a.ordering))
+		return CLI_EXIT_USAGE;
+	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange") ||
+	                 cli_given(opts, nopts, "share-depth"))) {
+		cli_error("solve", "--cluster-driver, --exchange and --share-depth are options of "
+		                   "--algo cluster only");
+		return CLI_EXIT_USAGE;
+	}
 	if (!a.moves == !a.file) {
 		cli_error("solve",
 		          a.moves ? "--moves and --file exclude each other: give one"
@@ -524,5 +553,11 @@ int cli_solve(int argc, char **argv)
 		cli_error("solve", "%s goes with --file, not --moves", file_only);
 		return CLI_EXIT_USAGE;
 	}
-	return a.moves ? solve_one(&a) : solve_file(&a);
+	if (cluster) {
+		if (!(a.cc = cli_cluster_start("solve", &a.copts)))
+			return CLI_EXIT_FAIL;
+	}
+	int status = a.moves ? solve_one(&a) : solve_file(&a);
+	cli_cluster_end(a.cc);
+	return status;
 }

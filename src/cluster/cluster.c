@@ -46,6 +46,8 @@ enum {
 	                 left over from one search cannot match the next one's */
 	RECV_SLOTS = 4,
 	SLEEP_NS = 50000, /* a wait's nap between tests: leaves the CPU to searching ranks */
+	SPIN_NS = 50000,  /* ... after this long testing without a nap: the answer of a
+	                     rank that is not searching comes in microseconds */
 	MAX_SHARED_DEPTH = 64,
 	QUIET_SENDS = 8, /* sends under a quarter full before the shared depth falls */
 };
@@ -285,12 +287,14 @@ static bool wait_bounded(cutoff_cluster_t *cl, MPI_Request *req, const char *wha
 		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (done)
 			return true;
-		if (now_ns() - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
+		uint64_t waited = now_ns() - t0;
+		if (waited > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 			fail(cl, "rank %d: no answer from the other ranks for %d ms (%s)", cl->rank,
 			     cl->cfg.timeout_ms, what);
 			return false;
 		}
-		nap();
+		if (waited > SPIN_NS)
+			nap();
 	}
 }
 
@@ -552,7 +556,8 @@ static bool drain(cutoff_cluster_t *cl)
 			     (unsigned long long)(expect - cl->arrivals), (unsigned long long)expect);
 			return false;
 		}
-		nap();
+		if (now_ns() - t0 > SPIN_NS)
+			nap();
 	}
 	for (int i = 0; i < RECV_SLOTS; i++) {
 		slot_t *s = &cl->recv[i];
@@ -741,9 +746,10 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->nodes = result->counters.nodes;
 
 	/* Rounds until every rank agrees; this rank votes to stop now. */
+	uint64_t tw = now_ns();
 	while (!cl->agreed && !cl->failed) {
 		progress(cl);
-		if (!cl->agreed && !cl->failed)
+		if (!cl->agreed && !cl->failed && now_ns() - tw > SPIN_NS)
 			nap();
 	}
 	uint64_t tc = now_ns();
@@ -754,6 +760,7 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->mine.nodes = cl->nodes;
 	cl->mine.shared_depth = cl->shared_depth;
 	cl->mine.time_s = (double)(now_ns() - t0) / 1e9;
+	result->time_s = cl->mine.time_s;
 	if (ok && rc != CUTOFF_EPEER) {
 		MPI_Request req;
 		MPI_Iallgather(&cl->mine, (int)sizeof(cl->mine), MPI_BYTE, cl->stats,

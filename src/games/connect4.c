@@ -469,8 +469,15 @@ int cutoff_connect4_depth(const cutoff_connect4_state_t *st, int32_t alpha, int3
 	return d;
 }
 
+/* The engine, and who runs its searches (cutoff_connect4_solve_with). */
+typedef struct solver {
+	cutoff_engine_t *e;
+	cutoff_connect4_search_fn search; /* NULL: cutoff_engine_search */
+	void *user;
+} solver_t;
+
 /* One search of st with the window (alpha, beta) to `depth`. */
-static int probe(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int depth, int32_t alpha,
+static int probe(const solver_t *sv, const cutoff_connect4_state_t *st, int depth, int32_t alpha,
                  int32_t beta, cutoff_connect4_solution_t *out, cutoff_result_t *r)
 {
 	cutoff_limits_t lim;
@@ -480,7 +487,8 @@ static int probe(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int dept
 	lim.alpha = alpha;
 	lim.beta = beta;
 	lim.guess = beta; /* under the engine's own MTD(f): one pass, at this window */
-	int rc = cutoff_engine_search(e, st, &lim, r, NULL, NULL);
+	int rc = sv->search ? sv->search(sv->user, sv->e, st, &lim, r)
+	                    : cutoff_engine_search(sv->e, st, &lim, r, NULL, NULL);
 	if (rc < 0)
 		return rc;
 	out->searches++;
@@ -493,11 +501,11 @@ static int probe(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int dept
 
 /* Asks "score >= t?" of st. True with *lower raised when yes, false with *upper lowered
  * when no; *move is the move that proved a yes. Bounds as depth_for() says. */
-static int test_score(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int t, int *lower,
+static int test_score(const solver_t *sv, const cutoff_connect4_state_t *st, int t, int *lower,
                       int *upper, int *move, bool *yes, cutoff_connect4_solution_t *out)
 {
 	cutoff_result_t r;
-	int rc = probe(e, st, depth_for(st->stones, t), t - 1, t, out, &r);
+	int rc = probe(sv, st, depth_for(st->stones, t), t - 1, t, out, &r);
 	if (rc < 0 || out->stopped)
 		return rc;
 	int v = (int)r.value;
@@ -518,6 +526,14 @@ static int test_score(cutoff_engine_t *e, const cutoff_connect4_state_t *st, int
 int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st, bool weak,
                           int method, cutoff_connect4_solution_t *out)
 {
+	return cutoff_connect4_solve_with(e, st, weak, method, NULL, NULL, out);
+}
+
+int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t *st, bool weak,
+                               int method, cutoff_connect4_search_fn search, void *user,
+                               cutoff_connect4_solution_t *out)
+{
+	const solver_t solver = { e, search, user }, *sv = &solver;
 	cutoff_config_t cfg;
 	if (!e || !st || !out ||
 	    (method != CUTOFF_CONNECT4_MTDF && method != CUTOFF_CONNECT4_BISECT))
@@ -539,7 +555,7 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		cutoff_result_t r;
 		out->lower = -1;
 		out->upper = 1;
-		if ((rc = probe(e, st, cutoff_connect4_depth(st, -1, 1), -1, 1, out, &r)) < 0 ||
+		if ((rc = probe(sv, st, cutoff_connect4_depth(st, -1, 1), -1, 1, out, &r)) < 0 ||
 		    out->stopped)
 			goto done;
 		out->best_column = (int)r.best_move;
@@ -571,7 +587,7 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		}
 		bool yes;
 		int m = -1;
-		if ((rc = test_score(e, st, t, &lower, &upper, &m, &yes, out)) < 0 || out->stopped)
+		if ((rc = test_score(sv, st, t, &lower, &upper, &m, &yes, out)) < 0 || out->stopped)
 			goto stopped;
 		if (yes) {
 			move = m;
@@ -586,7 +602,7 @@ int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st,
 		/* No search proved the final lower bound (it is the range's minimum): one
 		 * that does names the move. */
 		bool yes;
-		if ((rc = test_score(e, st, lower, &lower, &upper, &move, &yes, out)) < 0 ||
+		if ((rc = test_score(sv, st, lower, &lower, &upper, &move, &yes, out)) < 0 ||
 		    out->stopped)
 			goto stopped;
 	}

@@ -5,6 +5,7 @@
 #   - `cutoff search --algo cluster` on random trees and Connect Four gives the serial
 #     value, for each exchange (ring, all, none) and for ABDADA inside the ranks; only rank
 #     0 prints (one report), with a per-rank table and a JSON "ranks" array;
+#   - `cutoff solve --algo cluster` on Pons' Test_L2_R1 (skipped without ../shared);
 #   - usage errors: a bad --exchange or --cluster-driver, and either without --algo cluster
 #     (exit 2, one line on stderr);
 #   - `mpirun -np 2 cutoff uci`: Algorithm defaults to cluster, a search answers a legal
@@ -78,9 +79,23 @@ else
 	fail "--json: status $status: $(show "$stdout") $(cat "$tmp/py")"
 fi
 
+# solve --algo cluster against Pons' scores (when the data is there).
+set2=$(dirname "$0")/../../../shared/data/connect4/Test_L2_R1
+if [ -r "$set2" ]; then
+	mpi 2 solve --algo cluster --file "$set2" --limit 25
+	if [ "$status" -eq 0 ] && grep -q '^mismatches  *0$' <<<"$stdout" &&
+		grep -q '^cluster  *2 ranks' <<<"$stdout"; then
+		ok "solve --algo cluster, 2 ranks: 25 positions of Test_L2_R1, no mismatch"
+	else
+		fail "solve --algo cluster: status $status: $(show "$stdout$stderr")"
+	fi
+else
+	echo "skipped: data not found ($set2): solve --algo cluster"
+fi
+
 # Usage errors: exit 2, one line on stderr naming the option.
 for args in "--algo cluster --exchange sideways" "--algo cluster --cluster-driver ybw" \
-	"--exchange ring" "--cluster-driver abdada"; do
+	"--exchange ring" "--cluster-driver abdada" "--share-depth 3"; do
 	run search --game rtree --depth 4 $args
 	if [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *-* ]]; then
 		ok "search $args: exit 2, $(show "$stderr")"
