@@ -34,6 +34,7 @@
 
 #include "args.h"
 #include "bench.h"
+#include "cluster.h"
 #include "commands.h"
 
 /* clang-format off */
@@ -61,7 +62,11 @@ static const char bench_usage[] =
 	"                    threads than cores are allowed and flagged with *\n"
 	"  --drivers LIST    drivers of 'cutoff drivers', comma-separated; default every\n"
 	"                    one (the default driver, serial, runs at 1 thread only, and\n"
-	"                    always: the speed-ups are over it)\n"
+	"                    always: the speed-ups are over it); and under mpirun -np R\n"
+	"                    (R >= 2), cluster: lazy SMP on every rank, the ranks sharing\n"
+	"                    deep entries (docs/cluster.md), with a per-rank table; rank 0\n"
+	"                    measures and writes everything, the other ranks only take\n"
+	"                    part in the cluster's rows\n"
 	"  --workload LIST   chess, connect4, rtree; default all three\n"
 	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
 	"                    medians and the spread of the time; default 5\n"
@@ -291,21 +296,24 @@ static bool parse_names(const char *opt, const char *text, const char *const *na
 /* --drivers: names of the registry's drivers (NULL: every one); the baseline always. */
 static bool parse_drivers(bench_t *b, const char *text)
 {
-	const char *names[BENCH_MAX_DRIVERS + 1];
+	const char *names[BENCH_MAX_DRIVERS + 2];
+	bool given[BENCH_MAX_DRIVERS + 1] = { false };
 	int n = cutoff_driver_count();
-	if (n > BENCH_MAX_DRIVERS) {
+	if (n >= BENCH_CLUSTER) {
 		cli_error("bench", "the library has %d drivers, this command at most %d", n,
-		          BENCH_MAX_DRIVERS);
+		          BENCH_CLUSTER - 1);
 		return false;
 	}
 	for (int d = 0; d < n; d++)
 		names[d] = cli_driver_name((cutoff_driver_t)d);
-	names[n] = NULL;
+	names[n] = "cluster"; /* given[n], then b->drivers[BENCH_CLUSTER] */
+	names[n + 1] = NULL;
 	b->base = (int)cli_driver_default();
-	if (text && !parse_names("drivers", text, names, b->drivers, n))
+	if (text && !parse_names("drivers", text, names, given, n + 1))
 		return false;
 	for (int d = 0; d < n; d++)
-		b->drivers[d] = !text || b->drivers[d] || d == b->base;
+		b->drivers[d] = !text || given[d] || d == b->base;
+	b->drivers[BENCH_CLUSTER] = given[n]; /* by default only under mpirun (bench_main) */
 	return true;
 }
 
@@ -328,9 +336,11 @@ static int total_steps(const bench_t *b)
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
-		for (int d = 0; d < cutoff_driver_count(); d++)
+		for (int k = 0; k <= cutoff_driver_count(); k++) {
+			int d = k < cutoff_driver_count() ? k : BENCH_CLUSTER;
 			for (int c = 0; c < b->ncounts; c++)
 				per += b->drivers[d] && (d != b->base || b->counts[c] == 1);
+		}
 		if (wk == BENCH_CHESS && b->stockfish)
 			per += b->ncounts;
 	}
@@ -342,10 +352,10 @@ static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
 	double t0 = now_s();
-	if (!(b->sim ? bench_probe_none(b) : bench_probe_setup(b)))
+	if (!(b->sim || b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
 		return false;
 	for (int rep = 1; rep <= b->repeat; rep++) {
-		if (!b->sim) {
+		if (!b->sim && !b->follower) {
 			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
 			               step, total, now_s() - t0, rep, b->repeat);
 			bench_probe_repeat(b, rep);
@@ -353,10 +363,13 @@ static bool sweep(bench_t *b)
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
-			for (int d = 0; d < cutoff_driver_count(); d++) {
+			/* The registry's drivers, then the cluster's rows. */
+			for (int k = 0; k <= cutoff_driver_count(); k++) {
+				int d = k < cutoff_driver_count() ? k : BENCH_CLUSTER;
 				for (int c = 0; c < b->ncounts; c++) {
 					int n = b->counts[c];
-					if (!b->drivers[d] || (d == b->base && n != 1))
+					if (!b->drivers[d] || (d == b->base && n != 1) ||
+					    (b->follower && d != BENCH_CLUSTER))
 						continue;
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
@@ -372,6 +385,8 @@ static bool sweep(bench_t *b)
 					}
 					if (b->sim)
 						b->sim->before(b->sim->ctx, b, run);
+					if (d == BENCH_CLUSTER) /* the others wait for rank 0 */
+						cli_cluster_rendezvous(b->cluster);
 					if (!bench_run(b, run))
 						return false;
 					if (b->sim)
@@ -597,6 +612,36 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	b.stockfish =
 		b.workloads[BENCH_CHESS] ? bench_sf_find(stockfish, sfbuf, sizeof(sfbuf)) : NULL;
 
+	/* Under mpirun the bench measures the cluster: rank 0 every row, the other ranks
+	 * only the cluster's (Open MPI says in the environment that it started us). */
+	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+	const bool under_mpi = !sim && world && atoi(world) > 1;
+	if (b.drivers[BENCH_CLUSTER] && !under_mpi) {
+		cli_error("bench", "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		                   "more (mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
+	if (under_mpi && drivers_text && !b.drivers[BENCH_CLUSTER]) {
+		cli_error("bench", "under mpirun the bench measures the cluster: add cluster to "
+		                   "--drivers (the ranks would otherwise each run the whole sweep)");
+		return CLI_EXIT_USAGE;
+	}
+	b.ranks = 1;
+	if (under_mpi) {
+		b.drivers[BENCH_CLUSTER] = true;
+		cli_cluster_opts_t co = { 0, 0, -1 };
+		if (!(b.cluster = cli_cluster_start("bench", &co)))
+			return CLI_EXIT_FAIL;
+		b.ranks = cli_cluster_size(b.cluster);
+		b.follower = cli_cluster_rank(b.cluster) != 0;
+		if (b.follower) { /* rank 0 measures, writes and speaks */
+			progress_on = false;
+			b.stockfish = NULL;
+			b.quality_ms = 0;
+			b.hog = 0;
+		}
+	}
+
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -622,6 +667,10 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 			status = loaded;
 			goto out;
 		}
+	}
+	if (b.follower) { /* the cluster's rows only, in step with rank 0 */
+		status = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+		goto out;
 	}
 	if (!make_dir(b.out_dir))
 		goto out;
@@ -657,5 +706,8 @@ out:
 	bench_probe_free(&b);
 	free(b.rows);
 	free(b.quality);
+	if (b.cluster && status != CLI_EXIT_OK)
+		cli_cluster_abort(b.cluster, status); /* the other ranks may be waiting for us */
+	cli_cluster_end(b.cluster);
 	return status;
 }

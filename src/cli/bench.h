@@ -62,7 +62,21 @@ enum {
 	                            many, and its scaling is out of this many */
 };
 
-/* The name of a run's or row's engine in every output: "stockfish", or the driver's. */
+/* The cluster's rows, under `mpirun -np R cutoff bench` (R >= 2): every rank runs lazy
+ * SMP on the row's threads over its own table, the ranks sharing their deep entries
+ * (src/cli/cluster.c, docs/cluster.md). A driver index of its own, beyond any the
+ * registry may have; rank 0 measures every row, the other ranks only take part in these
+ * (waiting, napping, while rank 0 runs the others). */
+#define BENCH_CLUSTER (BENCH_MAX_DRIVERS - 1)
+
+/* One rank's share of a cluster run, summed over the positions (cutoff_cluster_stats). */
+typedef struct bench_rank {
+	double nodes, time_s, comm_s;
+	double sent_entries, received_entries, stored_entries, sent_bytes, tt_hits_shared;
+} bench_rank_t;
+
+/* The name of a run's or row's engine in every output: "stockfish", "cluster", or the
+ * driver's. */
 const char *bench_engine_name(bool stockfish, int driver);
 
 /*
@@ -157,6 +171,9 @@ typedef struct bench_run {
 	 * the work charged and the work/span span summed over the run's jobs (virtual s),
 	 * switches between virtual threads, and the real seconds the simulation took. */
 	double sim_work_s, sim_span_s, sim_switches, sim_real_s;
+	/* The cluster's runs only (driver BENCH_CLUSTER; else NULL, 0): each rank's share. */
+	bench_rank_t *rank_prof;
+	int nranks;
 } bench_run_t;
 
 /* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
@@ -240,6 +257,10 @@ typedef struct bench_sim {
 /* Everything the sweep asked and measured. */
 typedef struct bench {
 	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
+	struct cli_cluster *cluster; /* under mpirun with the cluster's rows; else NULL */
+	int ranks;                   /* the cluster's ranks (1 without it) */
+	bool follower;               /* a rank other than 0: takes part in the cluster's runs
+	                                only, measures and writes nothing */
 	/* settings */
 	int counts[BENCH_MAX_COUNTS], ncounts;
 	bool drivers[BENCH_MAX_DRIVERS]; /* indexed by cutoff_driver_t */

@@ -364,7 +364,8 @@ void bench_ceiling_derive(bench_t *b)
 		int c = 0;
 		while (c < b->ncounts && b->counts[c] != r->threads)
 			c++;
-		if (r->stockfish || r->threads < 2 || c == b->ncounts)
+		/* Not for the cluster's rows: the ceiling is one process's, of one table. */
+		if (r->stockfish || r->driver == BENCH_CLUSTER || r->threads < 2 || c == b->ncounts)
 			continue;
 		ceiling_at(b, r->workload, c, &r->ceiling, &r->ceiling_bound);
 		r->of_ceiling = r->ceiling > 0 ? r->speedup / r->ceiling : NAN;

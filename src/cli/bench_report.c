@@ -325,8 +325,8 @@ void bench_derive(bench_t *b)
 {
 	free(b->rows);
 	b->nrows = 0;
-	/* Every driver of the registry, then Stockfish: the loop's last engine. */
-	int engines = cutoff_driver_count() + 1;
+	/* Every driver of the registry, then Stockfish, then the cluster. */
+	int engines = cutoff_driver_count() + 2;
 	b->rows = calloc((size_t)(BENCH_NWORKLOADS * engines * b->ncounts), sizeof(*b->rows));
 	if (!b->rows)
 		return;
@@ -336,12 +336,13 @@ void bench_derive(bench_t *b)
 				bench_row_t *row = &b->rows[b->nrows];
 				memset(row, 0, sizeof(*row));
 				row->workload = w;
-				row->stockfish = e == engines - 1;
-				row->driver = row->stockfish ? 0 : e;
+				row->stockfish = e == engines - 2;
+				row->driver = row->stockfish ? 0 : e == engines - 1 ? BENCH_CLUSTER : e;
 				row->threads = b->counts[c];
+				int procs = row->driver == BENCH_CLUSTER ? b->ranks : 1;
 				row->oversubscribed =
 					!b->sim &&
-					b->counts[c] > b->cores; /* virtual: a core each */
+					b->counts[c] * procs > b->cores; /* virtual: a core each */
 				derive_row(b, row);
 				if (row->nruns > 0)
 					b->nrows++;
@@ -452,6 +453,9 @@ static void print_header(const bench_t *b, FILE *out)
 			                         used ? " " : "", bench_engine_name(false, d));
 	cli_field(out, "drivers", "%s (%s at 1 thread only: the baseline)", drivers,
 	          bench_engine_name(false, b->base));
+	if (b->drivers[BENCH_CLUSTER])
+		cli_field(out, "cluster", "%d ranks (mpirun), each lazy SMP on the row's threads over "
+		          "its own table, sharing deep entries around a ring", b->ranks);
 	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
 	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",
 	                        cli_placement_names[b->placement]);
@@ -789,6 +793,43 @@ static void print_quality(const bench_t *b, FILE *out)
 	}
 }
 
+/* The cluster's rows (mpirun): each rank's share of the run of median time. */
+static void print_cluster(const bench_t *b, FILE *out)
+{
+	bool any = false;
+	for (int i = 0; i < b->nrows; i++) {
+		const bench_row_t *r = &b->rows[i];
+		if (r->driver != BENCH_CLUSTER || r->stockfish)
+			continue;
+		const bench_run_t *run = &b->runs[r->median_run];
+		if (!any)
+			fprintf(out, "\n== the cluster: %d ranks, each rank lazy SMP on the row's threads "
+			             "over its own table (the run of median time)\n",
+			        b->ranks);
+		any = true;
+		fprintf(out, "\n%s, %d thread%s a rank:\n", bench_workload_names[r->workload],
+		        r->threads, r->threads > 1 ? "s" : "");
+		fprintf(out, "%5s %12s %9s %7s %12s %12s %12s %10s %12s\n", "rank", "nodes", "knps",
+		        "comm%", "sent/s", "received/s", "stored", "KB/s sent", "shared/knode");
+		for (int k = 0; k < run->nranks; k++) {
+			const bench_rank_t *p = &run->rank_prof[k];
+			fprintf(out, "%5d %12.0f %9.0f %7.1f %12.0f %12.0f %12.0f %10.1f %12.2f\n", k,
+			        p->nodes, ratio(p->nodes, p->time_s) / 1e3,
+			        100 * ratio(p->comm_s, p->time_s), ratio(p->sent_entries, p->time_s),
+			        ratio(p->received_entries, p->time_s), p->stored_entries,
+			        ratio(p->sent_bytes, p->time_s) / 1e3,
+			        1000 * ratio(p->tt_hits_shared, p->nodes));
+		}
+	}
+	if (any)
+		fputs("(sent, received: table entries of 16 bytes a second; stored: received "
+		      "entries written into the rank's table;\ncomm%: the rank's time in the "
+		      "exchange, the rounds and the end; shared/knode: hits on another rank's\n"
+		      "entries per thousand nodes, with --profile-tt-writers only; Connect Four: "
+		      "the last search of each solve)\n",
+		      out);
+}
+
 static void print_closing(const bench_t *b, FILE *out)
 {
 	/* 2 threads when swept, else the largest count. */
@@ -834,6 +875,7 @@ void bench_print_text(const bench_t *b, FILE *out)
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
 		if (b->workloads[wk])
 			print_workload(b, wk, out);
+	print_cluster(b, out);
 	print_quality(b, out);
 	print_closing(b, out);
 	if (b->plot_note[0])
@@ -918,6 +960,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_int(&j, "packages", b->packages);
 	json_int(&j, "numa_nodes", b->numa);
 	json_int(&j, "cores", b->cores);
+	json_int(&j, "ranks", b->ranks); /* the cluster's rows: mpirun -np ranks */
 	json_int(&j, "pus", b->pus);
 	json_double(&j, "load_before", b->load_before);
 	json_double(&j, "load_after", b->load_after);
@@ -1019,6 +1062,24 @@ bool bench_write_json(const bench_t *b, const char *path)
 		json_end(&j);
 		if (!r->stockfish)
 			json_threads(&j, r);
+		if (r->nranks > 0) {
+			json_begin_array(&j, "ranks");
+			for (int k = 0; k < r->nranks; k++) {
+				const bench_rank_t *p = &r->rank_prof[k];
+				json_begin_object(&j, NULL);
+				json_int(&j, "rank", k);
+				json_double(&j, "nodes", p->nodes);
+				json_double(&j, "time_s", p->time_s);
+				json_double(&j, "comm_s", p->comm_s);
+				json_double(&j, "sent_entries", p->sent_entries);
+				json_double(&j, "received_entries", p->received_entries);
+				json_double(&j, "stored_entries", p->stored_entries);
+				json_double(&j, "sent_bytes", p->sent_bytes);
+				json_double(&j, "tt_hits_shared", p->tt_hits_shared);
+				json_end(&j);
+			}
+			json_end(&j);
+		}
 		json_begin_array(&j, "positions");
 		for (int k = 0; k < w->nitems; k++) {
 			json_begin_object(&j, NULL);

@@ -30,13 +30,16 @@
 
 #include "args.h"
 #include "bench.h"
+#include "cluster.h"
 #include "report.h"
 
 const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
 
 const char *bench_engine_name(bool stockfish, int driver)
 {
-	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
+	return stockfish                  ? "stockfish"
+	       : driver == BENCH_CLUSTER ? "cluster"
+	                                 : cli_driver_name((cutoff_driver_t)driver);
 }
 
 /*
@@ -392,8 +395,13 @@ bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver,
 	run->share_search = run->share_idle = NAN;
 	run->share_split_wait = run->share_lock_spin = NAN;
 	run->sim_work_s = run->sim_span_s = run->sim_switches = run->sim_real_s = NAN;
+	if (!stockfish && driver == BENCH_CLUSTER) {
+		run->nranks = b->ranks;
+		run->rank_prof = calloc((size_t)b->ranks, sizeof(*run->rank_prof));
+	}
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
-	    !run->item_depth || !run->item_value || !run->thread_prof) {
+	    !run->item_depth || !run->item_value || !run->thread_prof ||
+	    (run->nranks && !run->rank_prof)) {
 		bench_run_free(run);
 		return NULL;
 	}
@@ -410,6 +418,8 @@ void bench_run_free(bench_run_t *run)
 	free(run->item_depth);
 	free(run->item_value);
 	free(run->thread_prof);
+	free(run->rank_prof);
+	run->rank_prof = NULL;
 	run->thread_nodes = NULL;
 	run->item_nodes = NULL;
 	run->item_time = NULL;
@@ -515,14 +525,16 @@ static void bench_run_shares(bench_run_t *run)
 	run->share_lock_spin = lock / total;
 }
 
-static cutoff_engine_t *make_engine(const bench_workload_t *w, int driver, int threads,
-                                    cli_log_t *log)
+static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w, int driver,
+                                    int threads, cli_log_t *log)
 {
 	cutoff_config_t cfg = w->cfg;
 	cfg.threads = threads;
-	cfg.driver = (cutoff_driver_t)driver;
+	cfg.driver = driver == BENCH_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)driver;
 	cfg.log = cli_log_keep;
 	cfg.log_user = log;
+	if (driver == BENCH_CLUSTER)
+		cli_cluster_configure(b->cluster, &cfg);
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
 	if (!e)
@@ -530,13 +542,36 @@ static cutoff_engine_t *make_engine(const bench_workload_t *w, int driver, int t
 	return e;
 }
 
+/* Adds each rank's share of the latest cluster search into the run. */
+static void take_ranks(const bench_t *b, bench_run_t *run)
+{
+	for (int k = 0; k < run->nranks; k++) {
+		cli_rank_stats_t st;
+		if (!cli_cluster_stats(b->cluster, k, &st))
+			continue;
+		bench_rank_t *r = &run->rank_prof[k];
+		r->nodes += (double)st.nodes;
+		r->time_s += st.time_s;
+		r->comm_s += st.comm_s;
+		r->sent_entries += (double)st.sent_entries;
+		r->received_entries += (double)st.received_entries;
+		r->stored_entries += (double)st.stored_entries;
+		r->sent_bytes += (double)st.sent_bytes;
+		r->tt_hits_shared += (double)st.tt_hits_shared;
+	}
+}
+
 bool bench_run(bench_t *b, bench_run_t *run)
 {
 	const bench_workload_t *w = &b->work[run->workload];
 	cli_log_t log = { "" };
-	cutoff_engine_t *e = make_engine(w, run->driver, run->threads, &log);
-	if (!e)
+	const bool cluster = run->driver == BENCH_CLUSTER;
+	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
+	if (!e) {
+		if (cluster) /* the other ranks would wait for this one */
+			cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
 		return false;
+	}
 	bool ok = true;
 	for (int i = 0; ok && i < w->nitems; i++) {
 		const bench_item_t *it = &w->items[i];
@@ -548,8 +583,12 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		}
 		if (w->kind == BENCH_CONNECT4) {
 			cutoff_connect4_solution_t s;
-			rc = cutoff_connect4_solve(e, (const cutoff_connect4_state_t *)it->state,
-			                           true, CUTOFF_CONNECT4_BISECT, &s);
+			rc = cutoff_connect4_solve_with(e, (const cutoff_connect4_state_t *)it->state,
+			                                true, CUTOFF_CONNECT4_BISECT,
+			                                cluster ? cli_cluster_search_by : NULL,
+			                                b->cluster, &s);
+			if (cluster && rc >= 0 && s.searches > 0)
+				take_ranks(b, run); /* the solve's last search: a weak solve has one */
 			if (rc < 0) {
 				cli_fail("bench", "the solve failed", rc, &log);
 				ok = false;
@@ -566,6 +605,13 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			                s.best_column < 0 ? CUTOFF_MOVE_NONE
 			                                  : (cutoff_move_t)s.best_column,
 			                s.score, it->depth, !s.known, b->profiled, &log);
+			if (ok && cluster && s.nodes > run->item_nodes[i]) {
+				/* The thread counters are this rank's: add the other ranks' nodes
+				 * (the solve's count is every rank's); the other counters stay
+				 * this rank's. */
+				run->counters.nodes += s.nodes - run->item_nodes[i];
+				run->item_nodes[i] = s.nodes;
+			}
 			if (ok && run->item_nodes[i] != s.nodes)
 				run->incomplete_threads = true;
 			continue;
@@ -575,7 +621,10 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		lim.depth = it->depth;
 		lim.iterate = true;
 		cutoff_result_t r;
-		rc = cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
+		rc = cluster ? cli_cluster_search_by(b->cluster, e, it->state, &lim, &r)
+		             : cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
+		if (cluster)
+			take_ranks(b, run);
 		if (rc == CUTOFF_ETERMINAL) {
 			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, r.value, 0, false,
 			                b->profiled, &log);
@@ -598,7 +647,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 {
 	const bench_workload_t *w = &b->work[BENCH_CHESS];
 	cli_log_t log = { "" };
-	cutoff_engine_t *e = make_engine(w, driver, threads, &log);
+	cutoff_engine_t *e = make_engine(b, w, driver, threads, &log);
 	if (!e)
 		return false;
 	bool ok = true;
@@ -656,7 +705,7 @@ bool bench_references(bench_t *b, int extra)
 		bench_item_t *it = &w->items[i];
 		if (it->ref_move[0])
 			continue;
-		if (!e && !(e = make_engine(w, b->base, 1, &log)))
+		if (!e && !(e = make_engine(b, w, b->base, 1, &log)))
 			return false;
 		bench_progress(b, "reference move of chess position %d of %d: %s, depth %d", i + 1,
 		               w->nitems, cli_driver_name((cutoff_driver_t)b->base),

@@ -156,6 +156,32 @@ const char *cli_cluster_error(const cli_cluster_t *cc)
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
+{
+	cutoff_cluster_stats_t s;
+	if (!cc || cutoff_cluster_stats(cc->cl, rank, &s) < 0)
+		return false;
+	*out = (cli_rank_stats_t){ s.nodes,          s.time_s,           s.comm_s,
+		                   s.sent_entries,   s.received_entries, s.stored_entries,
+		                   s.sent_bytes,     s.tt_hits_shared };
+	return true;
+}
+
+int cli_cluster_size(const cli_cluster_t *cc) { return cc ? cc->size : 1; }
+
+void cli_cluster_rendezvous(cli_cluster_t *cc)
+{
+	MPI_Request req;
+	MPI_Ibarrier(cc->lines, &req);
+	for (;;) {
+		int done = 0;
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nap_ms(1);
+	}
+}
+
 void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 {
 	fprintf(out, "\nper rank (%d ranks):\n", cc->size);
@@ -327,6 +353,15 @@ int cli_cluster_search_by(void *user, cutoff_engine_t *e, const void *root,
 }
 void cli_cluster_stop(cli_cluster_t *cc) { (void)cc; }
 void cli_cluster_cancel_stop(cli_cluster_t *cc) { (void)cc; }
+bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
+{
+	(void)cc;
+	(void)rank;
+	(void)out;
+	return false;
+}
+int cli_cluster_size(const cli_cluster_t *cc) { (void)cc; return 1; }
+void cli_cluster_rendezvous(cli_cluster_t *cc) { (void)cc; }
 const char *cli_cluster_error(const cli_cluster_t *cc) { (void)cc; return ""; }
 void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out) { (void)cc; (void)out; }
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)

@@ -79,6 +79,25 @@ void cli_cluster_cancel_stop(cli_cluster_t *cc);
 /* The latest failure's words (cutoff_cluster_error). */
 const char *cli_cluster_error(const cli_cluster_t *cc);
 
+/* One rank's share of the latest search (cutoff_cluster_stats_t's figures, for front
+ * ends that are built without MPI too). */
+typedef struct cli_rank_stats {
+	uint64_t nodes;
+	double time_s, comm_s;
+	uint64_t sent_entries, received_entries, stored_entries, sent_bytes, tt_hits_shared;
+} cli_rank_stats_t;
+
+/* True with *out filled for `rank` (0 .. ranks-1) of the latest search. */
+bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out);
+
+/* The number of ranks (1 for NULL). */
+int cli_cluster_size(const cli_cluster_t *cc);
+
+/* Waits, napping 1 ms between looks, until every rank has called it: the other ranks
+ * wait here for rank 0 while it does work of its own (a bench's other rows), for as long
+ * as that takes (a rank that dies ends the job through mpirun). */
+void cli_cluster_rendezvous(cli_cluster_t *cc);
+
 /* The per-rank table of the latest search: nodes, rate, time in communication, entries
  * sent, received, stored, passed on and dropped, bytes on the wire, hits on shared
  * entries. */
