@@ -3,8 +3,9 @@
  * engine and table: the cluster layer (libcutoff_cluster, built when MPI is found).
  *
  * Every rank runs its engine's own driver (lazy SMP, or ABDADA) on its own threads; the
- * ranks share their deepest recent table entries and stop together; the answer is voted
- * at rank 0 and every rank returns it. The layer uses nothing of the engine but
+ * ranks share their deepest recent table entries and stop together; every rank's answer
+ * is gathered (to every rank, rank 0 among them), the same vote picks one on each, and
+ * every rank returns it. The layer uses nothing of the engine but
  * cutoff.h, chiefly its section 7 (export, import, the poll hook, thread_base): the
  * library itself knows nothing of MPI. docs/cluster.md has the design and the figures.
  *
@@ -34,7 +35,8 @@
  * makes the others return CUTOFF_EPEER (cutoff_cluster_error says which step waited);
  * their MPI state is then unusable and the caller should MPI_Abort.
  *
- * The vote (rank 0, cutoff_cluster_search): a value solved to the end of the game if
+ * The vote (computed alike on every rank from the same gathered ballots, so rank 0's is
+ * everyone's): a value solved to the end of the game if
  * any rank has one; else a proven win, the shortest, and of equally short the deepest;
  * otherwise the deepest completed iteration; among ranks at that same depth, the move
  * most of them report, and on a tie the lowest rank's. It is the engine's own rule

@@ -67,6 +67,8 @@ static const char bench_usage[] =
 	"                    deep entries (docs/cluster.md), with a per-rank table; rank 0\n"
 	"                    measures and writes everything, the other ranks only take\n"
 	"                    part in the cluster's rows\n"
+	"  --ranks LIST      under mpirun -np W: the cluster's rank counts, 1..W each (at\n"
+	"                    most 32); a row cluster/R runs on ranks 0..R-1; default 1,W\n"
 	"  --workload LIST   chess, connect4, rtree; default all three\n"
 	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
 	"                    medians and the spread of the time; default 5\n"
@@ -293,6 +295,37 @@ static bool parse_names(const char *opt, const char *text, const char *const *na
 	return true;
 }
 
+/* --ranks: rank counts 1..world (NULL: 1 and world), sorted, each once. */
+static bool parse_ranks(bench_t *b, const char *text, int world)
+{
+	b->nrank_counts = 0;
+	if (!text) {
+		b->rank_counts[b->nrank_counts++] = 1;
+		if (world > 1 && world <= BENCH_MAX_RANKS)
+			b->rank_counts[b->nrank_counts++] = world;
+		return true;
+	}
+	int max = world < BENCH_MAX_RANKS ? world : BENCH_MAX_RANKS;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+		if (!cli_parse_int("bench", "ranks", t, 1, max, &v))
+			return false;
+		bool seen = false;
+		for (int k = 0; k < b->nrank_counts; k++)
+			seen |= b->rank_counts[k] == (int)v;
+		if (!seen && b->nrank_counts < BENCH_MAX_RANKS)
+			b->rank_counts[b->nrank_counts++] = (int)v;
+	}
+	if (b->nrank_counts == 0) {
+		cli_error("bench", "--ranks: expected a list of rank counts such as 1,2");
+		return false;
+	}
+	qsort(b->rank_counts, (size_t)b->nrank_counts, sizeof(int), cmp_int);
+	return true;
+}
+
 /* --drivers: names of the registry's drivers (NULL: every one); the baseline always. */
 static bool parse_drivers(bench_t *b, const char *text)
 {
@@ -336,11 +369,10 @@ static int total_steps(const bench_t *b)
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
-		for (int k = 0; k <= cutoff_driver_count(); k++) {
-			int d = k < cutoff_driver_count() ? k : BENCH_CLUSTER;
+		for (int d = 0; d < cutoff_driver_count(); d++)
 			for (int c = 0; c < b->ncounts; c++)
 				per += b->drivers[d] && (d != b->base || b->counts[c] == 1);
-		}
+		per += b->drivers[BENCH_CLUSTER] ? b->nrank_counts * b->ncounts : 0;
 		if (wk == BENCH_CHESS && b->stockfish)
 			per += b->ncounts;
 	}
@@ -363,14 +395,26 @@ static bool sweep(bench_t *b)
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
-			/* The registry's drivers, then the cluster's rows. */
-			for (int k = 0; k <= cutoff_driver_count(); k++) {
-				int d = k < cutoff_driver_count() ? k : BENCH_CLUSTER;
+			/* The registry's drivers, then the cluster at each rank count. */
+			int engines = cutoff_driver_count() +
+			              (b->drivers[BENCH_CLUSTER] ? b->nrank_counts : 0);
+			for (int k = 0; k < engines; k++) {
+				int d = k < cutoff_driver_count()
+				                ? k
+				                : BENCH_CLUSTER_ROW + b->rank_counts[k - cutoff_driver_count()];
+				const bool cluster = bench_is_cluster(d);
 				for (int c = 0; c < b->ncounts; c++) {
 					int n = b->counts[c];
-					if (!b->drivers[d] || (d == b->base && n != 1) ||
-					    (b->follower && d != BENCH_CLUSTER))
+					if ((!cluster && !b->drivers[d]) || (d == b->base && n != 1) ||
+					    (b->follower && !cluster))
 						continue;
+					/* Every rank meets rank 0 here; those outside the row's ranks go
+					 * on to the next row of the cluster. */
+					if (cluster) {
+						cli_cluster_rendezvous(b->cluster);
+						if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
+							continue;
+					}
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
 					               "%d thread%s",
@@ -385,8 +429,6 @@ static bool sweep(bench_t *b)
 					}
 					if (b->sim)
 						b->sim->before(b->sim->ctx, b, run);
-					if (d == BENCH_CLUSTER) /* the others wait for rank 0 */
-						cli_cluster_rendezvous(b->cluster);
 					if (!bench_run(b, run))
 						return false;
 					if (b->sim)
@@ -483,6 +525,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 {
 	static bench_t b;
 	const char *threads_text = NULL, *drivers_text = NULL; /* NULL: every driver */
+	const char *ranks_text = NULL; /* the cluster's rank counts; NULL: 1 and all */
 	const char *workload_text = "chess,connect4,rtree";
 	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
 	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
@@ -502,6 +545,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	cli_opt_t opts[64] = {
 		{ .name = "threads", .kind = CLI_STRING, .dest.s = &threads_text },
 		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &drivers_text },
+		{ .name = "ranks", .kind = CLI_STRING, .dest.s = &ranks_text },
 		{ .name = "workload", .kind = CLI_STRING, .dest.s = &workload_text },
 		{ .name = "repeat", .kind = CLI_INT, .dest.i = &repeat, .min = 1, .max = 1000 },
 		{ .name = "positions",
@@ -626,12 +670,23 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		                   "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
+	if (ranks_text && !under_mpi) {
+		cli_error("bench", "--ranks: run the bench under mpirun with 2 ranks or more "
+		                   "(mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
 	b.ranks = 1;
 	if (under_mpi) {
 		b.drivers[BENCH_CLUSTER] = true;
+		if (!parse_ranks(&b, ranks_text, atoi(world)))
+			return CLI_EXIT_USAGE;
 		cli_cluster_opts_t co = { 0, 0, -1 };
 		if (!(b.cluster = cli_cluster_start("bench", &co)))
 			return CLI_EXIT_FAIL;
+		if (!cli_cluster_prepare(b.cluster, b.rank_counts, b.nrank_counts)) {
+			cli_error("bench", "--ranks: the ranks' communicators could not be made");
+			cli_cluster_abort(b.cluster, CLI_EXIT_FAIL);
+		}
 		b.ranks = cli_cluster_size(b.cluster);
 		b.follower = cli_cluster_rank(b.cluster) != 0;
 		if (b.follower) { /* rank 0 measures, writes and speaks */

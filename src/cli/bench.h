@@ -62,12 +62,19 @@ enum {
 	                            many, and its scaling is out of this many */
 };
 
-/* The cluster's rows, under `mpirun -np R cutoff bench` (R >= 2): every rank runs lazy
- * SMP on the row's threads over its own table, the ranks sharing their deep entries
- * (src/cli/cluster.c, docs/cluster.md). A driver index of its own, beyond any the
- * registry may have; rank 0 measures every row, the other ranks only take part in these
- * (waiting, napping, while rank 0 runs the others). */
+/* The cluster's rows, under `mpirun -np W cutoff bench` (W >= 2): for each rank count R
+ * of --ranks (1 .. W), ranks 0 .. R-1 each run lazy SMP on the row's threads over their
+ * own table, sharing their deep entries (src/cli/cluster.c, docs/cluster.md). Rank 0
+ * measures every row; the other ranks only take part in the cluster's rows they belong
+ * to (waiting, napping, while rank 0 runs the others). b->drivers[BENCH_CLUSTER] says
+ * that the cluster was asked for; a cluster row's or run's `driver` is
+ * BENCH_CLUSTER_ROW + R, so that rows of different rank counts are different engines. */
 #define BENCH_CLUSTER (BENCH_MAX_DRIVERS - 1)
+enum {
+	BENCH_CLUSTER_ROW = 1000,
+	BENCH_MAX_RANKS = 32 /* the largest R of --ranks */
+};
+static inline bool bench_is_cluster(int driver) { return driver > BENCH_CLUSTER_ROW; }
 
 /* One rank's share of a cluster run, summed over the positions (cutoff_cluster_stats). */
 typedef struct bench_rank {
@@ -171,7 +178,7 @@ typedef struct bench_run {
 	 * the work charged and the work/span span summed over the run's jobs (virtual s),
 	 * switches between virtual threads, and the real seconds the simulation took. */
 	double sim_work_s, sim_span_s, sim_switches, sim_real_s;
-	/* The cluster's runs only (driver BENCH_CLUSTER; else NULL, 0): each rank's share. */
+	/* The cluster's runs only (else NULL, 0): each of its nranks ranks' share. */
 	bench_rank_t *rank_prof;
 	int nranks;
 } bench_run_t;
@@ -258,7 +265,8 @@ typedef struct bench_sim {
 typedef struct bench {
 	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
 	struct cli_cluster *cluster; /* under mpirun with the cluster's rows; else NULL */
-	int ranks;                   /* the cluster's ranks (1 without it) */
+	int ranks;                   /* the processes under mpirun (1 without it) */
+	int rank_counts[BENCH_MAX_RANKS], nrank_counts; /* --ranks: the cluster's rows */
 	bool follower;               /* a rank other than 0: takes part in the cluster's runs
 	                                only, measures and writes nothing */
 	/* settings */

@@ -365,7 +365,7 @@ void bench_ceiling_derive(bench_t *b)
 		while (c < b->ncounts && b->counts[c] != r->threads)
 			c++;
 		/* Not for the cluster's rows: the ceiling is one process's, of one table. */
-		if (r->stockfish || r->driver == BENCH_CLUSTER || r->threads < 2 || c == b->ncounts)
+		if (r->stockfish || bench_is_cluster(r->driver) || r->threads < 2 || c == b->ncounts)
 			continue;
 		ceiling_at(b, r->workload, c, &r->ceiling, &r->ceiling_bound);
 		r->of_ceiling = r->ceiling > 0 ? r->speedup / r->ceiling : NAN;

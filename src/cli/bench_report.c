@@ -325,8 +325,8 @@ void bench_derive(bench_t *b)
 {
 	free(b->rows);
 	b->nrows = 0;
-	/* Every driver of the registry, then Stockfish, then the cluster. */
-	int engines = cutoff_driver_count() + 2;
+	/* Every driver of the registry, then Stockfish, then the cluster at each rank count. */
+	int engines = cutoff_driver_count() + 1 + b->nrank_counts;
 	b->rows = calloc((size_t)(BENCH_NWORKLOADS * engines * b->ncounts), sizeof(*b->rows));
 	if (!b->rows)
 		return;
@@ -336,10 +336,13 @@ void bench_derive(bench_t *b)
 				bench_row_t *row = &b->rows[b->nrows];
 				memset(row, 0, sizeof(*row));
 				row->workload = w;
-				row->stockfish = e == engines - 2;
-				row->driver = row->stockfish ? 0 : e == engines - 1 ? BENCH_CLUSTER : e;
+				int k = e - cutoff_driver_count() - 1; /* >= 0: a cluster row */
+				row->stockfish = e == cutoff_driver_count();
+				row->driver = row->stockfish ? 0
+				              : k >= 0 ? BENCH_CLUSTER_ROW + b->rank_counts[k]
+				                       : e;
 				row->threads = b->counts[c];
-				int procs = row->driver == BENCH_CLUSTER ? b->ranks : 1;
+				int procs = k >= 0 ? b->rank_counts[k] : 1;
 				row->oversubscribed =
 					!b->sim &&
 					b->counts[c] * procs > b->cores; /* virtual: a core each */
@@ -453,9 +456,16 @@ static void print_header(const bench_t *b, FILE *out)
 			                         used ? " " : "", bench_engine_name(false, d));
 	cli_field(out, "drivers", "%s (%s at 1 thread only: the baseline)", drivers,
 	          bench_engine_name(false, b->base));
-	if (b->drivers[BENCH_CLUSTER])
-		cli_field(out, "cluster", "%d ranks (mpirun), each lazy SMP on the row's threads over "
-		          "its own table, sharing deep entries around a ring", b->ranks);
+	if (b->drivers[BENCH_CLUSTER]) {
+		char list[128];
+		size_t u = 0;
+		for (int k = 0; k < b->nrank_counts && u < sizeof(list); k++)
+			u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%d", k ? "," : "",
+			                      b->rank_counts[k]);
+		cli_field(out, "cluster", "ranks %s of %d (mpirun): cluster/R, each rank lazy SMP on "
+		          "the row's threads over its own table, sharing deep entries around a ring",
+		          list, b->ranks);
+	}
 	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
 	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",
 	                        cli_placement_names[b->placement]);
@@ -799,16 +809,15 @@ static void print_cluster(const bench_t *b, FILE *out)
 	bool any = false;
 	for (int i = 0; i < b->nrows; i++) {
 		const bench_row_t *r = &b->rows[i];
-		if (r->driver != BENCH_CLUSTER || r->stockfish)
+		if (!bench_is_cluster(r->driver) || r->stockfish)
 			continue;
 		const bench_run_t *run = &b->runs[r->median_run];
 		if (!any)
-			fprintf(out, "\n== the cluster: %d ranks, each rank lazy SMP on the row's threads "
-			             "over its own table (the run of median time)\n",
-			        b->ranks);
+			fprintf(out, "\n== the cluster: cluster/R is R ranks, each lazy SMP on the row's "
+			             "threads over its own table (the run of median time)\n");
 		any = true;
-		fprintf(out, "\n%s, %d thread%s a rank:\n", bench_workload_names[r->workload],
-		        r->threads, r->threads > 1 ? "s" : "");
+		fprintf(out, "\n%s, %s, %d thread%s a rank:\n", bench_workload_names[r->workload],
+		        bench_engine_name(false, r->driver), r->threads, r->threads > 1 ? "s" : "");
 		fprintf(out, "%5s %12s %9s %7s %12s %12s %12s %10s %12s\n", "rank", "nodes", "knps",
 		        "comm%", "sent/s", "received/s", "stored", "KB/s sent", "shared/knode");
 		for (int k = 0; k < run->nranks; k++) {

@@ -37,9 +37,18 @@ const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL 
 
 const char *bench_engine_name(bool stockfish, int driver)
 {
-	return stockfish                  ? "stockfish"
-	       : driver == BENCH_CLUSTER ? "cluster"
-	                                 : cli_driver_name((cutoff_driver_t)driver);
+	static const char *const cluster[BENCH_MAX_RANKS + 1] = {
+		"cluster/0",  "cluster/1",  "cluster/2",  "cluster/3",  "cluster/4",  "cluster/5",
+		"cluster/6",  "cluster/7",  "cluster/8",  "cluster/9",  "cluster/10", "cluster/11",
+		"cluster/12", "cluster/13", "cluster/14", "cluster/15", "cluster/16", "cluster/17",
+		"cluster/18", "cluster/19", "cluster/20", "cluster/21", "cluster/22", "cluster/23",
+		"cluster/24", "cluster/25", "cluster/26", "cluster/27", "cluster/28", "cluster/29",
+		"cluster/30", "cluster/31", "cluster/32"
+	};
+	if (!stockfish && bench_is_cluster(driver))
+		return driver - BENCH_CLUSTER_ROW <= BENCH_MAX_RANKS ? cluster[driver - BENCH_CLUSTER_ROW]
+		                                                     : "cluster";
+	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
 }
 
 /*
@@ -395,8 +404,8 @@ bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver,
 	run->share_search = run->share_idle = NAN;
 	run->share_split_wait = run->share_lock_spin = NAN;
 	run->sim_work_s = run->sim_span_s = run->sim_switches = run->sim_real_s = NAN;
-	if (!stockfish && driver == BENCH_CLUSTER) {
-		run->nranks = b->ranks;
+	if (!stockfish && bench_is_cluster(driver)) {
+		run->nranks = driver - BENCH_CLUSTER_ROW;
 		run->rank_prof = calloc((size_t)b->ranks, sizeof(*run->rank_prof));
 	}
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
@@ -530,10 +539,10 @@ static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w,
 {
 	cutoff_config_t cfg = w->cfg;
 	cfg.threads = threads;
-	cfg.driver = driver == BENCH_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)driver;
+	cfg.driver = bench_is_cluster(driver) ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)driver;
 	cfg.log = cli_log_keep;
 	cfg.log_user = log;
-	if (driver == BENCH_CLUSTER)
+	if (bench_is_cluster(driver)) /* the cluster of the run's ranks (cli_cluster_use) */
 		cli_cluster_configure(b->cluster, &cfg);
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
@@ -565,7 +574,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 {
 	const bench_workload_t *w = &b->work[run->workload];
 	cli_log_t log = { "" };
-	const bool cluster = run->driver == BENCH_CLUSTER;
+	const bool cluster = bench_is_cluster(run->driver);
 	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
 	if (!e) {
 		if (cluster) /* the other ranks would wait for this one */

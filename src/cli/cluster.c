@@ -37,6 +37,7 @@ cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
 #include "cutoff_cluster.h"
 
 enum { LINE_MAX_BYTES = (1 << 20) + 1, TAG_LINE = 1, TAG_END = 2 }; /* UCI's longest line */
+enum { BENCH_RANKS_MAX = 32 }; /* the most first-R clusters (bench.h's BENCH_MAX_RANKS) */
 
 /* A command line on its way to the other ranks (rank 0 keeps it until its sends complete). */
 typedef struct pending {
@@ -47,10 +48,15 @@ typedef struct pending {
 } pending_t;
 
 struct cli_cluster {
-	cutoff_cluster_t *cl;
+	cutoff_cluster_t *cl;    /* the cluster the calls use (cli_cluster_use): world's,
+	                            or that of the first R ranks; NULL: not a member */
+	cutoff_cluster_t *world; /* every rank's */
+	cutoff_cluster_t *first[BENCH_RANKS_MAX + 1]; /* [R]: the first R ranks' (prepared;
+	                                                 NULL on the others) */
 	cli_cluster_opts_t opts;
 	MPI_Comm lines;
-	int rank, size;
+	int rank, size; /* in the world */
+	bool warned;    /* the binding warning was given */
 	pending_t *pending;
 	char line[LINE_MAX_BYTES]; /* a line received (cli_cluster_recv_line) */
 };
@@ -96,6 +102,7 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 	}
 	MPI_Comm_dup(MPI_COMM_WORLD, &cc->lines);
 	cc->opts = *o;
+	cc->world = cc->cl;
 	cc->rank = cutoff_cluster_rank(cc->cl);
 	cc->size = cutoff_cluster_size(cc->cl);
 	if (cc->rank != 0 && !freopen("/dev/null", "w", stdout))
@@ -105,9 +112,45 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 
 int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
 
+bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
+{
+	cutoff_cluster_config_t cfg;
+	cutoff_cluster_config_default(&cfg);
+	cfg.exchange = cc->opts.exchange == 1   ? CUTOFF_CLUSTER_ALL
+	               : cc->opts.exchange == 2 ? CUTOFF_CLUSTER_NONE
+	                                        : CUTOFF_CLUSTER_RING;
+	if (cc->opts.share_depth >= 0)
+		cfg.min_depth = (int)cc->opts.share_depth;
+	bool ok = true;
+	for (int k = 0; k < n; k++) {
+		int r = ranks[k];
+		if (r < 1 || r > cc->size || r > BENCH_RANKS_MAX || cc->first[r] || r == cc->size)
+			continue;
+		/* Collective over the world: the first r ranks get a communicator, the others
+		 * none. The cluster duplicates it. */
+		MPI_Comm sub;
+		MPI_Comm_split(MPI_COMM_WORLD, cc->rank < r ? 0 : MPI_UNDEFINED, cc->rank, &sub);
+		if (sub != MPI_COMM_NULL) {
+			int err;
+			cc->first[r] = cutoff_cluster_new(sub, &cfg, &err);
+			ok &= cc->first[r] != NULL;
+			MPI_Comm_free(&sub);
+		}
+	}
+	return ok;
+}
+
+bool cli_cluster_use(cli_cluster_t *cc, int ranks)
+{
+	cc->cl = ranks == cc->size ? cc->world
+	         : ranks >= 1 && ranks <= BENCH_RANKS_MAX ? cc->first[ranks]
+	                                                   : NULL;
+	return cc->cl != NULL;
+}
+
 const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
 {
-	snprintf(buf, size, "%d ranks, exchange %s, each rank %s", cc->size,
+	snprintf(buf, size, "%d ranks, exchange %s, each rank %s", cutoff_cluster_size(cc->cl),
 	         cli_cluster_exchange_names[cc->opts.exchange],
 	         cli_cluster_driver_names[cc->opts.driver]);
 	return buf;
@@ -116,6 +159,18 @@ const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
 void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
 {
 	cutoff_cluster_configure(cc->cl, cfg);
+	/* mpirun binds each rank to one core by default (with 2 ranks or fewer): a rank's
+	 * threads would then share it. Said once, by rank 0. */
+	cutoff_topology_info_t topo;
+	if (cc->rank == 0 && !cc->warned && cutoff_topology_describe(NULL, &topo) == 0 &&
+	    cfg->threads > topo.pus) {
+		cc->warned = true;
+		fprintf(stderr,
+		        "cutoff: warning: rank 0 may run on %d processing unit%s (mpirun binds ranks "
+		        "by default), fewer than its %d threads: start it with mpirun --bind-to "
+		        "none\n",
+		        topo.pus, topo.pus == 1 ? "" : "s", cfg->threads);
+	}
 }
 
 int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
@@ -184,11 +239,12 @@ void cli_cluster_rendezvous(cli_cluster_t *cc)
 
 void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 {
-	fprintf(out, "\nper rank (%d ranks):\n", cc->size);
+	const int size = cutoff_cluster_size(cc->cl);
+	fprintf(out, "\nper rank (%d ranks):\n", size);
 	fprintf(out, "%5s %12s %9s %8s %6s %10s %10s %10s %10s %9s %9s %8s %6s\n", "rank", "nodes",
 	        "knps", "time s", "comm%", "sent", "received", "stored", "passed on", "dropped",
 	        "MB sent", "shared", "depth");
-	for (int i = 0; i < cc->size; i++) {
+	for (int i = 0; i < size; i++) {
 		cutoff_cluster_stats_t s;
 		cutoff_cluster_stats(cc->cl, i, &s);
 		fprintf(out, "%5d %12llu %9.0f %8.3f %6.1f %10llu %10llu %10llu %10llu %9llu %9.2f %8llu %6d\n",
@@ -206,7 +262,7 @@ void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
 {
 	json_begin_array(w, key);
-	for (int i = 0; i < cc->size; i++) {
+	for (int i = 0; i < cutoff_cluster_size(cc->cl); i++) {
 		cutoff_cluster_stats_t s;
 		cutoff_cluster_stats(cc->cl, i, &s);
 		json_begin_object(w, NULL);
@@ -304,7 +360,9 @@ void cli_cluster_end(cli_cluster_t *cc)
 		return;
 	reap(cc, true);
 	MPI_Comm_free(&cc->lines);
-	cutoff_cluster_free(cc->cl);
+	for (int r = 0; r <= BENCH_RANKS_MAX; r++)
+		cutoff_cluster_free(cc->first[r]);
+	cutoff_cluster_free(cc->world);
 	free(cc);
 	MPI_Finalize();
 }
@@ -362,6 +420,19 @@ bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
 }
 int cli_cluster_size(const cli_cluster_t *cc) { (void)cc; return 1; }
 void cli_cluster_rendezvous(cli_cluster_t *cc) { (void)cc; }
+bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
+{
+	(void)cc;
+	(void)ranks;
+	(void)n;
+	return false;
+}
+bool cli_cluster_use(cli_cluster_t *cc, int ranks)
+{
+	(void)cc;
+	(void)ranks;
+	return false;
+}
 const char *cli_cluster_error(const cli_cluster_t *cc) { (void)cc; return ""; }
 void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out) { (void)cc; (void)out; }
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)

@@ -93,6 +93,14 @@ bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
 /* The number of ranks (1 for NULL). */
 int cli_cluster_size(const cli_cluster_t *cc);
 
+/* Makes the clusters of the first R ranks for each R of ranks[0 .. n) (1 .. the world),
+ * beside the whole world's (collective over every rank). False when one cannot be made. */
+bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n);
+
+/* Makes the cluster of the first R ranks (prepared, or all of them) the one that later
+ * calls use; false when this rank is not one of them (it then takes no part). */
+bool cli_cluster_use(cli_cluster_t *cc, int ranks);
+
 /* Waits, napping 1 ms between looks, until every rank has called it: the other ranks
  * wait here for rank 0 while it does work of its own (a bench's other rows), for as long
  * as that takes (a rank that dies ends the job through mpirun). */

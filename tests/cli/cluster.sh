@@ -12,8 +12,9 @@
 #     move, and `cutoff match` plays two games on a clock between it and a one-process
 #     engine without an illegal move, a time loss, a crash or a missing answer;
 #   - without mpirun, UCI refuses Algorithm cluster with a message;
-#   - `mpirun -np 2 cutoff bench --drivers lazysmp,cluster`: the cluster's rows, the ranks'
-#     table and JSON, one report folder; --drivers cluster without mpirun refused.
+#   - `mpirun -np 2 cutoff bench --drivers lazysmp,cluster`: rows cluster/1 and cluster/2
+#     (the default --ranks), the ranks' table and JSON, one report folder; --ranks beyond
+#     the world and --drivers cluster without mpirun refused.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 # cutoff-test-labels: concurrent
 # cutoff-test-timeout: 600
@@ -99,14 +100,19 @@ fi
 mkdir -p "$tmp/bench" && cd "$tmp/bench" || exit 2
 mpi 2 bench --workload rtree --positions 2 --threads 1,2 --repeat 1 --drivers lazysmp,cluster \
 	--quality-ms 0 --out rep
-if [ "$status" -eq 0 ] && grep -q '^== the cluster: 2 ranks' <<<"$stdout" &&
-	grep -Eq '^rtree +cluster ' <<<"$stdout" && [ "$(ls "$tmp/bench")" = rep ] &&
-	$python -c 'import json; d=json.load(open("rep/results.json")); assert d["machine"]["ranks"]==2; rs=[r for r in d["runs"] if r["driver"]=="cluster"]; assert rs and all(len(r["ranks"])==2 and r["ranks"][1]["nodes"]>0 for r in rs)' 2>"$tmp/py"; then
-	ok "mpirun -np 2 cutoff bench --drivers lazysmp,cluster: cluster rows, the ranks' table, one report"
+if [ "$status" -eq 0 ] && grep -q '^== the cluster: cluster/R is R ranks' <<<"$stdout" &&
+	grep -Eq '^rtree +cluster/1 ' <<<"$stdout" && grep -Eq '^rtree +cluster/2 ' <<<"$stdout" &&
+	[ "$(ls "$tmp/bench")" = rep ] &&
+	$python -c 'import json; d=json.load(open("rep/results.json")); assert d["machine"]["ranks"]==2; rs=[r for r in d["runs"] if r["driver"].startswith("cluster/")]; assert len(rs)==4 and all(len(r["ranks"])==int(r["driver"][8:]) and r["ranks"][-1]["nodes"]>0 for r in rs)' 2>"$tmp/py"; then
+	ok "mpirun -np 2 cutoff bench --drivers lazysmp,cluster: rows cluster/1 and cluster/2, the ranks' table, one report"
 else
 	fail "bench under mpirun: status $status: $(show "$stdout$stderr") $(cat "$tmp/py")"
 fi
 cd "$tmp" || exit 2
+mpi 2 bench --workload rtree --drivers lazysmp,cluster --ranks 3 --out "$tmp/nope"
+[ "$status" -ne 0 ] && [[ $stderr == *--ranks* ]] && [ ! -e "$tmp/nope" ] &&
+	ok "bench --ranks 3 under mpirun -np 2: refused" ||
+	fail "bench --ranks 3 under mpirun -np 2: exit $status: $(show "$stderr")"
 run bench --workload rtree --drivers cluster --out "$tmp/nope"
 [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *mpirun* ]] &&
 	ok "bench --drivers cluster without mpirun: exit 2, $(show "$stderr")" ||
