@@ -17,8 +17,8 @@
  * reader does): cutoff_cluster_new refuses a lower level.
  *
  * The exchange. Each rank's threads export the table stores of at least the shared depth
- * (cutoff_engine_export); at every poll of thread 0, once `send_us` has passed or a batch
- * is full, the rank sends its deepest `batch` of them (full 64-bit keys, 16 bytes each)
+ * (cutoff_engine_export); at the first poll of thread 0 once `send_us` has passed since
+ * its last batch, the rank sends the deepest `batch` of them (full 64-bit keys, 16 bytes each)
  * to the next rank of a ring, which stores them through the normal store path
  * (cutoff_engine_import) and passes them on until they come back to their origin; or,
  * with CUTOFF_CLUSTER_ALL, to every other rank at once. At most `in_flight` sends are

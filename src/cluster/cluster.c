@@ -92,7 +92,6 @@ struct cutoff_cluster {
 	/* one search's state: written and read by the searching thread only */
 	cutoff_engine_t *engine;
 	int threads;
-	const cutoff_limits_t *limits;
 	uint64_t node_limit;
 	bool searching;     /* the engine's search has not returned yet */
 	bool agreed;        /* round K seen: the search is over for every rank */
@@ -405,11 +404,11 @@ static int deeper_first(const void *a, const void *b)
 
 /* Sends this rank's batch when it is due: the deepest `batch` of what the threads
  * exported since the last one; adapts the shared depth to overflows. */
-static void send_own(cutoff_cluster_t *cl, bool force)
+static void send_own(cutoff_cluster_t *cl)
 {
 	uint64_t t = now_ns();
 	if (cl->cfg.exchange == CUTOFF_CLUSTER_NONE || cl->size < 2 ||
-	    (!force && t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u))
+	    t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u)
 		return;
 	cl->last_send_ns = t;
 	int n = 0;
@@ -502,7 +501,7 @@ static void progress(cutoff_cluster_t *cl)
 	step_round(cl);
 	receive(cl, true);
 	if (!cl->agreed && !cl->failed)
-		send_own(cl, false);
+		send_own(cl);
 	cl->mine.comm_s += (double)(now_ns() - t0) / 1e9;
 }
 
@@ -714,7 +713,6 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->tag = 1 + (int)(cl->searches++ % TAGS);
 	cl->engine = engine;
 	cl->threads = cfg.threads;
-	cl->limits = limits;
 	cl->node_limit = limits->nodes;
 	cl->searching = true;
 	cl->agreed = false;
