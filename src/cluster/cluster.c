@@ -1,6 +1,8 @@
 /*
- * cluster.c — one search over several MPI ranks (contract and design in
- * include/cutoff_cluster.h; figures in docs/cluster.md).
+ * cluster.c — one search over several ranks (contract and design in
+ * include/cutoff_cluster.h; figures in docs/cluster.md): the protocol, over a transport
+ * (transport.h) that carries its messages and collectives. MPI's is transport_mpi.c;
+ * nothing here names MPI.
  *
  * Who runs what. Everything here runs on the thread that called cutoff_cluster_search:
  * before the engine's search (checks, limits), inside it (progress(), from the engine's
@@ -10,26 +12,27 @@
  * atomic int, relaxed) and what the engine guards itself (its export rings, its table).
  *
  * Invariants.
- *   - Rounds. Every rank runs the same sequence of collective calls on cl->comm: rounds
- *     0, 1, ..., K of MPI_Iallreduce, each started only after the previous one completed
- *     on this rank, then the end's collectives in a fixed order. Round k's sums are the
- *     same on every rank, so the first round whose stop sum is positive (or whose node sum
- *     reaches the limit) is the same K everywhere: no rank starts round K + 1.
+ *   - Rounds. Every rank runs the same sequence of collective calls on its transport:
+ *     rounds 0, 1, ..., K of an allreduce, each started only after the previous one
+ *     completed on this rank, then the end's collectives in a fixed order. Round k's
+ *     sums are the same on every rank, so the first round whose stop sum is positive (or
+ *     whose node sum reaches the limit) is the same K everywhere: no rank starts round
+ *     K + 1.
  *   - Messages. A rank sends only before it has seen round K; after K it only receives.
  *     A search's messages carry a tag of their own, so that a receive still posted from
  *     one search never takes a message of the next.
  *     sent_to[r] counts its messages to rank r; at the end a reduce-scatter of those
  *     counts tells each rank how many messages it must still take, and it receives until
  *     it has, so no message is left unmatched and every send completes.
- *   - Buffers. A send slot is busy from MPI_Isend until its MPI_Test succeeds; a receive
- *     slot always has an MPI_Irecv posted during a search, and none after it (the last
+ *   - Buffers. A send slot is busy from its isend until its test succeeds; a receive
+ *     slot always has a receive posted during a search, and none after it (the last
  *     ones are cancelled once every expected message is in). No allocation during a
- *     search: slots, scratch and the result copy are made by cutoff_cluster_new.
- *   - Time. Every wait (a round, the end's collectives, the drain) is a loop of MPI_Test
+ *     search: slots, scratch and the result copy are made by cutoff_cluster_make.
+ *   - Time. Every wait (a round, the end's collectives, the drain) is a loop of tests
  *     and short sleeps, bounded by timeout_ms; on expiry the call returns CUTOFF_EPEER
- *     with the step named, and leaves MPI to the caller's MPI_Abort.
+ *     with the step named, and leaves the transport to the caller (MPI_Abort).
  */
-#include "cutoff_cluster.h"
+#include "cluster/cluster.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -65,7 +68,7 @@ typedef struct ballot {
 } ballot_t;
 
 typedef struct slot {
-	MPI_Request req;
+	cutoff_req_t req;
 	unsigned char *buf;
 	bool busy;
 } slot_t;
@@ -74,7 +77,7 @@ typedef struct slot {
 enum { SUM_STOP, SUM_NODES, SUM_STORED, SUMS };
 
 struct cutoff_cluster {
-	MPI_Comm comm;
+	cutoff_transport_t tp; /* its ctx owned here (transport.h) */
 	int rank, size;
 	cutoff_cluster_config_t cfg;
 	size_t msg_bytes; /* header + batch entries */
@@ -96,7 +99,7 @@ struct cutoff_cluster {
 	bool searching;     /* the engine's search has not returned yet */
 	bool agreed;        /* round K seen: the search is over for every rank */
 	bool failed;        /* a wait timed out: CUTOFF_EPEER */
-	MPI_Request round;
+	cutoff_req_t round;
 	bool round_busy;
 	int64_t round_in[SUMS], round_out[SUMS];
 	uint64_t round_started_ns;
@@ -149,7 +152,7 @@ void cutoff_cluster_config_default(cutoff_cluster_config_t *c)
 	};
 }
 
-static bool config_ok(const cutoff_cluster_config_t *c)
+bool cutoff_cluster_config_ok(const cutoff_cluster_config_t *c)
 {
 	return (c->exchange == CUTOFF_CLUSTER_RING || c->exchange == CUTOFF_CLUSTER_ALL ||
 	        c->exchange == CUTOFF_CLUSTER_NONE) &&
@@ -172,14 +175,15 @@ void cutoff_cluster_free(cutoff_cluster_t *cl)
 	free(cl->info_copy);
 	free(cl->stats);
 	free(cl->ballots);
-	if (cl->comm != MPI_COMM_NULL)
-		MPI_Comm_free(&cl->comm);
+	if (cl->tp.destroy)
+		cl->tp.destroy(cl->tp.ctx);
 	free(cl);
 }
 
-cutoff_cluster_t *cutoff_cluster_new(MPI_Comm comm, const cutoff_cluster_config_t *cfg, int *err)
+cutoff_cluster_t *cutoff_cluster_make(const cutoff_transport_t *tp,
+                                      const cutoff_cluster_config_t *cfg, int *err)
 {
-	int dummy, initialized = 0, finalized = 0, level = MPI_THREAD_SINGLE;
+	int dummy;
 	cutoff_cluster_config_t defaults;
 	if (!err)
 		err = &dummy;
@@ -187,31 +191,16 @@ cutoff_cluster_t *cutoff_cluster_new(MPI_Comm comm, const cutoff_cluster_config_
 		cutoff_cluster_config_default(&defaults);
 		cfg = &defaults;
 	}
-	if (!config_ok(cfg)) {
-		*err = CUTOFF_EINVAL;
-		return NULL;
-	}
-	MPI_Initialized(&initialized);
-	MPI_Finalized(&finalized);
-	if (!initialized || finalized || MPI_Query_thread(&level) != MPI_SUCCESS ||
-	    level < MPI_THREAD_MULTIPLE) {
-		*err = CUTOFF_ENOTSUP;
-		return NULL;
-	}
-	cutoff_cluster_t *cl = calloc(1, sizeof(*cl));
+	cutoff_cluster_t *cl = cutoff_cluster_config_ok(cfg) ? calloc(1, sizeof(*cl)) : NULL;
 	if (!cl) {
-		*err = CUTOFF_ENOMEM;
+		*err = cutoff_cluster_config_ok(cfg) ? CUTOFF_ENOMEM : CUTOFF_EINVAL;
+		tp->destroy(tp->ctx);
 		return NULL;
 	}
-	cl->comm = MPI_COMM_NULL;
+	cl->tp = *tp;
 	cl->cfg = *cfg;
-	if (MPI_Comm_dup(comm, &cl->comm) != MPI_SUCCESS) {
-		free(cl);
-		*err = CUTOFF_EINVAL;
-		return NULL;
-	}
-	MPI_Comm_rank(cl->comm, &cl->rank);
-	MPI_Comm_size(cl->comm, &cl->size);
+	cl->rank = tp->rank;
+	cl->size = tp->size;
 	cl->msg_bytes = sizeof(msg_header_t) + (size_t)cfg->batch * sizeof(cutoff_tt_entry_t);
 	bool ok = true;
 	for (int i = 0; i < cfg->in_flight; i++)
@@ -278,13 +267,11 @@ int cutoff_cluster_stats(const cutoff_cluster_t *cl, int rank, cutoff_cluster_st
 
 /* Waits for `req`, napping between tests; false (and the cluster failed, naming `what`)
  * when timeout_ms passes first. */
-static bool wait_bounded(cutoff_cluster_t *cl, MPI_Request *req, const char *what)
+static bool wait_bounded(cutoff_cluster_t *cl, cutoff_req_t *req, const char *what)
 {
 	uint64_t t0 = now_ns();
 	for (;;) {
-		int done = 0;
-		MPI_Test(req, &done, MPI_STATUS_IGNORE);
-		if (done)
+		if (cl->tp.test(cl->tp.ctx, req, NULL))
 			return true;
 		uint64_t waited = now_ns() - t0;
 		if (waited > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
@@ -304,11 +291,8 @@ static slot_t *free_send_slot(cutoff_cluster_t *cl)
 {
 	for (int i = 0; i < cl->cfg.in_flight; i++) {
 		slot_t *s = &cl->send[i];
-		if (s->busy) {
-			int done = 0;
-			MPI_Test(&s->req, &done, MPI_STATUS_IGNORE);
-			s->busy = !done;
-		}
+		if (s->busy)
+			s->busy = !cl->tp.test(cl->tp.ctx, &s->req, NULL);
 		if (!s->busy)
 			return s;
 	}
@@ -329,7 +313,7 @@ static bool send_entries(cutoff_cluster_t *cl, int dest, int origin, const cutof
 	memcpy(s->buf, &h, sizeof(h));
 	memcpy(s->buf + sizeof(h), e, (size_t)count * sizeof(*e));
 	int bytes = (int)(sizeof(h) + (size_t)count * sizeof(*e));
-	MPI_Isend(s->buf, bytes, MPI_BYTE, dest, cl->tag, cl->comm, &s->req);
+	cl->tp.isend(cl->tp.ctx, s->buf, bytes, dest, cl->tag, &s->req);
 	s->busy = true;
 	cl->sent_to[dest]++;
 	cl->mine.sent_messages++;
@@ -340,17 +324,14 @@ static bool send_entries(cutoff_cluster_t *cl, int dest, int origin, const cutof
 
 static void post_recv(cutoff_cluster_t *cl, slot_t *s)
 {
-	MPI_Irecv(s->buf, (int)cl->msg_bytes, MPI_BYTE, MPI_ANY_SOURCE, cl->tag, cl->comm,
-	          &s->req);
+	cl->tp.irecv(cl->tp.ctx, s->buf, (int)cl->msg_bytes, cl->tag, &s->req);
 	s->busy = true;
 }
 
 /* Takes one received message: checks it, stores its entries and, around the ring,
  * passes it on unless the next rank is its origin (and no rank sends after round K). */
-static void take_message(cutoff_cluster_t *cl, slot_t *s, const MPI_Status *st)
+static void take_message(cutoff_cluster_t *cl, slot_t *s, int bytes)
 {
-	int bytes = 0;
-	MPI_Get_count(st, MPI_BYTE, &bytes);
 	msg_header_t h;
 	if (bytes < (int)sizeof(h))
 		return;
@@ -380,14 +361,12 @@ static int receive(cutoff_cluster_t *cl, bool repost)
 		slot_t *s = &cl->recv[i];
 		if (!s->busy)
 			continue;
-		int done = 0;
-		MPI_Status st;
-		MPI_Test(&s->req, &done, &st);
-		if (!done)
+		int bytes = 0;
+		if (!cl->tp.test(cl->tp.ctx, &s->req, &bytes))
 			continue;
 		s->busy = false;
 		cl->arrivals++;
-		take_message(cl, s, &st);
+		take_message(cl, s, bytes);
 		taken++;
 		if (repost)
 			post_recv(cl, s);
@@ -457,7 +436,8 @@ static void start_round(cutoff_cluster_t *cl)
 	cl->round_in[SUM_NODES] = (int64_t)cl->nodes;
 	cl->round_in[SUM_STORED] = (int64_t)cl->mine.stored_entries;
 	cl->own_nodes_at_round = cl->nodes;
-	MPI_Iallreduce(cl->round_in, cl->round_out, SUMS, MPI_INT64_T, MPI_SUM, cl->comm, &cl->round);
+	cl->tp.iallreduce(cl->tp.ctx, cl->round_in, cl->round_out, SUMS, CUTOFF_DT_I64, CUTOFF_OP_SUM,
+	                  &cl->round);
 	cl->round_busy = true;
 	cl->round_started_ns = now_ns();
 }
@@ -469,9 +449,7 @@ static void step_round(cutoff_cluster_t *cl)
 	if (cl->agreed || cl->failed)
 		return;
 	if (cl->round_busy) {
-		int done = 0;
-		MPI_Test(&cl->round, &done, MPI_STATUS_IGNORE);
-		if (!done) {
+		if (!cl->tp.test(cl->tp.ctx, &cl->round, NULL)) {
 			if (now_ns() - cl->round_started_ns > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 				fail(cl, "rank %d: round %llu of the stop vote not completed in %d ms",
 				     cl->rank, (unsigned long long)cl->mine.rounds, cl->cfg.timeout_ms);
@@ -532,8 +510,8 @@ static void on_info(void *user, const cutoff_result_t *partial)
 static bool drain(cutoff_cluster_t *cl)
 {
 	uint64_t expect = 0;
-	MPI_Request req;
-	MPI_Ireduce_scatter_block(cl->sent_to, &expect, 1, MPI_UINT64_T, MPI_SUM, cl->comm, &req);
+	cutoff_req_t req;
+	cl->tp.ireduce_scatter_u64(cl->tp.ctx, cl->sent_to, &expect, &req);
 	if (!wait_bounded(cl, &req, "counting the messages in flight"))
 		return false;
 	uint64_t t0 = now_ns();
@@ -561,8 +539,7 @@ static bool drain(cutoff_cluster_t *cl)
 	for (int i = 0; i < RECV_SLOTS; i++) {
 		slot_t *s = &cl->recv[i];
 		if (s->busy) { /* posted for a message that was never sent */
-			MPI_Cancel(&s->req);
-			MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+			cl->tp.cancel(cl->tp.ctx, &s->req);
 			s->busy = false;
 		}
 	}
@@ -627,9 +604,9 @@ static bool same_limits(cutoff_cluster_t *cl, const cutoff_limits_t *l)
 {
 	int64_t mine[6] = { l->depth, l->iterate, l->solve, l->alpha, l->beta, l->history_length };
 	int64_t lo[6], hi[6];
-	MPI_Request req[2];
-	MPI_Iallreduce(mine, lo, 6, MPI_INT64_T, MPI_MIN, cl->comm, &req[0]);
-	MPI_Iallreduce(mine, hi, 6, MPI_INT64_T, MPI_MAX, cl->comm, &req[1]);
+	cutoff_req_t req[2];
+	cl->tp.iallreduce(cl->tp.ctx, mine, lo, 6, CUTOFF_DT_I64, CUTOFF_OP_MIN, &req[0]);
+	cl->tp.iallreduce(cl->tp.ctx, mine, hi, 6, CUTOFF_DT_I64, CUTOFF_OP_MAX, &req[1]);
 	if (!wait_bounded(cl, &req[0], "comparing the limits") ||
 	    !wait_bounded(cl, &req[1], "comparing the limits"))
 		return false;
@@ -649,9 +626,8 @@ static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 	ballot_t mine = { r->iterations, r->solved, r->value, (int32_t)r->bound, r->depth, rc,
 		          r->best_move };
 	ballot_t *all = cl->ballots;
-	MPI_Request req;
-	MPI_Iallgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE, cl->comm,
-	               &req);
+	cutoff_req_t req;
+	cl->tp.iallgather(cl->tp.ctx, &mine, (int)sizeof(mine), all, &req);
 	if (!wait_bounded(cl, &req, "gathering the ballots"))
 		return CUTOFF_EPEER;
 	/* Every rank computes the same vote from the same ballots: rank 0's, in effect. */
@@ -666,11 +642,11 @@ static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 	uint64_t maxima[3] = { r->counters.seldepth, (uint64_t)r->profile.depth_reached,
 		               (uint64_t)r->profile.depth_completed },
 	         mmax[3];
-	MPI_Request reqs[3];
-	MPI_Iallreduce(counters, csum, (int)(sizeof(counters) / 8), MPI_UINT64_T, MPI_SUM, cl->comm,
-	               &reqs[0]);
-	MPI_Iallreduce(prof, psum, 5, MPI_DOUBLE, MPI_SUM, cl->comm, &reqs[1]);
-	MPI_Iallreduce(maxima, mmax, 3, MPI_UINT64_T, MPI_MAX, cl->comm, &reqs[2]);
+	cutoff_req_t reqs[3];
+	cl->tp.iallreduce(cl->tp.ctx, counters, csum, (int)(sizeof(counters) / 8), CUTOFF_DT_U64,
+	                  CUTOFF_OP_SUM, &reqs[0]);
+	cl->tp.iallreduce(cl->tp.ctx, prof, psum, 5, CUTOFF_DT_F64, CUTOFF_OP_SUM, &reqs[1]);
+	cl->tp.iallreduce(cl->tp.ctx, maxima, mmax, 3, CUTOFF_DT_U64, CUTOFF_OP_MAX, &reqs[2]);
 	for (int i = 0; i < 3; i++)
 		if (!wait_bounded(cl, &reqs[i], "summing the counters"))
 			return CUTOFF_EPEER;
@@ -678,7 +654,7 @@ static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 	double time_s = r->time_s;
 	if (cl->rank == pick)
 		memcpy(cl->voted, r, sizeof(*r));
-	MPI_Ibcast(cl->voted, (int)sizeof(*cl->voted), MPI_BYTE, pick, cl->comm, &req);
+	cl->tp.ibcast(cl->tp.ctx, cl->voted, (int)sizeof(*cl->voted), pick, &req);
 	if (!wait_bounded(cl, &req, "broadcasting the answer"))
 		return CUTOFF_EPEER;
 	cl->mine.tt_hits_shared = r->counters.tt_hits_shared;
@@ -760,9 +736,8 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->mine.time_s = (double)(now_ns() - t0) / 1e9;
 	result->time_s = cl->mine.time_s;
 	if (ok && rc != CUTOFF_EPEER) {
-		MPI_Request req;
-		MPI_Iallgather(&cl->mine, (int)sizeof(cl->mine), MPI_BYTE, cl->stats,
-		               (int)sizeof(cl->mine), MPI_BYTE, cl->comm, &req);
+		cutoff_req_t req;
+		cl->tp.iallgather(cl->tp.ctx, &cl->mine, (int)sizeof(cl->mine), cl->stats, &req);
 		ok = wait_bounded(cl, &req, "gathering the stats");
 	}
 	cutoff_int_store_relaxed(&cl->stop_requested, 0);
