@@ -47,7 +47,11 @@
 #ifndef CUTOFF_CLUSTER_H
 #define CUTOFF_CLUSTER_H
 
+/* CUTOFF_CLUSTER_NO_MPI: the protocol without MPI's constructor, for the simulator's
+ * build (src/sim/net.c carries it on a simulated network instead). */
+#ifndef CUTOFF_CLUSTER_NO_MPI
 #include <mpi.h>
+#endif
 
 #include "cutoff.h"
 
@@ -89,7 +93,9 @@ typedef struct cutoff_cluster cutoff_cluster_t;
  * when MPI is not initialized or granted less than MPI_THREAD_MULTIPLE, CUTOFF_ENOMEM.
  * On CUTOFF_EINVAL and CUTOFF_ENOTSUP, no rank has made a collective call yet.
  */
+#ifndef CUTOFF_CLUSTER_NO_MPI
 cutoff_cluster_t *cutoff_cluster_new(MPI_Comm comm, const cutoff_cluster_config_t *cfg, int *err);
+#endif
 
 /* Frees the cluster (not collective). NULL is ignored. */
 void cutoff_cluster_free(cutoff_cluster_t *cl);

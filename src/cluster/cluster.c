@@ -34,12 +34,10 @@
  */
 #include "cluster/cluster.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "atomic.h"
 #include "platform.h"
@@ -51,6 +49,8 @@ enum {
 	SLEEP_NS = 50000, /* a wait's nap between tests: leaves the CPU to searching ranks */
 	SPIN_NS = 50000,  /* ... after this long testing without a nap: the answer of a
 	                     rank that is not searching comes in microseconds */
+	SPIN_TESTS = 2000, /* ... or after this many tests (a simulated transport's clock
+	                      does not move while it is only tested) */
 	MAX_SHARED_DEPTH = 64,
 	QUIET_SENDS = 8, /* sends under a quarter full before the shared depth falls */
 };
@@ -120,13 +120,10 @@ struct cutoff_cluster {
 	cutoff_result_t *info_copy;
 };
 
-static uint64_t now_ns(void) { return cutoff_now_ns(); }
 
-static void nap(void)
-{
-	struct timespec ts = { 0, SLEEP_NS };
-	nanosleep(&ts, NULL);
-}
+/* The transport's clock (real, or virtual in a simulation) and its pause. */
+static uint64_t now_ns(const cutoff_cluster_t *cl) { return cl->tp.now_ns(cl->tp.ctx); }
+static void nap(const cutoff_cluster_t *cl) { cl->tp.nap(cl->tp.ctx, SLEEP_NS); }
 
 static void fail(cutoff_cluster_t *cl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail(cutoff_cluster_t *cl, const char *fmt, ...)
@@ -269,18 +266,18 @@ int cutoff_cluster_stats(const cutoff_cluster_t *cl, int rank, cutoff_cluster_st
  * when timeout_ms passes first. */
 static bool wait_bounded(cutoff_cluster_t *cl, cutoff_req_t *req, const char *what)
 {
-	uint64_t t0 = now_ns();
-	for (;;) {
+	uint64_t t0 = now_ns(cl);
+	for (int tests = 1;; tests++) {
 		if (cl->tp.test(cl->tp.ctx, req, NULL))
 			return true;
-		uint64_t waited = now_ns() - t0;
+		uint64_t waited = now_ns(cl) - t0;
 		if (waited > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 			fail(cl, "rank %d: no answer from the other ranks for %d ms (%s)", cl->rank,
 			     cl->cfg.timeout_ms, what);
 			return false;
 		}
-		if (waited > SPIN_NS)
-			nap();
+		if (waited > SPIN_NS || tests > SPIN_TESTS)
+			nap(cl);
 	}
 }
 
@@ -385,7 +382,7 @@ static int deeper_first(const void *a, const void *b)
  * exported since the last one; adapts the shared depth to overflows. */
 static void send_own(cutoff_cluster_t *cl)
 {
-	uint64_t t = now_ns();
+	uint64_t t = now_ns(cl);
 	if (cl->cfg.exchange == CUTOFF_CLUSTER_NONE || cl->size < 2 ||
 	    t - cl->last_send_ns < (uint64_t)cl->cfg.send_us * 1000u)
 		return;
@@ -439,7 +436,7 @@ static void start_round(cutoff_cluster_t *cl)
 	cl->tp.iallreduce(cl->tp.ctx, cl->round_in, cl->round_out, SUMS, CUTOFF_DT_I64, CUTOFF_OP_SUM,
 	                  &cl->round);
 	cl->round_busy = true;
-	cl->round_started_ns = now_ns();
+	cl->round_started_ns = now_ns(cl);
 }
 
 /* Completes the current round if it is done and starts the next, unless the sums end
@@ -450,7 +447,7 @@ static void step_round(cutoff_cluster_t *cl)
 		return;
 	if (cl->round_busy) {
 		if (!cl->tp.test(cl->tp.ctx, &cl->round, NULL)) {
-			if (now_ns() - cl->round_started_ns > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
+			if (now_ns(cl) - cl->round_started_ns > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 				fail(cl, "rank %d: round %llu of the stop vote not completed in %d ms",
 				     cl->rank, (unsigned long long)cl->mine.rounds, cl->cfg.timeout_ms);
 				if (cl->searching)
@@ -475,12 +472,12 @@ static void step_round(cutoff_cluster_t *cl)
 /* One step of everything: the round, what came in, this rank's batch. */
 static void progress(cutoff_cluster_t *cl)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(cl);
 	step_round(cl);
 	receive(cl, true);
 	if (!cl->agreed && !cl->failed)
 		send_own(cl);
-	cl->mine.comm_s += (double)(now_ns() - t0) / 1e9;
+	cl->mine.comm_s += (double)(now_ns(cl) - t0) / 1e9;
 }
 
 /* The engine's poll hook: thread 0, about every 1024 of its nodes. */
@@ -514,8 +511,8 @@ static bool drain(cutoff_cluster_t *cl)
 	cl->tp.ireduce_scatter_u64(cl->tp.ctx, cl->sent_to, &expect, &req);
 	if (!wait_bounded(cl, &req, "counting the messages in flight"))
 		return false;
-	uint64_t t0 = now_ns();
-	for (;;) {
+	uint64_t t0 = now_ns(cl);
+	for (int tests = 1;; tests++) {
 		receive(cl, false);
 		if (cl->arrivals >= expect)
 			break;
@@ -528,13 +525,13 @@ static bool drain(cutoff_cluster_t *cl)
 				post_recv(cl, &cl->recv[i]);
 				posted++;
 			}
-		if (now_ns() - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
+		if (now_ns(cl) - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 			fail(cl, "rank %d: %llu of %llu messages in flight never came", cl->rank,
 			     (unsigned long long)(expect - cl->arrivals), (unsigned long long)expect);
 			return false;
 		}
-		if (now_ns() - t0 > SPIN_NS)
-			nap();
+		if (now_ns(cl) - t0 > SPIN_NS || tests > SPIN_TESTS)
+			nap(cl);
 	}
 	for (int i = 0; i < RECV_SLOTS; i++) {
 		slot_t *s = &cl->recv[i];
@@ -673,7 +670,7 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 {
 	if (!cl || !engine || !root || !limits || !result || limits->poll)
 		return CUTOFF_EINVAL;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(cl);
 	cl->error[0] = '\0';
 	cl->failed = false;
 	cutoff_config_t cfg;
@@ -720,20 +717,20 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	cl->nodes = result->counters.nodes;
 
 	/* Rounds until every rank agrees; this rank votes to stop now. */
-	uint64_t tw = now_ns();
-	while (!cl->agreed && !cl->failed) {
+	uint64_t tw = now_ns(cl);
+	for (int tests = 1; !cl->agreed && !cl->failed; tests++) {
 		progress(cl);
-		if (!cl->agreed && !cl->failed && now_ns() - tw > SPIN_NS)
-			nap();
+		if (!cl->agreed && !cl->failed && (now_ns(cl) - tw > SPIN_NS || tests > SPIN_TESTS))
+			nap(cl);
 	}
-	uint64_t tc = now_ns();
+	uint64_t tc = now_ns(cl);
 	bool ok = !cl->failed && drain(cl);
 	if (ok)
 		rc = conclude(cl, rc, result);
-	cl->mine.comm_s += (double)(now_ns() - tc) / 1e9;
+	cl->mine.comm_s += (double)(now_ns(cl) - tc) / 1e9;
 	cl->mine.nodes = cl->nodes;
 	cl->mine.shared_depth = cl->shared_depth;
-	cl->mine.time_s = (double)(now_ns() - t0) / 1e9;
+	cl->mine.time_s = (double)(now_ns(cl) - t0) / 1e9;
 	result->time_s = cl->mine.time_s;
 	if (ok && rc != CUTOFF_EPEER) {
 		cutoff_req_t req;

@@ -51,6 +51,10 @@ typedef struct cutoff_transport {
 	/* Each rank's `bytes` of in, every rank's into out in rank order. */
 	void (*iallgather)(void *ctx, const void *in, int bytes, void *out, cutoff_req_t *req);
 	void (*ibcast)(void *ctx, void *buf, int bytes, int root, cutoff_req_t *req);
+	/* The clock the protocol's timers and time-outs read (ns), and a pause of about `ns`
+	 * while it waits for the others: real for MPI, virtual in a simulation. */
+	uint64_t (*now_ns)(void *ctx);
+	void (*nap)(void *ctx, uint64_t ns);
 	void (*destroy)(void *ctx);
 } cutoff_transport_t;
 

@@ -7,8 +7,10 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cluster/cluster.h"
+#include "platform.h"
 
 _Static_assert(sizeof(MPI_Request) <= sizeof(cutoff_req_t), "an MPI_Request fits a request");
 
@@ -83,6 +85,19 @@ static void t_ibcast(void *ctx, void *buf, int bytes, int root, cutoff_req_t *re
 	MPI_Ibcast(buf, bytes, MPI_BYTE, root, m->comm, req_of(req));
 }
 
+static uint64_t t_now_ns(void *ctx)
+{
+	(void)ctx;
+	return cutoff_now_ns();
+}
+
+static void t_nap(void *ctx, uint64_t ns)
+{
+	(void)ctx;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
 static void t_destroy(void *ctx)
 {
 	mpi_ctx_t *m = ctx;
@@ -127,6 +142,8 @@ cutoff_cluster_t *cutoff_cluster_new(MPI_Comm comm, const cutoff_cluster_config_
 		.ireduce_scatter_u64 = t_ireduce_scatter_u64,
 		.iallgather = t_iallgather,
 		.ibcast = t_ibcast,
+		.now_ns = t_now_ns,
+		.nap = t_nap,
 		.destroy = t_destroy,
 	};
 	MPI_Comm_rank(m->comm, &tp.rank);
