@@ -410,7 +410,7 @@ static bool sweep(bench_t *b)
 						continue;
 					/* Every rank meets rank 0 here; those outside the row's ranks go
 					 * on to the next row of the cluster. */
-					if (cluster) {
+					if (cluster && !b->sim) {
 						cli_cluster_rendezvous(b->cluster);
 						if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
 							continue;
@@ -429,7 +429,9 @@ static bool sweep(bench_t *b)
 					}
 					if (b->sim)
 						b->sim->before(b->sim->ctx, b, run);
-					if (!bench_run(b, run))
+					/* The simulator runs a cluster's ranks itself (sim.c). */
+					if (!(cluster && b->sim ? b->sim->cluster_run(b->sim->ctx, b, run)
+					                        : bench_run(b, run)))
 						return false;
 					if (b->sim)
 						b->sim->after(b->sim->ctx, b, run);
@@ -660,7 +662,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	 * only the cluster's (Open MPI says in the environment that it started us). */
 	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
 	const bool under_mpi = !sim && world && atoi(world) > 1;
-	if (b.drivers[BENCH_CLUSTER] && !under_mpi) {
+	if (b.drivers[BENCH_CLUSTER] && !under_mpi && !sim) {
 		cli_error("bench", "--drivers cluster: run the bench under mpirun with 2 ranks or "
 		                   "more (mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
@@ -670,12 +672,21 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		                   "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
-	if (ranks_text && !under_mpi) {
-		cli_error("bench", "--ranks: run the bench under mpirun with 2 ranks or more "
-		                   "(mpirun -np 2 cutoff bench ...)");
+	if (ranks_text && !under_mpi && !(sim && b.drivers[BENCH_CLUSTER])) {
+		if (sim)
+			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
+			               "(simulated ranks)");
+		else
+			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
+			               "(mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
 	b.ranks = 1;
+	if (sim && b.drivers[BENCH_CLUSTER]) { /* simulated ranks (sim.c) */
+		if (!parse_ranks(&b, ranks_text ? ranks_text : "1,2,4,8", BENCH_MAX_RANKS))
+			return CLI_EXIT_USAGE;
+		b.ranks = b.rank_counts[b.nrank_counts - 1];
+	}
 	if (under_mpi) {
 		b.drivers[BENCH_CLUSTER] = true;
 		if (!parse_ranks(&b, ranks_text, atoi(world)))

@@ -259,6 +259,10 @@ typedef struct bench_sim {
 	char model[768]; /* the cost model and schedule, in words, for the report's header */
 	void (*before)(void *ctx, const struct bench *b, bench_run_t *run);
 	void (*after)(void *ctx, const struct bench *b, bench_run_t *run);
+	/* A cluster row's run (driver BENCH_CLUSTER_ROW + R): R simulated ranks on a
+	 * simulated network, rank 0 on this thread measuring into `run` (bench_run with
+	 * b->cluster its cluster), the others on threads of their own. */
+	bool (*cluster_run)(void *ctx, struct bench *b, bench_run_t *run);
 } bench_sim_t;
 
 /* Everything the sweep asked and measured. */
@@ -343,6 +347,12 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
                         int64_t hash_mb);
 void bench_workload_free(bench_workload_t *w);
+
+/* Fills *run for (workload, driver or Stockfish, threads, repeat) with its arrays (not
+ * kept in b->runs: a simulated rank's own record); false when out of memory (then
+ * nothing to free). bench_run_free frees the arrays. */
+bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
+                     int threads, int repeat);
 
 /* Makes a run record for (workload, driver or Stockfish, threads, repeat) with its
  * arrays, or NULL. */

@@ -462,9 +462,16 @@ static void print_header(const bench_t *b, FILE *out)
 		for (int k = 0; k < b->nrank_counts && u < sizeof(list); k++)
 			u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%d", k ? "," : "",
 			                      b->rank_counts[k]);
-		cli_field(out, "cluster", "ranks %s of %d (mpirun): cluster/R, each rank lazy SMP on "
-		          "the row's threads over its own table, sharing deep entries around a ring",
-		          list, b->ranks);
+		if (b->sim)
+			cli_field(out, "cluster", "ranks %s, simulated (sim/net.h: each rank its own "
+			          "simulator, a message latency): cluster/R, each rank lazy SMP on the "
+			          "row's threads over its own table, sharing deep entries around a ring",
+			          list);
+		else
+			cli_field(out, "cluster", "ranks %s of %d (mpirun): cluster/R, each rank lazy SMP "
+			          "on the row's threads over its own table, sharing deep entries around "
+			          "a ring",
+			          list, b->ranks);
 	}
 	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
 	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",

@@ -375,19 +375,10 @@ void bench_workload_free(bench_workload_t *w)
 	memset(w, 0, sizeof(*w));
 }
 
-bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
-                           int repeat)
+bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
+                     int threads, int repeat)
 {
-	if (b->nruns == b->cap_runs) {
-		int cap = b->cap_runs ? 2 * b->cap_runs : 64;
-		bench_run_t *r = realloc(b->runs, (size_t)cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		b->runs = r;
-		b->cap_runs = cap;
-	}
 	int n = b->work[workload].nitems;
-	bench_run_t *run = &b->runs[b->nruns];
 	memset(run, 0, sizeof(*run));
 	run->workload = workload;
 	run->stockfish = stockfish;
@@ -406,14 +397,31 @@ bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver,
 	run->sim_work_s = run->sim_span_s = run->sim_switches = run->sim_real_s = NAN;
 	if (!stockfish && bench_is_cluster(driver)) {
 		run->nranks = driver - BENCH_CLUSTER_ROW;
-		run->rank_prof = calloc((size_t)b->ranks, sizeof(*run->rank_prof));
+		run->rank_prof = calloc((size_t)run->nranks, sizeof(*run->rank_prof));
 	}
 	if (!run->thread_nodes || !run->item_nodes || !run->item_time || !run->item_move ||
 	    !run->item_depth || !run->item_value || !run->thread_prof ||
 	    (run->nranks && !run->rank_prof)) {
 		bench_run_free(run);
-		return NULL;
+		return false;
 	}
+	return true;
+}
+
+bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
+                           int repeat)
+{
+	if (b->nruns == b->cap_runs) {
+		int cap = b->cap_runs ? 2 * b->cap_runs : 64;
+		bench_run_t *r = realloc(b->runs, (size_t)cap * sizeof(*r));
+		if (!r)
+			return NULL;
+		b->runs = r;
+		b->cap_runs = cap;
+	}
+	bench_run_t *run = &b->runs[b->nruns];
+	if (!bench_run_alloc(b, run, workload, stockfish, driver, threads, repeat))
+		return NULL;
 	b->nruns++;
 	return run;
 }

@@ -29,12 +29,17 @@ cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
 	return o->driver == 1 ? CUTOFF_DRIVER_ABDADA : CUTOFF_DRIVER_LAZYSMP;
 }
 
-#ifdef CUTOFF_CLI_MPI
+#if defined(CUTOFF_CLI_MPI) || defined(CUTOFF_SIM)
+/* ---- what both have: a cluster (cutoff_cluster.h) to search with ------------------------ */
 
+#ifndef CUTOFF_SIM
 #include <mpi.h>
+#endif /* (the simulator's build defines CUTOFF_CLUSTER_NO_MPI: src/sim/net.c carries it) */
 #include <time.h>
 
 #include "cutoff_cluster.h"
+
+#ifdef CUTOFF_CLI_MPI
 
 enum { LINE_MAX_BYTES = (1 << 20) + 1, TAG_LINE = 1, TAG_END = 2 }; /* UCI's longest line */
 enum { BENCH_RANKS_MAX = 32 }; /* the most first-R clusters (bench.h's BENCH_MAX_RANKS) */
@@ -47,19 +52,6 @@ typedef struct pending {
 	char *text;
 } pending_t;
 
-struct cli_cluster {
-	cutoff_cluster_t *cl;    /* the cluster the calls use (cli_cluster_use): world's,
-	                            or that of the first R ranks; NULL: not a member */
-	cutoff_cluster_t *world; /* every rank's */
-	cutoff_cluster_t *first[BENCH_RANKS_MAX + 1]; /* [R]: the first R ranks' (prepared;
-	                                                 NULL on the others) */
-	cli_cluster_opts_t opts;
-	MPI_Comm lines;
-	int rank, size; /* in the world */
-	bool warned;    /* the binding warning was given */
-	pending_t *pending;
-	char line[LINE_MAX_BYTES]; /* a line received (cli_cluster_recv_line) */
-};
 
 static void nap_ms(long ms)
 {
@@ -67,86 +59,23 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
-{
-	int provided = MPI_THREAD_SINGLE, initialized = 0;
-	MPI_Initialized(&initialized);
-	if (!initialized && MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
-		cli_error(cmd, "--algo cluster: MPI could not be started");
-		return NULL;
-	}
-	MPI_Query_thread(&provided);
-	if (provided < MPI_THREAD_MULTIPLE) {
-		cli_error(cmd, "--algo cluster: this MPI grants thread level %d, below "
-		               "MPI_THREAD_MULTIPLE (%d), which the cluster needs: use an MPI "
-		               "built with thread support (Debian's Open MPI has it)",
-		          provided, MPI_THREAD_MULTIPLE);
-		MPI_Finalize();
-		return NULL;
-	}
-	cutoff_cluster_config_t cfg;
-	cutoff_cluster_config_default(&cfg);
-	cfg.exchange = o->exchange == 1   ? CUTOFF_CLUSTER_ALL
-	               : o->exchange == 2 ? CUTOFF_CLUSTER_NONE
-	                                  : CUTOFF_CLUSTER_RING;
-	if (o->share_depth >= 0)
-		cfg.min_depth = (int)o->share_depth;
-	int err;
-	cli_cluster_t *cc = calloc(1, sizeof(*cc));
-	if (!cc || !(cc->cl = cutoff_cluster_new(MPI_COMM_WORLD, &cfg, &err))) {
-		cli_error(cmd, "--algo cluster: the cluster could not be made: %s",
-		          cc ? cutoff_strerror(err) : "out of memory");
-		free(cc);
-		MPI_Abort(MPI_COMM_WORLD, 1);
-		return NULL;
-	}
-	MPI_Comm_dup(MPI_COMM_WORLD, &cc->lines);
-	cc->opts = *o;
-	cc->world = cc->cl;
-	cc->rank = cutoff_cluster_rank(cc->cl);
-	cc->size = cutoff_cluster_size(cc->cl);
-	if (cc->rank != 0 && !freopen("/dev/null", "w", stdout))
-		cli_error(cmd, "rank %d: cannot silence standard output", cc->rank);
-	return cc;
-}
+#endif
 
-int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
-
-bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
-{
-	cutoff_cluster_config_t cfg;
-	cutoff_cluster_config_default(&cfg);
-	cfg.exchange = cc->opts.exchange == 1   ? CUTOFF_CLUSTER_ALL
-	               : cc->opts.exchange == 2 ? CUTOFF_CLUSTER_NONE
-	                                        : CUTOFF_CLUSTER_RING;
-	if (cc->opts.share_depth >= 0)
-		cfg.min_depth = (int)cc->opts.share_depth;
-	bool ok = true;
-	for (int k = 0; k < n; k++) {
-		int r = ranks[k];
-		if (r < 1 || r > cc->size || r > BENCH_RANKS_MAX || cc->first[r] || r == cc->size)
-			continue;
-		/* Collective over the world: the first r ranks get a communicator, the others
-		 * none. The cluster duplicates it. */
-		MPI_Comm sub;
-		MPI_Comm_split(MPI_COMM_WORLD, cc->rank < r ? 0 : MPI_UNDEFINED, cc->rank, &sub);
-		if (sub != MPI_COMM_NULL) {
-			int err;
-			cc->first[r] = cutoff_cluster_new(sub, &cfg, &err);
-			ok &= cc->first[r] != NULL;
-			MPI_Comm_free(&sub);
-		}
-	}
-	return ok;
-}
-
-bool cli_cluster_use(cli_cluster_t *cc, int ranks)
-{
-	cc->cl = ranks == cc->size ? cc->world
-	         : ranks >= 1 && ranks <= BENCH_RANKS_MAX ? cc->first[ranks]
-	                                                   : NULL;
-	return cc->cl != NULL;
-}
+struct cli_cluster {
+	cutoff_cluster_t *cl; /* the cluster the calls use (cli_cluster_use): the world's, or
+	                         that of the first R ranks; NULL: not a member */
+	cli_cluster_opts_t opts;
+	int rank, size;       /* MPI: in the world; simulated: in cl */
+	bool warned;          /* the binding warning was given */
+#ifdef CUTOFF_CLI_MPI
+	cutoff_cluster_t *world;                      /* every rank's */
+	cutoff_cluster_t *first[BENCH_RANKS_MAX + 1]; /* [R]: the first R ranks' (prepared;
+	                                                 NULL on the others) */
+	MPI_Comm lines;
+	pending_t *pending;
+	char line[LINE_MAX_BYTES]; /* a line received (cli_cluster_recv_line) */
+#endif
+};
 
 const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
 {
@@ -159,6 +88,7 @@ const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
 void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
 {
 	cutoff_cluster_configure(cc->cl, cfg);
+#ifdef CUTOFF_CLI_MPI
 	/* mpirun binds each rank to one core by default (with 2 ranks or fewer): a rank's
 	 * threads would then share it. Said once, by rank 0. */
 	cutoff_topology_info_t topo;
@@ -171,6 +101,7 @@ void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
 		        "none\n",
 		        topo.pus, topo.pus == 1 ? "" : "s", cfg->threads);
 	}
+#endif
 }
 
 int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
@@ -222,21 +153,6 @@ bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
 	return true;
 }
 
-int cli_cluster_size(const cli_cluster_t *cc) { return cc ? cc->size : 1; }
-
-void cli_cluster_rendezvous(cli_cluster_t *cc)
-{
-	MPI_Request req;
-	MPI_Ibarrier(cc->lines, &req);
-	for (;;) {
-		int done = 0;
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (done)
-			return;
-		nap_ms(1);
-	}
-}
-
 void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 {
 	const int size = cutoff_cluster_size(cc->cl);
@@ -286,6 +202,119 @@ void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const cha
 	}
 	json_end(w);
 }
+
+int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
+
+#endif /* a cluster */
+
+#ifdef CUTOFF_CLI_MPI
+/* ---- MPI: the processes of mpirun ------------------------------------------------ */
+
+cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
+{
+	int provided = MPI_THREAD_SINGLE, initialized = 0;
+	MPI_Initialized(&initialized);
+	if (!initialized && MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		cli_error(cmd, "--algo cluster: MPI could not be started");
+		return NULL;
+	}
+	MPI_Query_thread(&provided);
+	if (provided < MPI_THREAD_MULTIPLE) {
+		cli_error(cmd, "--algo cluster: this MPI grants thread level %d, below "
+		               "MPI_THREAD_MULTIPLE (%d), which the cluster needs: use an MPI "
+		               "built with thread support (Debian's Open MPI has it)",
+		          provided, MPI_THREAD_MULTIPLE);
+		MPI_Finalize();
+		return NULL;
+	}
+	cutoff_cluster_config_t cfg;
+	cutoff_cluster_config_default(&cfg);
+	cfg.exchange = o->exchange == 1   ? CUTOFF_CLUSTER_ALL
+	               : o->exchange == 2 ? CUTOFF_CLUSTER_NONE
+	                                  : CUTOFF_CLUSTER_RING;
+	if (o->share_depth >= 0)
+		cfg.min_depth = (int)o->share_depth;
+	int err;
+	cli_cluster_t *cc = calloc(1, sizeof(*cc));
+	if (!cc || !(cc->cl = cutoff_cluster_new(MPI_COMM_WORLD, &cfg, &err))) {
+		cli_error(cmd, "--algo cluster: the cluster could not be made: %s",
+		          cc ? cutoff_strerror(err) : "out of memory");
+		free(cc);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return NULL;
+	}
+	MPI_Comm_dup(MPI_COMM_WORLD, &cc->lines);
+	cc->opts = *o;
+	cc->world = cc->cl;
+	cc->rank = cutoff_cluster_rank(cc->cl);
+	cc->size = cutoff_cluster_size(cc->cl);
+	if (cc->rank != 0 && !freopen("/dev/null", "w", stdout))
+		cli_error(cmd, "rank %d: cannot silence standard output", cc->rank);
+	return cc;
+}
+
+
+bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
+{
+	cutoff_cluster_config_t cfg;
+	cutoff_cluster_config_default(&cfg);
+	cfg.exchange = cc->opts.exchange == 1   ? CUTOFF_CLUSTER_ALL
+	               : cc->opts.exchange == 2 ? CUTOFF_CLUSTER_NONE
+	                                        : CUTOFF_CLUSTER_RING;
+	if (cc->opts.share_depth >= 0)
+		cfg.min_depth = (int)cc->opts.share_depth;
+	bool ok = true;
+	for (int k = 0; k < n; k++) {
+		int r = ranks[k];
+		if (r < 1 || r > cc->size || r > BENCH_RANKS_MAX || cc->first[r] || r == cc->size)
+			continue;
+		/* Collective over the world: the first r ranks get a communicator, the others
+		 * none. The cluster duplicates it. */
+		MPI_Comm sub;
+		MPI_Comm_split(MPI_COMM_WORLD, cc->rank < r ? 0 : MPI_UNDEFINED, cc->rank, &sub);
+		if (sub != MPI_COMM_NULL) {
+			int err;
+			cc->first[r] = cutoff_cluster_new(sub, &cfg, &err);
+			ok &= cc->first[r] != NULL;
+			MPI_Comm_free(&sub);
+		}
+	}
+	return ok;
+}
+
+bool cli_cluster_use(cli_cluster_t *cc, int ranks)
+{
+	cc->cl = ranks == cc->size ? cc->world
+	         : ranks >= 1 && ranks <= BENCH_RANKS_MAX ? cc->first[ranks]
+	                                                   : NULL;
+	return cc->cl != NULL;
+}
+
+
+
+
+
+
+
+
+
+
+int cli_cluster_size(const cli_cluster_t *cc) { return cc ? cc->size : 1; }
+
+void cli_cluster_rendezvous(cli_cluster_t *cc)
+{
+	MPI_Request req;
+	MPI_Ibarrier(cc->lines, &req);
+	for (;;) {
+		int done = 0;
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		nap_ms(1);
+	}
+}
+
+
 
 /* Frees the lines whose sends completed (all of them, waiting, when `all`). */
 static void reap(cli_cluster_t *cc, bool all)
@@ -374,11 +403,76 @@ void cli_cluster_abort(cli_cluster_t *cc, int status)
 	MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
 }
 
-#else /* no MPI in this build */
+cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
+{
+	(void)cluster;
+	(void)o;
+	return NULL; /* the simulator's only */
+}
 
-struct cli_cluster {
-	int unused;
-};
+#elif defined(CUTOFF_SIM)
+/* ---- the simulator: a rank's cluster on the simulated network (src/cli/sim.c) -------- */
+
+cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
+{
+	cli_cluster_t *cc = calloc(1, sizeof(*cc));
+	if (!cc)
+		return NULL;
+	cc->cl = cluster;
+	cc->opts = *o;
+	cc->rank = cutoff_cluster_rank(cc->cl);
+	cc->size = cutoff_cluster_size(cc->cl);
+	return cc;
+}
+
+cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
+{
+	(void)o;
+	cli_error(cmd, "--algo cluster runs under mpirun with the real cutoff; the simulator's "
+	               "cluster is `cutoff sim --drivers cluster --ranks LIST`");
+	return NULL;
+}
+
+bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
+{
+	(void)cc;
+	(void)ranks;
+	(void)n;
+	return true;
+}
+bool cli_cluster_use(cli_cluster_t *cc, int ranks) { return cc && cc->size == ranks; }
+int cli_cluster_size(const cli_cluster_t *cc) { return cc ? cc->size : 1; }
+void cli_cluster_rendezvous(cli_cluster_t *cc) { (void)cc; }
+void cli_cluster_end(cli_cluster_t *cc)
+{
+	if (!cc)
+		return;
+	cutoff_cluster_free(cc->cl);
+	free(cc);
+}
+void cli_cluster_abort(cli_cluster_t *cc, int status)
+{
+	(void)cc;
+	exit(status ? status : 1);
+}
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line) { (void)cc; (void)line; }
+bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
+{
+	(void)cc;
+	(void)buf;
+	(void)size;
+	return false;
+}
+
+#else /* neither MPI nor the simulator: the command says how to get MPI */
+
+cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
+{
+	(void)cluster;
+	(void)o;
+	return NULL;
+}
+
 
 cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 {
@@ -451,5 +545,6 @@ bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
 	(void)size;
 	return false;
 }
+
 
 #endif

@@ -60,6 +60,11 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o);
 
 int cli_cluster_rank(const cli_cluster_t *cc);
 
+/* The simulator's (cutoff sim): a rank's cluster already made on the simulated network (a
+ * cutoff_cluster_t, owned from here: cli_cluster_end frees it). NULL when out of memory;
+ * in the other builds, NULL. */
+cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o);
+
 /* One line for a report: "N ranks, exchange E, each rank DRIVER". */
 const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size);
 

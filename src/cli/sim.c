@@ -25,6 +25,14 @@
 #include "bench.h"
 #include "commands.h"
 
+#ifdef CUTOFF_SIM
+#include <pthread.h>
+
+#include "cluster.h"
+#include "cluster/cluster.h" /* cutoff_cluster_make: the protocol over the simulated network */
+#include "sim/net.h"
+#endif
+
 #ifndef CUTOFF_SIM
 
 /* The folder of this program, from /proc/self/exe; false when it cannot be read. */
@@ -95,6 +103,10 @@ static const char sim_usage[] =
 	"                     Names: node node.chess node.connect4 node.rtree node_jitter\n"
 	"                     (a percentage) tt_probe tt_store tt_store_other tt_visible\n"
 	"                     lock lock_handoff spin yield split join wake start quantum\n"
+	"                     net_latency net_epoch (simulated ranks: --drivers cluster)\n"
+	"  --ranks LIST       with --drivers cluster: simulated ranks, 1..32 each (a row\n"
+	"                     cluster/R: R engines on a simulated network, docs/simulation.md);\n"
+	"                     default 1,2,4,8\n"
 	"  --calibrate FILE   measure this machine (real threads) and write its cost model\n"
 	"                     into FILE, then stop\n"
 	"  --schedule S       clock: the earliest virtual thread runs (default); random: a\n"
@@ -156,7 +168,7 @@ static int ready(void *ctx, bench_t *b)
 	         "cost model %s: node chess %.1f, connect4 %.1f, rtree %.1f ns; table probe "
 	         "%.1f, store %.1f, +%.1f into another's, seen after %.1f; lock %.1f, +%.1f "
 	         "hand-off; spin look %.1f; split %.1f, join %.1f; wake %.1f, start %.1f; "
-	         "quantum %.1f ns; schedule %s",
+	         "quantum %.1f ns; ranks' messages %.1f ns, barriers every %.1f ns; schedule %s",
 	         s->model_path ? s->model_path : "built in (this machine's)",
 	         (double)(m->node_chess ? m->node_chess : m->node) / 1e3,
 	         (double)(m->node_connect4 ? m->node_connect4 : m->node) / 1e3,
@@ -165,6 +177,7 @@ static int ready(void *ctx, bench_t *b)
 	         (double)m->tt_visible / 1e3, (double)m->lock / 1e3, (double)m->lock_handoff / 1e3,
 	         (double)m->spin / 1e3, (double)m->split / 1e3, (double)m->join / 1e3,
 	         (double)m->wake / 1e3, (double)m->start / 1e3, (double)m->quantum / 1e3,
+	         (double)m->net_latency / 1e3, (double)m->net_epoch / 1e3,
 	         schedule_names[s->schedule]);
 	if (s->schedule == CUTOFF_SIM_RANDOM) {
 		size_t used = strlen(s->hooks->model);
@@ -186,6 +199,111 @@ static void before(void *ctx, const bench_t *b, bench_run_t *run)
 	cutoff_sim_set_seed(s->sim, s->seed + (uint64_t)run->repeat - 1);
 	cutoff_sim_reset_stats(s->sim);
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+}
+
+/* ---- ranks: a cluster of simulated engines on a simulated network (sim/net.h) ------- */
+
+/* One simulated rank other than 0: its own OS thread, simulator, engine and cluster. */
+typedef struct rank_job {
+	const sim_cli_t *s;
+	const bench_t *b; /* rank 0's, read-only here */
+	const bench_run_t *run0;
+	cutoff_net_t *net;
+	int rank;
+	uint64_t start_ns;
+	cutoff_sim_model_t model;
+	uint64_t seed;
+	bool ok;
+	pthread_t thread;
+} rank_job_t;
+
+/* Rank r's cluster on the network, wrapped for the bench (cli_cluster_over). */
+static cli_cluster_t *rank_cluster(cutoff_net_t *net, int rank)
+{
+	cutoff_transport_t tp;
+	cutoff_net_transport(net, rank, &tp);
+	int err;
+	cutoff_cluster_t *cl = cutoff_cluster_make(&tp, NULL, &err);
+	const cli_cluster_opts_t o = { 0, 0, -1 };
+	cli_cluster_t *cc = cl ? cli_cluster_over(cl, &o) : NULL;
+	if (cl && !cc)
+		cutoff_cluster_free(cl);
+	return cc;
+}
+
+static void *rank_main(void *arg)
+{
+	rank_job_t *j = arg;
+	cutoff_sim_t *sim = cutoff_sim_new(&j->model, (cutoff_sim_schedule_t)j->s->schedule, j->seed);
+	if (sim) {
+		cutoff_sim_on_deadlock(sim, deadlock, (void *)j->s);
+		cutoff_sim_install(sim);
+		cutoff_sim_advance_to(sim, j->start_ns);
+		bench_t b = *j->b; /* shares the positions; its own cluster */
+		b.cluster = rank_cluster(j->net, j->rank);
+		bench_run_t run;
+		j->ok = b.cluster && bench_run_alloc(&b, &run, j->run0->workload, false,
+		                                     j->run0->driver, j->run0->threads,
+		                                     j->run0->repeat);
+		if (j->ok) {
+			j->ok = bench_run(&b, &run);
+			bench_run_free(&run);
+		}
+		cutoff_net_leave(j->net, j->rank);
+		cli_cluster_end(b.cluster);
+		cutoff_sim_install(NULL);
+		cutoff_sim_free(sim);
+	} else {
+		cutoff_net_leave(j->net, j->rank);
+	}
+	return NULL;
+}
+
+/* A cluster row's run (bench_sim_t.cluster_run): R ranks from this simulator's time,
+ * rank 0 on this thread into `run`, the others on their own threads with the same model
+ * and their own seeds. Every rank's searches are the same collective calls, so they run
+ * in step, and the network's barriers keep their virtual times together. */
+static bool cluster_run(void *ctx, bench_t *b, bench_run_t *run)
+{
+	sim_cli_t *s = ctx;
+	const int ranks = run->nranks;
+	const cutoff_sim_model_t *m = cutoff_sim_model(s->sim);
+	const uint64_t start = cutoff_sim_time_ns(s->sim);
+	cutoff_net_t *net = cutoff_net_new(ranks, m->net_latency / 1000,
+	                                   m->net_epoch / 1000 ? m->net_epoch / 1000 : 1, start);
+	rank_job_t *jobs = calloc((size_t)ranks, sizeof(*jobs));
+	if (!net || !jobs) {
+		cli_error("sim", "out of memory");
+		cutoff_net_free(net);
+		free(jobs);
+		return false;
+	}
+	uint64_t seed = s->seed + (uint64_t)run->repeat - 1;
+	int started = 1;
+	for (int r = 1; r < ranks; r++) {
+		jobs[r] = (rank_job_t){ .s = s, .b = b, .run0 = run, .net = net, .rank = r,
+			                .start_ns = start, .model = *m,
+			                .seed = seed + 0x9e3779b97f4a7c15u * (uint64_t)r };
+		if (pthread_create(&jobs[r].thread, NULL, rank_main, &jobs[r]) != 0) {
+			cli_error("sim", "cannot start the thread of simulated rank %d", r);
+			for (int q = r; q < ranks; q++)
+				cutoff_net_leave(net, q); /* never to come */
+			break;
+		}
+		started++;
+	}
+	b->cluster = started == ranks ? rank_cluster(net, 0) : NULL;
+	bool ok = b->cluster && bench_run(b, run);
+	cutoff_net_leave(net, 0);
+	cli_cluster_end(b->cluster);
+	b->cluster = NULL;
+	for (int r = 1; r < started; r++) {
+		pthread_join(jobs[r].thread, NULL);
+		ok &= jobs[r].ok;
+	}
+	free(jobs);
+	cutoff_net_free(net);
+	return ok;
 }
 
 static void after(void *ctx, const bench_t *b, bench_run_t *run)
@@ -220,7 +338,7 @@ int cli_sim(int argc, char **argv)
 		  .choices = schedule_names },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &s.seed },
 	};
-	hooks = (bench_sim_t){ .ctx = &s, .before = before, .after = after };
+	hooks = (bench_sim_t){ .ctx = &s, .before = before, .after = after, .cluster_run = cluster_run };
 	s.hooks = &hooks;
 	int status = bench_main("sim", sim_usage, argc, argv, extra,
 	                        (int)(sizeof(extra) / sizeof(extra[0])), &hooks, ready);

@@ -46,6 +46,8 @@ const cutoff_sim_field_t cutoff_sim_fields[] = {
 	FIELD(wake, "from a wake-up to the sleeping thread running"),
 	FIELD(start, "from the pool's hand-over to a worker running, and back"),
 	FIELD(quantum, "how far a thread may run ahead of the earliest other (0: exact order)"),
+	FIELD(net_latency, "a simulated cluster's message, from its send to deliverable"),
+	FIELD(net_epoch, "a simulated cluster's ranks meet this often (latency rounds up to it)"),
 };
 const int cutoff_sim_nfields = (int)(sizeof(cutoff_sim_fields) / sizeof(cutoff_sim_fields[0]));
 
@@ -78,6 +80,11 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m)
 		.wake = 34090500,
 		.start = 2197500,
 		.quantum = 0,
+		/* Ranks (sim/net.h): one 4 KiB batch one way between two ranks here
+		 * (bench/mpi_probe.c, docs/cluster.md), and a lookahead of 50 us, a modelling
+		 * choice: thread 0 polls about every 180 us of chess anyway. */
+		.net_latency = 2400000,
+		.net_epoch = 50000000,
 	};
 }
 

@@ -210,6 +210,12 @@ void cutoff_sim_reset_stats(cutoff_sim_t *sim) { sim->stats = (cutoff_sim_stats_
 
 uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim) { return sim->now / 1000; }
 
+void cutoff_sim_advance_to(cutoff_sim_t *sim, uint64_t ns)
+{
+	if (ns * 1000 > sim->now)
+		sim->now = ns * 1000;
+}
+
 void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *, void *), void *arg)
 {
 	sim->deadlock = fn ? fn : default_deadlock;
@@ -218,6 +224,17 @@ void cutoff_sim_on_deadlock(cutoff_sim_t *sim, void (*fn)(const char *, void *),
 
 /* The simulator of the calling OS thread; only called where one is installed. */
 static cutoff_sim_t *self(void) { return (cutoff_sim_t *)cutoff_sim_self; }
+
+void cutoff_sim_wait_ns(uint64_t ns)
+{
+	cutoff_sim_t *sim = self();
+	if (!sim)
+		return;
+	if (sim->cur >= 0)
+		sim->t[sim->cur].t.clock += ns * 1000;
+	else
+		sim->now += ns * 1000;
+}
 
 static uint64_t next_random(cutoff_sim_t *sim)
 {

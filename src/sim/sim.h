@@ -35,6 +35,8 @@ typedef struct cutoff_sim_model {
 	uint64_t wake;           /* from a wake-up to the sleeper running */
 	uint64_t start;          /* from the pool's hand-over to a worker running, and back */
 	uint64_t quantum;        /* a thread may run this far ahead of the earliest other */
+	uint64_t net_latency;    /* a simulated cluster's message, from send to deliverable */
+	uint64_t net_epoch;      /* its ranks meet every this much virtual time (sim/net.h) */
 } cutoff_sim_model_t;
 
 /* The model's fields by name, for the files and the reports (sim/model.c). */
@@ -101,6 +103,15 @@ void cutoff_sim_reset_stats(cutoff_sim_t *sim);
 
 /* The virtual time now (ns): what the engine's clock reads between searches. */
 uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim);
+
+/* Virtual time passes by `ns` for the calling OS thread's simulator (installed): its `now`
+ * between jobs, or the running virtual thread's clock (a wait that is no work). The
+ * simulated network's naps (sim/net.c); nothing when none is installed. */
+void cutoff_sim_wait_ns(uint64_t ns);
+
+/* The simulator's `now` moves forward to `ns` (no earlier): the ranks of a simulated
+ * cluster start from one time. Not while a job runs. */
+void cutoff_sim_advance_to(cutoff_sim_t *sim, uint64_t ns);
 
 /* What to do when every virtual thread sleeps (a deadlock in the code simulated): called
  * with a description; it must not return (the default prints it and aborts). */

@@ -4,7 +4,7 @@
 # that depend on real time (the simulator's own speed, sim_nodes_per_real_s), and the same
 # runs.csv, threads.csv and positions.csv, byte for byte. Checked for the clock schedule
 # (every driver at 1, 2, 7 and 16 virtual threads on random trees) and for the random
-# schedule with a seed. A column whose name says "real" other than the one dropped fails
+# schedule with a seed, and for simulated ranks (--drivers cluster). A column whose name says "real" other than the one dropped fails
 # the test, so that a new real-time figure is seen here and dropped on purpose.
 # Registered only where the simulator is built (tests/CMakeLists.txt).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
@@ -94,6 +94,31 @@ fi
 if sweep "$tmp/random1" --schedule random --seed 9 && sweep "$tmp/random2" --schedule random --seed 9; then
 	same "random schedule, seed 9" "$tmp/random1" "$tmp/random2"
 fi
+
+# Simulated ranks (src/sim/net.c): each rank an OS thread of its own, meeting the others
+# at the network's barriers; the second sweep has every thread on one CPU, so the OS
+# interleaves them otherwise, and nothing may change.
+if sweep "$tmp/ranks1" --drivers cluster --ranks 1,2,3 --threads 1,2 &&
+	{ taskset -c 0 true 2>/dev/null && cutoff_pin="taskset -c 0" || cutoff_pin=; } &&
+	$cutoff_pin "$cutoff" sim --workload rtree --rtree-branching 6 --rtree-depth 7 --positions 2 \
+		--threads 1,2 --no-progress --plot none --out "$tmp/ranks2" --drivers cluster \
+		--ranks 1,2,3 >/dev/null 2>&1; then
+	same "simulated ranks 1, 2, 3 (the second run on one CPU)" "$tmp/ranks1" "$tmp/ranks2"
+	rows=$(grep -c '^rtree,cluster/' "$tmp/ranks1/results.csv")
+	[ "$rows" -eq 6 ] && ok "rows cluster/1..3 at 1 and 2 virtual threads" ||
+		fail "$rows cluster rows in results.csv, expected 6"
+	if grep -q '^== the cluster' "$tmp/ranks1/report.txt"; then
+		ok "the report has the ranks' section"
+	else
+		fail "no ranks' section in the report"
+	fi
+else
+	fail "cutoff sim --drivers cluster --ranks 1,2,3: $(show "$stderr")"
+fi
+run sim --workload rtree --ranks 2 --out "$tmp/nope"
+[ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *--ranks* ]] &&
+	ok "--ranks without the cluster among --drivers: exit 2, $(show "$stderr")" ||
+	fail "--ranks without the cluster: exit $status: $(show "$stderr")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

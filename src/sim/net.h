@@ -1,0 +1,49 @@
+/*
+ * net.h — a simulated network for the cluster layer (internal; the `cutoff sim` program):
+ * R ranks, each an OS thread with a simulator of its own installed (sim.h), exchanging
+ * the cluster protocol's messages and collectives (src/cluster/transport.h) in virtual
+ * time, with a modelled latency. docs/simulation.md, "Ranks".
+ *
+ * Time. The ranks' virtual clocks advance independently, each in its own simulator; they
+ * meet at barriers every `epoch` ns of virtual time (a rank's transport call, or its nap,
+ * that finds its clock past its next barrier waits there, in real time, for every rank
+ * still on the network). Nothing crosses from one rank to another except at a barrier:
+ * what a rank sent, and the collective calls it made, during an epoch are handed over at
+ * the barrier that ends it, in rank order. A message sent at virtual time t is then
+ * deliverable from max(t + latency, that barrier's time); a collective completes on each
+ * rank at max(the latest start among the ranks + latency, the barrier that saw its last
+ * contribution). So every rank sees the same things at the same virtual times whatever
+ * the OS does with the threads: a run is as deterministic as each rank's simulator.
+ * (The exchange is conservative simulation with a lookahead of one epoch; the cost is
+ * that a message's latency is rounded up to the next barrier when the epoch is longer.)
+ *
+ * Ownership. The network's shared state (inboxes, the collectives' table) is written only
+ * at a barrier, by the last rank to arrive, under the network's mutex; a rank's outbox
+ * and its posted receives are its own thread's. A rank that is done leaves
+ * (cutoff_net_leave): the barriers stop waiting for it.
+ */
+#ifndef CUTOFF_SIM_NET_H
+#define CUTOFF_SIM_NET_H
+
+#include <stdint.h>
+
+#include "cluster/transport.h"
+
+typedef struct cutoff_net cutoff_net_t;
+
+/* A network of `ranks` (1 .. 64), with a message latency and a barrier every `epoch_ns`
+ * (> 0) of virtual time from `start_ns` (every rank's virtual time when it joins). NULL
+ * when out of memory or for bad arguments. */
+cutoff_net_t *cutoff_net_new(int ranks, uint64_t latency_ns, uint64_t epoch_ns, uint64_t start_ns);
+
+/* Frees the network, once every rank has left. */
+void cutoff_net_free(cutoff_net_t *net);
+
+/* Rank r's transport (to be used on the OS thread that has rank r's simulator installed).
+ * Its destroy does not free the network. */
+void cutoff_net_transport(cutoff_net_t *net, int rank, cutoff_transport_t *tp);
+
+/* Rank r is done: the barriers no longer wait for it. */
+void cutoff_net_leave(cutoff_net_t *net, int rank);
+
+#endif /* CUTOFF_SIM_NET_H */
