@@ -229,46 +229,34 @@ static void t_irecv(void *ctx, void *buf, int bytes, int tag, cutoff_req_t *req)
 	req->word[1] = (uint64_t)(uintptr_t)p;
 }
 
+/* Element i of an allreduce of type T: every rank's, combined in rank order. */
+#define REDUCE_ELEMENT(T, n, c, i, op, dst)                                                         \
+	do {                                                                                       \
+		T acc_ = 0;                                                                        \
+		for (int q_ = 0; q_ < (n)->ranks; q_++) {                                          \
+			T v_;                                                                      \
+			memcpy(&v_, (c)->part[q_].in + (size_t)(i) * 8, 8);                       \
+			acc_ = q_ == 0                ? v_                                         \
+			       : (op) == CUTOFF_OP_SUM ? acc_ + v_                                 \
+			       : (op) == CUTOFF_OP_MIN ? (v_ < acc_ ? v_ : acc_)                   \
+			                               : (v_ > acc_ ? v_ : acc_);                  \
+		}                                                                                  \
+		memcpy((dst), &acc_, 8);                                                           \
+	} while (0)
+
 static void copy_result(const cutoff_net_t *n, int rank, const coll_t *c)
 {
 	const part_t *me = &c->part[rank];
 	switch (me->kind) {
 	case C_ALLREDUCE:
 		for (int i = 0; i < me->n; i++) {
-			if (me->type == CUTOFF_DT_F64) {
-				double acc = 0;
-				for (int q = 0; q < n->ranks; q++) {
-					double v;
-					memcpy(&v, c->part[q].in + (size_t)i * 8, 8);
-					acc = q == 0 ? v
-					      : me->op == CUTOFF_OP_SUM ? acc + v
-					      : me->op == CUTOFF_OP_MIN ? (v < acc ? v : acc)
-					                                : (v > acc ? v : acc);
-				}
-				memcpy((unsigned char *)me->out + (size_t)i * 8, &acc, 8);
-			} else if (me->type == CUTOFF_DT_I64) {
-				int64_t acc = 0;
-				for (int q = 0; q < n->ranks; q++) {
-					int64_t v;
-					memcpy(&v, c->part[q].in + (size_t)i * 8, 8);
-					acc = q == 0 ? v
-					      : me->op == CUTOFF_OP_SUM ? acc + v
-					      : me->op == CUTOFF_OP_MIN ? (v < acc ? v : acc)
-					                                : (v > acc ? v : acc);
-				}
-				memcpy((unsigned char *)me->out + (size_t)i * 8, &acc, 8);
-			} else {
-				uint64_t acc = 0;
-				for (int q = 0; q < n->ranks; q++) {
-					uint64_t v;
-					memcpy(&v, c->part[q].in + (size_t)i * 8, 8);
-					acc = q == 0 ? v
-					      : me->op == CUTOFF_OP_SUM ? acc + v
-					      : me->op == CUTOFF_OP_MIN ? (v < acc ? v : acc)
-					                                : (v > acc ? v : acc);
-				}
-				memcpy((unsigned char *)me->out + (size_t)i * 8, &acc, 8);
-			}
+			unsigned char *dst = (unsigned char *)me->out + (size_t)i * 8;
+			if (me->type == CUTOFF_DT_F64)
+				REDUCE_ELEMENT(double, n, c, i, me->op, dst);
+			else if (me->type == CUTOFF_DT_I64)
+				REDUCE_ELEMENT(int64_t, n, c, i, me->op, dst);
+			else
+				REDUCE_ELEMENT(uint64_t, n, c, i, me->op, dst);
 		}
 		break;
 	case C_REDSCAT: {
