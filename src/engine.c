@@ -113,7 +113,11 @@ const char *cutoff_strerror(int code)
 	}
 }
 
-const char *cutoff_version(void) { return "0.1.0"; }
+/* The version CMake gives (project(... VERSION)), so that the two never disagree. */
+#ifndef CUTOFF_VERSION_STRING
+#error "the build passes CUTOFF_VERSION_STRING (CMakeLists.txt)"
+#endif
+const char *cutoff_version(void) { return CUTOFF_VERSION_STRING; }
 
 void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
 {

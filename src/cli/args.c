@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "cutoff.h"
@@ -37,7 +38,18 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-const char *cli_quote(char *buf, size_t size, const char *text)
+uint64_t cli_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double cli_now_s(void) { return (double)cli_now_ns() / 1e9; }
+
+/* cli_quote and cli_quote_ascii: the one quoting of user text; `ascii` escapes the bytes
+ * above 0x7e too. */
+static const char *quote_text(char *buf, size_t size, const char *text, bool ascii)
 {
 	/* Room for the closing quote, "..." and the terminator, and for the longest escape
 	 * (4 bytes) that may be written just before the limit. */
@@ -52,7 +64,7 @@ const char *cli_quote(char *buf, size_t size, const char *text)
 		if (*p == '\\' || *p == '\'') {
 			buf[n++] = '\\';
 			buf[n++] = (char)*p;
-		} else if (*p < 0x20 || *p == 0x7f) {
+		} else if (*p < 0x20 || *p == 0x7f || (ascii && *p > 0x7e)) {
 			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
 		} else {
 			buf[n++] = (char)*p;
@@ -61,6 +73,16 @@ const char *cli_quote(char *buf, size_t size, const char *text)
 	buf[n++] = '\'';
 	buf[n] = '\0';
 	return buf;
+}
+
+const char *cli_quote(char *buf, size_t size, const char *text)
+{
+	return quote_text(buf, size, text, false);
+}
+
+const char *cli_quote_ascii(char *buf, size_t size, const char *text)
+{
+	return quote_text(buf, size, text, true);
 }
 
 void cli_log_keep(void *user, cutoff_log_level_t level, const char *message)

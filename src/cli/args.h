@@ -99,6 +99,11 @@ bool cli_parse_int(const char *cmd, const char *opt, const char *text, int64_t m
                    int64_t *out);
 bool cli_parse_uint64(const char *cmd, const char *opt, const char *text, uint64_t *out);
 
+/* The command line's one clock: CLOCK_MONOTONIC, in seconds and in nanoseconds (the
+ * clock the library's own times are read on, so that the two can be compared). */
+double cli_now_s(void);
+uint64_t cli_now_ns(void);
+
 /* Prints "cutoff <cmd>: <message>\n" on stderr ("cutoff: <message>" when cmd is NULL).
  * The message must be one line; quote user text in it with cli_quote(). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,6 +114,10 @@ enum {
 	CLI_QUOTE_SIZE = 80
 };
 const char *cli_quote(char *buf, size_t size, const char *text);
+
+/* cli_quote with every byte above 0x7e escaped too, for a reader that wants ASCII (a UCI
+ * GUI never gets garbage raw). */
+const char *cli_quote_ascii(char *buf, size_t size, const char *text);
 
 /*
  * Input files named on the command line. cli_open_input() opens `path` for reading, or

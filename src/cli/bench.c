@@ -113,13 +113,6 @@ static const char bench_usage[] =
 
 static const char *const plot_names[] = { "none", "svg", "png", NULL };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 double bench_load_average(void)
 {
 	double v = NAN;
@@ -383,13 +376,13 @@ static int total_steps(const bench_t *b)
 static bool sweep(bench_t *b)
 {
 	int step = 0, total = total_steps(b);
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	if (!(b->sim || b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
 		return false;
 	for (int rep = 1; rep <= b->repeat; rep++) {
 		if (!b->sim && !b->follower) {
 			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
-			               step, total, now_s() - t0, rep, b->repeat);
+			               step, total, cli_now_s() - t0, rep, b->repeat);
 			bench_probe_repeat(b, rep);
 		}
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
@@ -418,7 +411,7 @@ static bool sweep(bench_t *b)
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
 					               "%d thread%s",
-					               ++step, total, now_s() - t0, rep, b->repeat,
+					               ++step, total, cli_now_s() - t0, rep, b->repeat,
 					               bench_workload_names[wk],
 					               bench_engine_name(false, d), n,
 					               n > 1 ? "s" : "");
@@ -455,7 +448,7 @@ static bool sweep(bench_t *b)
 				bench_progress(b,
 				               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
 				               "%d thread%s",
-				               ++step, total, now_s() - t0, rep, b->repeat, n,
+				               ++step, total, cli_now_s() - t0, rep, b->repeat, n,
 				               n > 1 ? "s" : "");
 				bench_run_t *run = bench_run_new(b, wk, true, 0, n, rep);
 				if (!run) {
@@ -742,7 +735,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		goto out;
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
 	b.load_before = bench_load_average();
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)ref_extra))
 		goto out;
 	if (!hog_start(&hog, b.hog))
@@ -751,7 +744,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	hog_stop(&hog);
 	if (!swept)
 		goto out;
-	b.wall_s = now_s() - t0;
+	b.wall_s = cli_now_s() - t0;
 	b.load_after = bench_load_average();
 	if (progress_on && b.progress_tty)
 		fputs("\r\033[K", stderr);

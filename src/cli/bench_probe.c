@@ -91,13 +91,6 @@ typedef struct probe_job {
 	double time_s; /* the latency probe's own timing */
 } probe_job_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static uint64_t xorshift(uint64_t *x)
 {
 	*x ^= *x << 13;
@@ -156,10 +149,10 @@ static void *chase_loop(void *arg)
 	uint64_t warm = j->lines < PROBE_CHASE_WARM ? j->lines : PROBE_CHASE_WARM;
 	for (uint64_t k = 0; k < warm; k++)
 		i = __atomic_load_n(&j->words[i * PROBE_LINE_WORDS], __ATOMIC_RELAXED);
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	for (uint64_t k = 0; k < j->work; k++)
 		i = __atomic_load_n(&j->words[i * PROBE_LINE_WORDS], __ATOMIC_RELAXED);
-	j->time_s = now_s() - t0;
+	j->time_s = cli_now_s() - t0;
 	j->sink = i;
 	return NULL;
 }
@@ -201,7 +194,7 @@ static double team_time(const bench_t *b, void *(*loop)(void *), const probe_job
 		jobs[i] = *job;
 		jobs[i].seed = job->seed + 0x9e3779b97f4a7c15u * (uint64_t)(i + 1);
 	}
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	int started = 0;
 	while (started < n - 1 && start_thread(&t[started + 1], b->probe_pu[started + 1], false,
 	                                       loop, &jobs[started + 1]) == 0)
@@ -209,7 +202,7 @@ static double team_time(const bench_t *b, void *(*loop)(void *), const probe_job
 	loop(&jobs[0]);
 	for (int i = 1; i <= started; i++)
 		pthread_join(t[i], NULL);
-	double dt = now_s() - t0;
+	double dt = cli_now_s() - t0;
 	return started == n - 1 ? dt : NAN;
 }
 
@@ -413,7 +406,7 @@ static void probe_mem(bench_t *b, bench_mem_t *m, int r)
 
 void bench_probe_repeat(bench_t *b, int rep)
 {
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	int r = rep - 1;
 	probe_job_t job = { .seed = 1 };
 	for (int c = 0; c < b->ncounts; c++) {
@@ -426,7 +419,7 @@ void bench_probe_repeat(bench_t *b, int rep)
 	}
 	for (int k = 0; k < b->nmem; k++)
 		probe_mem(b, &b->mem[k], r);
-	b->probe_s[r] = now_s() - t0;
+	b->probe_s[r] = cli_now_s() - t0;
 }
 
 bool bench_probe_none(bench_t *b)

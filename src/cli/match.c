@@ -108,13 +108,6 @@ enum {
 static const int64_t NS_PER_MS = 1000000;
 static const int64_t NS_PER_S = 1000000000;
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
-
 static double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
 
 /* A growing string; `oom` sticks once an allocation failed (the text is then cut). */
@@ -258,7 +251,7 @@ static void log_line(match_t *m, const engine_t *e, const char *dir, const char 
 {
 	if (!m->log)
 		return;
-	fprintf(m->log, "%10.3f %d%s %.*s\n", secs(now_ns() - m->t0), e->id, dir, (int)n, text);
+	fprintf(m->log, "%10.3f %d%s %.*s\n", secs((int64_t)cli_now_ns() - m->t0), e->id, dir, (int)n, text);
 	fflush(m->log);
 }
 
@@ -268,7 +261,7 @@ static void log_note(match_t *m, const char *fmt, ...)
 	if (!m->log)
 		return;
 	va_list ap;
-	fprintf(m->log, "%10.3f -- ", secs(now_ns() - m->t0));
+	fprintf(m->log, "%10.3f -- ", secs((int64_t)cli_now_ns() - m->t0));
 	va_start(ap, fmt);
 	vfprintf(m->log, fmt, ap);
 	va_end(ap);
@@ -391,7 +384,7 @@ static int fill(engine_t *e, int ms)
 		return -1;
 	if (got < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-	e->rtime = now_ns();
+	e->rtime = (int64_t)cli_now_ns();
 	e->rlen += (size_t)got;
 	return 1;
 }
@@ -406,7 +399,7 @@ static read_status_t engine_read(match_t *m, engine_t *e, int64_t deadline, char
 	for (;;) {
 		if (take_line(m, e, line))
 			return e->rtime > deadline ? LINE_TIMEOUT : LINE_OK;
-		int64_t left = deadline - now_ns();
+		int64_t left = deadline - (int64_t)cli_now_ns();
 		if (left <= 0)
 			return LINE_TIMEOUT;
 		int64_t ms = (left + NS_PER_MS - 1) / NS_PER_MS;
@@ -438,7 +431,7 @@ static int engine_send(match_t *m, engine_t *e, const char *text)
 	memcpy(msg, text, n);
 	msg[n++] = '\n';
 	size_t done = 0;
-	int64_t deadline = now_ns() + m->timeout;
+	int64_t deadline = (int64_t)cli_now_ns() + m->timeout;
 	int status = 0;
 	while (done < n) {
 		ssize_t w = write(e->to, msg + done, n - done);
@@ -450,7 +443,7 @@ static int engine_send(match_t *m, engine_t *e, const char *text)
 			status = -1;
 			break;
 		}
-		int64_t left = deadline - now_ns();
+		int64_t left = deadline - (int64_t)cli_now_ns();
 		if (left <= 0) {
 			status = -1;
 			break;
@@ -633,7 +626,7 @@ static void note_option(engine_t *e, const char *rest)
  * options while waiting for uciok). 0, or a fault with `why` written. */
 static fault_t engine_expect(match_t *m, engine_t *e, const char *want, char *why, size_t size)
 {
-	int64_t deadline = now_ns() + m->timeout;
+	int64_t deadline = (int64_t)cli_now_ns() + m->timeout;
 	for (;;) {
 		char *line;
 		read_status_t rs = engine_read(m, e, deadline, &line);
@@ -941,7 +934,7 @@ static fault_t ask_move(match_t *m, game_rec_t *g, int colour, cutoff_chess_stat
 	engine_drain(m, e);
 	int rc = engine_send(m, e, sb_text(&cmd));
 	free(cmd.p);
-	int64_t t0 = now_ns();
+	int64_t t0 = (int64_t)cli_now_ns();
 	if (rc == 0)
 		rc = engine_send(m, e, go);
 	if (rc != 0) {
@@ -962,7 +955,7 @@ static fault_t ask_move(match_t *m, game_rec_t *g, int colour, cutoff_chess_stat
 			return FAULT_CRASH;
 		}
 		if (rs == LINE_TIMEOUT) {
-			int64_t waited = now_ns() - t0;
+			int64_t waited = (int64_t)cli_now_ns() - t0;
 			g->used[colour] += waited;
 			e->used += waited;
 			if (m->mode == TC_CLOCK || m->mode == TC_MOVETIME) {
@@ -1616,7 +1609,7 @@ int cli_match(int argc, char **argv)
 
 	/* A dead engine must show up as a failed write, not kill the referee. */
 	old_pipe = signal(SIGPIPE, SIG_IGN);
-	m->t0 = now_ns();
+	m->t0 = (int64_t)cli_now_ns();
 	for (int i = 0; i < 2; i++) {
 		if ((status = engine_start(m, &m->eng[i])) != CLI_EXIT_OK)
 			goto out;

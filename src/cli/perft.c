@@ -62,13 +62,6 @@ static void *perft_worker(void *arg)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 typedef struct root_move {
 	char text[CUTOFF_CHESS_MOVE_SIZE];
 	uint64_t nodes;
@@ -151,7 +144,7 @@ int cli_perft(int argc, char **argv)
 	int nmoves = cutoff_chess_moves(chess, &root, list);
 	int status = CLI_EXIT_OK;
 	uint64_t total = 0;
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	if (!divide && threads == 1) {
 		(void)cutoff_chess_perft(chess, &root, (int)depth, &total);
 	} else {
@@ -175,7 +168,7 @@ int cli_perft(int argc, char **argv)
 		}
 		qsort(moves, (size_t)nmoves, sizeof(moves[0]), by_text);
 	}
-	double elapsed = now_s() - t0;
+	double elapsed = cli_now_s() - t0;
 	double nps = elapsed > 0 ? (double)total / elapsed : 0.0;
 	char fen_out[CUTOFF_CHESS_FEN_SIZE];
 	cutoff_chess_fen(chess, &root, fen_out, sizeof(fen_out));

@@ -134,7 +134,7 @@ typedef struct sim_cli {
 	cutoff_sim_model_t model;
 	cutoff_sim_t *sim;
 	bench_sim_t *hooks;
-	struct timespec t0;
+	double t0; /* cli_now_s() at the run's start */
 } sim_cli_t;
 
 static void deadlock(const char *what, void *arg)
@@ -198,7 +198,7 @@ static void before(void *ctx, const bench_t *b, bench_run_t *run)
 	 * of the node costs' jitter (and of the random schedule). */
 	cutoff_sim_set_seed(s->sim, s->seed + (uint64_t)run->repeat - 1);
 	cutoff_sim_reset_stats(s->sim);
-	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	s->t0 = cli_now_s();
 }
 
 /* ---- ranks: a cluster of simulated engines on a simulated network (sim/net.h) ------- */
@@ -310,15 +310,12 @@ static void after(void *ctx, const bench_t *b, bench_run_t *run)
 {
 	(void)b;
 	sim_cli_t *s = ctx;
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	cutoff_sim_stats_t st;
 	cutoff_sim_stats(s->sim, &st);
 	run->sim_work_s = (double)st.work / 1e12;
 	run->sim_span_s = st.span_partial ? NAN : (double)st.span / 1e12;
 	run->sim_switches = (double)st.switches;
-	run->sim_real_s =
-		(double)(t1.tv_sec - s->t0.tv_sec) + (double)(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
+	run->sim_real_s = cli_now_s() - s->t0;
 }
 
 int cli_sim(int argc, char **argv)

@@ -117,13 +117,6 @@ enum {
 	REPEATS = 5        /* medians of this many for the one-thread loops */
 };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -339,14 +332,14 @@ static void give_turn(pair_t *p, int side)
  * Returns ns per line. */
 static double walk(line_t *lines)
 {
-	double t0 = now_ns();
+	double t0 = (double)cli_now_ns();
 	uint64_t i = 0;
 	for (int k = 0; k < LINES; k++) {
 		uint64_t next = __atomic_load_n(&lines[i].next, __ATOMIC_RELAXED);
 		__atomic_store_n(&lines[i].value, next + (uint64_t)k, __ATOMIC_RELAXED);
 		i = next;
 	}
-	return (now_ns() - t0) / LINES;
+	return ((double)cli_now_ns() - t0) / LINES;
 }
 
 /* The store probe: side 0 alone walks twice in a row, timing the second walk (lines it
@@ -438,10 +431,10 @@ static void handoff_side(pair_t *p, int side)
 {
 	for (int r = 0; r < p->rounds; r++) {
 		wait_turn(p, side);
-		double t0 = now_ns();
+		double t0 = (double)cli_now_ns();
 		lock_acquire(&p->lock);
 		lock_release(&p->lock);
-		p->times[side][r] = now_ns() - t0;
+		p->times[side][r] = (double)cli_now_ns() - t0;
 		give_turn(p, side);
 	}
 }
@@ -452,12 +445,12 @@ static double measure_lock(void)
 	int lock = 0;
 	double v[REPEATS];
 	for (int k = 0; k < REPEATS; k++) {
-		double t0 = now_ns();
+		double t0 = (double)cli_now_ns();
 		for (int i = 0; i < LOCK_ROUNDS; i++) {
 			lock_acquire(&lock);
 			lock_release(&lock);
 		}
-		v[k] = (now_ns() - t0) / LOCK_ROUNDS;
+		v[k] = ((double)cli_now_ns() - t0) / LOCK_ROUNDS;
 	}
 	return median(v, REPEATS);
 }
@@ -467,8 +460,8 @@ static double clock_cost(void)
 {
 	double v[1001];
 	for (int i = 0; i < 1001; i++) {
-		double t0 = now_ns();
-		v[i] = now_ns() - t0;
+		double t0 = (double)cli_now_ns();
+		v[i] = (double)cli_now_ns() - t0;
 	}
 	return median(v, 1001);
 }
@@ -521,12 +514,12 @@ static void wake_side(pair_t *p, int side)
 {
 	for (int r = 0; r < p->rounds; r++) {
 		if (side == 0) {
-			double t0 = now_ns();
+			double t0 = (double)cli_now_ns();
 			__atomic_store_n(&p->word[1], r + 1, __ATOMIC_SEQ_CST);
 			futex_wake(&p->word[1]);
 			while (__atomic_load_n(&p->word[0], __ATOMIC_SEQ_CST) != r + 1)
 				futex_wait(&p->word[0], r);
-			p->times[0][r] = now_ns() - t0;
+			p->times[0][r] = (double)cli_now_ns() - t0;
 		} else {
 			while (__atomic_load_n(&p->word[1], __ATOMIC_SEQ_CST) != r + 1)
 				futex_wait(&p->word[1], r);
@@ -578,20 +571,20 @@ static void split_side(pair_t *p, int side)
 		wait_turn(p, side);
 		if (side == 0) {
 			memset(base + 64 * SP_STATE, r & 0xff, STATE_BYTES + KEY_BYTES);
-			double t0 = now_ns();
+			double t0 = (double)cli_now_ns();
 			memset(base + 64 * SP_FIRST, (r + 1) & 0xff, 64 * SPLIT_LINES);
 			memset(base + 64 * SP_BOOK, (r + 2) & 0xff, 16);
 			/* until the stores are seen: the owner's next locked instruction (the
 			 * lock it takes to book) waits for that; a read-modify-write is one (a
 			 * stand-alone fence is not supported under ThreadSanitizer) */
 			__atomic_fetch_add(&p->barrier, 1, __ATOMIC_SEQ_CST);
-			p->times[0][r] = now_ns() - t0;
+			p->times[0][r] = (double)cli_now_ns() - t0;
 		} else {
-			double t0 = now_ns();
+			double t0 = (double)cli_now_ns();
 			memcpy(mine, base + 64 * SP_BOOK, 16);
 			memcpy(mine + 64, base, 64 * SPLIT_LINES + STATE_BYTES + KEY_BYTES);
 			memset(base + 64 * SP_BOOK + 16, r & 0xff, 16);
-			p->times[1][r] = now_ns() - t0;
+			p->times[1][r] = (double)cli_now_ns() - t0;
 		}
 		give_turn(p, side);
 	}
@@ -690,10 +683,10 @@ static void measure_spin(cutoff_sim_model_t *m)
 {
 	double v[REPEATS];
 	for (int k = 0; k < REPEATS; k++) {
-		double t0 = now_ns();
+		double t0 = (double)cli_now_ns();
 		for (int i = 0; i < PAUSES; i++)
 			pause_once();
-		v[k] = (now_ns() - t0) / PAUSES;
+		v[k] = ((double)cli_now_ns() - t0) / PAUSES;
 	}
 	double ns = median(v, REPEATS);
 	report("spin", ns, "one pause instruction: a loop of them, median of 5");
@@ -705,10 +698,10 @@ static void measure_yield(cutoff_sim_model_t *m)
 {
 	double v[REPEATS];
 	for (int k = 0; k < REPEATS; k++) {
-		double t0 = now_ns();
+		double t0 = (double)cli_now_ns();
 		for (int i = 0; i < YIELDS; i++)
 			sched_yield();
-		v[k] = (now_ns() - t0) / YIELDS;
+		v[k] = ((double)cli_now_ns() - t0) / YIELDS;
 	}
 	double ns = median(v, REPEATS);
 	report("yield", ns,
@@ -741,9 +734,9 @@ static double trivial_search(int threads)
 	double *v = malloc(sizeof(double) * SEARCHES), ns = NAN;
 	for (int i = 0; v && i < SEARCHES; i++) {
 		cutoff_result_t r;
-		double t0 = now_ns();
+		double t0 = (double)cli_now_ns();
 		int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
-		v[i] = now_ns() - t0;
+		v[i] = (double)cli_now_ns() - t0;
 		if (rc < 0) {
 			cli_fail("sim", "--calibrate: the search failed", rc, &log);
 			break;

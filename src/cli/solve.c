@@ -104,13 +104,6 @@ typedef struct solve_line {
 	int line; /* 1-based line number in the file */
 } solve_line_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int sign(int v) { return (v > 0) - (v < 0); }
 
 static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
@@ -384,7 +377,7 @@ static int solve_file(const solve_args_t *a)
 	bool tty = isatty(STDERR_FILENO);
 	bool progress = (a->progress || tty) && cli_cluster_rank(a->cc) == 0; /* rank 0 speaks */
 	solve_totals_t t = { 0 };
-	double t0 = now_s(), shown = t0;
+	double t0 = cli_now_s(), shown = t0;
 	for (int64_t i = 0; i < count; i++) {
 		const solve_line_t *l = &lines[i];
 		int rc = a->no_clear ? CUTOFF_OK : cutoff_engine_clear(e);
@@ -417,13 +410,13 @@ static int solve_file(const solve_args_t *a)
 			}
 			t.mismatches++;
 		}
-		double now = now_s();
+		double now = cli_now_s();
 		if (progress && (now - shown >= 0.5 || i + 1 == count) && (now - t0 >= 0.5)) {
 			show_progress(&t, count, tty, i + 1 == count);
 			shown = now;
 		}
 	}
-	t.wall_s = now_s() - t0;
+	t.wall_s = cli_now_s() - t0;
 	cutoff_engine_free(e);
 	if (status != CLI_EXIT_OK) {
 		free(lines);

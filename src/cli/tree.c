@@ -130,13 +130,6 @@ typedef struct tree_totals {
 		it_first[TREE_MAX_DEPTH + 1];
 } tree_totals_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * The leaf reads a run costs, roughly: the oracle reads each tree in full (B^D), minimax
  * reads it in full once more, and best/worst ordering reads the subtrees of every node it
@@ -240,7 +233,7 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	uint64_t *thread_nodes = t->thread_nodes;
 	cutoff_counters_t *thread_counters = t->thread_counters;
 	cutoff_profile_t *thread_profiles = t->thread_profiles;
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	memset(t, 0, sizeof(*t));
 	t->thread_nodes = thread_nodes;
 	t->thread_counters = thread_counters;
@@ -315,7 +308,7 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 			t->it_first[it->depth] += it->counters.first_move_cutoffs;
 		}
 	}
-	t->wall_s = now_s() - t0;
+	t->wall_s = cli_now_s() - t0;
 	cutoff_engine_free(engine);
 	cutoff_rtree_free(tree);
 	return status;

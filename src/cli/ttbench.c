@@ -140,13 +140,6 @@ typedef struct bench_worker {
 	double started, stopped; /* CLOCK_MONOTONIC, seconds */
 } __attribute__((aligned(64))) bench_worker_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void one_operation(bench_worker_t *w, cutoff_tt_t *tt, uint64_t keys)
 {
 	uint64_t r = next_u64(&w->rng);
@@ -180,12 +173,12 @@ static void *worker_main(void *arg)
 	if (!go)
 		return NULL;
 	pthread_barrier_wait(&run->start);
-	w->started = now_s();
+	w->started = cli_now_s();
 	for (;;) {
 		for (int i = 0; i < BATCH; i++)
 			one_operation(w, run->tt, run->keys);
 		w->ops += BATCH;
-		w->stopped = now_s();
+		w->stopped = cli_now_s();
 		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
 			break;
 		if (w->stopped >= run->deadline) {
@@ -253,7 +246,7 @@ static bool measure(cutoff_tt_t *tt, int threads, double seconds, uint64_t keys,
 	pthread_mutex_unlock(&run.gate);
 
 	if (!run.abort) {
-		run.deadline = now_s() + seconds;
+		run.deadline = cli_now_s() + seconds;
 		pthread_barrier_wait(&run.start);
 		sleep_until(run.deadline);
 		__atomic_store_n(&run.stop, 1, __ATOMIC_RELAXED);

@@ -277,14 +277,7 @@ typedef struct uci_session {
 	                           lines rank 0 reads); else NULL */
 } uci_session_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int64_t elapsed_ms(double t0) { return (int64_t)((now_s() - t0) * 1000.0); }
+static int64_t elapsed_ms(double t0) { return (int64_t)((cli_now_s() - t0) * 1000.0); }
 
 /* ---------------------------------------------------------------------------------------
  * Output
@@ -317,32 +310,6 @@ __attribute__((format(printf, 2, 3))) static void say_error(uci_session_t *s, co
 			*p = '?';
 	}
 	say(s, "info string error: %s", msg);
-}
-
-/* A token quoted for a message, as cli_quote does (single quotes, escapes, cut after about
- * 60 bytes), with bytes above 0x7e escaped too: garbage never reaches the GUI raw. */
-static const char *quote(char *buf, size_t size, const char *text)
-{
-	size_t limit = size - 9, n = 0;
-	buf[n++] = '\'';
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (n >= limit) {
-			memcpy(buf + n, "...", 3);
-			n += 3;
-			break;
-		}
-		if (*p == '\\' || *p == '\'') {
-			buf[n++] = '\\';
-			buf[n++] = (char)*p;
-		} else if (*p < 0x20 || *p > 0x7e) {
-			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
-		} else {
-			buf[n++] = (char)*p;
-		}
-	}
-	buf[n++] = '\'';
-	buf[n] = '\0';
-	return buf;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -659,7 +626,7 @@ static void on_iteration(void *user, const cutoff_result_t *partial)
 		                      (n >= 3 ? partial->iteration[n - 3].time_s : 0.0));
 	uci_budget_t b = { .soft_ms = s->go.soft_ms, .hard_ms = s->go.hard_ms };
 	if (last_ms >= 0.0 &&
-	    !uci_time_continue(&b, 1000.0 * (now_s() - s->go.t0), last_ms, before_ms))
+	    !uci_time_continue(&b, 1000.0 * (cli_now_s() - s->go.t0), last_ms, before_ms))
 		cutoff_engine_stop(s->engine);
 }
 
@@ -782,7 +749,7 @@ static void *watchdog_main(void *arg)
 	struct timespec deadline = { .tv_sec = (time_t)at,
 		                     .tv_nsec = (long)((at - (double)(time_t)at) * 1e9) };
 	pthread_mutex_lock(&s->lock);
-	while (s->searching && now_s() < at)
+	while (s->searching && cli_now_s() < at)
 		pthread_cond_timedwait(&s->wake, &s->lock, &deadline);
 	bool late = s->searching;
 	pthread_mutex_unlock(&s->lock);
@@ -892,12 +859,12 @@ static void cmd_position(uci_session_t *s, char **cur)
 				say_error(
 					s,
 					"position fen: unexpected %s after the 6 fields of the FEN",
-					quote(q, sizeof(q), t));
+					cli_quote_ascii(q, sizeof(q), t));
 				return;
 			}
 			if (n + len + 2 > sizeof(fen)) {
 				say_error(s, "position fen: the FEN is longer than %d bytes at %s",
-				          UCI_FEN_MAX - 1, quote(q, sizeof(q), t));
+				          UCI_FEN_MAX - 1, cli_quote_ascii(q, sizeof(q), t));
 				return;
 			}
 			if (n)
@@ -911,16 +878,16 @@ static void cmd_position(uci_session_t *s, char **cur)
 			return;
 		}
 		if (cutoff_chess_parse_fen(s->chess, fen, &st, msg, sizeof(msg)) != 0) {
-			say_error(s, "position fen %s: %s", quote(q, sizeof(q), fen), msg);
+			say_error(s, "position fen %s: %s", cli_quote_ascii(q, sizeof(q), fen), msg);
 			return;
 		}
 	} else {
 		say_error(s, "position: expected 'startpos' or 'fen', got %s",
-		          quote(q, sizeof(q), t));
+		          cli_quote_ascii(q, sizeof(q), t));
 		return;
 	}
 	if (t && strcmp(t, "moves") != 0) {
-		say_error(s, "position: expected 'moves', got %s", quote(q, sizeof(q), t));
+		say_error(s, "position: expected 'moves', got %s", cli_quote_ascii(q, sizeof(q), t));
 		return;
 	}
 	/* scratch[0 .. n) holds the keys since the last irreversible move; it keeps only the
@@ -930,7 +897,7 @@ static void cmd_position(uci_session_t *s, char **cur)
 		cutoff_move_t m;
 		index++;
 		if (cutoff_chess_parse_move(s->chess, &st, t, &m, msg, sizeof(msg)) != 0) {
-			say_error(s, "position: move %d %s: %s", index, quote(q, sizeof(q), t),
+			say_error(s, "position: move %d %s: %s", index, cli_quote_ascii(q, sizeof(q), t),
 			          msg);
 			return;
 		}
@@ -1001,7 +968,7 @@ static bool go_value(uci_session_t *s, char **cur, const struct go_number *n, in
 	}
 	if (!cli_int_value(t, n->min, n->max, out)) {
 		say_error(s, "go: %s: expected an integer in %" PRId64 "..%" PRId64 ", got %s",
-		          n->name, n->min, n->max, quote(q, sizeof(q), t));
+		          n->name, n->min, n->max, cli_quote_ascii(q, sizeof(q), t));
 		return false;
 	}
 	return true;
@@ -1029,7 +996,7 @@ static bool read_searchmoves(uci_session_t *s, char **cur, char **next)
 	while ((t = next_token(cur)) && !is_go_keyword(t)) {
 		cutoff_move_t m;
 		if (cutoff_chess_parse_move(s->chess, &s->pos, t, &m, msg, sizeof(msg)) != 0) {
-			say_error(s, "go: searchmoves %s: %s", quote(q, sizeof(q), t), msg);
+			say_error(s, "go: searchmoves %s: %s", cli_quote_ascii(q, sizeof(q), t), msg);
 			return false;
 		}
 	}
@@ -1061,7 +1028,7 @@ static bool parse_go(uci_session_t *s, char **cur, go_args_t *a)
 				return false;
 			continue;
 		} else {
-			say_error(s, "go: unknown argument %s", quote(q, sizeof(q), t));
+			say_error(s, "go: unknown argument %s", cli_quote_ascii(q, sizeof(q), t));
 			return false;
 		}
 		t = next_token(cur);
@@ -1197,7 +1164,7 @@ static void start_search(uci_session_t *s)
  */
 static void cmd_go(uci_session_t *s, char **cur)
 {
-	double t_read = now_s();
+	double t_read = cli_now_s();
 	end_search(s);
 	go_args_t a;
 	if (!parse_go(s, cur, &a)) {
@@ -1206,13 +1173,13 @@ static void cmd_go(uci_session_t *s, char **cur)
 	}
 	if (a.searchmoves)
 		say(s, "info string searchmoves is not supported: searching every move");
-	double t_build = now_s();
+	double t_build = cli_now_s();
 	if (!apply_options(s)) {
 		/* No engine could be made: still answer, with the first legal move. */
 		answer_unsearched(s);
 		return;
 	}
-	double build_s = now_s() - t_build;
+	double build_s = cli_now_s() - t_build;
 	prepare_go(s, &a, t_read + build_s, (int64_t)(build_s * 1000.0));
 	start_search(s);
 }
@@ -1288,7 +1255,7 @@ static bool read_setoption(uci_session_t *s, char **cur, int *opt_out,
 	char *t = next_token(cur);
 	if (!t || strcasecmp(t, "name") != 0) {
 		say_error(s, "setoption: expected 'name', got %s",
-		          t ? quote(q, sizeof(q), t) : "nothing");
+		          t ? cli_quote_ascii(q, sizeof(q), t) : "nothing");
 		return false;
 	}
 	t = collect_words(cur, next_token(cur), "value", name, sizeof(name), &long_name);
@@ -1310,7 +1277,7 @@ static bool read_setoption(uci_session_t *s, char **cur, int *opt_out,
 	if (opt == OPT_COUNT && *driver_opt)
 		opt = OPT_DRIVER;
 	if (opt == OPT_COUNT) {
-		say_error(s, "setoption: unknown option %s", quote(q, sizeof(q), name));
+		say_error(s, "setoption: unknown option %s", cli_quote_ascii(q, sizeof(q), name));
 		return false;
 	}
 	const char *shown = opt == OPT_DRIVER ? (*driver_opt)->name : option_names[opt];
@@ -1344,7 +1311,7 @@ static bool driver_option_value(uci_session_t *s, const cutoff_driver_option_t *
 			return true;
 		}
 		say_error(s, "setoption: %s: expected an integer in %d..%d, got %s", opt->name,
-		          opt->min, opt->max, quote(q, sizeof(q), value));
+		          opt->min, opt->max, cli_quote_ascii(q, sizeof(q), value));
 		return false;
 	}
 	words[0] = '\0';
@@ -1358,7 +1325,7 @@ static bool driver_option_value(uci_session_t *s, const cutoff_driver_option_t *
 			                      opt->words[i]);
 	}
 	say_error(s, "setoption: %s: expected one of %s, got %s", opt->name, words,
-	          quote(q, sizeof(q), value));
+	          cli_quote_ascii(q, sizeof(q), value));
 	return false;
 }
 
@@ -1375,7 +1342,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 	case OPT_THREADS:
 		if (!cli_int_value(value, 1, CUTOFF_MAX_THREADS, &v)) {
 			say_error(s, "setoption: Threads: expected an integer in 1..%d, got %s",
-			          CUTOFF_MAX_THREADS, quote(q, sizeof(q), value));
+			          CUTOFF_MAX_THREADS, cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		o.threads = v;
@@ -1383,7 +1350,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 	case OPT_HASH:
 		if (!cli_int_value(value, 0, (int64_t)CUTOFF_MAX_TT_MB, &v)) {
 			say_error(s, "setoption: Hash: expected MiB in 0..%zu, got %s",
-			          (size_t)CUTOFF_MAX_TT_MB, quote(q, sizeof(q), value));
+			          (size_t)CUTOFF_MAX_TT_MB, cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		o.hash_mb = v;
@@ -1405,7 +1372,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 			char list[256];
 			say_error(s, "setoption: Algorithm: expected one of %s%s, got %s",
 			          cli_driver_list(list, sizeof(list)), s->cluster ? ", cluster" : "",
-			          quote(q, sizeof(q), value));
+			          cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		o.driver = k;
@@ -1419,7 +1386,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 		if ((k = choice_index(cli_placement_names, value)) < 0) {
 			say_error(s,
 			          "setoption: Placement: expected none, compact or scatter, got %s",
-			          quote(q, sizeof(q), value));
+			          cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		o.placement = k;
@@ -1428,7 +1395,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 		if ((k = choice_index(pruning_names, value)) < 0) {
 			say_error(s,
 			          "setoption: Pruning: expected all, nullmove, lmr or none, got %s",
-			          quote(q, sizeof(q), value));
+			          cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		o.pruning = k;
@@ -1436,7 +1403,7 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 	case OPT_OVERHEAD:
 		if (!cli_int_value(value, 0, UCI_OVERHEAD_MAX, &v)) {
 			say_error(s, "setoption: Move Overhead: expected ms in 0..%d, got %s",
-			          UCI_OVERHEAD_MAX, quote(q, sizeof(q), value));
+			          UCI_OVERHEAD_MAX, cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}
 		/* Read by the next `go` only: in force at once. */
@@ -1490,7 +1457,7 @@ static void cmd_debug(uci_session_t *s, char **cur)
 		s->debug = false;
 	else
 		say_error(s, "debug: expected 'on' or 'off', got %s",
-		          t ? quote(q, sizeof(q), t) : "nothing");
+		          t ? cli_quote_ascii(q, sizeof(q), t) : "nothing");
 }
 
 typedef enum uci_next {
@@ -1534,7 +1501,7 @@ static uci_next_t run_line(uci_session_t *s, char *line)
 		} else if (strcmp(t, "quit") == 0) {
 			return UCI_QUIT;
 		} else {
-			say_error(s, "unknown command %s", quote(q, sizeof(q), t));
+			say_error(s, "unknown command %s", cli_quote_ascii(q, sizeof(q), t));
 			continue;
 		}
 		break;
