@@ -1,7 +1,10 @@
 /*
- * cluster.c — `--algo cluster` and UCI under mpirun: the command line's side of the
- * cluster layer (contract in cluster.h). In a build without MPI (CUTOFF_CLI_MPI not
- * defined) the same functions say that MPI is missing.
+ * cluster.c — `--algo cluster`, UCI and the bench under mpirun: the command line's side
+ * of the cluster layer (contract in cluster.h). Three builds:
+ *   CUTOFF_CLI_MPI  the real command with MPI: every function below;
+ *   CUTOFF_SIM      `cutoff sim`: a rank's cluster on the simulated network, wrapped by
+ *                   cli_cluster_over (sim.c makes it), and no MPI;
+ *   neither         the same functions say that MPI is missing.
  *
  * MPI's state belongs to the process, so it lives here for the whole command: one
  * MPI_Init_thread in cli_cluster_start, one MPI_Finalize (or MPI_Abort) at the end. The
@@ -51,7 +54,6 @@ typedef struct pending {
 	int n;
 	char *text;
 } pending_t;
-
 
 static void nap_ms(long ms)
 {
