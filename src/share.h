@@ -26,6 +26,7 @@
 #include <ck_ring.h>
 #include <stdint.h>
 
+#include "atomic.h"
 #include "cutoff.h"
 
 CK_RING_PROTOTYPE(cutoff_share, cutoff_tt_entry)
@@ -57,7 +58,7 @@ static inline void cutoff_share_push(cutoff_share_t *sh, uint64_t key, int depth
 		.bound = (uint8_t)bound,
 	};
 	if (!ck_ring_enqueue_spsc_cutoff_share(&sh->ring, sh->buffer, &e))
-		ck_pr_store_64(&sh->dropped, ck_pr_load_64(&sh->dropped) + 1);
+		cutoff_u64_store_relaxed(&sh->dropped, cutoff_u64_load_relaxed(&sh->dropped) + 1);
 }
 
 /* The consumer: takes up to `max` entries, oldest first, into out; returns how many. */

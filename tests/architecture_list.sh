@@ -16,18 +16,10 @@ if [ $# -ne 1 ] || [ ! -d "$1/src" ]; then
 	exit 2
 fi
 root=$1
-passed=0
-failed=0
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/architecture_list.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# ok, fail and the counters (the command tests' lib.bash).
+. "$(dirname "$0")/cli/lib.bash"
 
 # The module block.
 awk '/^## Modules/ { m = 1 } m && /^```/ { n++; next } m && n == 1' \

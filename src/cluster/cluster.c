@@ -113,7 +113,6 @@ struct cutoff_cluster {
 	int tag;
 	int shared_depth;
 	int quiet_sends;
-	int next_round_wait_ms;
 	cutoff_cluster_stats_t mine;
 	cutoff_info_fn info;
 	void *info_user;
@@ -188,9 +187,10 @@ cutoff_cluster_t *cutoff_cluster_make(const cutoff_transport_t *tp,
 		cutoff_cluster_config_default(&defaults);
 		cfg = &defaults;
 	}
-	cutoff_cluster_t *cl = cutoff_cluster_config_ok(cfg) ? calloc(1, sizeof(*cl)) : NULL;
+	const bool valid = cutoff_cluster_config_ok(cfg);
+	cutoff_cluster_t *cl = valid ? calloc(1, sizeof(*cl)) : NULL;
 	if (!cl) {
-		*err = cutoff_cluster_config_ok(cfg) ? CUTOFF_ENOMEM : CUTOFF_EINVAL;
+		*err = valid ? CUTOFF_ENOMEM : CUTOFF_EINVAL;
 		tp->destroy(tp->ctx);
 		return NULL;
 	}
