@@ -88,14 +88,14 @@ typedef enum cutoff_bound {
 
 enum {
 	CUTOFF_OK = 0,
-	CUTOFF_EINVAL = -1,   /* an argument is NULL, out of range or malformed */
-	CUTOFF_ENOMEM = -2,   /* memory could not be had */
-	CUTOFF_EGAME = -3,    /* the game description is incomplete or inconsistent */
-	CUTOFF_EBUSY = -4,    /* the engine is searching; the call needs it idle */
+	CUTOFF_EINVAL = -1,    /* an argument is NULL, out of range or malformed */
+	CUTOFF_ENOMEM = -2,    /* memory could not be had */
+	CUTOFF_EGAME = -3,     /* the game description is incomplete or inconsistent */
+	CUTOFF_EBUSY = -4,     /* the engine is searching; the call needs it idle */
 	CUTOFF_ETERMINAL = -5, /* the root position is terminal: there is no move to search */
-	CUTOFF_ENOTSUP = -6,  /* the game lacks a hook that the request needs */
-	CUTOFF_ETHREAD = -7,  /* a thread could not be created */
-	CUTOFF_EPEER = -8     /* another process of a cluster did not answer in time, or
+	CUTOFF_ENOTSUP = -6,   /* the game lacks a hook that the request needs */
+	CUTOFF_ETHREAD = -7,   /* a thread could not be created */
+	CUTOFF_EPEER = -8      /* another process of a cluster did not answer in time, or
 	                         answered nonsense (cutoff_cluster.h) */
 };
 
@@ -163,8 +163,8 @@ CUTOFF_API const char *cutoff_version(void);
  *               move or a reduction there.
  *   reversible  the number of plies since the last irreversible move (in chess the
  *               halfmove clock): a repetition can only be found that far back. With it, a
- *               position that repeats one on the search path or in the game's history
- *               (limits.history) scores as a draw, 0.
+ *               position that repeats one on the search path or among the positions played
+ *               before the root (limits.played) scores as a draw, 0.
  *
  * The order of callbacks at a node. A state is written by `play` (or is the root the
  * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
@@ -274,10 +274,10 @@ typedef enum cutoff_placement {
  */
 enum {
 	CUTOFF_ORDER_NONE = 0,
-	CUTOFF_ORDER_TT = 1,       /* the table's best move first */
-	CUTOFF_ORDER_HINTS = 2,    /* the game's per-move hints (higher first) */
-	CUTOFF_ORDER_KILLERS = 4,  /* moves that caused a cut-off at the same ply */
-	CUTOFF_ORDER_HISTORY = 8,  /* moves that caused cut-offs anywhere, weighted by depth^2 */
+	CUTOFF_ORDER_TT = 1,      /* the table's best move first */
+	CUTOFF_ORDER_HINTS = 2,   /* the game's per-move hints (higher first) */
+	CUTOFF_ORDER_KILLERS = 4, /* moves that caused a cut-off at the same ply */
+	CUTOFF_ORDER_HISTORY = 8, /* moves that caused cut-offs anywhere, weighted by depth^2 */
 	CUTOFF_ORDER_ALL = 15
 };
 
@@ -344,46 +344,46 @@ typedef struct cutoff_config {
 	                           (it must outlive them, and is only read); NULL (the default):
 	                           the engine loads its own, which takes some milliseconds */
 	cutoff_placement_t placement; /* default CUTOFF_PLACE_NONE */
-	int ybw_min_split_depth;  /* YBW: split only where at least this many plies remain,
+	int ybw_min_split_depth;      /* YBW: split only where at least this many plies remain,
 	                             1 .. CUTOFF_MAX_PLY; default 3 */
-	int ybw_max_helpers;      /* YBW: most threads helping at one split point besides its
+	int ybw_max_helpers;          /* YBW: most threads helping at one split point besides its
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
-	int ybw_split_after;      /* YBW: moves a node searches alone before it may split (1:
+	int ybw_split_after;          /* YBW: moves a node searches alone before it may split (1:
 	                             the eldest brother, the rule's own), 1 .. 8; default 1 */
-	unsigned pruning;         /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
-	unsigned extensions;      /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
-	bool tt_cutoffs;          /* the table may answer a node by itself (true, the default);
+	unsigned pruning;             /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
+	unsigned extensions;          /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
+	bool tt_cutoffs;              /* the table may answer a node by itself (true, the default);
 	                             false: it only orders moves (its best move first). Where
 	                             values depend on the path (repetitions) or deeper entries
 	                             answer shallower searches, a table that cuts makes the
 	                             value depend on timing; ordering only keeps every driver
 	                             exactly equal to the serial search. */
-	bool lazysmp_skip;        /* lazy SMP: helpers skip iterations in blocks, so that about
+	bool lazysmp_skip;            /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
-	int tt_min_depth;         /* nodes with fewer plies left than this neither probe nor store
+	int tt_min_depth; /* nodes with fewer plies left than this neither probe nor store
 	                             the table, 0 .. CUTOFF_MAX_PLY; default 0 (every node). Fewer
 	                             stores into a shared table where nodes are cheap: Connect
 	                             Four 751321 at 2 threads, 5: 7 % faster (docs/connect4.md) */
 	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_SIMPLIFIED (the
 	                                           less total time of the two on hard Connect
 	                                           Four lines; each wins some: docs/connect4.md) */
-	int abdada_min_depth;     /* ABDADA: moves are deferred and marked only where at least
+	int abdada_min_depth;    /* ABDADA: moves are deferred and marked only where at least
 	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 6 */
-	int abdada_table_bits;    /* ABDADA: the busy marks' side table has 2^bits slots of 8
+	int abdada_table_bits;   /* ABDADA: the busy marks' side table has 2^bits slots of 8
 	                             bytes, 8 .. 24; default 12 (32 KiB: a few marks a thread
 	                             are alive at once, and a small table stays in cache) */
-	bool profile_tt_writers;  /* the profiler: remember which thread last wrote each table
+	bool profile_tt_writers; /* the profiler: remember which thread last wrote each table
 	                             entry, for counters.tt_hits_other (else 0). Costs an array
 	                             of 2 bytes per entry beside the table (1/8 of its size) and
 	                             one more cache line per store and per hit: 6 to 10 % of
 	                             the nodes per second of a serial search with a table
 	                             (docs/measurements.md), so false by default */
-	int share_ring;           /* sharing with other engines (section 7): each thread's ring
+	int share_ring;          /* sharing with other engines (section 7): each thread's ring
 	                             of deep table stores for cutoff_engine_export, in entries:
 	                             0 (the default: no ring, nothing exported) or a power of
 	                             two 16 .. 1048576 */
-	int thread_base;          /* the index of this engine's thread 0 among every thread
+	int thread_base;         /* the index of this engine's thread 0 among every thread
 	                             searching the same position together (a cluster's rank x
 	                             threads), 0 .. 1048576; default 0. Lazy SMP's iteration
 	                             skipping goes by base + index, so that the engines of a
@@ -417,7 +417,7 @@ CUTOFF_API int cutoff_driver_find(const char *name, cutoff_driver_t *driver);
  */
 typedef struct cutoff_driver_option {
 	const char *name;
-	const char *help;         /* one line */
+	const char *help; /* one line */
 	int min, max;
 	const char *const *words; /* NULL: a number */
 } cutoff_driver_option_t;
@@ -504,14 +504,15 @@ typedef struct cutoff_counters {
 	uint64_t tt_probes;          /* table look-ups */
 	uint64_t tt_hits;            /* look-ups that found the position */
 	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
-	uint64_t aspiration_researches; /* root searches repeated after an aspiration window failed */
-	uint64_t splits;             /* YBW: split points made */
-	uint64_t null_cutoffs;       /* null-move searches that cut off */
-	uint64_t reductions;         /* late moves searched reduced */
+	uint64_t
+		aspiration_researches; /* root searches repeated after an aspiration window failed */
+	uint64_t splits;               /* YBW: split points made */
+	uint64_t null_cutoffs;         /* null-move searches that cut off */
+	uint64_t reductions;           /* late moves searched reduced */
 	uint64_t reduction_researches; /* of those, searched again at full depth */
-	uint64_t repetitions;        /* nodes scored as a draw by repetition */
-	uint64_t qnodes;             /* nodes of quiescence search (also counted in nodes) */
-	uint64_t seldepth;           /* the deepest ply reached, quiescence included (UCI's
+	uint64_t repetitions;          /* nodes scored as a draw by repetition */
+	uint64_t qnodes;               /* nodes of quiescence search (also counted in nodes) */
+	uint64_t seldepth;             /* the deepest ply reached, quiescence included (UCI's
 	                                seldepth): a maximum over threads and iterations so far,
 	                                not a sum */
 
@@ -525,45 +526,45 @@ typedef struct cutoff_counters {
 	 * nodes_pv + nodes_cut + nodes_all == nodes - qnodes for those algorithms (minimax
 	 * types nothing). "Interior" below means a node that searched at least one move. */
 	uint64_t nodes_pv, nodes_cut, nodes_all;
-	uint64_t cut_nodes_wrong;    /* interior expected-CUT nodes that searched every move
+	uint64_t cut_nodes_wrong;        /* interior expected-CUT nodes that searched every move
 	                                without a cut-off */
-	uint64_t all_nodes_wrong;    /* expected-ALL nodes that cut off (as in `cutoffs`: a move
+	uint64_t all_nodes_wrong;        /* expected-ALL nodes that cut off (as in `cutoffs`: a move
 	                                reached beta; null-move and table cut-offs are not
 	                                counted as cut-offs anywhere) */
-	uint64_t cut_node_cutoffs;   /* cut-offs at expected-CUT nodes (part of cutoffs) */
+	uint64_t cut_node_cutoffs;       /* cut-offs at expected-CUT nodes (part of cutoffs) */
 	uint64_t cut_node_first_cutoffs; /* of those, by the first move tried */
-	uint64_t tt_hits_other;      /* of tt_hits, those whose deepest entry of the position
+	uint64_t tt_hits_other;          /* of tt_hits, those whose deepest entry of the position
 	                                was last written by another thread of the engine; only
 	                                with config.profile_tt_writers, else 0 */
-	uint64_t split_helpers;      /* YBW: helpers booked, over all split points made (this
+	uint64_t split_helpers;          /* YBW: helpers booked, over all split points made (this
 	                                thread's split points): helpers per split point is
 	                                split_helpers / splits */
-	uint64_t split_cutoffs;      /* YBW: split points (made by this thread) that cut off,
+	uint64_t split_cutoffs;          /* YBW: split points (made by this thread) that cut off,
 	                                voiding the moves still being searched below them */
-	uint64_t split_nodes_lost;   /* YBW: nodes this thread searched for moves it took from
+	uint64_t split_nodes_lost;       /* YBW: nodes this thread searched for moves it took from
 	                                a split point and left unfinished because a cut-off at
 	                                that split point or above it made them void (a move
 	                                nested in another such move counted once); a stop is not
 	                                a cut-off and loses nothing here */
-	uint64_t deferred;           /* ABDADA: younger moves put off because another thread
+	uint64_t deferred;               /* ABDADA: younger moves put off because another thread
 	                                was searching them */
-	uint64_t deferred_tt;        /* ABDADA: of those, revisited and answered by the table
+	uint64_t deferred_tt;            /* ABDADA: of those, revisited and answered by the table
 	                                at once (the child's one node, a table cut-off) */
-	uint64_t deferred_busy;      /* ABDADA: of those, still busy when revisited (searched
+	uint64_t deferred_busy;          /* ABDADA: of those, still busy when revisited (searched
 	                                all the same, beside the other thread) */
-	uint64_t second_passes;      /* ABDADA: nodes that came back to deferred moves */
-	uint64_t busy_collisions;    /* ABDADA: marks that met another position's in their
+	uint64_t second_passes;          /* ABDADA: nodes that came back to deferred moves */
+	uint64_t busy_collisions;        /* ABDADA: marks that met another position's in their
 	                                slot of the side table (classic: not made; simplified:
 	                                the other's overwritten) */
-	uint64_t split_nodes_after_cut; /* YBW: nodes of moves searched to the end at a split
+	uint64_t split_nodes_after_cut;  /* YBW: nodes of moves searched to the end at a split
 	                                point although a move before them in the order cut it
 	                                off (work the serial search never does, which
 	                                split_nodes_lost misses: it counts unfinished moves);
 	                                counted by the thread whose move cut */
-	uint64_t tt_stores;          /* nodes that stored their result into the table */
-	uint64_t tt_stores_same;     /* of those, stores that found the entry holding exactly
+	uint64_t tt_stores;              /* nodes that stored their result into the table */
+	uint64_t tt_stores_same;         /* of those, stores that found the entry holding exactly
 	                                what they would write, and wrote nothing */
-	uint64_t tt_hits_shared;     /* of tt_hits_other, those whose deepest entry came from
+	uint64_t tt_hits_shared;         /* of tt_hits_other, those whose deepest entry came from
 	                                another engine through cutoff_engine_import; only with
 	                                config.profile_tt_writers, else 0 */
 } cutoff_counters_t;
@@ -637,8 +638,8 @@ typedef void (*cutoff_poll_fn)(void *user, cutoff_engine_t *engine, uint64_t nod
  * alpha, beta  the root window, -CUTOFF_INF <= alpha < beta <= CUTOFF_INF; the returned
  *           value keeps the fail-soft contract for it (docs/contract.md).
  * guess     MTD(f)'s first guess (ignored by the other algorithms).
- * history   keys of the positions played before the root, oldest first, and their
- *           number (0..CUTOFF_MAX_HISTORY; the oldest beyond that are not looked at): for
+ * played    keys of the positions played before the root, oldest first, and their
+ *           number (0..CUTOFF_MAX_PLAYED; the oldest beyond that are not looked at): for
  *           repetitions (the game's `reversible` hook). NULL when there are none.
  * solve     search to the end of the game (default false). The search keeps track of
  *           whether a node's value met the horizon anywhere below it: a leaf scored at the
@@ -661,10 +662,10 @@ typedef struct cutoff_limits {
 	uint64_t time_ms;
 	int32_t alpha, beta;
 	int32_t guess;
-	const uint64_t *history;
-	int history_length;
+	const uint64_t *played;
+	int played_length;
 	bool solve;
-	cutoff_poll_fn poll;      /* optional: called by thread 0 about every 1024 of its nodes
+	cutoff_poll_fn poll; /* optional: called by thread 0 about every 1024 of its nodes
 	                             while it searches, with poll_user, the engine and the
 	                             node count (NULL, the default: none). It runs inside the
 	                             search: it must not block for long, and may only call
@@ -673,10 +674,10 @@ typedef struct cutoff_limits {
 	void *poll_user;
 } cutoff_limits_t;
 
-#define CUTOFF_MAX_HISTORY 1024
+#define CUTOFF_MAX_PLAYED 1024
 
 /* Defaults: depth 0 (must be set, unless solve), iterate false, no node or time limit, the
- * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, no history, solve false, no poll. Does nothing
+ * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, nothing played, solve false, no poll. Does nothing
  * when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
@@ -684,17 +685,17 @@ CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
  * entries of 256 bytes) — so keep it in static or heap memory, or on a thread whose stack
  * has room for it, not on a small worker stack. */
 typedef struct cutoff_result {
-	int32_t value;            /* fail-soft value for the root window */
-	cutoff_bound_t bound;     /* what value says about the true value */
-	cutoff_move_t best_move;  /* CUTOFF_MOVE_NONE only when no move was searched */
-	int depth;                /* the depth the value belongs to (deepest completed; with
+	int32_t value;           /* fail-soft value for the root window */
+	cutoff_bound_t bound;    /* what value says about the true value */
+	cutoff_move_t best_move; /* CUTOFF_MOVE_NONE only when no move was searched */
+	int depth;               /* the depth the value belongs to (deepest completed; with
 	                             limits.solve and depth 0, CUTOFF_MAX_PLY - 1 for the one
 	                             search; counters.seldepth is then its longest line) */
-	bool stopped;             /* a limit or cutoff_engine_stop() ended the search early */
-	bool solved;              /* limits.solve: the value never met the horizon, so it is
+	bool stopped;            /* a limit or cutoff_engine_stop() ended the search early */
+	bool solved;             /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
 	                             the depth; false without limits.solve */
-	int pv_length;            /* moves in pv[] */
+	int pv_length;           /* moves in pv[] */
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root: the search's
 	                             own, continued from the table where a table answer cut
 	                             it short and the entries prove it (an exact root value
@@ -852,8 +853,8 @@ CUTOFF_API int cutoff_topology_describe(void *topology, cutoff_topology_info_t *
  * cutoff_topology_describe); core, package and numa may each be NULL (not written).
  * Returns 0, CUTOFF_EINVAL (pu NULL, or a bad thread count or policy) or CUTOFF_ENOMEM.
  */
-CUTOFF_API int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy,
-                                     int *pu, int *core, int *package, int *numa);
+CUTOFF_API int cutoff_topology_plan(void *topology, int threads, cutoff_placement_t policy, int *pu,
+                                    int *core, int *package, int *numa);
 
 /* ---------------------------------------------------------------------------------------
  * 7. Sharing with other engines

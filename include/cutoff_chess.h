@@ -20,9 +20,9 @@
  *
  * and 0 above. Move 0 is never legal, and CUTOFF_MOVE_NONE is never a move.
  *
- * Repetition. A state is one fixed-size position without its history, so threefold
+ * Repetition. A state is one fixed-size position without the game that led to it, so threefold
  * repetition cannot be seen by the callbacks; it is left to the search core (which knows
- * the path) and to the game driver (which knows the game's history).
+ * the path) and to the game driver (which knows the positions played).
  */
 #ifndef CUTOFF_CHESS_H
 #define CUTOFF_CHESS_H

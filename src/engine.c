@@ -58,7 +58,7 @@ static unsigned tt_flags(const cutoff_config_t *cfg)
 }
 
 /* The processing units this process may run on, for the pool's spin policy (pool.h): the
- * topology's allowed PUs (cut to the process's binding by cutoff_topo_load), but never more
+ * topology's allowed PUs (cut to the process's binding by cutoff_topology_load), but never more
  * than the system has online (a synthetic topology may describe a larger machine); 0 when
  * neither is known, and then the pool never spins. */
 static int engine_pus(hwloc_topology_t topology)
@@ -229,8 +229,8 @@ static int check_config(const cutoff_config_t *c)
 		           c->tt_min_depth, CUTOFF_MAX_PLY);
 		return CUTOFF_EINVAL;
 	}
-	if (c->share_ring != 0 &&
-	    (c->share_ring < 16 || c->share_ring > 1 << 20 || (c->share_ring & (c->share_ring - 1)))) {
+	if (c->share_ring != 0 && (c->share_ring < 16 || c->share_ring > 1 << 20 ||
+	                           (c->share_ring & (c->share_ring - 1)))) {
 		cutoff_say(c, CUTOFF_LOG_WARN,
 		           "config: share_ring %d is not 0 or a power of two in 16..1048576",
 		           c->share_ring);
@@ -279,7 +279,7 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	if (!e->topology) {
 		/* Without a topology the engine still works: memory is plain, threads unbound. */
 		void *topo = NULL;
-		if (cutoff_topo_load(&topo) == 0) {
+		if (cutoff_topology_load(&topo) == 0) {
 			e->topology = topo;
 			e->own_topology = true;
 		} else {
@@ -288,7 +288,7 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		}
 	}
 	if (cfg->tt_mb > 0 &&
-	    !(e->tt = cutoff_tt_create(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
+	    !(e->tt = cutoff_tt_new_placed(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
 		cutoff_say(cfg, CUTOFF_LOG_WARN,
 		           "config: a table of %zu MiB could not be allocated", cfg->tt_mb);
 		cutoff_engine_free(e);
@@ -298,8 +298,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	int *plan = NULL, failures = 0;
 	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
 		plan = malloc(sizeof(int) * (size_t)cfg->threads);
-		if (plan && cutoff_placement_plan(e->topology, cfg->threads, cfg->placement, plan,
-		                                  NULL, NULL, NULL) < 0) {
+		if (plan && cutoff_topology_plan(e->topology, cfg->threads, cfg->placement, plan,
+		                                 NULL, NULL, NULL) < 0) {
 			free(plan);
 			plan = NULL;
 		}
@@ -367,7 +367,7 @@ void cutoff_engine_free(cutoff_engine_t *e)
 	cutoff_pool_free(e->pool);
 	cutoff_tt_free(e->tt);
 	if (e->own_topology)
-		cutoff_topo_free(e->topology);
+		cutoff_topology_free(e->topology);
 	free(e);
 }
 
@@ -421,7 +421,7 @@ int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 	if (!engine_take(e))
 		return CUTOFF_EBUSY;
 	cutoff_tt_t *tt = NULL;
-	if (mb > 0 && !(tt = cutoff_tt_create(e->topology, mb, tt_flags(&e->cfg), &rc))) {
+	if (mb > 0 && !(tt = cutoff_tt_new_placed(e->topology, mb, tt_flags(&e->cfg), &rc))) {
 		cutoff_say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated",
 		           mb);
 	} else {
@@ -495,9 +495,9 @@ static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
 		           (int)l->guess, CUTOFF_INF, CUTOFF_INF);
 		return CUTOFF_EINVAL;
 	}
-	if (l->history_length < 0 || (l->history_length > 0 && !l->history)) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "limits: history_length %d without a history array",
-		           l->history_length);
+	if (l->played_length < 0 || (l->played_length > 0 && !l->played)) {
+		cutoff_say(c, CUTOFF_LOG_WARN, "limits: played_length %d without a played array",
+		           l->played_length);
 		return CUTOFF_EINVAL;
 	}
 	if (l->time_ms > UINT64_MAX / 2000000u) {
@@ -743,8 +743,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	if (e->drv->begin)
 		e->drv->begin(e->drv_state);
 	for (int i = 0; i < threads; i++) {
-		cutoff_searcher_start(&e->searchers[i], root, limits->history,
-		                      limits->history_length, limits->solve);
+		cutoff_searcher_start(&e->searchers[i], root, limits->played, limits->played_length,
+		                      limits->solve);
 		memset(&e->results[i], 0, sizeof(e->results[i]));
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}

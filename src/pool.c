@@ -155,7 +155,7 @@ static void *worker_main(void *p)
 {
 	struct worker *w = p;
 	cutoff_pool_t *pool = w->pool;
-	int rc = w->pu >= 0 ? cutoff_topo_bind_thread(pool->topology, w->pu) : 0;
+	int rc = w->pu >= 0 ? cutoff_topology_bind_thread(pool->topology, w->pu) : 0;
 
 	pthread_mutex_lock(&pool->lock);
 	/* The pool is new: no job has been published before the workers are ready. */

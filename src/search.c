@@ -135,18 +135,18 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 	return s->hints + (size_t)ply * (size_t)s->game->max_moves;
 }
 
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *history,
-                           int history_length, bool solve)
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *played,
+                           int played_length, bool solve)
 {
 	if (root)
 		memcpy(state_at(s, 0), root, s->game->state_size);
-	if (history_length > CUTOFF_MAX_HISTORY) {
-		history += history_length - CUTOFF_MAX_HISTORY;
-		history_length = CUTOFF_MAX_HISTORY;
+	if (played_length > CUTOFF_MAX_PLAYED) {
+		played += played_length - CUTOFF_MAX_PLAYED;
+		played_length = CUTOFF_MAX_PLAYED;
 	}
-	s->history_length = s->game->reversible && history ? history_length : 0;
-	if (s->history_length > 0)
-		memcpy(s->keys, history, (size_t)s->history_length * sizeof(uint64_t));
+	s->played_length = s->game->reversible && played ? played_length : 0;
+	if (s->played_length > 0)
+		memcpy(s->keys, played, (size_t)s->played_length * sizeof(uint64_t));
 	s->rep_floor[0] = 0;
 	s->null_move[0] = false;
 	memset(&s->count, 0, sizeof(s->count));
@@ -194,11 +194,11 @@ void cutoff_searcher_adopt_path(cutoff_searcher_t *s, const cutoff_searcher_t *o
 	/* The keys up to own_ply are this thread's own path already, and helpers of its own
 	 * split point may be reading them: they are not written again. */
 	int from = owner->rep_floor[ply];
-	if (own_ply >= 0 && from <= owner->history_length + own_ply)
-		from = owner->history_length + own_ply + 1;
-	if (from <= owner->history_length + ply)
+	if (own_ply >= 0 && from <= owner->played_length + own_ply)
+		from = owner->played_length + own_ply + 1;
+	if (from <= owner->played_length + ply)
 		memcpy(&s->keys[from], &owner->keys[from],
-		       (size_t)(owner->history_length + ply + 1 - from) * sizeof(uint64_t));
+		       (size_t)(owner->played_length + ply + 1 - from) * sizeof(uint64_t));
 	s->rep_floor[ply] = owner->rep_floor[ply];
 	s->in_check[ply] = owner->in_check[ply];
 	s->null_move[ply] = owner->null_move[ply];
@@ -279,7 +279,7 @@ static inline bool repetition(cutoff_searcher_t *s, int ply)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
-	int here = s->history_length + ply;
+	int here = s->played_length + ply;
 	s->keys[here] = g->key(g->ctx, st);
 	if (ply == 0)
 		return false;
@@ -613,9 +613,11 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 	                                   : CUTOFF_BOUND_EXACT;
 	if (b == CUTOFF_BOUND_UPPER)
 		move = CUTOFF_MOVE_NONE;
-	cutoff_tt_stored_t stored = cutoff_tt_store_by(s->tt, key, depth, ply, b, best, move, s->index);
+	cutoff_tt_stored_t stored =
+		cutoff_tt_store_by(s->tt, key, depth, ply, b, best, move, s->index);
 	if (s->share && depth >= cutoff_int_load_relaxed(&s->ctl->export_depth))
-		cutoff_share_push(s->share, key, depth, b, cutoff_tt_value_to_node(best, ply), move);
+		cutoff_share_push(s->share, key, depth, b, cutoff_tt_value_to_node(best, ply),
+		                  move);
 	s->count.tt_stores++;
 	s->count.tt_stores_same += stored == CUTOFF_TT_SAME;
 }
@@ -796,7 +798,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		return v;
 	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
 	if (use_tt) {
-		key = g->reversible ? s->keys[s->history_length + ply]
+		key = g->reversible ? s->keys[s->played_length + ply]
 		                    : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;

@@ -17,7 +17,9 @@
 #include "share.h"
 #include "tt.h"
 
-enum { CUTOFF_HISTORY_SIZE = 4096 };
+enum {
+	CUTOFF_HISTORY_SIZE = 4096
+};
 
 /* The profiler (CMake option CUTOFF_PROFILE, on by default). Its code is written as plain
  * `if (CUTOFF_PROFILING)` so that both builds compile every line; when off, the compiler
@@ -25,7 +27,9 @@ enum { CUTOFF_HISTORY_SIZE = 4096 };
 #ifndef CUTOFF_PROFILE
 #define CUTOFF_PROFILE 1
 #endif
-enum { CUTOFF_PROFILING = CUTOFF_PROFILE != 0 };
+enum {
+	CUTOFF_PROFILING = CUTOFF_PROFILE != 0
+};
 
 /* A node's expected type (Knuth and Moore), passed down the search as an argument. */
 typedef enum cutoff_node_type {
@@ -137,9 +141,9 @@ typedef struct cutoff_control {
 	cutoff_poll_fn poll; /* limits.poll, called by thread 0 at its polls; NULL: none */
 	void *poll_user;
 	struct cutoff_engine *engine; /* passed to poll */
-	uint64_t node_limit; /* 0: none */
-	uint64_t deadline_ns; /* 0: none; CLOCK_MONOTONIC */
-	int threads;         /* searching threads, to share the node limit's slack */
+	uint64_t node_limit;          /* 0: none */
+	uint64_t deadline_ns;         /* 0: none; CLOCK_MONOTONIC */
+	int threads;                  /* searching threads, to share the node limit's slack */
 } cutoff_control_t;
 
 /*
@@ -158,51 +162,52 @@ typedef struct cutoff_fault {
 typedef struct cutoff_searcher {
 	/* set when the engine is made, read-only afterwards */
 	const cutoff_game_t *game;
-	cutoff_tt_t *tt;        /* NULL: search without a table */
-	cutoff_control_t *ctl;  /* the engine's search control */
-	int index;              /* the thread this searcher belongs to, 0 = the caller */
-	unsigned char *states;  /* (CUTOFF_MAX_PLY + 1) states, one per ply, each at a
+	cutoff_tt_t *tt;       /* NULL: search without a table */
+	cutoff_control_t *ctl; /* the engine's search control */
+	int index;             /* the thread this searcher belongs to, 0 = the caller */
+	unsigned char *states; /* (CUTOFF_MAX_PLY + 1) states, one per ply, each at a
 	                           multiple of state_stride (aligned like max_align_t) */
 	size_t state_stride;
-	cutoff_move_t *moves;   /* CUTOFF_MAX_PLY lists of game->max_moves moves, and
+	cutoff_move_t *moves; /* CUTOFF_MAX_PLY lists of game->max_moves moves, and
 	                           CUTOFF_MAX_MOVES of slack (cutoff_searcher_init) */
-	int32_t *hints;         /* hints for those moves */
+	int32_t *hints;       /* hints for those moves */
 
-	unsigned ordering;      /* CUTOFF_ORDER_* bits */
-	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
-	bool tt_cutoffs;        /* the table may answer a node (else: ordering only) */
-	int tt_min_depth;       /* nodes with fewer plies left neither probe nor store */
-	cutoff_share_t *share;  /* this thread's export ring (share.h), or NULL: none */
-	bool quiescence;        /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
-	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
-	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
+	unsigned ordering;     /* CUTOFF_ORDER_* bits */
+	unsigned pruning;      /* CUTOFF_PRUNE_* bits */
+	bool tt_cutoffs;       /* the table may answer a node (else: ordering only) */
+	int tt_min_depth;      /* nodes with fewer plies left neither probe nor store */
+	cutoff_share_t *share; /* this thread's export ring (share.h), or NULL: none */
+	bool quiescence;       /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
+	bool check_extension;  /* CUTOFF_EXTEND_CHECKS and the game has in_check */
+	int64_t *scores;       /* max_moves ordering keys, scratch for one node at a time */
 
 	/* the driver's, set when the engine is made (driver.h), read-only afterwards */
 	cutoff_younger_fn younger; /* the hook in the move loop, or NULL: the serial loop */
-	void *driver;           /* the driver's state, for the hook */
-	int younger_depth;      /* the hook is called only with this many plies left or more */
-	int younger_from;       /* ... when the loop comes to this move: 1 (after the eldest)
+	void *driver;              /* the driver's state, for the hook */
+	int younger_depth;         /* the hook is called only with this many plies left or more */
+	int younger_from;          /* ... when the loop comes to this move: 1 (after the eldest)
 	                           or 0 (before it) */
 
 	/* set at the start of each search */
 	const cutoff_above_t *above; /* the innermost shared node above this thread's work,
 	                                or NULL (a driver's split point) */
-	unsigned poll;          /* nodes until the next look at the control and the clock */
-	uint64_t polled_nodes;  /* count.nodes at the last poll */
-	bool aborted;           /* a limit, the stop flag or the driver ended this search */
-	bool solve;             /* cutoff_limits_t.solve: values that never met the horizon
+	unsigned poll;               /* nodes until the next look at the control and the clock */
+	uint64_t polled_nodes;       /* count.nodes at the last poll */
+	bool aborted;                /* a limit, the stop flag or the driver ended this search */
+	bool solve;                  /* cutoff_limits_t.solve: values that never met the horizon
 	                           go into the table as exact to the end of the game */
-	bool bare;              /* no table, no pruning, no extensions, a game without
+	bool bare;                   /* no table, no pruning, no extensions, a game without
 	                           repetitions, no hook: the node's bare instance (search.c) */
-	cutoff_fault_t fault;   /* the game's first broken promise in this search */
+	cutoff_fault_t fault;        /* the game's first broken promise in this search */
 
-	/* repetitions: keys[0 .. history) are the game's history, keys[history + p] the key
-	 * of the node at ply p (written on entry); a repetition at ply p is looked for among
-	 * indices >= rep_floor[p] (a null move starts a new floor) */
-	int history_length;
+	/* repetitions: keys[0 .. played_length) are the positions played before the root,
+	 * keys[played_length + p] the key of the node at ply p (written on entry); a
+	 * repetition at ply p is looked for among indices >= rep_floor[p] (a null move starts
+	 * a new floor) */
+	int played_length;
 	int rep_floor[CUTOFF_MAX_PLY + 1];
-	uint64_t keys[CUTOFF_MAX_HISTORY + CUTOFF_MAX_PLY + 1];
-	bool in_check[CUTOFF_MAX_PLY + 1]; /* the node at that ply, when the game can tell */
+	uint64_t keys[CUTOFF_MAX_PLAYED + CUTOFF_MAX_PLY + 1];
+	bool in_check[CUTOFF_MAX_PLY + 1];  /* the node at that ply, when the game can tell */
 	bool null_move[CUTOFF_MAX_PLY + 1]; /* the node at that ply was reached by a null move */
 
 	/* Written at every node by this thread alone, summed by the engine after the search:
@@ -218,9 +223,9 @@ typedef struct cutoff_searcher {
 	 * count's fields. A node that cuts off adds to cuts only, one that searched every
 	 * move to uncut only: cut_nodes_wrong needs no subtraction, and a cut-off no second
 	 * add. */
-	uint64_t typed[3];     /* nodes */
-	uint64_t uncut[3];     /* interior nodes that searched every move without a cut-off */
-	uint64_t cuts[3];      /* cut-offs */
+	uint64_t typed[3];      /* nodes */
+	uint64_t uncut[3];      /* interior nodes that searched every move without a cut-off */
+	uint64_t cuts[3];       /* cut-offs */
 	uint64_t first_cuts[3]; /* cut-offs by the first move */
 	cutoff_prof_clock_t prof;
 	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
@@ -240,8 +245,8 @@ void cutoff_searcher_destroy(cutoff_searcher_t *s);
 /* Prepares for a new search from `root` (on the stack at ply 0): resets counters,
  * killers, the fault and the shared node above, and halves the history scores (they fade
  * over searches). `solve` is the solve mode (cutoff_limits_t.solve). */
-void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *history,
-                           int history_length, bool solve);
+void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *played,
+                           int played_length, bool solve);
 
 /* A thread joining another's node at `ply` (a helper at a split point) takes over the
  * owner's view of the path: the keys above the node (for repetitions) and whether the

@@ -4,7 +4,7 @@
  * Placement rules (docs/architecture.md says the same in prose):
  *
  *   PUs      only the allowed PUs of the topology count (hwloc_topology_get_allowed_cpuset:
- *            cgroups; a topology from cutoff_topo_load() is also cut to the process's
+ *            cgroups; a topology from cutoff_topology_load() is also cut to the process's
  *            binding, which is how taskset shows). Each has a core (its core ancestor, or
  *            the PU alone in a topology without cores) and a rank: its place among the
  *            allowed PUs of that core (0 for the first hardware thread, 1 for the second).
@@ -71,7 +71,7 @@ static int topo_restrict_to_binding(hwloc_topology_t t)
 	return rc;
 }
 
-int cutoff_topo_load(void **topology)
+int cutoff_topology_load(void **topology)
 {
 	hwloc_topology_t t;
 
@@ -101,13 +101,13 @@ int cutoff_topo_load(void **topology)
 	return 0;
 }
 
-void cutoff_topo_free(void *topology)
+void cutoff_topology_free(void *topology)
 {
 	if (topology)
 		hwloc_topology_destroy((hwloc_topology_t)topology);
 }
 
-int cutoff_topo_bind_thread(void *topology, int pu)
+int cutoff_topology_bind_thread(void *topology, int pu)
 {
 	hwloc_topology_t t = topology;
 
@@ -316,11 +316,11 @@ int cutoff_topology_describe(void *topology, cutoff_topology_info_t *info)
 		return CUTOFF_EINVAL;
 	if (!t) {
 		void *own;
-		int rc = cutoff_topo_load(&own);
+		int rc = cutoff_topology_load(&own);
 		if (rc < 0)
 			return rc;
 		rc = cutoff_topology_describe(own, info);
-		cutoff_topo_free(own);
+		cutoff_topology_free(own);
 		return rc;
 	}
 	info->packages = topo_count_allowed(t, HWLOC_OBJ_PACKAGE);
@@ -330,8 +330,8 @@ int cutoff_topology_describe(void *topology, cutoff_topology_info_t *info)
 	return 0;
 }
 
-int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy, int *pu,
-                          int *core, int *package, int *numa)
+int cutoff_topology_plan(void *topology, int threads, cutoff_placement_t policy, int *pu, int *core,
+                         int *package, int *numa)
 {
 	hwloc_topology_t t = topology;
 
@@ -341,11 +341,11 @@ int cutoff_placement_plan(void *topology, int threads, cutoff_placement_t policy
 		return CUTOFF_EINVAL;
 	if (!t && policy != CUTOFF_PLACE_NONE) {
 		void *own;
-		int rc = cutoff_topo_load(&own);
+		int rc = cutoff_topology_load(&own);
 		if (rc < 0)
 			return rc;
-		rc = cutoff_placement_plan(own, threads, policy, pu, core, package, numa);
-		cutoff_topo_free(own);
+		rc = cutoff_topology_plan(own, threads, policy, pu, core, package, numa);
+		cutoff_topology_free(own);
 		return rc;
 	}
 

@@ -196,7 +196,7 @@ static bool tt_alloc(cutoff_tt_t *tt)
 	return tt->buckets != NULL;
 }
 
-cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err)
+cutoff_tt_t *cutoff_tt_new_placed(void *topology, size_t mb, unsigned flags, int *err)
 {
 	int dummy;
 	if (!err)
@@ -234,13 +234,13 @@ cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *er
 cutoff_tt_t *cutoff_tt_new(size_t mb, unsigned flags, int *err)
 {
 	void *topo = NULL;
-	if (cutoff_topo_load(&topo) < 0)
+	if (cutoff_topology_load(&topo) < 0)
 		topo = NULL; /* plain memory then */
-	cutoff_tt_t *tt = cutoff_tt_create(topo, mb, flags, err);
+	cutoff_tt_t *tt = cutoff_tt_new_placed(topo, mb, flags, err);
 	if (tt)
 		tt->own_topology = topo != NULL;
 	else
-		cutoff_topo_free(topo);
+		cutoff_topology_free(topo);
 	return tt;
 }
 
@@ -253,7 +253,7 @@ void cutoff_tt_free(cutoff_tt_t *tt)
 	else
 		free(tt->buckets);
 	if (tt->own_topology)
-		cutoff_topo_free(tt->topology);
+		cutoff_topology_free(tt->topology);
 	free(tt->locks);
 	free(tt->writers);
 	free(tt);

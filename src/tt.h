@@ -8,19 +8,25 @@
 
 #include "cutoff.h"
 
-/* An internal flag of cutoff_tt_create, beside the public ones: keep the writers array
+/* An internal flag of cutoff_tt_new_placed, beside the public ones: keep the writers array
  * (the profiler's "who wrote this entry", see tt.c). */
-enum { CUTOFF_TT_WRITERS = 1u << 16 };
+enum {
+	CUTOFF_TT_WRITERS = 1u << 16
+};
 
 /* The depth of an entry that is exact to the end of the game: its value was proven
  * without meeting the horizon anywhere (the solve mode, search.c), so it holds for a
  * search of any depth. Deeper than any search can ask for, so every probe uses it. */
-enum { CUTOFF_TT_DEPTH_END = 255 };
+enum {
+	CUTOFF_TT_DEPTH_END = 255
+};
 _Static_assert(CUTOFF_MAX_PLY - 1 < CUTOFF_TT_DEPTH_END, "no search is as deep as the end");
 
 /* The writer recorded for entries stored by cutoff_engine_import: no thread of this
  * engine (thread indices end below CUTOFF_MAX_THREADS). */
-enum { CUTOFF_TT_IMPORTED = CUTOFF_MAX_THREADS };
+enum {
+	CUTOFF_TT_IMPORTED = CUTOFF_MAX_THREADS
+};
 
 /* A value as the table keeps it: a win or loss counted from the node at `ply` instead of
  * from the root, so that a transposition reached at another ply reads the right distance
@@ -45,7 +51,7 @@ static inline int32_t cutoff_tt_value_from_node(int32_t v, int ply)
 
 /* Like cutoff_tt_new, with the memory placed through an already loaded hwloc topology
  * (a hwloc_topology_t, which must outlive the table), or plain memory when it is NULL. */
-cutoff_tt_t *cutoff_tt_create(void *topology, size_t mb, unsigned flags, int *err);
+cutoff_tt_t *cutoff_tt_new_placed(void *topology, size_t mb, unsigned flags, int *err);
 
 /* cutoff_tt_probe, which also writes into *writer the thread that last wrote the deepest
  * entry of the position (-1 when not known: no hit, or a table without CUTOFF_TT_WRITERS).
@@ -55,9 +61,9 @@ bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
 
 /* What a store did. */
 typedef enum cutoff_tt_stored {
-	CUTOFF_TT_KEPT = -1,   /* nothing written: an entry of the position says more */
-	CUTOFF_TT_SAME = 0,    /* nothing written: the entry already held exactly this */
-	CUTOFF_TT_WRITTEN = 1  /* an entry was written */
+	CUTOFF_TT_KEPT = -1,  /* nothing written: an entry of the position says more */
+	CUTOFF_TT_SAME = 0,   /* nothing written: the entry already held exactly this */
+	CUTOFF_TT_WRITTEN = 1 /* an entry was written */
 } cutoff_tt_stored_t;
 
 /* cutoff_tt_store by thread `writer` (0 .. CUTOFF_MAX_THREADS-1), remembered when the

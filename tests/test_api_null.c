@@ -186,10 +186,10 @@ static void null_engine(void)
 	      "search(info NULL): searches");
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, info_count, NULL) == 0 && r.depth == 2,
 	      "search(info_user NULL): searches, the callback gets NULL");
-	lim.history_length = 1; /* a pointer inside limits: NULL history with a length */
+	lim.played_length = 1; /* a pointer inside limits: NULL played with a length */
 	CHECK(cutoff_engine_search(e, &st, &lim, &r, NULL, NULL) == CUTOFF_EINVAL,
-	      "search(limits.history NULL, history_length 1)");
-	lim.history_length = 0;
+	      "search(limits.played NULL, played_length 1)");
+	lim.played_length = 0;
 
 	COVER(cutoff_engine_thread_counters);
 	cutoff_counters_t c;
@@ -280,15 +280,15 @@ static void null_topology(void)
 	CHECK(cutoff_topology_describe(NULL, NULL) == CUTOFF_EINVAL,
 	      "topology_describe(NULL, NULL)");
 
-	COVER(cutoff_placement_plan);
+	COVER(cutoff_topology_plan);
 	int pu[2], core[2], package[2], numa[2];
-	CHECK(cutoff_placement_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, core, package, numa) ==
+	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, core, package, numa) ==
 	              CUTOFF_EINVAL,
 	      "placement_plan(pu NULL)");
-	CHECK(cutoff_placement_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, NULL, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "placement_plan(all NULL)");
-	CHECK(cutoff_placement_plan(NULL, 2, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) == 0 &&
+	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) == 0 &&
 	              pu[0] == -1,
 	      "placement_plan(NULL topology, core, package, numa NULL): planned");
 	int *outs[3] = { core, package, numa };
@@ -296,7 +296,7 @@ static void null_topology(void)
 		int *a[3] = { core, package, numa };
 		a[k] = NULL;
 		memset(outs[k], POISON, sizeof(core));
-		CHECK(cutoff_placement_plan(NULL, 2, CUTOFF_PLACE_SCATTER, pu, a[0], a[1], a[2]) ==
+		CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_SCATTER, pu, a[0], a[1], a[2]) ==
 		                      0 &&
 		              untouched(outs[k], sizeof(core), POISON),
 		      "placement_plan(output %d NULL): planned, that output not written", k);

@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	int max_threads = argc > 3 ? atoi(argv[3]) : MAX_THREADS;
 	if (max_threads < 1 || max_threads > MAX_THREADS)
 		max_threads = MAX_THREADS;
-	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
+	cutoff_topology_load((void **)&topology); /* quiet where sysfs is missing */
 	pthread_t dog;
 	pthread_create(&dog, NULL, watchdog, NULL);
 
@@ -231,6 +231,6 @@ int main(int argc, char **argv)
 						cutoff_engine_free(engines[t][d][n][a][tb]);
 		cutoff_rtree_free(trees[t]);
 	}
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

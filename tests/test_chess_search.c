@@ -72,7 +72,7 @@ static int32_t search(const cutoff_chess_t *chess, cutoff_driver_t driver, int t
 int main(void)
 {
 	static const int threads[] = { 1, 2, 3, 4, 8 };
-	cutoff_topo_load(&topology);
+	cutoff_topology_load(&topology);
 	cutoff_chess_t *chess = cutoff_chess_new(NULL);
 	char err[128];
 	int runs = 0, wrong = 0;
@@ -180,6 +180,6 @@ int main(void)
 	}
 
 	cutoff_chess_free(chess);
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 {
 	int cases = argc > 1 ? atoi(argv[1]) : 3000;
 	rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 20261130;
-	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
+	cutoff_topology_load((void **)&topology); /* quiet where sysfs is missing */
 	printf("contract test: %d random cases per algorithm and table setting, seed %llu\n", cases,
 	       (unsigned long long)rng_state);
 	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
@@ -193,6 +193,6 @@ int main(int argc, char **argv)
 						cutoff_engine_free(engines[m][a][tb][b][d]);
 				cutoff_rtree_free(trees[m][b][d]);
 			}
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

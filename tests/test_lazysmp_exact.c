@@ -221,7 +221,7 @@ static void ttt(void)
 int main(void)
 {
 	void *topo = NULL;
-	if (cutoff_topo_load(&topo) == 0)
+	if (cutoff_topology_load(&topo) == 0)
 		topology = topo;
 	for (int k = 0; k < SETUPS; k++) {
 		setup = &setups[k];
@@ -232,6 +232,6 @@ int main(void)
 	printf("a helper's answer was reported in %d of %d searches (informational)\n",
 	       helper_answers, searches);
 	if (topology)
-		cutoff_topo_free(topology);
+		cutoff_topology_free(topology);
 	return check_report();
 }

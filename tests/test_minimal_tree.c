@@ -17,7 +17,7 @@ static hwloc_topology_t topology;
 int main(void)
 {
 	int combos = 0;
-	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
+	cutoff_topology_load((void **)&topology); /* quiet where sysfs is missing */
 	for (int b = 2; b <= 8; b++)
 		for (int d = 1; d <= 7; d++) {
 			cutoff_rtree_params_t p;
@@ -63,6 +63,6 @@ int main(void)
 			combos++;
 		}
 	printf("minimal tree: %d (b, d) pairs, alpha-beta and PVS with oracle order\n", combos);
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

@@ -199,10 +199,10 @@ static void ttt(void)
 
 int main(void)
 {
-	cutoff_topo_load((void **)&topology); /* quiet where sysfs is missing */
+	cutoff_topology_load((void **)&topology); /* quiet where sysfs is missing */
 	exact_trees();
 	contract();
 	ttt();
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

@@ -9,7 +9,7 @@
  *            visiting order, one core of each in turn
  *   thread i takes slot i % nslots; thread 0 is never bound
  *
- * Then binding on this machine: cutoff_topo_bind_thread(first allowed PU) from a thread of
+ * Then binding on this machine: cutoff_topology_bind_thread(first allowed PU) from a thread of
  * its own either binds it exactly there (checked with hwloc_get_cpubind) or says
  * CUTOFF_ENOTSUP; both are fine, and the test says which.
  */
@@ -47,7 +47,7 @@ static int plan(hwloc_topology_t t, int threads, cutoff_placement_t policy, plan
 {
 	/* Poison first, so that an entry left unwritten shows. */
 	memset(p, 0x5a, sizeof(*p));
-	return cutoff_placement_plan(t, threads, policy, p->pu, p->core, p->package, p->numa);
+	return cutoff_topology_plan(t, threads, policy, p->pu, p->core, p->package, p->numa);
 }
 
 static void check_describe(hwloc_topology_t t, const char *desc, int packages, int numa, int cores,
@@ -174,7 +174,7 @@ static void test_numa2(void)
 	CHECK(ok, "none: some thread is bound");
 	/* The optional arrays may be NULL. */
 	int only[4];
-	CHECK(cutoff_placement_plan(t, 4, CUTOFF_PLACE_SCATTER, only, NULL, NULL, NULL) == 0 &&
+	CHECK(cutoff_topology_plan(t, 4, CUTOFF_PLACE_SCATTER, only, NULL, NULL, NULL) == 0 &&
 	              only[0] == -1 && only[1] == 16 && only[2] == 2 && only[3] == 18,
 	      "scatter with only pu[]: %d %d %d %d", only[0], only[1], only[2], only[3]);
 	printf("none: every entry -1; core/package/numa arrays may be NULL\n");
@@ -333,38 +333,39 @@ static void test_bad_arguments(void)
 	CHECK(t != NULL, "cannot load a topology");
 	if (!t)
 		return;
-	CHECK(cutoff_placement_plan(t, 0, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(t, 0, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "threads 0 accepted");
-	CHECK(cutoff_placement_plan(t, -3, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(t, -3, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "threads -3 accepted");
-	CHECK(cutoff_placement_plan(t, CUTOFF_MAX_THREADS + 1, CUTOFF_PLACE_COMPACT, pu, NULL, NULL,
-	                            NULL) == CUTOFF_EINVAL,
+	CHECK(cutoff_topology_plan(t, CUTOFF_MAX_THREADS + 1, CUTOFF_PLACE_COMPACT, pu, NULL, NULL,
+	                           NULL) == CUTOFF_EINVAL,
 	      "threads CUTOFF_MAX_THREADS + 1 accepted");
-	CHECK(cutoff_placement_plan(t, 2, CUTOFF_PLACE_COMPACT, NULL, pu, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(t, 2, CUTOFF_PLACE_COMPACT, NULL, pu, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "pu NULL accepted");
-	CHECK(cutoff_placement_plan(t, 2, (cutoff_placement_t)3, pu, NULL, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(t, 2, (cutoff_placement_t)3, pu, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "policy 3 accepted");
-	CHECK(cutoff_placement_plan(t, 2, (cutoff_placement_t)-1, pu, NULL, NULL, NULL) ==
+	CHECK(cutoff_topology_plan(t, 2, (cutoff_placement_t)-1, pu, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
 	      "policy -1 accepted");
 	CHECK(cutoff_topology_describe(t, NULL) == CUTOFF_EINVAL, "describe with info NULL");
 	CHECK(cutoff_topology_describe(NULL, NULL) == CUTOFF_EINVAL,
 	      "describe(NULL, NULL) accepted");
-	CHECK(cutoff_topo_load(NULL) == CUTOFF_EINVAL, "cutoff_topo_load(NULL) accepted");
-	CHECK(cutoff_topo_bind_thread(NULL, 0) == CUTOFF_EINVAL, "bind without a topology");
-	CHECK(cutoff_topo_bind_thread(t, -1) == CUTOFF_EINVAL, "bind to PU -1");
-	CHECK(cutoff_topo_bind_thread(t, 2) == CUTOFF_EINVAL, "bind to PU 2 of 2");
+	CHECK(cutoff_topology_load(NULL) == CUTOFF_EINVAL, "cutoff_topology_load(NULL) accepted");
+	CHECK(cutoff_topology_bind_thread(NULL, 0) == CUTOFF_EINVAL, "bind without a topology");
+	CHECK(cutoff_topology_bind_thread(t, -1) == CUTOFF_EINVAL, "bind to PU -1");
+	CHECK(cutoff_topology_bind_thread(t, 2) == CUTOFF_EINVAL, "bind to PU 2 of 2");
 	/* A synthetic topology has binding hooks that succeed without binding. */
-	CHECK(cutoff_topo_bind_thread(t, 1) == CUTOFF_ENOTSUP, "bind through a synthetic topology");
+	CHECK(cutoff_topology_bind_thread(t, 1) == CUTOFF_ENOTSUP,
+	      "bind through a synthetic topology");
 
 	int *big = malloc(CUTOFF_MAX_THREADS * sizeof(*big));
 	CHECK(big &&
-	              cutoff_placement_plan(t, CUTOFF_MAX_THREADS, CUTOFF_PLACE_SCATTER, big, NULL,
-	                                    NULL, NULL) == 0 &&
+	              cutoff_topology_plan(t, CUTOFF_MAX_THREADS, CUTOFF_PLACE_SCATTER, big, NULL,
+	                                   NULL, NULL) == 0 &&
 	              big[CUTOFF_MAX_THREADS - 1] == (CUTOFF_MAX_THREADS - 1) % 2,
 	      "CUTOFF_MAX_THREADS threads refused or misplaced");
 	free(big);
@@ -414,7 +415,7 @@ typedef struct bind_job {
 static void *bind_thread(void *arg)
 {
 	bind_job_t *job = arg;
-	job->rc = cutoff_topo_bind_thread(job->topology, job->pu);
+	job->rc = cutoff_topology_bind_thread(job->topology, job->pu);
 	hwloc_bitmap_t now = hwloc_bitmap_alloc();
 	if (now && hwloc_get_cpubind(job->topology, now, HWLOC_CPUBIND_THREAD) == 0)
 		job->exact =
@@ -428,8 +429,8 @@ static void *bind_thread(void *arg)
 static void test_bind_here(void)
 {
 	void *t;
-	int rc = cutoff_topo_load(&t);
-	CHECK(rc == 0, "cutoff_topo_load: %s", cutoff_strerror(rc));
+	int rc = cutoff_topology_load(&t);
+	CHECK(rc == 0, "cutoff_topology_load: %s", cutoff_strerror(rc));
 	if (rc != 0)
 		return;
 	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t);
@@ -452,9 +453,9 @@ static void test_bind_here(void)
 			       job.pu);
 		}
 	}
-	CHECK(cutoff_topo_bind_thread(t, 1 << 20) == CUTOFF_EINVAL, "bind to PU 2^20");
-	cutoff_topo_free(t);
-	cutoff_topo_free(NULL);
+	CHECK(cutoff_topology_bind_thread(t, 1 << 20) == CUTOFF_EINVAL, "bind to PU 2^20");
+	cutoff_topology_free(t);
+	cutoff_topology_free(NULL);
 }
 
 int main(void)

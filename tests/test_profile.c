@@ -445,8 +445,8 @@ static void after_cut(void)
 		 * program on a core may hold it back for milliseconds): asked of as many
 		 * searches as 60 seconds allow, at least 20. */
 		const time_t give_up = time(NULL) + 60;
-		for (int k = 0; e && (threads == 1 ? k < 1 : k < 20 || time(NULL) < give_up) &&
-		                after == 0;
+		for (int k = 0;
+		     e && (threads == 1 ? k < 1 : k < 20 || time(NULL) < give_up) && after == 0;
 		     k++) {
 			cutoff_limits_t lim;
 			cutoff_limits_default(&lim);
@@ -497,7 +497,7 @@ static void compiled_out(void)
 
 int main(void)
 {
-	cutoff_topo_load((void **)&topology);
+	cutoff_topology_load((void **)&topology);
 	CHECK(cutoff_profile_available() == (CUTOFF_PROFILE != 0), "cutoff_profile_available");
 	if (cutoff_profile_available()) {
 		minimal_tree();
@@ -508,6 +508,6 @@ int main(void)
 	} else {
 		compiled_out();
 	}
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

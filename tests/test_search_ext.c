@@ -240,17 +240,18 @@ static void repetitions(void)
 				for (int depth = 1; depth <= 12; depth++) {
 					ring_state_t root = { pos, 0 };
 					uint64_t path[64];
-					/* a history: another square, same side to move, two plies before
-					 * the root, which the search may reach again */
+					/* played before the root: another square, same side to
+					 * move, two plies before the root, which the search may
+					 * reach again */
 					ring_state_t before = { (pos + 3) % RING, 0 };
-					uint64_t history[2] = { ring_key(NULL, &before), 7777 };
+					uint64_t played[2] = { ring_key(NULL, &before), 7777 };
 					cutoff_limits_t lim;
 					cutoff_limits_default(&lim);
 					lim.depth = depth;
-					lim.history = depth % 2 ? history : NULL;
-					lim.history_length = depth % 2 ? 2 : 0;
-					path[0] = history[0];
-					path[1] = history[1];
+					lim.played = depth % 2 ? played : NULL;
+					lim.played_length = depth % 2 ? 2 : 0;
+					path[0] = played[0];
+					path[1] = played[1];
 					int base = depth % 2 ? 2 : 0;
 					cutoff_result_t r;
 					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL,
@@ -279,7 +280,8 @@ static void repetitions(void)
 		}
 	printf("repetitions: %d searches, %d wrong, %llu repetitions scored\n", runs, wrong,
 	       (unsigned long long)reps);
-	CHECK(wrong == 0 && reps > 0, "repetitions over the path and the history score as draws");
+	CHECK(wrong == 0 && reps > 0,
+	      "repetitions over the path and the played positions score as draws");
 }
 
 /* Null move and LMR: on, every search completes with a legal move, repeats itself on a
@@ -335,10 +337,10 @@ static void pruning(void)
 
 int main(void)
 {
-	cutoff_topo_load(&topology);
+	cutoff_topology_load(&topology);
 	quiescence();
 	repetitions();
 	pruning();
-	cutoff_topo_free(topology);
+	cutoff_topology_free(topology);
 	return check_report();
 }

@@ -26,13 +26,13 @@ static void *sim_topology;
 
 static inline void sim_topology_load(void)
 {
-	if (cutoff_topo_load(&sim_topology) != 0)
+	if (cutoff_topology_load(&sim_topology) != 0)
 		sim_topology = NULL;
 }
 
 static inline void sim_topology_free(void)
 {
-	cutoff_topo_free(sim_topology);
+	cutoff_topology_free(sim_topology);
 	sim_topology = NULL;
 }
 

@@ -39,7 +39,7 @@
  *
  * Where the threads go: where the run's engines put theirs (--placement). Thread 0 is the
  * caller, never bound, as the engine's thread 0; thread i is bound to the PU that
- * cutoff_placement_plan() gives it; under `none` no thread is bound. The library binds
+ * cutoff_topology_plan() gives it; under `none` no thread is bound. The library binds
  * through hwloc, which is internal to it: this command knows only the public API, so it
  * binds with pthread_attr_setaffinity_np to the plan's PU numbers (operating-system
  * indices, which are the CPU numbers of an affinity mask). A thread that cannot be bound
@@ -255,7 +255,7 @@ static bool plan_cpus(bench_t *b)
 	int most = b->counts[b->ncounts - 1];
 	int nslots = b->pus < CUTOFF_MAX_THREADS ? b->pus : CUTOFF_MAX_THREADS;
 	int asked = nslots < CUTOFF_MAX_THREADS ? nslots + 1 : nslots;
-	if (nslots < 1 || cutoff_placement_plan(NULL, asked, policy, pu, NULL, NULL, NULL) < 0)
+	if (nslots < 1 || cutoff_topology_plan(NULL, asked, policy, pu, NULL, NULL, NULL) < 0)
 		return false;
 	/* Thread i takes slot i % nslots and thread 0 is never bound: slot 0's PU is that of
 	 * thread nslots, when the plan reaches it. */
@@ -271,7 +271,7 @@ static bool plan_cpus(bench_t *b)
 	if (b->placement == CUTOFF_PLACE_NONE)
 		return true;
 	int n = most < BENCH_PROBE_THREADS ? most : BENCH_PROBE_THREADS;
-	if (cutoff_placement_plan(NULL, n, (cutoff_placement_t)b->placement, pu, NULL, NULL, NULL) <
+	if (cutoff_topology_plan(NULL, n, (cutoff_placement_t)b->placement, pu, NULL, NULL, NULL) <
 	    0)
 		return false;
 	for (int i = 1; i < n; i++)

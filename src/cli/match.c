@@ -17,9 +17,9 @@
  *
  * The rest of the rules come from the library: checkmate, stalemate, the fifty-move rule
  * and insufficient material from the game's terminal callback; threefold repetition from
- * the Zobrist keys of the game's positions, which the referee keeps (a state has no
- * history). The fifty-move rule and repetition are applied at once, as referees do, not
- * left to a claim.
+ * the Zobrist keys of the game's positions, which the referee keeps (a state does not
+ * hold the game that led to it). The fifty-move rule and repetition are applied at once,
+ * as referees do, not left to a claim.
  *
  * Single-threaded: one engine thinks at a time, and the referee waits for it with poll().
  */
@@ -251,7 +251,8 @@ static void log_line(match_t *m, const engine_t *e, const char *dir, const char 
 {
 	if (!m->log)
 		return;
-	fprintf(m->log, "%10.3f %d%s %.*s\n", secs((int64_t)cli_now_ns() - m->t0), e->id, dir, (int)n, text);
+	fprintf(m->log, "%10.3f %d%s %.*s\n", secs((int64_t)cli_now_ns() - m->t0), e->id, dir,
+	        (int)n, text);
 	fflush(m->log);
 }
 

@@ -1,7 +1,7 @@
 /*
  * topo.c — `cutoff topo`: what hwloc sees of the CPUs this process may use, and where an
  * engine with N threads under a placement policy would put each of them. The plan is the
- * library's own (cutoff_placement_plan), the one the engine binds its workers by, so this
+ * library's own (cutoff_topology_plan), the one the engine binds its workers by, so this
  * is the way to see it before a run, on this machine or on a synthetic one described by
  * HWLOC_SYNTHETIC.
  */
@@ -173,8 +173,7 @@ int cli_topo(int argc, char **argv)
 	}
 	p->threads = (int)threads;
 	p->policy = (cutoff_placement_t)placement;
-	rc = cutoff_placement_plan(NULL, p->threads, p->policy, p->pu, p->core, p->package,
-	                           p->numa);
+	rc = cutoff_topology_plan(NULL, p->threads, p->policy, p->pu, p->core, p->package, p->numa);
 	if (rc < 0) {
 		cli_fail("topo", "cannot plan the placement", rc, NULL);
 		free(p);

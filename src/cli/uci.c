@@ -225,8 +225,8 @@ static void copy_option(const cutoff_driver_option_t *opt, void *arg)
 /* One `go`: everything the search thread reads. */
 typedef struct uci_go {
 	cutoff_chess_state_t root;
-	uint64_t history[CUTOFF_MAX_HISTORY]; /* keys before the root, oldest first */
-	int history_length;
+	uint64_t played[CUTOFF_MAX_PLAYED]; /* keys before the root, oldest first */
+	int played_length;
 	cutoff_limits_t limits;   /* without the time limit, computed when the search starts */
 	int64_t soft_ms, hard_ms; /* from t0; 0: none */
 	bool wait;                /* infinite or ponder: hold bestmove back until stopped */
@@ -256,11 +256,11 @@ typedef struct uci_session {
 	double excess_ms; /* main thread only, as all of the above */
 
 	/* The current position and the keys of the positions before it since the last
-	 * irreversible move (at most CUTOFF_MAX_HISTORY, oldest first). */
+	 * irreversible move (at most CUTOFF_MAX_PLAYED, oldest first). */
 	cutoff_chess_state_t pos;
-	uint64_t keys[CUTOFF_MAX_HISTORY];
+	uint64_t keys[CUTOFF_MAX_PLAYED];
 	int nkeys;
-	uint64_t scratch[2 * CUTOFF_MAX_HISTORY]; /* keys while a `position` is read */
+	uint64_t scratch[2 * CUTOFF_MAX_PLAYED]; /* keys while a `position` is read */
 
 	pthread_mutex_t out_lock; /* recursive: a thread that holds it may still say() */
 	pthread_mutex_t lock;
@@ -394,7 +394,8 @@ static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, in
 	cutoff_config_default(&cfg);
 	cfg.threads = (int)o->threads;
 	cfg.tt_mb = (size_t)o->hash_mb;
-	cfg.driver = o->driver == DRIVER_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver;
+	cfg.driver =
+		o->driver == DRIVER_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver;
 	cfg.algo = CUTOFF_ALGO_PVS;
 	if (o->driver == DRIVER_CLUSTER)
 		cli_cluster_configure(s->cluster, &cfg);
@@ -436,7 +437,8 @@ static void option_text(const uci_options_t *o, char *buf, size_t size)
 {
 	char drivers[256];
 	const bool cluster = o->driver == DRIVER_CLUSTER;
-	cli_driver_options_text(&o->drivers, cluster ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver,
+	cli_driver_options_text(&o->drivers,
+	                        cluster ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver,
 	                        drivers, sizeof(drivers));
 	snprintf(buf, size,
 	         "Threads %" PRId64 ", Hash %" PRId64
@@ -677,8 +679,8 @@ static void *search_main(void *arg)
 	uci_go_t *g = &s->go;
 
 	cutoff_limits_t lim = g->limits;
-	lim.history = g->history;
-	lim.history_length = g->history_length;
+	lim.played = g->played;
+	lim.played_length = g->played_length;
 	if (g->hard_ms > 0) {
 		int64_t left = g->hard_ms - elapsed_ms(g->t0);
 		lim.time_ms = left < 1 ? 1 : (uint64_t)left;
@@ -835,7 +837,7 @@ static void cmd_uci(uci_session_t *s)
 	say(s, "uciok");
 }
 
-/* Reads the rest of a `position` line into a new position and history; commits them only
+/* Reads the rest of a `position` line into a new position and its played keys; commits them only
  * when the whole line is good. */
 static void cmd_position(uci_session_t *s, char **cur)
 {
@@ -878,7 +880,8 @@ static void cmd_position(uci_session_t *s, char **cur)
 			return;
 		}
 		if (cutoff_chess_parse_fen(s->chess, fen, &st, msg, sizeof(msg)) != 0) {
-			say_error(s, "position fen %s: %s", cli_quote_ascii(q, sizeof(q), fen), msg);
+			say_error(s, "position fen %s: %s", cli_quote_ascii(q, sizeof(q), fen),
+			          msg);
 			return;
 		}
 	} else {
@@ -887,31 +890,32 @@ static void cmd_position(uci_session_t *s, char **cur)
 		return;
 	}
 	if (t && strcmp(t, "moves") != 0) {
-		say_error(s, "position: expected 'moves', got %s", cli_quote_ascii(q, sizeof(q), t));
+		say_error(s, "position: expected 'moves', got %s",
+		          cli_quote_ascii(q, sizeof(q), t));
 		return;
 	}
 	/* scratch[0 .. n) holds the keys since the last irreversible move; it keeps only the
-	 * newest CUTOFF_MAX_HISTORY, moved down in blocks. */
+	 * newest CUTOFF_MAX_PLAYED, moved down in blocks. */
 	int n = 0, index = 0;
 	while (t && (t = next_token(cur))) {
 		cutoff_move_t m;
 		index++;
 		if (cutoff_chess_parse_move(s->chess, &st, t, &m, msg, sizeof(msg)) != 0) {
-			say_error(s, "position: move %d %s: %s", index, cli_quote_ascii(q, sizeof(q), t),
-			          msg);
+			say_error(s, "position: move %d %s: %s", index,
+			          cli_quote_ascii(q, sizeof(q), t), msg);
 			return;
 		}
-		if (n == 2 * CUTOFF_MAX_HISTORY) {
-			memmove(s->scratch, s->scratch + CUTOFF_MAX_HISTORY,
-			        CUTOFF_MAX_HISTORY * sizeof(uint64_t));
-			n = CUTOFF_MAX_HISTORY;
+		if (n == 2 * CUTOFF_MAX_PLAYED) {
+			memmove(s->scratch, s->scratch + CUTOFF_MAX_PLAYED,
+			        CUTOFF_MAX_PLAYED * sizeof(uint64_t));
+			n = CUTOFF_MAX_PLAYED;
 		}
 		s->scratch[n++] = s->game->key(s->game->ctx, &st);
 		(void)cutoff_chess_play(s->chess, &st, m, &st);
 		if (s->game->reversible(s->game->ctx, &st) == 0)
 			n = 0;
 	}
-	int keep = n < CUTOFF_MAX_HISTORY ? n : CUTOFF_MAX_HISTORY;
+	int keep = n < CUTOFF_MAX_PLAYED ? n : CUTOFF_MAX_PLAYED;
 	memcpy(s->keys, s->scratch + (n - keep), (size_t)keep * sizeof(uint64_t));
 	s->nkeys = keep;
 	s->pos = st;
@@ -996,7 +1000,8 @@ static bool read_searchmoves(uci_session_t *s, char **cur, char **next)
 	while ((t = next_token(cur)) && !is_go_keyword(t)) {
 		cutoff_move_t m;
 		if (cutoff_chess_parse_move(s->chess, &s->pos, t, &m, msg, sizeof(msg)) != 0) {
-			say_error(s, "go: searchmoves %s: %s", cli_quote_ascii(q, sizeof(q), t), msg);
+			say_error(s, "go: searchmoves %s: %s", cli_quote_ascii(q, sizeof(q), t),
+			          msg);
 			return false;
 		}
 	}
@@ -1111,8 +1116,8 @@ static void prepare_go(uci_session_t *s, const go_args_t *a, double t0, int64_t 
 {
 	uci_go_t *g = &s->go;
 	g->root = s->pos;
-	memcpy(g->history, s->keys, (size_t)s->nkeys * sizeof(uint64_t));
-	g->history_length = s->nkeys;
+	memcpy(g->played, s->keys, (size_t)s->nkeys * sizeof(uint64_t));
+	g->played_length = s->nkeys;
 	g->t0 = t0;
 	g->debug = s->debug;
 	g->wait = a->infinite || a->ponder;
@@ -1371,7 +1376,8 @@ static void set_option(uci_session_t *s, int opt, const cutoff_driver_option_t *
 		if (k < 0) {
 			char list[256];
 			say_error(s, "setoption: Algorithm: expected one of %s%s, got %s",
-			          cli_driver_list(list, sizeof(list)), s->cluster ? ", cluster" : "",
+			          cli_driver_list(list, sizeof(list)),
+			          s->cluster ? ", cluster" : "",
 			          cli_quote_ascii(q, sizeof(q), value));
 			return;
 		}

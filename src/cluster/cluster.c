@@ -46,8 +46,8 @@ enum {
 	TAGS = 32767, /* a search's messages carry tag 1 + (its number % TAGS): a receive
 	                 left over from one search cannot match the next one's */
 	RECV_SLOTS = 4,
-	SLEEP_NS = 50000, /* a wait's nap between tests: leaves the CPU to searching ranks */
-	SPIN_NS = 50000,  /* ... after this long testing without a nap: the answer of a
+	SLEEP_NS = 50000,  /* a wait's nap between tests: leaves the CPU to searching ranks */
+	SPIN_NS = 50000,   /* ... after this long testing without a nap: the answer of a
 	                     rank that is not searching comes in microseconds */
 	SPIN_TESTS = 2000, /* ... or after this many tests (a simulated transport's clock
 	                      does not move while it is only tested) */
@@ -74,7 +74,12 @@ typedef struct slot {
 } slot_t;
 
 /* What a round sums: the stop votes, nodes, entries stored. */
-enum { SUM_STOP, SUM_NODES, SUM_STORED, SUMS };
+enum {
+	SUM_STOP,
+	SUM_NODES,
+	SUM_STORED,
+	SUMS
+};
 
 struct cutoff_cluster {
 	cutoff_transport_t tp; /* its ctx owned here (transport.h) */
@@ -86,24 +91,24 @@ struct cutoff_cluster {
 	uint64_t *sent_to;          /* messages sent to each rank in this search */
 	cutoff_tt_entry_t *scratch; /* what one progress takes from the rings */
 	int scratch_cap;
-	cutoff_result_t *voted;     /* the answer broadcast from the voting rank */
+	cutoff_result_t *voted;        /* the answer broadcast from the voting rank */
 	cutoff_cluster_stats_t *stats; /* every rank's, after a search */
-	struct ballot *ballots;     /* every rank's answer in brief, for the vote */
-	int stop_requested;         /* cutoff_cluster_stop: any thread, relaxed */
+	struct ballot *ballots;        /* every rank's answer in brief, for the vote */
+	int stop_requested;            /* cutoff_cluster_stop: any thread, relaxed */
 	char error[256];
 
 	/* one search's state: written and read by the searching thread only */
 	cutoff_engine_t *engine;
 	int threads;
 	uint64_t node_limit;
-	bool searching;     /* the engine's search has not returned yet */
-	bool agreed;        /* round K seen: the search is over for every rank */
-	bool failed;        /* a wait timed out: CUTOFF_EPEER */
+	bool searching; /* the engine's search has not returned yet */
+	bool agreed;    /* round K seen: the search is over for every rank */
+	bool failed;    /* a wait timed out: CUTOFF_EPEER */
 	cutoff_req_t round;
 	bool round_busy;
 	int64_t round_in[SUMS], round_out[SUMS];
 	uint64_t round_started_ns;
-	uint64_t nodes;        /* the engine's, as the poll hook last said */
+	uint64_t nodes;         /* the engine's, as the poll hook last said */
 	uint64_t cluster_nodes; /* every rank's, as of the latest round */
 	uint64_t own_nodes_at_round;
 	uint64_t last_send_ns;
@@ -118,7 +123,6 @@ struct cutoff_cluster {
 	void *info_user;
 	cutoff_result_t *info_copy;
 };
-
 
 /* The transport's clock (real, or virtual in a simulation) and its pause. */
 static uint64_t now_ns(const cutoff_cluster_t *cl) { return cl->tp.now_ns(cl->tp.ctx); }
@@ -391,7 +395,8 @@ static void send_own(cutoff_cluster_t *cl)
 	uint64_t ring_dropped = 0;
 	for (int th = 0; th < cl->threads; th++) {
 		uint64_t d = 0;
-		int got = cutoff_engine_export(cl->engine, th, cl->scratch + n, cl->scratch_cap - n, &d);
+		int got = cutoff_engine_export(cl->engine, th, cl->scratch + n, cl->scratch_cap - n,
+		                               &d);
 		n += got > 0 ? got : 0;
 		ring_dropped += d;
 		/* What a full scratch leaves in a ring waits for the next batch. */
@@ -407,7 +412,8 @@ static void send_own(cutoff_cluster_t *cl)
 	}
 	if (n > 0) {
 		if (cl->cfg.exchange == CUTOFF_CLUSTER_RING) {
-			overflow |= !send_entries(cl, (cl->rank + 1) % cl->size, cl->rank, cl->scratch, n);
+			overflow |= !send_entries(cl, (cl->rank + 1) % cl->size, cl->rank,
+			                          cl->scratch, n);
 		} else {
 			for (int r = 0; r < cl->size; r++)
 				if (r != cl->rank)
@@ -433,8 +439,8 @@ static void start_round(cutoff_cluster_t *cl)
 	cl->round_in[SUM_NODES] = (int64_t)cl->nodes;
 	cl->round_in[SUM_STORED] = (int64_t)cl->mine.stored_entries;
 	cl->own_nodes_at_round = cl->nodes;
-	cl->tp.iallreduce(cl->tp.ctx, cl->round_in, cl->round_out, SUMS, CUTOFF_DT_I64, CUTOFF_OP_SUM,
-	                  &cl->round);
+	cl->tp.iallreduce(cl->tp.ctx, cl->round_in, cl->round_out, SUMS, CUTOFF_DT_I64,
+	                  CUTOFF_OP_SUM, &cl->round);
 	cl->round_busy = true;
 	cl->round_started_ns = now_ns(cl);
 }
@@ -447,9 +453,12 @@ static void step_round(cutoff_cluster_t *cl)
 		return;
 	if (cl->round_busy) {
 		if (!cl->tp.test(cl->tp.ctx, &cl->round, NULL)) {
-			if (now_ns(cl) - cl->round_started_ns > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
-				fail(cl, "rank %d: round %llu of the stop vote not completed in %d ms",
-				     cl->rank, (unsigned long long)cl->mine.rounds, cl->cfg.timeout_ms);
+			if (now_ns(cl) - cl->round_started_ns >
+			    (uint64_t)cl->cfg.timeout_ms * 1000000u) {
+				fail(cl,
+				     "rank %d: round %llu of the stop vote not completed in %d ms",
+				     cl->rank, (unsigned long long)cl->mine.rounds,
+				     cl->cfg.timeout_ms);
 				if (cl->searching)
 					cutoff_engine_stop(cl->engine);
 			}
@@ -527,7 +536,8 @@ static bool drain(cutoff_cluster_t *cl)
 			}
 		if (now_ns(cl) - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
 			fail(cl, "rank %d: %llu of %llu messages in flight never came", cl->rank,
-			     (unsigned long long)(expect - cl->arrivals), (unsigned long long)expect);
+			     (unsigned long long)(expect - cl->arrivals),
+			     (unsigned long long)expect);
 			return false;
 		}
 		if (now_ns(cl) - t0 > SPIN_NS || tests > SPIN_TESTS)
@@ -548,7 +558,6 @@ static bool drain(cutoff_cluster_t *cl)
 	}
 	return true;
 }
-
 
 static bool proven_win(const ballot_t *b)
 {
@@ -599,7 +608,7 @@ static int vote(const ballot_t *b, int n)
 /* Every rank's limits must be the same (rank 0's time limit aside). */
 static bool same_limits(cutoff_cluster_t *cl, const cutoff_limits_t *l)
 {
-	int64_t mine[6] = { l->depth, l->iterate, l->solve, l->alpha, l->beta, l->history_length };
+	int64_t mine[6] = { l->depth, l->iterate, l->solve, l->alpha, l->beta, l->played_length };
 	int64_t lo[6], hi[6];
 	cutoff_req_t req[2];
 	cl->tp.iallreduce(cl->tp.ctx, mine, lo, 6, CUTOFF_DT_I64, CUTOFF_OP_MIN, &req[0]);
@@ -620,8 +629,8 @@ static bool same_limits(cutoff_cluster_t *cl, const cutoff_limits_t *l)
  * the answer. Returns the voted rank's return code. */
 static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 {
-	ballot_t mine = { r->iterations, r->solved, r->value, (int32_t)r->bound, r->depth, rc,
-		          r->best_move };
+	ballot_t mine = { r->iterations, r->solved, r->value,    (int32_t)r->bound,
+		          r->depth,      rc,        r->best_move };
 	ballot_t *all = cl->ballots;
 	cutoff_req_t req;
 	cl->tp.iallgather(cl->tp.ctx, &mine, (int)sizeof(mine), all, &req);
@@ -638,7 +647,7 @@ static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 	       psum[5];
 	uint64_t maxima[3] = { r->counters.seldepth, (uint64_t)r->profile.depth_reached,
 		               (uint64_t)r->profile.depth_completed },
-	         mmax[3];
+		 mmax[3];
 	cutoff_req_t reqs[3];
 	cl->tp.iallreduce(cl->tp.ctx, counters, csum, (int)(sizeof(counters) / 8), CUTOFF_DT_U64,
 	                  CUTOFF_OP_SUM, &reqs[0]);
@@ -658,8 +667,8 @@ static int conclude(cutoff_cluster_t *cl, int rc, cutoff_result_t *r)
 	memcpy(r, cl->voted, sizeof(*r));
 	memcpy(&r->counters, csum, sizeof(csum));
 	r->counters.seldepth = mmax[0];
-	r->profile = (cutoff_profile_t){ psum[0], psum[1], psum[2], psum[3], psum[4], (int)mmax[1],
-		                         (int)mmax[2] };
+	r->profile = (cutoff_profile_t){ psum[0], psum[1],      psum[2],     psum[3],
+		                         psum[4], (int)mmax[1], (int)mmax[2] };
 	r->time_s = time_s;
 	return voted_rc;
 }
@@ -711,8 +720,8 @@ int cutoff_cluster_search(cutoff_cluster_t *cl, cutoff_engine_t *engine, const v
 	lim.poll_user = cl;
 	cl->info = info;
 	cl->info_user = info_user;
-	int rc = cutoff_engine_search(engine, root, &lim, result, cl->rank == 0 && info ? on_info : NULL,
-	                              cl);
+	int rc = cutoff_engine_search(engine, root, &lim, result,
+	                              cl->rank == 0 && info ? on_info : NULL, cl);
 	cl->searching = false;
 	cl->nodes = result->counters.nodes;
 
