@@ -249,6 +249,89 @@ static int check_config(const cutoff_config_t *c)
 	return cutoff_driver_check_options(c);
 }
 
+/* The engine's topology (the caller's, or this machine's loaded here; none when hwloc
+ * cannot load one: memory is then plain and threads unbound) and its table. */
+static int engine_place(cutoff_engine_t *e, const cutoff_config_t *cfg)
+{
+	int rc = CUTOFF_OK;
+	e->topology = cfg->topology;
+	if (!e->topology) {
+		void *topo = NULL;
+		if (cutoff_topology_load(&topo) == 0) {
+			e->topology = topo;
+			e->own_topology = true;
+		} else {
+			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			           "hwloc could not load the topology: running unplaced");
+		}
+	}
+	if (cfg->tt_mb > 0 &&
+	    !(e->tt = cutoff_tt_new_placed(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
+		cutoff_say(cfg, CUTOFF_LOG_WARN,
+		           "config: a table of %zu MiB could not be allocated", cfg->tt_mb);
+		return rc;
+	}
+	return CUTOFF_OK;
+}
+
+/* The pool of cfg->threads threads, bound by the placement plan when there is one (a
+ * plan that cannot be made, or a thread that cannot be bound, is said and runs unbound). */
+static int engine_start_pool(cutoff_engine_t *e, const cutoff_config_t *cfg)
+{
+	int *plan = NULL, failures = 0;
+	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
+		plan = malloc(sizeof(int) * (size_t)cfg->threads);
+		if (plan && cutoff_topology_plan(e->topology, cfg->threads, cfg->placement, plan,
+		                                 NULL, NULL, NULL) < 0) {
+			free(plan);
+			plan = NULL;
+		}
+		if (!plan)
+			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			           "placement: no plan could be made: running unbound");
+	}
+	int rc = cutoff_pool_new(cfg->threads, engine_pus(e->topology), e->topology, plan,
+	                         &failures, &e->pool);
+	free(plan);
+	if (rc < 0) {
+		cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started",
+		           cfg->threads);
+		return rc;
+	}
+	if (failures > 0)
+		cutoff_say(
+			cfg, CUTOFF_LOG_WARN,
+			"placement: %d of %d worker threads could not be bound: they run unbound",
+			failures, cfg->threads - 1);
+	return CUTOFF_OK;
+}
+
+/* The searchers, their export rings (config.share_ring) and the driver's state. */
+static int engine_searchers(cutoff_engine_t *e, const cutoff_config_t *cfg)
+{
+	/* Aligned: no two threads' searchers share a cache line (search.h). */
+	e->searchers = aligned_alloc(_Alignof(cutoff_searcher_t),
+	                             (size_t)cfg->threads * sizeof(*e->searchers));
+	if (e->searchers)
+		memset(e->searchers, 0, (size_t)cfg->threads * sizeof(*e->searchers));
+	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
+	int rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
+	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
+		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i, cfg);
+	if (rc == CUTOFF_OK && cfg->share_ring > 0) {
+		e->shares = calloc((size_t)cfg->threads, sizeof(*e->shares));
+		rc = e->shares ? CUTOFF_OK : CUTOFF_ENOMEM;
+		for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++) {
+			rc = cutoff_share_init(&e->shares[i], (unsigned)cfg->share_ring);
+			e->searchers[i].share = rc == CUTOFF_OK ? &e->shares[i] : NULL;
+		}
+	}
+	e->drv = cutoff_driver_ops(cfg->driver);
+	if (rc == CUTOFF_OK && e->drv->create)
+		rc = e->drv->create(cfg, &e->game, e->searchers, &e->drv_state);
+	return rc;
+}
+
 cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg, int *err)
 {
 	cutoff_config_t defaults;
@@ -275,74 +358,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 	}
 	e->game = *game;
 	e->cfg = *cfg;
-	e->topology = cfg->topology;
-	if (!e->topology) {
-		/* Without a topology the engine still works: memory is plain, threads unbound. */
-		void *topo = NULL;
-		if (cutoff_topology_load(&topo) == 0) {
-			e->topology = topo;
-			e->own_topology = true;
-		} else {
-			cutoff_say(cfg, CUTOFF_LOG_WARN,
-			           "hwloc could not load the topology: running unplaced");
-		}
-	}
-	if (cfg->tt_mb > 0 &&
-	    !(e->tt = cutoff_tt_new_placed(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN,
-		           "config: a table of %zu MiB could not be allocated", cfg->tt_mb);
-		cutoff_engine_free(e);
-		*err = rc;
-		return NULL;
-	}
-	int *plan = NULL, failures = 0;
-	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
-		plan = malloc(sizeof(int) * (size_t)cfg->threads);
-		if (plan && cutoff_topology_plan(e->topology, cfg->threads, cfg->placement, plan,
-		                                 NULL, NULL, NULL) < 0) {
-			free(plan);
-			plan = NULL;
-		}
-		if (!plan)
-			cutoff_say(cfg, CUTOFF_LOG_WARN,
-			           "placement: no plan could be made: running unbound");
-	}
-	rc = cutoff_pool_new(cfg->threads, engine_pus(e->topology), e->topology, plan, &failures,
-	                     &e->pool);
-	free(plan);
-	if (rc < 0) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started",
-		           cfg->threads);
-		cutoff_engine_free(e);
-		*err = rc;
-		return NULL;
-	}
-	if (failures > 0)
-		cutoff_say(
-			cfg, CUTOFF_LOG_WARN,
-			"placement: %d of %d worker threads could not be bound: they run unbound",
-			failures, cfg->threads - 1);
-	/* Aligned: no two threads' searchers share a cache line (search.h). */
-	e->searchers = aligned_alloc(_Alignof(cutoff_searcher_t),
-	                             (size_t)cfg->threads * sizeof(*e->searchers));
-	if (e->searchers)
-		memset(e->searchers, 0, (size_t)cfg->threads * sizeof(*e->searchers));
-	e->results = calloc((size_t)cfg->threads, sizeof(*e->results));
-	rc = e->searchers && e->results ? CUTOFF_OK : CUTOFF_ENOMEM;
-	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
-		rc = cutoff_searcher_init(&e->searchers[i], &e->game, e->tt, &e->control, i, cfg);
-	if (rc == CUTOFF_OK && cfg->share_ring > 0) {
-		e->shares = calloc((size_t)cfg->threads, sizeof(*e->shares));
-		rc = e->shares ? CUTOFF_OK : CUTOFF_ENOMEM;
-		for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++) {
-			rc = cutoff_share_init(&e->shares[i], (unsigned)cfg->share_ring);
-			e->searchers[i].share = rc == CUTOFF_OK ? &e->shares[i] : NULL;
-		}
-	}
-	e->drv = cutoff_driver_ops(cfg->driver);
-	if (rc == CUTOFF_OK && e->drv->create)
-		rc = e->drv->create(cfg, &e->game, e->searchers, &e->drv_state);
-	if (rc < 0) {
+	if ((rc = engine_place(e, cfg)) < 0 || (rc = engine_start_pool(e, cfg)) < 0 ||
+	    (rc = engine_searchers(e, cfg)) < 0) {
 		cutoff_engine_free(e);
 		*err = rc;
 		return NULL;
@@ -684,6 +701,56 @@ static void search_job(void *arg, int index, int threads)
 		s->prof.end_ns = cutoff_now_ns();
 }
 
+/* Readies a search: the table's new generation, the control block (everything the
+ * threads read is written here, before the pool starts them), the export rings, the
+ * driver, and each thread's searcher and result. */
+static void search_begin(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
+                         uint64_t t0)
+{
+	const int threads = e->cfg.threads;
+	if (e->tt)
+		cutoff_tt_new_search(e->tt);
+	e->control.halt = 0;
+	e->control.nodes = 0;
+	e->control.node_limit = limits->nodes;
+	e->control.deadline_ns = limits->time_ms ? t0 + limits->time_ms * 1000000u : 0;
+	e->control.threads = e->drv->alone ? 1 : threads;
+	e->control.poll = limits->poll;
+	e->control.poll_user = limits->poll_user;
+	e->control.engine = e;
+	for (int i = 0; e->shares && i < threads; i++)
+		cutoff_share_reset(&e->shares[i]);
+	if (e->drv->begin)
+		e->drv->begin(e->drv_state);
+	for (int i = 0; i < threads; i++) {
+		cutoff_searcher_start(&e->searchers[i], root, limits->played, limits->played_length,
+		                      limits->solve);
+		memset(&e->results[i], 0, sizeof(e->results[i]));
+		e->results[i].best_move = CUTOFF_MOVE_NONE;
+	}
+}
+
+/* The answer once the pool is done: the driver's pick of the threads' results (the
+ * last resort's move when it has none), with the counters and profiles of every thread. */
+static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t last_resort)
+{
+	const int threads = e->cfg.threads;
+	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
+	*r = e->results[pick];
+	if (r->best_move == CUTOFF_MOVE_NONE)
+		r->best_move = last_resort;
+	memset(&r->counters, 0, sizeof(r->counters));
+	memset(&r->profile, 0, sizeof(r->profile));
+	measure_span(e);
+	for (int i = 0; i < threads; i++)
+		cutoff_searcher_fold(&e->searchers[i]);
+	for (int i = 0; i < threads; i++) {
+		cutoff_counters_add(&r->counters, &e->searchers[i].count);
+		cutoff_profile_t p = thread_profile(e, i);
+		cutoff_profile_add(&r->profile, &p);
+	}
+}
+
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
                          cutoff_result_t *r, cutoff_info_fn info, void *info_user)
 {
@@ -696,7 +763,6 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		return CUTOFF_EBUSY;
 
 	const cutoff_game_t *g = &e->game;
-	const int threads = e->cfg.threads;
 	const cutoff_job_t job = { .cfg = &e->cfg,
 		                   .lim = limits,
 		                   .searchers = e->searchers,
@@ -726,44 +792,9 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		goto out;
 	}
 	cutoff_move_t last_resort = s0->moves[0];
-	if (e->tt)
-		cutoff_tt_new_search(e->tt);
-
-	/* Everything the threads read is written here, before the pool starts them. */
-	e->control.halt = 0;
-	e->control.nodes = 0;
-	e->control.node_limit = limits->nodes;
-	e->control.deadline_ns = limits->time_ms ? job.t0 + limits->time_ms * 1000000u : 0;
-	e->control.threads = e->drv->alone ? 1 : threads;
-	e->control.poll = limits->poll;
-	e->control.poll_user = limits->poll_user;
-	e->control.engine = e;
-	for (int i = 0; e->shares && i < threads; i++)
-		cutoff_share_reset(&e->shares[i]);
-	if (e->drv->begin)
-		e->drv->begin(e->drv_state);
-	for (int i = 0; i < threads; i++) {
-		cutoff_searcher_start(&e->searchers[i], root, limits->played, limits->played_length,
-		                      limits->solve);
-		memset(&e->results[i], 0, sizeof(e->results[i]));
-		e->results[i].best_move = CUTOFF_MOVE_NONE;
-	}
+	search_begin(e, root, limits, job.t0);
 	cutoff_pool_run(e->pool, search_job, (void *)&job);
-
-	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
-	*r = e->results[pick];
-	if (r->best_move == CUTOFF_MOVE_NONE)
-		r->best_move = last_resort;
-	memset(&r->counters, 0, sizeof(r->counters));
-	memset(&r->profile, 0, sizeof(r->profile));
-	measure_span(e);
-	for (int i = 0; i < threads; i++)
-		cutoff_searcher_fold(&e->searchers[i]);
-	for (int i = 0; i < threads; i++) {
-		cutoff_counters_add(&r->counters, &e->searchers[i].count);
-		cutoff_profile_t p = thread_profile(e, i);
-		cutoff_profile_add(&r->profile, &p);
-	}
+	search_answer(e, r, last_resort);
 	r->stopped = r->depth < cutoff_final_depth(limits) && !r->solved &&
 	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;

@@ -784,6 +784,10 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  * off, a parallel driver may take over the younger moves (the searcher's hook,
  * cutoff_younger_fn: to search them with other threads, or in another order), and hands
  * back the best value, move and PV.
+ *
+ * Long: the node's steps in the order of the contract's proof (docs/contract.md), the
+ * hand-off to a driver in place; its pieces share a dozen locals, and it is inlined into
+ * three instances (search_node, bare_alphabeta, bare_pvs) where a call costs per node.
  */
 static inline __attribute__((always_inline)) int32_t
 node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,

@@ -88,6 +88,10 @@ CHESS_INLINE uint64_t shift_signed(uint64_t b, int d) { return d > 0 ? b << d : 
  * count, not the whole count: terminal() asks only whether there is a move). Otherwise
  * write the moves (every one, or with `noisy` only the captures and the promotions) and
  * return their number.
+ *
+ * Long: one pass over the position whose steps share the check mask, the pins and the
+ * early return of `any` (ADD_FROM and the pawn macros return from here); split, every
+ * step would take those and hand its count back.
  */
 CHESS_INLINE int generate(const cutoff_chess_t *t, const chess_pos_t *p, uint16_t *list, bool noisy,
                           const int us, const bool any)

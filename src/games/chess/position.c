@@ -305,17 +305,10 @@ static int parse_ep(const char *s, size_t len, chess_pos_t *p, char *err, size_t
 	return 0;
 }
 
-int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, char *err,
-                    size_t errlen)
+/* Splits a FEN into its blank-separated fields: the first FEN_FIELDS + 1 into field[] and
+ * flen[]; returns how many there are (which may be more). */
+static int split_fields(const char *fen, const char **field, size_t *flen)
 {
-	if (err && errlen > 0)
-		err[0] = '\0';
-	if (!t || !fen || !out)
-		return fen_error(err, errlen, "FEN: a NULL argument");
-
-	/* Split into blank-separated fields. */
-	const char *field[FEN_FIELDS + 1];
-	size_t flen[FEN_FIELDS + 1];
 	int nfields = 0;
 	const char *s = fen;
 	while (*s) {
@@ -332,6 +325,68 @@ int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, 
 		}
 		nfields++;
 	}
+	return nfields;
+}
+
+/* The checks a legal position allows: the side not to move is not in check, and the side
+ * to move is in check from at most two pieces, which one move can have made. */
+static int check_checks(const cutoff_chess_t *t, const chess_pos_t *p, char *err, size_t errlen)
+{
+	int them = p->side ^ 1;
+	if (chess_attacked(t, p, chess_king_sq(p, them), p->side, chess_occupied(p)))
+		return fen_error(err, errlen,
+		                 "side to move: %s is to move but %s, not to move, is in check",
+		                 p->side ? "black" : "white", them ? "black" : "white");
+	int ksq = chess_king_sq(p, p->side);
+	uint64_t checkers = chess_attackers(t, p, ksq, chess_occupied(p)) & p->colour[them];
+	if (chess_popcount(checkers) > 2)
+		return fen_error(err, errlen,
+		                 "piece placement: the side to move is in check from %d pieces "
+		                 "(at most 2)",
+		                 chess_popcount(checkers));
+	if (chess_popcount(checkers) == 2)
+		return check_double_check(t, p, ksq, checkers, err, errlen);
+	return 0;
+}
+
+/* The halfmove clock and the fullmove number (field[0] and field[1]) into *p, after its
+ * en-passant square: a pawn that has just moved leaves the clock at 0. */
+static int parse_clocks(const char **field, const size_t *flen, chess_pos_t *p, char *err,
+                        size_t errlen)
+{
+	char shown[32];
+	int halfmove = 0, fullmove = 1;
+	if (!read_number(field[0], flen[0], 0, 150, &halfmove)) {
+		show(shown, sizeof(shown), field[0], flen[0]);
+		return fen_error(err, errlen,
+		                 "halfmove clock: expected a number in 0..150, got '%s'", shown);
+	}
+	if (!read_number(field[1], flen[1], 1, 9999, &fullmove)) {
+		show(shown, sizeof(shown), field[1], flen[1]);
+		return fen_error(err, errlen,
+		                 "fullmove number: expected a number in 1..9999, got '%s'", shown);
+	}
+	if (p->ep != CHESS_NO_SQ && halfmove != 0)
+		return fen_error(err, errlen,
+		                 "halfmove clock: %d, but an en-passant square says a pawn has "
+		                 "just moved (0)",
+		                 halfmove);
+	p->halfmove = (uint16_t)halfmove;
+	p->fullmove = (uint16_t)fullmove;
+	return 0;
+}
+
+int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, char *err,
+                    size_t errlen)
+{
+	if (err && errlen > 0)
+		err[0] = '\0';
+	if (!t || !fen || !out)
+		return fen_error(err, errlen, "FEN: a NULL argument");
+
+	const char *field[FEN_FIELDS + 1];
+	size_t flen[FEN_FIELDS + 1];
+	int nfields = split_fields(fen, field, flen);
 	if (nfields != FEN_FIELDS && nfields != 4)
 		return fen_error(err, errlen,
 		                 "FEN: %d fields, expected 6 (placement, side, castling, en "
@@ -341,6 +396,7 @@ int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, 
 	chess_pos_t p;
 	memset(&p, 0, sizeof(p));
 	p.ep = CHESS_NO_SQ;
+	p.fullmove = 1; /* the clocks of a FEN of 4 fields: 0 and 1 */
 	int rc = parse_placement(field[0], flen[0], &p, err, errlen);
 	if (rc)
 		return rc;
@@ -356,22 +412,9 @@ int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, 
 	p.side = field[1][0] == 'w' ? CHESS_WHITE : CHESS_BLACK;
 
 	/* Check before castling and en passant: their messages assume a sane position. */
-	int them = p.side ^ 1;
-	if (chess_attacked(t, &p, chess_king_sq(&p, them), p.side, chess_occupied(&p)))
-		return fen_error(err, errlen,
-		                 "side to move: %s is to move but %s, not to move, is in check",
-		                 p.side ? "black" : "white", them ? "black" : "white");
-	int ksq = chess_king_sq(&p, p.side);
-	uint64_t checkers = chess_attackers(t, &p, ksq, chess_occupied(&p)) & p.colour[them];
-	if (chess_popcount(checkers) > 2)
-		return fen_error(err, errlen,
-		                 "piece placement: the side to move is in check from %d pieces "
-		                 "(at most 2)",
-		                 chess_popcount(checkers));
-	if (chess_popcount(checkers) == 2 &&
-	    (rc = check_double_check(t, &p, ksq, checkers, err, errlen)) != 0)
+	rc = check_checks(t, &p, err, errlen);
+	if (rc)
 		return rc;
-
 	rc = parse_castling(field[2], flen[2], &p, err, errlen);
 	if (rc)
 		return rc;
@@ -379,29 +422,8 @@ int chess_parse_fen(const cutoff_chess_t *t, const char *fen, chess_pos_t *out, 
 	if (rc)
 		return rc;
 
-	int halfmove = 0, fullmove = 1;
-	if (nfields == FEN_FIELDS) {
-		if (!read_number(field[4], flen[4], 0, 150, &halfmove)) {
-			show(shown, sizeof(shown), field[4], flen[4]);
-			return fen_error(err, errlen,
-			                 "halfmove clock: expected a number in 0..150, got '%s'",
-			                 shown);
-		}
-		if (!read_number(field[5], flen[5], 1, 9999, &fullmove)) {
-			show(shown, sizeof(shown), field[5], flen[5]);
-			return fen_error(err, errlen,
-			                 "fullmove number: expected a number in 1..9999, got '%s'",
-			                 shown);
-		}
-	}
-	if (p.ep != CHESS_NO_SQ && halfmove != 0)
-		return fen_error(
-			err, errlen,
-			"halfmove clock: %d, but an en-passant square says a pawn has just "
-			"moved (0)",
-			halfmove);
-	p.halfmove = (uint16_t)halfmove;
-	p.fullmove = (uint16_t)fullmove;
+	if (nfields == FEN_FIELDS && (rc = parse_clocks(field + 4, flen + 4, &p, err, errlen)) != 0)
+		return rc;
 
 	/* Keep the en-passant square only when a capture there is legal. */
 	if (p.ep != CHESS_NO_SQ && !chess_ep_legal(t, &p, p.ep, p.side ? p.ep + 8 : p.ep - 8))

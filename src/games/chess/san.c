@@ -269,6 +269,62 @@ static bool san_matches(const chess_pos_t *p, const san_parsed_t *sp, unsigned m
 	       (sp->rank < 0 || (int)from / 8 == sp->rank);
 }
 
+/* Why no legal move matches the parsed text sp (n legal moves in list; `promotes`: one
+ * matched but for its missing promotion piece; `not_promotion`: one matched but is not a
+ * promotion), as san_error's answer. */
+static int no_move_error(const chess_pos_t *p, const san_parsed_t *sp, const uint16_t *list, int n,
+                         bool promotes, bool not_promotion, const char *text, char *err,
+                         size_t errlen)
+{
+	if (promotes)
+		return san_error(err, errlen, text,
+		                 "a move to the last rank needs its promotion piece (e8=Q)");
+	if (not_promotion)
+		return san_error(err, errlen, text, "this move is not a promotion");
+	if (sp->castle)
+		return san_error(err, errlen, text, "castling %s side is not legal here",
+		                 sp->castle == 1 ? "king" : "queen");
+	if (sp->piece == CHESS_KING) {
+		for (int i = 0; i < n; i++) {
+			if (move_kind(list[i]) == MOVE_CASTLE && (int)move_to(list[i]) == sp->to)
+				return san_error(err, errlen, text,
+				                 "castling is written O-O or O-O-O");
+		}
+	}
+	char origin[24] = "";
+	if (sp->piece != CHESS_PAWN && sp->file >= 0 && sp->rank >= 0)
+		snprintf(origin, sizeof(origin), " on %c%d", 'a' + sp->file, sp->rank + 1);
+	else if (sp->piece != CHESS_PAWN && sp->file >= 0)
+		snprintf(origin, sizeof(origin), " on the %c-file", 'a' + sp->file);
+	else if (sp->rank >= 0)
+		snprintf(origin, sizeof(origin), " on rank %d", sp->rank + 1);
+	else if (sp->piece == CHESS_PAWN && sp->file != sp->to % 8)
+		snprintf(origin, sizeof(origin), " on the %c-file", 'a' + sp->file);
+	return san_error(err, errlen, text, "no %s %s%s can %s %c%d: not a legal move",
+	                 p->side ? "black" : "white", san_piece_names[sp->piece], origin,
+	                 sp->capture ? "capture on" : "move to", 'a' + sp->to % 8, sp->to / 8 + 1);
+}
+
+/* The moves list[found[0 .. nfound)] all match the text: san_error's answer names them. */
+static int ambiguous_error(const cutoff_chess_t *chess, const chess_pos_t *p, const uint16_t *list,
+                           int n, const int *found, int nfound, const char *text, char *err,
+                           size_t errlen)
+{
+	char names[160];
+	size_t o = 0;
+	for (int k = 0; k < nfound && o + 16 < sizeof(names); k++) {
+		char one[CUTOFF_CHESS_SAN_SIZE];
+		san_write(chess, p, list, n, list[found[k]], one);
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+		                      k == 0            ? ""
+		                      : k == nfound - 1 ? " and "
+		                                        : ", ",
+		                      one);
+	}
+	return san_error(err, errlen, text, "ambiguous: %s %s match", names,
+	                 nfound == 2 ? "both" : "all");
+}
+
 int cutoff_chess_parse_san(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
                            const char *text, cutoff_move_t *move, char *err, size_t errlen)
 {
@@ -316,53 +372,10 @@ int cutoff_chess_parse_san(const cutoff_chess_t *chess, const cutoff_chess_state
 		found[nfound++] = i;
 	}
 
-	if (nfound == 0) {
-		if (promotes)
-			return san_error(
-				err, errlen, text,
-				"a move to the last rank needs its promotion piece (e8=Q)");
-		if (not_promotion)
-			return san_error(err, errlen, text, "this move is not a promotion");
-		if (sp.castle)
-			return san_error(err, errlen, text, "castling %s side is not legal here",
-			                 sp.castle == 1 ? "king" : "queen");
-		if (sp.piece == CHESS_KING) {
-			for (int i = 0; i < n; i++) {
-				if (move_kind(list[i]) == MOVE_CASTLE &&
-				    (int)move_to(list[i]) == sp.to)
-					return san_error(err, errlen, text,
-					                 "castling is written O-O or O-O-O");
-			}
-		}
-		char origin[24] = "";
-		if (sp.piece != CHESS_PAWN && sp.file >= 0 && sp.rank >= 0)
-			snprintf(origin, sizeof(origin), " on %c%d", 'a' + sp.file, sp.rank + 1);
-		else if (sp.piece != CHESS_PAWN && sp.file >= 0)
-			snprintf(origin, sizeof(origin), " on the %c-file", 'a' + sp.file);
-		else if (sp.rank >= 0)
-			snprintf(origin, sizeof(origin), " on rank %d", sp.rank + 1);
-		else if (sp.piece == CHESS_PAWN && sp.file != sp.to % 8)
-			snprintf(origin, sizeof(origin), " on the %c-file", 'a' + sp.file);
-		return san_error(err, errlen, text, "no %s %s%s can %s %c%d: not a legal move",
-		                 p.side ? "black" : "white", san_piece_names[sp.piece], origin,
-		                 sp.capture ? "capture on" : "move to", 'a' + sp.to % 8,
-		                 sp.to / 8 + 1);
-	}
-	if (nfound > 1) {
-		char names[160];
-		size_t o = 0;
-		for (int k = 0; k < nfound && o + 16 < sizeof(names); k++) {
-			char one[CUTOFF_CHESS_SAN_SIZE];
-			san_write(chess, &p, list, n, list[found[k]], one);
-			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
-			                      k == 0            ? ""
-			                      : k == nfound - 1 ? " and "
-			                                        : ", ",
-			                      one);
-		}
-		return san_error(err, errlen, text, "ambiguous: %s %s match", names,
-		                 nfound == 2 ? "both" : "all");
-	}
+	if (nfound == 0)
+		return no_move_error(&p, &sp, list, n, promotes, not_promotion, text, err, errlen);
+	if (nfound > 1)
+		return ambiguous_error(chess, &p, list, n, found, nfound, text, err, errlen);
 	unsigned m = list[found[0]];
 	if (sp.capture && !san_is_capture(&p, m))
 		return san_error(err, errlen, text, "'x' but the move captures nothing");
