@@ -400,7 +400,7 @@ CUTOFF_API void cutoff_config_default(cutoff_config_t *cfg);
 /*
  * The drivers' registry, for front ends that list and choose them by name.
  * cutoff_driver_count() is the number of drivers; drivers are 0 .. count-1.
- * cutoff_driver_name / _description: the driver's word ("ybw") and one line, or NULL when
+ * cutoff_driver_name and cutoff_driver_description: the driver's word ("ybw") and one line, or NULL when
  * `driver` is not a driver. cutoff_driver_find: the driver called `name` into *driver;
  * CUTOFF_EINVAL when there is none (or an argument is NULL).
  */
@@ -427,9 +427,9 @@ typedef struct cutoff_driver_option {
 CUTOFF_API int cutoff_driver_options(cutoff_driver_t driver,
                                      const cutoff_driver_option_t **options);
 
-/* Reads or sets the driver option called `name` (of any driver) in *cfg. Setting checks
- * the range. CUTOFF_EINVAL for an unknown name, a value out of range or a NULL argument,
- * and then *cfg is unchanged. */
+/* cutoff_config_get_option reads and cutoff_config_set_option sets the driver option
+ * called `name` (of any driver) in *cfg. Setting checks the range. CUTOFF_EINVAL for an
+ * unknown name, a value out of range or a NULL argument, and then *cfg is unchanged. */
 CUTOFF_API int cutoff_config_get_option(const cutoff_config_t *cfg, const char *name, int *value);
 CUTOFF_API int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value);
 

@@ -100,7 +100,8 @@ cutoff_cluster_t *cutoff_cluster_new(MPI_Comm comm, const cutoff_cluster_config_
 /* Frees the cluster (not collective). NULL is ignored. */
 void cutoff_cluster_free(cutoff_cluster_t *cl);
 
-/* This process's rank and the number of ranks; -1 for NULL. */
+/* cutoff_cluster_rank: this process's rank; cutoff_cluster_size: the number of ranks;
+ * -1 for NULL. */
 int cutoff_cluster_rank(const cutoff_cluster_t *cl);
 int cutoff_cluster_size(const cutoff_cluster_t *cl);
 
