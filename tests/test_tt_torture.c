@@ -3,15 +3,10 @@
  * cores, and every answer is checked: an entry torn by concurrent writers must never come
  * back as a hit (the XOR check of src/tt.c).
  *
- * How a hit can be checked. Every entry is a function of its key: the move, the value
- * (seen from the ply of the probe) and the lowest depth come from a hash of the key; only
- * the bound (upper, lower or exact), the ply and an extra depth of 0..3 vary from store
- * to store. So a hit for key K must carry K's move, a depth in K's range, and bounds that
- * are either absent (+-CUTOFF_INF) or K's value, and a bound only when the deepest entry
- * is as deep as the probe asked. Anything else is a "corrupt hit": a mix of two writes, or
- * of two keys. One key in eight holds a win or a loss at a fixed distance from its node,
- * stored and probed at random plies, so that the distance conversion is checked under
- * load too.
+ * How a hit can be checked: src/tt_oracle.h. Every entry is a function of its key (the
+ * move, the value seen from the ply, the least depth), so a hit that is not its key's, a
+ * "corrupt hit", is seen: a mix of two writes, or of two keys. `cutoff ttbench` counts the
+ * same corrupt hits with the same oracle while it measures; this test is what decides.
  *
  * The fight. The keys come from a small pool of random keys that all land in a few
  * buckets of a 1 MiB table (the bucket of a key is (key * nbuckets) >> 64, as the opening
@@ -44,6 +39,7 @@
 
 #include "check.h"
 #include "cutoff.h"
+#include "tt_oracle.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || defined(CUTOFF_TSAN)
 #define UNDER_SANITIZER 1
@@ -71,50 +67,7 @@ static const shape_t shapes[] = { { "wide", 4096, 512 }, { "hot", 32, 4 } };
 
 static const uint64_t OPS_PER_RUN = UNDER_SANITIZER ? 1000000 : 4000000;
 
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static uint64_t next_u64(uint64_t *s) { return mix(*s += 0x9e3779b97f4a7c15u); }
-
-/* What the table may say about a key: all of it from h = key_hash(key). */
-static uint64_t key_hash(uint64_t key) { return mix(key ^ 0x5bd1e9955bd1e995u); }
-
-static cutoff_move_t key_move(uint64_t h)
-{
-	cutoff_move_t m = (cutoff_move_t)h;
-	return m == CUTOFF_MOVE_NONE ? 0 : m;
-}
-
-static int key_depth(uint64_t h) { return (int)(h >> 32 & 31); } /* stored: + 0..3 */
-
-/* The key's value seen from `ply`: a plain value, or for one key in eight a win or a loss
- * 1..64 plies from the node. */
-static int32_t key_value(uint64_t h, int ply)
-{
-	if ((h >> 40 & 7) == 0) {
-		int32_t v = CUTOFF_WIN - (ply + 1 + (int32_t)(h >> 43 & 63));
-		return (h >> 49 & 1) ? v : -v;
-	}
-	return (int32_t)((h >> 48) % (2 * (CUTOFF_WIN_MIN - 1) + 1)) - (CUTOFF_WIN_MIN - 1);
-}
-
-/* True when the answer of a probe of (key, depth, ply) is possible. */
-static bool answer_ok(uint64_t h, int depth, int ply, bool found, const cutoff_tt_hit_t *hit)
-{
-	if (!found)
-		return hit->lower == -CUTOFF_INF && hit->upper == CUTOFF_INF &&
-		       hit->move == CUTOFF_MOVE_NONE && hit->depth == -1;
-	int32_t v = key_value(h, ply);
-	int d0 = key_depth(h);
-	bool bounded = hit->lower != -CUTOFF_INF || hit->upper != CUTOFF_INF;
-	return hit->move == key_move(h) && hit->depth >= d0 && hit->depth <= d0 + 3 &&
-	       (hit->lower == -CUTOFF_INF || hit->lower == v) &&
-	       (hit->upper == CUTOFF_INF || hit->upper == v) && (!bounded || hit->depth >= depth);
-}
+static uint64_t next_u64(uint64_t *s) { return cutoff_oracle_mix(*s += 0x9e3779b97f4a7c15u); }
 
 typedef struct run {
 	cutoff_tt_t *tt;
@@ -142,21 +95,20 @@ static void *worker_main(void *arg)
 	for (uint64_t op = 0; op < run->ops_per_thread; op++) {
 		uint64_t r = next_u64(&w->rng);
 		uint64_t key = run->pool[r & run->pool_mask];
-		uint64_t h = key_hash(key);
+		uint64_t h = cutoff_oracle_hash(key);
 		int ply = (int)(r >> 16 & 31);
 		if ((r >> 12 & 3) == 0) {
 			cutoff_bound_t bound = (cutoff_bound_t)(1 + (r >> 21 & 0xff) % 3);
-			cutoff_tt_store(run->tt, key, key_depth(h) + (int)(r >> 14 & 3), ply, bound,
-			                key_value(h, ply), key_move(h));
+			cutoff_oracle_store(run->tt, key, h, (int)(r >> 14 & 3), ply, bound);
 			w->stores++;
 			continue;
 		}
-		int depth = key_depth(h) + (int)(r >> 32 & 0xff) % 6;
+		int depth = cutoff_oracle_depth(h) + (int)(r >> 32 & 0xff) % 6;
 		cutoff_tt_hit_t hit;
 		bool found = cutoff_tt_probe(run->tt, key, depth, ply, &hit);
 		w->probes++;
 		w->hits += found;
-		if (!answer_ok(h, depth, ply, found, &hit) && w->corrupt++ == 0) {
+		if (!cutoff_oracle_answer_ok(h, depth, ply, found, &hit) && w->corrupt++ == 0) {
 			w->bad_key = key;
 			w->bad_hit = hit;
 		}
@@ -216,11 +168,11 @@ static bool run_threads(cutoff_tt_t *tt, const char *kind, const shape_t *shape,
 	/* What the threads left behind: every key of the pool, read by one thread. */
 	uint64_t left = 0, left_corrupt = 0;
 	for (int i = 0; i < shape->keys; i++) {
-		uint64_t h = key_hash(pool[i]);
+		uint64_t h = cutoff_oracle_hash(pool[i]);
 		cutoff_tt_hit_t hit;
 		bool found = cutoff_tt_probe(tt, pool[i], 0, 7, &hit);
 		left += found;
-		left_corrupt += !answer_ok(h, 0, 7, found, &hit);
+		left_corrupt += !cutoff_oracle_answer_ok(h, 0, 7, found, &hit);
 	}
 
 	printf("%-9s %-4s %2d threads: %7" PRIu64 " stores %7" PRIu64 " probes %7" PRIu64

@@ -7,12 +7,14 @@
  *
  * The work. Each thread repeats one random mix, three probes for one store, on keys drawn
  * uniformly from a pool of K keys, by default four times the table's entries, so that
- * entries are replaced and probes miss as in a real search. Key i of the pool is mix(i ^
+ * entries are replaced and probes miss as in a real search. Key i of the pool is cutoff_oracle_mix(i ^
  * salt), a bijection, so the pool takes no memory whatever its size. Every entry is a
  * function of its key (move, value, least depth; only the bound, the ply and an extra
- * depth of 0..3 vary), as in tests/test_tt_torture.c, so that every answer is checked and
- * a corrupt hit (a torn entry, or another key's, returned as a hit) is counted: any makes
- * the command fail. The check costs the same on both tables.
+ * depth of 0..3 vary): src/tt_oracle.h, the oracle of tests/test_tt_torture.c, so that
+ * every answer is checked and a corrupt hit (a torn entry, or another key's, returned as
+ * a hit) is counted. A benchmark measures and a test decides: the count is reported, with
+ * a warning when it is not 0, and the exit status stays 0; test_tt_torture is what fails
+ * on a corrupt hit. The check costs the same on both tables.
  *
  * Timing. The four measurements (lock-free and locked, 1 and N threads) run one after the
  * other, each on a cleared table, after an untimed warm-up of 0.1 s on each table. The
@@ -46,6 +48,7 @@
 #include "commands.h"
 #include "cutoff.h"
 #include "json.h"
+#include "tt_oracle.h"
 
 static const char ttbench_usage[] =
 	"usage: cutoff ttbench [--threads N] [--mb M] [--seconds S] [--keys K] [--json]\n"
@@ -54,8 +57,8 @@ static const char ttbench_usage[] =
 	"thread and with N threads, on the lock-free table and on a table of the same size\n"
 	"with a lock per bucket (CUTOFF_TT_LOCKED), and reports the lock-free / locked ratio.\n"
 	"Each thread does three probes for one store, on keys drawn at random from a pool of\n"
-	"K keys; every hit is checked against the key it was asked for, and the command exits\n"
-	"1 when any hit does not belong to its key (a corrupt hit).\n"
+	"K keys; every hit is checked against the key it was asked for, and the hits that do\n"
+	"not belong to their key (corrupt hits: the table is broken) are counted and reported.\n"
 	"\n"
 	"  --threads N    threads of the second measurement, 1..1024; default the number of\n"
 	"                 online processors, at least 2 (with 1 the measurement is the first)\n"
@@ -73,53 +76,9 @@ enum {
 
 static const double WARMUP_S = 0.1; /* per table, before the measurements */
 
-/* splitmix64's finalizer: a bijection of 64-bit words. */
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
+static uint64_t next_u64(uint64_t *s) { return cutoff_oracle_mix(*s += 0x9e3779b97f4a7c15u); }
 
-static uint64_t next_u64(uint64_t *s) { return mix(*s += 0x9e3779b97f4a7c15u); }
-
-static uint64_t pool_key(uint64_t i) { return mix(i ^ 0x2545f4914f6cdd1du); }
-
-/* What the table may say about a key: all of it from h = key_hash(key). */
-static uint64_t key_hash(uint64_t key) { return mix(key ^ 0x5bd1e9955bd1e995u); }
-
-static cutoff_move_t key_move(uint64_t h)
-{
-	cutoff_move_t m = (cutoff_move_t)h;
-	return m == CUTOFF_MOVE_NONE ? 0 : m;
-}
-
-static int key_depth(uint64_t h) { return (int)(h >> 32 & 31); } /* stored: + 0..3 */
-
-/* The key's value seen from `ply`: a plain value, or for one key in eight a win or a loss
- * 1..64 plies from the node (so the distance conversion is part of the work). */
-static int32_t key_value(uint64_t h, int ply)
-{
-	if ((h >> 40 & 7) == 0) {
-		int32_t v = CUTOFF_WIN - (ply + 1 + (int32_t)(h >> 43 & 63));
-		return (h >> 49 & 1) ? v : -v;
-	}
-	return (int32_t)((h >> 48) % (2 * (CUTOFF_WIN_MIN - 1) + 1)) - (CUTOFF_WIN_MIN - 1);
-}
-
-/* True when the answer of a probe of (key, depth, ply) is possible. */
-static bool answer_ok(uint64_t h, int depth, int ply, bool found, const cutoff_tt_hit_t *hit)
-{
-	if (!found)
-		return hit->lower == -CUTOFF_INF && hit->upper == CUTOFF_INF &&
-		       hit->move == CUTOFF_MOVE_NONE && hit->depth == -1;
-	int32_t v = key_value(h, ply);
-	int d0 = key_depth(h);
-	bool bounded = hit->lower != -CUTOFF_INF || hit->upper != CUTOFF_INF;
-	return hit->move == key_move(h) && hit->depth >= d0 && hit->depth <= d0 + 3 &&
-	       (hit->lower == -CUTOFF_INF || hit->lower == v) &&
-	       (hit->upper == CUTOFF_INF || hit->upper == v) && (!bounded || hit->depth >= depth);
-}
+static uint64_t pool_key(uint64_t i) { return cutoff_oracle_mix(i ^ 0x2545f4914f6cdd1du); }
 
 typedef struct bench_run {
 	cutoff_tt_t *tt;
@@ -146,20 +105,19 @@ static void one_operation(bench_worker_t *w, cutoff_tt_t *tt, uint64_t keys)
 	/* The high bits pick the key (Lemire's multiply: uniform enough for any K), the low
 	 * ones the operation. */
 	uint64_t key = pool_key((uint64_t)(((unsigned __int128)r * keys) >> 64));
-	uint64_t h = key_hash(key);
+	uint64_t h = cutoff_oracle_hash(key);
 	int ply = (int)(r >> 2 & 31);
 	if ((r & 3) == 0) {
 		cutoff_bound_t bound = (cutoff_bound_t)(1 + (r >> 9 & 0xff) % 3);
-		cutoff_tt_store(tt, key, key_depth(h) + (int)(r >> 7 & 3), ply, bound,
-		                key_value(h, ply), key_move(h));
+		cutoff_oracle_store(tt, key, h, (int)(r >> 7 & 3), ply, bound);
 		return;
 	}
-	int depth = key_depth(h) + (int)(r >> 17 & 0xff) % 6;
+	int depth = cutoff_oracle_depth(h) + (int)(r >> 17 & 0xff) % 6;
 	cutoff_tt_hit_t hit;
 	bool found = cutoff_tt_probe(tt, key, depth, ply, &hit);
 	w->probes++;
 	w->hits += found;
-	w->corrupt += !answer_ok(h, depth, ply, found, &hit);
+	w->corrupt += !cutoff_oracle_answer_ok(h, depth, ply, found, &hit);
 }
 
 static void *worker_main(void *arg)
@@ -483,10 +441,11 @@ int cli_ttbench(int argc, char **argv)
 		status = print_json(&r);
 	else
 		print_text(&r);
-	if (status == CLI_EXIT_OK && total_corrupt(&r) > 0) {
-		cli_error("ttbench", "%" PRIu64 " hits did not belong to the key probed",
+	if (status == CLI_EXIT_OK && total_corrupt(&r) > 0)
+		cli_error("ttbench",
+		          "warning: %" PRIu64
+		          " hits did not belong to the key probed: the table is broken "
+		          "(tests/test_tt_torture.c is the test that decides)",
 		          total_corrupt(&r));
-		status = CLI_EXIT_FAIL;
-	}
 	return status;
 }
