@@ -136,8 +136,9 @@ CUTOFF_API const char *cutoff_version(void);
  *               and the count (writes beyond max_moves, up to CUTOFF_MAX_MOVES of them,
  *               land in the engine's own slack until then).
  *   play        copy-make: writes into `child` the state after `move` is played in
- *               `state`. `move` is one that gen_moves (or gen_noisy) produced for `state`,
- *               or one that is_legal accepted. `child` never aliases `state`.
+ *               `state`. `move` is one that gen_moves (or gen_noisy) produced for `state`
+ *               (a move from the table is played only when gen_moves lists it). `child`
+ *               never aliases `state`.
  *   evaluate    the static value of a non-terminal state for the side to move, with
  *               |value| < CUTOFF_WIN_MIN.
  *   terminal    returns true when the game is over in `state` and writes its value for the
@@ -155,9 +156,6 @@ CUTOFF_API const char *cutoff_version(void);
  *               `child` the state after the side to move lets the opponent move twice;
  *               returns false when that makes no sense here (in check, zugzwang-prone
  *               endings). Only used with config.pruning's CUTOFF_PRUNE_NULL_MOVE.
- *   is_legal    true when `move` (for instance taken from the table, written by another
- *               position with the same key) is legal in `state`. Without it, moves from the
- *               table are checked against the generated move list.
  *   in_check    true when the side to move is in check: the search then extends the move
  *               that gave check by one ply (config.extensions), and never tries a null
  *               move or a reduction there.
@@ -194,7 +192,6 @@ typedef struct cutoff_game {
 
 	int (*gen_noisy)(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints);
 	bool (*play_null)(const void *ctx, const void *state, void *child);
-	bool (*is_legal)(const void *ctx, const void *state, cutoff_move_t move);
 	bool (*in_check)(const void *ctx, const void *state);
 	int (*reversible)(const void *ctx, const void *state);
 } cutoff_game_t;

@@ -91,7 +91,6 @@ CUTOFF_API void cutoff_chess_free(cutoff_chess_t *chess);
  *   gen_noisy   every capture (en passant included, with every promotion piece) and the
  *               non-capturing promotions to a queen
  *   play_null   false when the side to move is in check
- *   is_legal    true exactly for the moves gen_moves lists
  */
 CUTOFF_API const cutoff_game_t *cutoff_chess_game(const cutoff_chess_t *chess);
 

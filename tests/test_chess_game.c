@@ -10,7 +10,7 @@
  *     agrees with gen_moves (which lists them) at every position;
  *   - gen_noisy lists exactly the captures and promotions described in cutoff_chess.h;
  *     hints order captures by MVV-LVA, promotions to a queen first, quiet moves 0;
- *   - is_legal accepts every generated move and nothing else;
+ *   - cutoff_chess_play accepts every generated move and refuses every other value;
  *   - play_null passes (false in check), and keys differ where positions differ;
  *   - an engine searches chess: it finds a mate in one and a mate in two.
  *
@@ -142,8 +142,7 @@ int main(void)
 		return check_report();
 	const cutoff_game_t *g = cutoff_chess_game(chess);
 	CHECK(g && g->ctx == chess && g->state_size == sizeof(cutoff_chess_state_t) &&
-	              g->max_moves == CUTOFF_MAX_MOVES && g->gen_noisy && g->play_null &&
-	              g->is_legal,
+	              g->max_moves == CUTOFF_MAX_MOVES && g->gen_noisy && g->play_null,
 	      "the game description");
 
 	/* Symmetry on the fixed positions and along random games. */
@@ -189,7 +188,8 @@ int main(void)
 				if (n == 0) {
 					/* No move: terminal, a mate in check, a draw otherwise (or a
 					 * draw for insufficient material, decided first). */
-					disagree += !over || (check ? v != -CUTOFF_WIN && v != 0 : v != 0);
+					disagree += !over ||
+					            (check ? v != -CUTOFF_WIN && v != 0 : v != 0);
 					mates += check && v == -CUTOFF_WIN;
 					stalemates += !check;
 					break;
@@ -308,7 +308,7 @@ int main(void)
 		CHECK(queens == 1 && unders == 3, "promotion hints: queen 2000, others -1");
 	}
 
-	/* is_legal: every generated move, and no other 16-bit value. */
+	/* cutoff_chess_play: every generated move, and no other 16-bit value. */
 	{
 		int wrong = 0;
 		for (int i = 0; i < NPOS; i++) {
@@ -320,12 +320,14 @@ int main(void)
 			memset(listed, 0, sizeof(listed));
 			for (int k = 0; k < n; k++)
 				listed[moves[k]] = true;
+			cutoff_chess_state_t child;
 			for (uint32_t m = 0; m < 65536; m++)
-				wrong += g->is_legal(g->ctx, &st, m) != listed[m];
-			wrong += g->is_legal(g->ctx, &st, CUTOFF_MOVE_NONE);
-			wrong += g->is_legal(g->ctx, &st, 0x10000u | moves[0]);
+				wrong += (cutoff_chess_play(chess, &st, m, &child) == 0) !=
+				         listed[m];
+			wrong += cutoff_chess_play(chess, &st, CUTOFF_MOVE_NONE, &child) == 0;
+			wrong += cutoff_chess_play(chess, &st, 0x10000u | moves[0], &child) == 0;
 		}
-		CHECK(wrong == 0, "is_legal disagrees with gen_moves on %d values", wrong);
+		CHECK(wrong == 0, "cutoff_chess_play disagrees with gen_moves on %d values", wrong);
 	}
 
 	/* play_null and keys. */

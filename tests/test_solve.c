@@ -65,6 +65,20 @@ static bool keeps_contract(int32_t v, int32_t alpha, int32_t beta, int32_t truth
 	return truth == v;
 }
 
+/* True when `state` is not over and gen_moves lists `move` in it. */
+static bool listed(const cutoff_game_t *g, const void *state, cutoff_move_t move)
+{
+	int32_t v;
+	if (g->terminal(g->ctx, state, &v))
+		return false;
+	cutoff_move_t moves[CUTOFF_MAX_MOVES];
+	int n = g->gen_moves(g->ctx, state, moves, NULL);
+	for (int i = 0; i < n; i++)
+		if (moves[i] == move)
+			return true;
+	return false;
+}
+
 /* A solved exact value's principal variation, completed from the table, plays out to
  * the end of the game, and the final score is the root's value. */
 static void check_pv(const cutoff_game_t *g, const cutoff_pgame_state_t *root,
@@ -75,7 +89,7 @@ static void check_pv(const cutoff_game_t *g, const cutoff_pgame_state_t *root,
 	int p = 0;
 	st[0] = *root;
 	for (; p < r->pv_length; p++) {
-		if (!g->is_legal(g->ctx, &st[p % 2], r->pv[p]))
+		if (!listed(g, &st[p % 2], r->pv[p]))
 			break;
 		g->play(g->ctx, &st[p % 2], r->pv[p], &st[(p + 1) % 2]);
 	}
@@ -111,15 +125,16 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 		for (int mb = 0; mb <= 1; mb++) {
 			if (a == CUTOFF_ALGO_MTDF && mb == 0)
 				continue; /* MTD(f) needs its table */
-			setup_t su = { (cutoff_algo_t)a, CUTOFF_DRIVER_SERIAL, 1, (size_t)mb * 4, 0 };
+			setup_t su = { (cutoff_algo_t)a, CUTOFF_DRIVER_SERIAL, 1, (size_t)mb * 4,
+				       0 };
 			int rc = search(g, &su, &root, &lim, &r);
 			CHECK(rc == 0 && r.solved && r.value == truth &&
 			              r.bound == CUTOFF_BOUND_EXACT && r.depth <= length &&
 			              !r.stopped,
 			      "game %d (%d cells, legal %d%%): %s tt %d: rc %d solved %d value %d "
 			      "(oracle %d) depth %d (longest line %d)",
-			      index, p.cells, p.legal, algo_names[a], mb, rc, r.solved, (int)r.value,
-			      (int)truth, r.depth, length);
+			      index, p.cells, p.legal, algo_names[a], mb, rc, r.solved,
+			      (int)r.value, (int)truth, r.depth, length);
 			if (mb)
 				check_pv(g, &root, &r, index);
 			++*searched;
@@ -151,8 +166,8 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 		lim.depth = d;
 		int rc = search(g, &su, &root, &lim, &r);
 		CHECK(rc == 0 && (d < length || r.solved) && (!r.solved || r.value == truth),
-		      "game %d: one search at depth %d of %d: solved %d value %d (oracle %d)", index,
-		      d, length, r.solved, (int)r.value, (int)truth);
+		      "game %d: one search at depth %d of %d: solved %d value %d (oracle %d)",
+		      index, d, length, r.solved, (int)r.value, (int)truth);
 		++*searched;
 	}
 	lim.depth = 0;
@@ -163,7 +178,8 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 		for (int threads = 2; threads <= 8; threads *= 2) {
 			setup_t su = { CUTOFF_ALGO_PVS, (cutoff_driver_t)driver, threads, 4, 0 };
 			int rc = search(g, &su, &root, &lim, &r);
-			CHECK(rc == 0 && r.solved && r.value == truth && r.bound == CUTOFF_BOUND_EXACT,
+			CHECK(rc == 0 && r.solved && r.value == truth &&
+			              r.bound == CUTOFF_BOUND_EXACT,
 			      "game %d: %s x%d: solved %d value %d (oracle %d)", index,
 			      cutoff_driver_name((cutoff_driver_t)driver), threads, r.solved,
 			      (int)r.value, (int)truth);

@@ -237,13 +237,6 @@ static uint64_t c4_key(const void *ctx, const void *state)
 	return (s->current + s->mask) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
-static bool c4_is_legal(const void *ctx, const void *state, cutoff_move_t move)
-{
-	(void)ctx;
-	const cutoff_connect4_state_t *s = as_state(state);
-	return move < C4_W && !s->known && (safe_moves(s) & column_cells((int)move)) != 0;
-}
-
 static const cutoff_game_t c4_game = {
 	.name = "connect4",
 	.state_size = sizeof(cutoff_connect4_state_t),
@@ -256,7 +249,6 @@ static const cutoff_game_t c4_game = {
 	.key = c4_key,
 	.gen_noisy = NULL,
 	.play_null = NULL,
-	.is_legal = c4_is_legal,
 };
 
 const cutoff_game_t *cutoff_connect4_game(void) { return &c4_game; }

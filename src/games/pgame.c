@@ -138,16 +138,6 @@ static uint64_t pgame_key_of(const void *ctx, const void *state)
 	return pgame_load(state).key;
 }
 
-static bool pgame_is_legal(const void *ctx, const void *state, cutoff_move_t move)
-{
-	const cutoff_pgame_t *g = ctx;
-	cutoff_pgame_state_t s = pgame_load(state);
-	uint32_t legal = pgame_legal(&g->params, &s);
-	if (move == CUTOFF_PGAME_PASS)
-		return legal == 0;
-	return move < (cutoff_move_t)g->params.cells && (legal >> move & 1u);
-}
-
 void cutoff_pgame_params_default(cutoff_pgame_params_t *params)
 {
 	if (!params)
@@ -185,7 +175,6 @@ cutoff_pgame_t *cutoff_pgame_new(const cutoff_pgame_params_t *params, int *err)
 		.evaluate = pgame_evaluate,
 		.terminal = pgame_terminal,
 		.key = pgame_key_of,
-		.is_legal = pgame_is_legal,
 	};
 	*err = CUTOFF_OK;
 	return g;

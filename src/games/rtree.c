@@ -219,13 +219,6 @@ static uint64_t rtree_key(const void *ctx, const void *state)
 	return rtree_load(state).hash;
 }
 
-static bool rtree_is_legal(const void *ctx, const void *state, cutoff_move_t move)
-{
-	const cutoff_rtree_t *tree = ctx;
-	(void)state;
-	return move < (cutoff_move_t)tree->params.branching;
-}
-
 void cutoff_rtree_params_default(cutoff_rtree_params_t *params)
 {
 	if (params == NULL)
@@ -296,7 +289,6 @@ cutoff_rtree_t *cutoff_rtree_new(const cutoff_rtree_params_t *params, int *err)
 		.key = rtree_key,
 		.gen_noisy = params->noisy_step > 0 ? rtree_gen_noisy : NULL,
 		.play_null = params->null_moves ? rtree_play_null : NULL,
-		.is_legal = rtree_is_legal,
 	};
 	if (err != NULL)
 		*err = CUTOFF_OK;

@@ -119,13 +119,6 @@ static uint64_t ttt_key(const void *ctx, const void *state)
 	return k * UINT64_C(0x9e3779b97f4a7c15);
 }
 
-static bool ttt_is_legal(const void *ctx, const void *state, cutoff_move_t move)
-{
-	(void)ctx;
-	cutoff_ttt_state_t s = ttt_load(state);
-	return move < TTT_SQUARES && !((s.x | s.o) & (1u << move));
-}
-
 static const cutoff_game_t ttt_game = {
 	.name = "tic-tac-toe",
 	.state_size = sizeof(cutoff_ttt_state_t),
@@ -138,7 +131,6 @@ static const cutoff_game_t ttt_game = {
 	.key = ttt_key,
 	.gen_noisy = NULL,
 	.play_null = NULL,
-	.is_legal = ttt_is_legal,
 };
 
 const cutoff_game_t *cutoff_ttt_game(void)

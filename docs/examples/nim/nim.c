@@ -76,7 +76,7 @@ static uint64_t nim_key(const void *ctx, const void *state)
 
 int main(void)
 {
-	/* Optional hooks (gen_noisy, play_null, is_legal) are left NULL. */
+	/* Optional hooks (gen_noisy, play_null, in_check, reversible) are left NULL. */
 	const cutoff_game_t game = {
 		.name = "nim",
 		.state_size = sizeof(nim_state_t),

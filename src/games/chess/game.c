@@ -152,11 +152,6 @@ static bool legal_in(const cutoff_chess_t *t, const chess_pos_t *p, cutoff_move_
 	return false;
 }
 
-static bool game_is_legal(const void *ctx, const void *state, cutoff_move_t move)
-{
-	return legal_in(ctx, state, move);
-}
-
 /* ---- the context ---- */
 
 cutoff_chess_t *cutoff_chess_new(int *err)
@@ -184,7 +179,6 @@ cutoff_chess_t *cutoff_chess_new(int *err)
 		.key = game_key,
 		.gen_noisy = game_gen_noisy,
 		.play_null = game_play_null,
-		.is_legal = game_is_legal,
 		.in_check = game_in_check,
 		.reversible = game_reversible,
 	};
