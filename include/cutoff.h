@@ -115,9 +115,9 @@ CUTOFF_API const char *cutoff_version(void);
  * State. A position is an opaque block of `state_size` bytes that the engine copies with
  * memcpy and keeps on its own per-ply stacks, each state aligned like max_align_t (so a
  * callback may cast the pointer to its own struct type); it must not hold pointers to
- * memory that changes during a search. Callbacks receive `ctx`, the game's own read-only data (rules,
- * tables, parameters), shared by every search thread: it must not be written while a
- * search runs.
+ * memory that changes during a search. Callbacks receive `ctx`, the game's own read-only
+ * data (rules, tables, parameters), shared by every search thread: it must not be written
+ * while a search runs.
  *
  * Thread safety. Every callback may be called from several threads at once, for
  * different states. Callbacks must not block, allocate, or call back into the engine.
@@ -397,9 +397,9 @@ CUTOFF_API void cutoff_config_default(cutoff_config_t *cfg);
 /*
  * The drivers' registry, for front ends that list and choose them by name.
  * cutoff_driver_count() is the number of drivers; drivers are 0 .. count-1.
- * cutoff_driver_name and cutoff_driver_description: the driver's word ("ybw") and one line, or NULL when
- * `driver` is not a driver. cutoff_driver_find: the driver called `name` into *driver;
- * CUTOFF_EINVAL when there is none (or an argument is NULL).
+ * cutoff_driver_name and cutoff_driver_description: the driver's word ("ybw") and one
+ * line, or NULL when `driver` is not a driver. cutoff_driver_find: the driver called
+ * `name` into *driver; CUTOFF_EINVAL when there is none (or an argument is NULL).
  */
 CUTOFF_API int cutoff_driver_count(void);
 CUTOFF_API const char *cutoff_driver_name(cutoff_driver_t driver);
@@ -674,8 +674,8 @@ typedef struct cutoff_limits {
 #define CUTOFF_MAX_PLAYED 1024
 
 /* Defaults: depth 0 (must be set, unless solve), iterate false, no node or time limit, the
- * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, nothing played, solve false, no poll. Does nothing
- * when lim is NULL. */
+ * full window (-CUTOFF_INF, CUTOFF_INF), guess 0, nothing played, solve false, no poll.
+ * Does nothing when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
 /* The answer of a search. It is large — about 33 KB, most of it iteration[] (CUTOFF_MAX_PLY

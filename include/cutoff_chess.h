@@ -20,9 +20,9 @@
  *
  * and 0 above. Move 0 is never legal, and CUTOFF_MOVE_NONE is never a move.
  *
- * Repetition. A state is one fixed-size position without the game that led to it, so threefold
- * repetition cannot be seen by the callbacks; it is left to the search core (which knows
- * the path) and to the game driver (which knows the positions played).
+ * Repetition. A state is one fixed-size position without the game that led to it, so
+ * threefold repetition cannot be seen by the callbacks; it is left to the search core
+ * (which knows the path) and to the game driver (which knows the positions played).
  */
 #ifndef CUTOFF_CHESS_H
 #define CUTOFF_CHESS_H
@@ -108,12 +108,12 @@ CUTOFF_API void cutoff_chess_start(const cutoff_chess_t *chess, cutoff_chess_sta
  * from more than two pieces, or from two that no move can give check with together (one
  * of them must be a bishop, rook or queen with a square between it and the king, and they
  * may not stand on one line on both sides of it; further impossible double checks, which
- * only a search for the last move would find, are accepted); a castling field that is not '-' or a subset of "KQkq" in
- * that order, or a right whose king or rook is not on its square; an en-passant square on
- * the wrong rank for the side to move, without the pawn that has just made the double
- * step in front of it, or with either of the squares it crossed occupied; a halfmove
- * clock outside 0..150, or not 0 beside an en-passant square; a fullmove number outside
- * 1..9999; anything that is not a plain decimal number. *out is written only on success.
+ * only a search for the last move would find, are accepted); a castling field that is
+ * not '-' or a subset of "KQkq" in that order, or a right whose king or rook is not on
+ * its square; an en-passant square on the wrong rank for the side to move, without the
+ * pawn that has just made the double step in front of it, or with either of the squares
+ * it crossed occupied; a halfmove clock outside 0..150, or not 0 beside an en-passant
+ * square; a fullmove number outside 1..9999; anything that is not a plain decimal number. *out is written only on success.
  * An en-passant square on which no capture is legal is accepted and dropped. A NULL chess,
  * fen or out: CUTOFF_EINVAL, "FEN: a NULL argument".
  */
