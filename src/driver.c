@@ -12,7 +12,9 @@
  */
 #include "driver.h"
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The registry: adding a driver is a value in cutoff_driver_t and a line here. */
@@ -188,4 +190,18 @@ int cutoff_driver_check_options(const cutoff_config_t *cfg)
 		}
 	}
 	return CUTOFF_OK;
+}
+
+/* The configuration's log, for the engine and the drivers' option checks alike: here, below
+ * both, so that the registry does not call back into the engine. */
+void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	if (!cfg || !cfg->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cfg->log(cfg->log_user, level, buf);
 }

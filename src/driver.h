@@ -65,7 +65,7 @@ int cutoff_driver_check_options(const cutoff_config_t *cfg);
 /* Sets cfg->driver to the default driver and every driver's options to their defaults. */
 void cutoff_driver_config_default(cutoff_config_t *cfg);
 
-/* The engine's log (engine.c): a line to cfg->log, when there is one. */
+/* The engine's log (defined in driver.c): a line to cfg->log, when there is one. */
 void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

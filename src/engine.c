@@ -34,8 +34,6 @@
  *              cutoff_engine_thread_profile. No atomic, no lock.
  */
 #include <hwloc.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,18 +116,6 @@ const char *cutoff_strerror(int code)
 #error "the build passes CUTOFF_VERSION_STRING (CMakeLists.txt)"
 #endif
 const char *cutoff_version(void) { return CUTOFF_VERSION_STRING; }
-
-void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	if (!cfg || !cfg->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	cfg->log(cfg->log_user, level, buf);
-}
 
 void cutoff_config_default(cutoff_config_t *cfg)
 {
