@@ -218,8 +218,8 @@ else
 fi
 # Stops racing the end of a search: a burst of 2000 after each `go depth 1`, so that the
 # main thread takes the lock for a stop again and again while the search returns, and some
-# stops land after the search cleared the engine's flag (case (c) at the top of uci.c). The
-# next search must still reach its depth. Without the engine's cutoff_engine_cancel_stop()
+# stops land after the search cleared the engine's flag (case (c) at the top of
+# uci/search_thread.c). The next search must still reach its depth. Without the engine's cutoff_engine_cancel_stop()
 # in `go`, this failed in 12 runs of 12 (1 to 15 of the 100 rounds stopped at once; with
 # 200 stops and 40 rounds, in only 1 run of 5).
 stops=$(printf 'stop\n%.0s' {1..2000})
@@ -501,8 +501,8 @@ fi
 # --- the engine's build is not charged to the search (issue 12, item 3) -----------------
 # setoption then go without isready: the engine (threads, table) is built at the go. The
 # plan (debug on) must be made from the clock less the build, B ms: target = (10000 - B -
-# 150) / 30 - excess, exactly (uci_time.h, the reserve 3 x 50 ms); and a movetime search
-# keeps its whole hard limit (300 - 50 ms) whatever B, and is searched (an info depth
+# 150) / 30 - excess, exactly (uci/time_plan.c, the reserve 3 x 50 ms); and a movetime
+# search keeps its whole hard limit (300 - 50 ms) whatever B, and is searched (an info depth
 # line before bestmove). Before, the build was counted against the search: twelve such
 # processes with 8 threads each on 2 CPUs all answered unsearched.
 send "setoption name Threads value 3" "setoption name Hash value 8" "debug on" \

@@ -331,7 +331,7 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* The engine's tokens: blank-separated words (uci.c's next_token). */
+/* The engine's tokens: blank-separated words (uci/parse.c's uci_next_token). */
 static char *next_token(char **cursor)
 {
 	char *p = *cursor;
