@@ -1,5 +1,5 @@
 /*
- * bench_work.c — the workloads of `cutoff bench` and one measured run over them.
+ * work.c — the workloads of `cutoff bench` and one measured run over them.
  *
  * Workloads (each searched the same way by every driver and thread count; the table is
  * cleared before every position, so that no position profits from the one before):
@@ -29,27 +29,10 @@
 #include <string.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/common.h"
+#include "bench/work.h"
 #include "cluster.h"
 #include "report.h"
-
-const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
-
-const char *bench_engine_name(bool stockfish, int driver)
-{
-	static const char *const cluster[BENCH_MAX_RANKS + 1] = {
-		"cluster/0",  "cluster/1",  "cluster/2",  "cluster/3",  "cluster/4",  "cluster/5",
-		"cluster/6",  "cluster/7",  "cluster/8",  "cluster/9",  "cluster/10", "cluster/11",
-		"cluster/12", "cluster/13", "cluster/14", "cluster/15", "cluster/16", "cluster/17",
-		"cluster/18", "cluster/19", "cluster/20", "cluster/21", "cluster/22", "cluster/23",
-		"cluster/24", "cluster/25", "cluster/26", "cluster/27", "cluster/28", "cluster/29",
-		"cluster/30", "cluster/31", "cluster/32"
-	};
-	if (!stockfish && bench_is_cluster(driver))
-		return driver - BENCH_CLUSTER_ROW <= BENCH_MAX_RANKS ? cluster[driver - BENCH_CLUSTER_ROW]
-		                                                     : "cluster";
-	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
-}
 
 /*
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
@@ -600,12 +583,13 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		}
 		if (w->kind == BENCH_CONNECT4) {
 			cutoff_connect4_solution_t s;
-			rc = cutoff_connect4_solve_with(e, (const cutoff_connect4_state_t *)it->state,
-			                                true, CUTOFF_CONNECT4_BISECT,
-			                                cluster ? cli_cluster_search_by : NULL,
-			                                b->cluster, &s);
+			rc = cutoff_connect4_solve_with(
+				e, (const cutoff_connect4_state_t *)it->state, true,
+				CUTOFF_CONNECT4_BISECT, cluster ? cli_cluster_search_by : NULL,
+				b->cluster, &s);
 			if (cluster && rc >= 0 && s.searches > 0)
-				take_ranks(b, run); /* the solve's last search: a weak solve has one */
+				take_ranks(b,
+				           run); /* the solve's last search: a weak solve has one */
 			if (rc < 0) {
 				cli_fail("bench", "the solve failed", rc, &log);
 				ok = false;

@@ -1,5 +1,5 @@
 /*
- * bench_report.c — what `cutoff bench` makes of its runs: the derived figures (rows), the
+ * results.c — what `cutoff bench` makes of its runs: the derived figures (rows), the
  * table for the terminal (report.txt), results.json, results.csv and runs.csv, and the
  * plots drawn by gnuplot.
  *
@@ -30,7 +30,10 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/ceiling.h"
+#include "bench/common.h"
+#include "bench/probe.h"
+#include "bench/results.h"
 #include "json.h"
 #include "report.h"
 
@@ -85,7 +88,7 @@ static bench_row_t *find_row(const bench_t *b, int workload, bool stockfish, int
 }
 
 /*
- * The drivers' own figures (bench.h, BENCH_FIG_*), described once for the text table,
+ * The drivers' own figures (types.h, BENCH_FIG_*), described once for the text table,
  * JSON and CSV: a counter of cutoff_counters_t, alone (a count summed over positions) or
  * over another. A row's figure is NAN unless one of its runs counted `shown_by`: each
  * driver's figures show on the rows of the drivers that count them.
@@ -339,8 +342,8 @@ void bench_derive(bench_t *b)
 				int k = e - cutoff_driver_count() - 1; /* >= 0: a cluster row */
 				row->stockfish = e == cutoff_driver_count();
 				row->driver = row->stockfish ? 0
-				              : k >= 0 ? BENCH_CLUSTER_ROW + b->rank_counts[k]
-				                       : e;
+				              : k >= 0       ? BENCH_CLUSTER_ROW + b->rank_counts[k]
+				                             : e;
 				row->threads = b->counts[c];
 				int procs = k >= 0 ? b->rank_counts[k] : 1;
 				row->oversubscribed =
@@ -463,13 +466,18 @@ static void print_header(const bench_t *b, FILE *out)
 			u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%d", k ? "," : "",
 			                      b->rank_counts[k]);
 		if (b->sim)
-			cli_field(out, "cluster", "ranks %s, simulated (sim/net.h: each rank its own "
-			          "simulator, a message latency): cluster/R, each rank lazy SMP on the "
-			          "row's threads over its own table, sharing deep entries around a ring",
+			cli_field(out, "cluster",
+			          "ranks %s, simulated (sim/net.h: each rank its own "
+			          "simulator, a message latency): cluster/R, each rank lazy SMP on "
+			          "the "
+			          "row's threads over its own table, sharing deep entries around a "
+			          "ring",
 			          list);
 		else
-			cli_field(out, "cluster", "ranks %s of %d (mpirun): cluster/R, each rank lazy SMP "
-			          "on the row's threads over its own table, sharing deep entries around "
+			cli_field(out, "cluster",
+			          "ranks %s of %d (mpirun): cluster/R, each rank lazy SMP "
+			          "on the row's threads over its own table, sharing deep entries "
+			          "around "
 			          "a ring",
 			          list, b->ranks);
 	}
@@ -820,7 +828,8 @@ static void print_cluster(const bench_t *b, FILE *out)
 			continue;
 		const bench_run_t *run = &b->runs[r->median_run];
 		if (!any)
-			fprintf(out, "\n== the cluster: cluster/R is R ranks, each lazy SMP on the row's "
+			fprintf(out, "\n== the cluster: cluster/R is R ranks, each lazy SMP on the "
+			             "row's "
 			             "threads over its own table (the run of median time)\n");
 		any = true;
 		fprintf(out, "\n%s, %s, %d thread%s a rank:\n", bench_workload_names[r->workload],
@@ -829,9 +838,10 @@ static void print_cluster(const bench_t *b, FILE *out)
 		        "comm%", "sent/s", "received/s", "stored", "KB/s sent", "shared/knode");
 		for (int k = 0; k < run->nranks; k++) {
 			const bench_rank_t *p = &run->rank_prof[k];
-			fprintf(out, "%5d %12.0f %9.0f %7.1f %12.0f %12.0f %12.0f %10.1f %12.2f\n", k,
-			        p->nodes, ratio(p->nodes, p->time_s) / 1e3,
-			        100 * ratio(p->comm_s, p->time_s), ratio(p->sent_entries, p->time_s),
+			fprintf(out, "%5d %12.0f %9.0f %7.1f %12.0f %12.0f %12.0f %10.1f %12.2f\n",
+			        k, p->nodes, ratio(p->nodes, p->time_s) / 1e3,
+			        100 * ratio(p->comm_s, p->time_s),
+			        ratio(p->sent_entries, p->time_s),
 			        ratio(p->received_entries, p->time_s), p->stored_entries,
 			        ratio(p->sent_bytes, p->time_s) / 1e3,
 			        1000 * ratio(p->tt_hits_shared, p->nodes));

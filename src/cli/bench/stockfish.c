@@ -1,5 +1,5 @@
 /*
- * bench_sf.c — Stockfish beside cutoff in `cutoff bench`: the same chess positions, the
+ * stockfish.c — Stockfish beside cutoff in `cutoff bench`: the same chess positions, the
  * same thread counts and table size, in the same run, spoken to over UCI through pipes.
  *
  * Stockfish's depth is not ours (its search prunes and reduces far more), so each position
@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/common.h"
+#include "bench/stockfish.h"
 
 static bool executable(const char *path)
 {

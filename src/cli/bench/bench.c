@@ -33,7 +33,12 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/bench.h"
+#include "bench/ceiling.h"
+#include "bench/common.h"
+#include "bench/probe.h"
+#include "bench/results.h"
+#include "bench/stockfish.h"
 #include "cluster.h"
 #include "commands.h"
 
@@ -141,22 +146,6 @@ void bench_cpu_model(char *buf, size_t size)
 		}
 	}
 	fclose(f);
-}
-
-static bool progress_on = true;
-
-void bench_progress(bench_t *b, const char *fmt, ...)
-{
-	if (!progress_on)
-		return;
-	va_list ap;
-	fputs(b->progress_tty ? "\r\033[Kcutoff bench: " : "cutoff bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (!b->progress_tty)
-		fputc('\n', stderr);
-	fflush(stderr);
 }
 
 /* The processes of --hog. */
@@ -394,25 +383,27 @@ static bool sweep(bench_t *b)
 			for (int k = 0; k < engines; k++) {
 				int d = k < cutoff_driver_count()
 				                ? k
-				                : BENCH_CLUSTER_ROW + b->rank_counts[k - cutoff_driver_count()];
+				                : BENCH_CLUSTER_ROW +
+				                          b->rank_counts[k - cutoff_driver_count()];
 				const bool cluster = bench_is_cluster(d);
 				for (int c = 0; c < b->ncounts; c++) {
 					int n = b->counts[c];
-					if ((!cluster && !b->drivers[d]) || (d == b->base && n != 1) ||
-					    (b->follower && !cluster))
+					if ((!cluster && !b->drivers[d]) ||
+					    (d == b->base && n != 1) || (b->follower && !cluster))
 						continue;
 					/* Every rank meets rank 0 here; those outside the row's ranks go
 					 * on to the next row of the cluster. */
 					if (cluster && !b->sim) {
 						cli_cluster_rendezvous(b->cluster);
-						if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
+						if (!cli_cluster_use(b->cluster,
+						                     d - BENCH_CLUSTER_ROW))
 							continue;
 					}
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
 					               "%d thread%s",
-					               ++step, total, cli_now_s() - t0, rep, b->repeat,
-					               bench_workload_names[wk],
+					               ++step, total, cli_now_s() - t0, rep,
+					               b->repeat, bench_workload_names[wk],
 					               bench_engine_name(false, d), n,
 					               n > 1 ? "s" : "");
 					bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
@@ -423,8 +414,9 @@ static bool sweep(bench_t *b)
 					if (b->sim)
 						b->sim->before(b->sim->ctx, b, run);
 					/* The simulator runs a cluster's ranks itself (sim.c). */
-					if (!(cluster && b->sim ? b->sim->cluster_run(b->sim->ctx, b, run)
-					                        : bench_run(b, run)))
+					if (!(cluster && b->sim
+					              ? b->sim->cluster_run(b->sim->ctx, b, run)
+					              : bench_run(b, run)))
 						return false;
 					if (b->sim)
 						b->sim->after(b->sim->ctx, b, run);
@@ -613,7 +605,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	b.profiled = cutoff_profile_available();
 	b.tt_writers = tt_writers;
 	b.hog = (int)hog_n;
-	progress_on = !no_progress;
+	b.progress = !no_progress;
 	b.progress_tty = isatty(2);
 
 	cutoff_topology_info_t topo;
@@ -661,8 +653,9 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		return CLI_EXIT_USAGE;
 	}
 	if (under_mpi && drivers_text && !b.drivers[BENCH_CLUSTER]) {
-		cli_error("bench", "under mpirun the bench measures the cluster: add cluster to "
-		                   "--drivers (the ranks would otherwise each run the whole sweep)");
+		cli_error("bench",
+		          "under mpirun the bench measures the cluster: add cluster to "
+		          "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
 	if (ranks_text && !under_mpi && !(sim && b.drivers[BENCH_CLUSTER])) {
@@ -694,7 +687,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		b.ranks = cli_cluster_size(b.cluster);
 		b.follower = cli_cluster_rank(b.cluster) != 0;
 		if (b.follower) { /* rank 0 measures, writes and speaks */
-			progress_on = false;
+			b.progress = false;
 			b.stockfish = NULL;
 			b.quality_ms = 0;
 			b.hog = 0;
@@ -746,7 +739,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		goto out;
 	b.wall_s = cli_now_s() - t0;
 	b.load_after = bench_load_average();
-	if (progress_on && b.progress_tty)
+	if (b.progress && b.progress_tty)
 		fputs("\r\033[K", stderr);
 	bench_derive(&b);
 	bench_plots(&b);

@@ -1,0 +1,21 @@
+/*
+ * common.h — the few things every file of `cutoff bench` uses (common.c): the names of
+ * the workloads and engines in every output, and the progress line on stderr. It calls
+ * none of the module's other files, so that all of them may call it.
+ */
+#ifndef CUTOFF_CLI_BENCH_COMMON_H
+#define CUTOFF_CLI_BENCH_COMMON_H
+
+#include "bench/types.h"
+
+extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.., NULL-ended */
+
+/* The name of a run's or row's engine in every output: "stockfish", "cluster/R", or the
+ * driver's. */
+const char *bench_engine_name(bool stockfish, int driver);
+
+/* One progress line on stderr, "cutoff CMD: ...", when b->progress is on: redrawn in place
+ * on a terminal (b->progress_tty), one line each otherwise. */
+void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* CUTOFF_CLI_BENCH_COMMON_H */
