@@ -36,9 +36,12 @@
 #include "bench/bench.h"
 #include "bench/ceiling.h"
 #include "bench/common.h"
+#include "bench/files.h"
+#include "bench/plots.h"
 #include "bench/probe.h"
-#include "bench/results.h"
+#include "bench/rows.h"
 #include "bench/stockfish.h"
+#include "bench/text.h"
 #include "cluster.h"
 #include "commands.h"
 

@@ -7,7 +7,12 @@
  * The module's files, each calling only those below it:
  *
  *   bench.c      the command: options, the sweep, --hog, the report folder
- *   results.c    the rows derived from the runs, the text table, JSON, CSV, the plots
+ *   text.c       report.txt, also printed: the header and each workload's tables
+ *   files.c      results.json, results.csv, runs.csv, threads.csv, positions.csv
+ *   plots.c      the plots' data, plots.gp, and gnuplot when it is found
+ *   fields.c     a row's figures and a thread's, each described once (name, unit,
+ *                formats, source), walked by the text tables, the CSV and the JSON
+ *   rows.c       the rows: each setting's runs made into medians and derived figures
  *   stockfish.c  Stockfish over UCI, on the same chess positions and thread counts
  *   ceiling.c    the probes' figures in the report, and each workload's ceiling
  *   work.c       the workloads (chess, connect4, rtree) and one measured run of one
@@ -15,7 +20,7 @@
  *                that reads a search's figures out of the library
  *   probe.c      the machine's ceilings, measured before each repeat: a compute loop,
  *                shared-array reads and writes at each table size, per-CPU latency
- *   common.c     the workloads' and engines' names, the progress line
+ *   common.c     the workloads' and engines' names, the progress line, the build
  *   types.h      the types they share (no code of its own)
  */
 #ifndef CUTOFF_CLI_BENCH_H

@@ -1,8 +1,10 @@
 /*
  * common.c — the few things every file of `cutoff bench` uses: the workloads' and
- * engines' names as every output writes them, and the progress line on stderr. It calls
- * no other file of the module (common.h).
+ * engines' names as every output writes them, the progress line on stderr, the build in
+ * words and a ratio that is NAN when it cannot be had. It calls no other file of the
+ * module (common.h).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -40,4 +42,32 @@ void bench_progress(bench_t *b, const char *fmt, ...)
 	if (!b->progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
+}
+
+double bench_ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }
+
+void bench_build_text(char *buf, size_t size)
+{
+	snprintf(buf, size, "cutoff %s, %s, %s%s%s", cutoff_version(),
+#ifdef __VERSION__
+	         "cc " __VERSION__,
+#else
+	         "cc (unknown)",
+#endif
+#ifdef __OPTIMIZE__
+	         "optimised",
+#else
+	         "not optimised",
+#endif
+#ifdef NDEBUG
+	         ", asserts off",
+#else
+	         ", asserts on",
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	         ", SANITIZED (times mean nothing)"
+#else
+	         ""
+#endif
+	);
 }

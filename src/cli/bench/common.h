@@ -18,4 +18,11 @@ const char *bench_engine_name(bool stockfish, int driver);
  * on a terminal (b->progress_tty), one line each otherwise. */
 void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* a / b; NAN when either is NAN or b is not positive. */
+double bench_ratio(double a, double b);
+
+/* The build in words, for every report's header: version, compiler, optimisation, asserts,
+ * and a warning when sanitized. */
+void bench_build_text(char *buf, size_t size);
+
 #endif /* CUTOFF_CLI_BENCH_COMMON_H */
