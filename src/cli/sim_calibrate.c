@@ -179,6 +179,7 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 	cli_parallel_t par;
 	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
+	b.cmd = "sim";
 	b.base = (int)cli_driver_default();
 	b.placement = par.placement;
 	b.options = par.options;

@@ -35,7 +35,7 @@ void bench_progress(bench_t *b, const char *fmt, ...)
 	if (!b->progress)
 		return;
 	va_list ap;
-	fputs(b->progress_tty ? "\r\033[Kcutoff bench: " : "cutoff bench: ", stderr);
+	fprintf(stderr, "%scutoff %s: ", b->progress_tty ? "\r\033[K" : "", b->cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

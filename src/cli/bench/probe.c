@@ -333,7 +333,7 @@ static bool alloc_figures(bench_t *b)
 	b->ceiling = malloc(per * sizeof(*b->ceiling));
 	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
 	if (!b->ceiling || !b->probe_s) {
-		cli_error("bench", "out of memory");
+		cli_error(b->cmd, "out of memory");
 		return false;
 	}
 	for (size_t i = 0; i < per; i++)
@@ -361,13 +361,13 @@ bool bench_probe_setup(bench_t *b)
 	if (!alloc_figures(b))
 		return false;
 	if (!plan_cpus(b)) {
-		cli_error("bench", "cannot plan where the probes' threads go (placement %s)",
+		cli_error(b->cmd, "cannot plan where the probes' threads go (placement %s)",
 		          cli_placement_names[b->placement]);
 		return false;
 	}
 	for (int k = 0; k < b->nmem; k++) {
 		if (!mem_make(&b->mem[k], b->repeat, b->ncounts, b->ncpus)) {
-			cli_error("bench", "out of memory for the memory probe of %zu MiB",
+			cli_error(b->cmd, "out of memory for the memory probe of %zu MiB",
 			          b->mem[k].probe_mb);
 			return false;
 		}

@@ -27,7 +27,7 @@ static void print_header(const bench_t *b, FILE *out)
 		used += (size_t)snprintf(counts + used, sizeof(counts) - used, "%s%d", i ? "," : "",
 		                         b->counts[i]);
 	bench_build_text(build, sizeof(build));
-	fprintf(out, "cutoff %s — %s\n\n", b->sim ? "sim" : "bench", b->date);
+	fprintf(out, "cutoff %s — %s\n\n", b->cmd, b->date);
 	if (b->sim)
 		cli_field(out, "simulation",
 		          "%s; every time below is virtual (the cost model's), but the sweep's "
