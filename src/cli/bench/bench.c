@@ -364,6 +364,37 @@ static int total_steps(const bench_t *b)
 	return per * b->repeat;
 }
 
+/* Stockfish's runs of repeat `rep`, after ours of chess (at repeat 1 its depths first: as
+ * long as our baseline search of each position). */
+static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0)
+{
+	if (rep == 1) {
+		const bench_run_t *base = NULL;
+		for (int i = 0; i < b->nruns && !base; i++)
+			if (b->runs[i].workload == BENCH_CHESS && !b->runs[i].stockfish &&
+			    b->runs[i].driver == b->base)
+				base = &b->runs[i];
+		if (!base || !bench_sf_calibrate(b, base->item_time))
+			return false;
+	}
+	for (int c = 0; c < b->ncounts; c++) {
+		int n = b->counts[c];
+		bench_progress(b,
+		               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
+		               "%d thread%s",
+		               ++*step, total, cli_now_s() - t0, rep, b->repeat, n,
+		               n > 1 ? "s" : "");
+		bench_run_t *run = bench_run_new(b, BENCH_CHESS, true, 0, n, rep);
+		if (!run) {
+			cli_error(b->cmd, "out of memory");
+			return false;
+		}
+		if (!bench_sf_run(b, run))
+			return false;
+	}
+	return true;
+}
+
 /* The sweep: every setting, repeat by repeat. */
 static bool sweep(bench_t *b)
 {
@@ -427,32 +458,8 @@ static bool sweep(bench_t *b)
 			}
 			if (wk != BENCH_CHESS || !b->stockfish)
 				continue;
-			if (rep == 1) {
-				/* Stockfish's depths: as long as our baseline search of each
-				 * position. */
-				const bench_run_t *base = NULL;
-				for (int i = 0; i < b->nruns && !base; i++)
-					if (b->runs[i].workload == BENCH_CHESS &&
-					    !b->runs[i].stockfish && b->runs[i].driver == b->base)
-						base = &b->runs[i];
-				if (!base || !bench_sf_calibrate(b, base->item_time))
-					return false;
-			}
-			for (int c = 0; c < b->ncounts; c++) {
-				int n = b->counts[c];
-				bench_progress(b,
-				               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
-				               "%d thread%s",
-				               ++step, total, cli_now_s() - t0, rep, b->repeat, n,
-				               n > 1 ? "s" : "");
-				bench_run_t *run = bench_run_new(b, wk, true, 0, n, rep);
-				if (!run) {
-					cli_error(b->cmd, "out of memory");
-					return false;
-				}
-				if (!bench_sf_run(b, run))
-					return false;
-			}
+			if (!sweep_stockfish(b, rep, &step, total, t0))
+				return false;
 		}
 	}
 	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0) {

@@ -39,17 +39,75 @@ static FILE *open_in(const bench_t *b, const char *name)
 	return fopen(path, "w");
 }
 
-/* The data files and the gnuplot script; false when a file cannot be written. */
-static bool write_plot_files(const bench_t *b, const char *ext, const char *term)
+/* The speed-up panel of workload wk: its data file and its plot command. */
+static bool speedup_panel(const bench_t *b, FILE *gp, int wk, bool logs)
 {
-	int nw = 0;
-	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		nw += b->workloads[wk];
-	FILE *gp = open_in(b, "plots.gp");
-	if (!gp)
+	char name[64];
+	snprintf(name, sizeof(name), "speedup-%s.dat", bench_workload_names[wk]);
+	FILE *f = open_in(b, name);
+	if (!f)
 		return false;
-	fprintf(gp, "# gnuplot script written by cutoff bench; run it in this folder\n");
-	fprintf(gp, "set datafile missing 'n/a'\nset key top left\nset grid\n");
+	/* A line for every engine with a row beyond one thread: each driver that ran
+	 * there, in the registry's order, then Stockfish. */
+	int line_of[BENCH_MAX_DRIVERS + 1], lines = 0;
+	for (int e = 0; e <= cutoff_driver_count(); e++) {
+		bool sf = e == cutoff_driver_count();
+		for (int c = 0; c < b->ncounts; c++)
+			if (b->counts[c] > 1 && bench_find_row(b, wk, sf, e, b->counts[c])) {
+				line_of[lines++] = e;
+				break;
+			}
+	}
+	fputs("# threads", f);
+	for (int l = 0; l < lines; l++)
+		fprintf(f, " %s",
+		        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
+	fputc('\n', f);
+	for (int c = 0; c < b->ncounts; c++) {
+		fprintf(f, "%d", b->counts[c]);
+		for (int l = 0; l < lines; l++) {
+			const bench_row_t *r =
+				bench_find_row(b, wk, line_of[l] == cutoff_driver_count(),
+			                       line_of[l], b->counts[c]);
+			if (r && !isnan(r->speedup))
+				fprintf(f, " %.4f", r->speedup);
+			else
+				fputs(" n/a", f);
+		}
+		fputc('\n', f);
+	}
+	fclose(f);
+	fputs("set xtics (", gp);
+	for (int c = 0; c < b->ncounts; c++)
+		fprintf(gp, "%s%d", c ? ", " : "", b->counts[c]);
+	fputs(")\n", gp);
+	if (logs)
+		fprintf(gp,
+		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
+		        "set xrange [0.8:%g]\nset yrange [0.5:*]\n"
+		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
+		        bench_workload_names[wk], 1.25 * b->counts[b->ncounts - 1]);
+	else
+		fprintf(gp,
+		        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
+		        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
+		        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
+		        bench_workload_names[wk], b->counts[b->ncounts - 1]);
+	for (int l = 0; l < lines; l++)
+		fprintf(gp, ", '%s' using 1:%d title '%s' with linespoints lw 2", l ? "" : name,
+		        l + 2, bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
+	if (b->sim)
+		fputs(", 'published.dat' index 0 using 1:2 title 'DTS, Cray Blitz (chess)' "
+		      "with points pt 7 ps 1.5 lc rgb 'black', '' index 1 using 1:2 title "
+		      "'YBW, Zugzwang (chess)' with points pt 5 ps 1.5 lc rgb 'dark-red'",
+		      gp);
+	fputc('\n', gp);
+	return true;
+}
+
+/* speedup.EXT: the speed-up against the ideal line, one panel per workload. */
+static bool plot_speedup(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+{
 	/* speed-up against the ideal line, one panel per workload */
 	fprintf(gp, "set terminal %s size %d,420\nset output 'speedup.%s'\n", term, 420 * nw + 60,
 	        ext);
@@ -62,10 +120,8 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	bool logs = b->sim && b->counts[b->ncounts - 1] > 16;
 	if (b->sim) {
 		FILE *f = open_in(b, "published.dat");
-		if (!f) {
-			fclose(gp);
+		if (!f)
 			return false;
-		}
 		fputs("# threads speed-up: DTS in Cray Blitz (Hyatt 1994)\n"
 		      "2 2.0\n4 3.7\n8 6.6\n16 11.1\n\n\n"
 		      "# threads speed-up: YBW in Zugzwang (Feldmann 1993)\n16 11\n256 126\n",
@@ -74,77 +130,17 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 	}
 	if (logs)
 		fputs("set logscale xy 2\n", gp);
-	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-		if (!b->workloads[wk])
-			continue;
-		char name[64];
-		snprintf(name, sizeof(name), "speedup-%s.dat", bench_workload_names[wk]);
-		FILE *f = open_in(b, name);
-		if (!f) {
-			fclose(gp);
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		if (b->workloads[wk] && !speedup_panel(b, gp, wk, logs))
 			return false;
-		}
-		/* A line for every engine with a row beyond one thread: each driver that ran
-		 * there, in the registry's order, then Stockfish. */
-		int line_of[BENCH_MAX_DRIVERS + 1], lines = 0;
-		for (int e = 0; e <= cutoff_driver_count(); e++) {
-			bool sf = e == cutoff_driver_count();
-			for (int c = 0; c < b->ncounts; c++)
-				if (b->counts[c] > 1 &&
-				    bench_find_row(b, wk, sf, e, b->counts[c])) {
-					line_of[lines++] = e;
-					break;
-				}
-		}
-		fputs("# threads", f);
-		for (int l = 0; l < lines; l++)
-			fprintf(f, " %s",
-			        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
-		fputc('\n', f);
-		for (int c = 0; c < b->ncounts; c++) {
-			fprintf(f, "%d", b->counts[c]);
-			for (int l = 0; l < lines; l++) {
-				const bench_row_t *r =
-					bench_find_row(b, wk, line_of[l] == cutoff_driver_count(),
-				                       line_of[l], b->counts[c]);
-				if (r && !isnan(r->speedup))
-					fprintf(f, " %.4f", r->speedup);
-				else
-					fputs(" n/a", f);
-			}
-			fputc('\n', f);
-		}
-		fclose(f);
-		fputs("set xtics (", gp);
-		for (int c = 0; c < b->ncounts; c++)
-			fprintf(gp, "%s%d", c ? ", " : "", b->counts[c]);
-		fputs(")\n", gp);
-		if (logs)
-			fprintf(gp,
-			        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
-			        "set xrange [0.8:%g]\nset yrange [0.5:*]\n"
-			        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
-			        bench_workload_names[wk], 1.25 * b->counts[b->ncounts - 1]);
-		else
-			fprintf(gp,
-			        "set title '%s'\nset xlabel 'threads'\nset ylabel 'speed-up'\n"
-			        "set xrange [0.5:%d.5]\nset yrange [0:*]\n"
-			        "plot x title 'ideal' with lines dashtype 2 lc rgb 'gray'",
-			        bench_workload_names[wk], b->counts[b->ncounts - 1]);
-		for (int l = 0; l < lines; l++)
-			fprintf(gp, ", '%s' using 1:%d title '%s' with linespoints lw 2",
-			        l ? "" : name, l + 2,
-			        bench_engine_name(line_of[l] == cutoff_driver_count(), line_of[l]));
-		if (b->sim)
-			fputs(", 'published.dat' index 0 using 1:2 title 'DTS, Cray Blitz (chess)' "
-			      "with points pt 7 ps 1.5 lc rgb 'black', '' index 1 using 1:2 title "
-			      "'YBW, Zugzwang (chess)' with points pt 5 ps 1.5 lc rgb 'dark-red'",
-			      gp);
-		fputc('\n', gp);
-	}
 	fprintf(gp, "unset multiplot\nunset xrange\nunset yrange\nset xtics autofreq\n%s",
 	        logs ? "unset logscale\n" : "");
+	return true;
+}
 
+/* node-rate-per-thread.EXT: each thread's node rate in the run of median time. */
+static bool plot_node_rate(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+{
 	/* per-thread node rate of the run of median time, for every setting */
 	fprintf(gp, "set terminal %s size %d,460\nset output 'node-rate-per-thread.%s'\n", term,
 	        420 * nw + 60, ext);
@@ -160,10 +156,8 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		char name[64];
 		snprintf(name, sizeof(name), "node-rate-%s.dat", bench_workload_names[wk]);
 		FILE *f = open_in(b, name);
-		if (!f) {
-			fclose(gp);
+		if (!f)
 			return false;
-		}
 		fprintf(f, "# setting/thread nodes_per_second\n");
 		int lines = 0;
 		for (int i = 0; i < b->nrows; i++) {
@@ -185,7 +179,11 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		        bench_workload_names[wk], name);
 	}
 	fprintf(gp, "unset multiplot\nset xtics norotate\n");
+	return true;
+}
 
+static bool plot_time_split(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+{
 	/* Where each thread's time went, stacked: the run of median time of every driver at the
 	 * largest thread count, and the serial search beside them for scale. */
 	int top = b->counts[b->ncounts - 1];
@@ -199,7 +197,7 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		        "set label 2 'the library was built without its profiler "
 		        "(CUTOFF_PROFILE=OFF)' at 0.5,0.45 center noenhanced\n"
 		        "plot 2 notitle\n");
-		return fclose(gp) == 0;
+		return true;
 	}
 	fprintf(gp,
 	        "set multiplot layout 1,%d title 'where each thread''s time went, %d thread%s "
@@ -215,10 +213,8 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		char name[64];
 		snprintf(name, sizeof(name), "time-split-%s.dat", bench_workload_names[wk]);
 		FILE *f = open_in(b, name);
-		if (!f) {
-			fclose(gp);
+		if (!f)
 			return false;
-		}
 		fprintf(f,
 		        "# driver/threads thread: searching idle split-wait lock-spin (shares of "
 		        "the thread's time)\n");
@@ -257,7 +253,23 @@ static bool write_plot_files(const bench_t *b, const char *ext, const char *term
 		        bench_workload_names[wk], name);
 	}
 	fprintf(gp, "unset multiplot\n");
-	return fclose(gp) == 0;
+	return true;
+}
+
+/* The data files and the gnuplot script; false when a file cannot be written. */
+static bool write_plot_files(const bench_t *b, const char *ext, const char *term)
+{
+	int nw = 0;
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		nw += b->workloads[wk];
+	FILE *gp = open_in(b, "plots.gp");
+	if (!gp)
+		return false;
+	fputs("# gnuplot script written by cutoff bench; run it in this folder\n", gp);
+	fprintf(gp, "set datafile missing 'n/a'\nset key top left\nset grid\n");
+	bool ok = plot_speedup(b, gp, ext, term, nw) && plot_node_rate(b, gp, ext, term, nw) &&
+	          plot_time_split(b, gp, ext, term, nw);
+	return fclose(gp) == 0 && ok;
 }
 
 void bench_plots(bench_t *b)

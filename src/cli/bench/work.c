@@ -212,6 +212,130 @@ static double measure_branching(const cutoff_game_t *g, const void *root)
 	return sum / count;
 }
 
+/* The chess workload: the file's positions or the built-in ones, searched as an engine does. */
+static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions,
+                      int64_t chess_depth)
+{
+	cutoff_config_t *c = &w->cfg;
+	int err = 0;
+	w->chess = cutoff_chess_new(&err);
+	if (!w->chess) {
+		cli_fail(b->cmd, "cannot make the chess context", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	w->game = cutoff_chess_game(w->chess);
+	c->tt_mb = 16;
+	c->ordering = CUTOFF_ORDER_ALL;
+	c->pruning = CUTOFF_PRUNE_ALL;
+	c->extensions = CUTOFF_EXTEND_ALL;
+	c->tt_cutoffs = true;
+	if (file) {
+		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
+		if (rc != CLI_EXIT_OK)
+			return rc;
+		snprintf(w->source, sizeof(w->source), "%.250s", file);
+	} else {
+		int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
+		for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
+			if (!chess_line(b->cmd, w, default_chess[i], chess_depth, "built-in"))
+				return CLI_EXIT_FAIL;
+		}
+		snprintf(w->source, sizeof(w->source),
+		         "built in: lines 1, 4, 14, 27 of sf_bench_resolved.fen (Stockfish "
+		         "15.1's bench positions)");
+	}
+	snprintf(w->settings, sizeof(w->settings),
+	         "iterative deepening to each position's depth; PVS, null move + LMR, "
+	         "quiescence + check extensions, table cut-offs on, ordering all");
+	return CLI_EXIT_OK;
+}
+
+/* The Connect Four workload: the test set's first positions, solved weakly. */
+static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions)
+{
+	cutoff_config_t *c = &w->cfg;
+	const char *data = getenv("CUTOFF_DATA_DIR");
+	char path[512];
+	w->game = cutoff_connect4_game();
+	c->tt_mb = 4;
+	c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
+	if (!positions)
+		positions = 24;
+	if (!file && data) {
+		snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			file = path;
+		}
+	}
+	if (file) {
+		int rc = read_file(b->cmd, w, file == path ? NULL : "connect4-file", file,
+		                   positions, 0);
+		if (rc != CLI_EXIT_OK)
+			return rc;
+		snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
+		         w->nitems);
+	} else {
+		int n = (int)(sizeof(default_connect4) / sizeof(default_connect4[0]));
+		for (int i = 0; i < n && i < positions; i++) {
+			char where[32];
+			snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
+			if (!connect4_line(b->cmd, w, default_connect4[i], where))
+				return CLI_EXIT_FAIL;
+		}
+		snprintf(w->source, sizeof(w->source),
+		         "built in: the first %d lines of Pons' Test_L1_R2", w->nitems);
+	}
+	snprintf(w->settings, sizeof(w->settings),
+	         "weak solve: one search with the window (-1, 1) to the end of the game; "
+	         "PVS, no pruning, ordering tt,hints");
+	return CLI_EXIT_OK;
+}
+
+/* The random trees' workload: one tree per seed from 1. */
+static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
+                      int64_t rtree_branching, int64_t rtree_depth)
+{
+	cutoff_config_t *c = &w->cfg;
+	int err = 0;
+	cutoff_rtree_params_default(&w->rparams);
+	w->rparams.branching = (int)rtree_branching;
+	w->rparams.depth = (int)rtree_depth;
+	w->rparams.model = CUTOFF_RTREE_INCREMENTAL;
+	w->seed = 1;
+	w->rtree = cutoff_rtree_new(&w->rparams, &err);
+	if (!w->rtree) {
+		cli_fail(b->cmd, "cannot make the random trees", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	w->game = cutoff_rtree_game(w->rtree);
+	c->tt_mb = 64;
+	c->ordering = CUTOFF_ORDER_ALL;
+	if (!positions)
+		positions = 8;
+	for (int64_t i = 0; i < positions; i++) {
+		bench_item_t *it = add_item(w);
+		if (!it)
+			break;
+		cutoff_rtree_state_t root;
+		cutoff_rtree_root(w->rtree, w->seed + (uint64_t)i, &root);
+		memcpy(it->state, &root, sizeof(root));
+		snprintf(it->text, sizeof(it->text), "%" PRIu64, w->seed + (uint64_t)i);
+		snprintf(it->label, sizeof(it->label), "seed %" PRIu64, w->seed + (uint64_t)i);
+		it->depth = w->rparams.depth;
+	}
+	snprintf(w->source, sizeof(w->source),
+	         "incremental random trees, branching %d, depth %d, steps %d..%d, seeds "
+	         "%" PRIu64 "..%" PRIu64,
+	         w->rparams.branching, w->rparams.depth, (int)w->rparams.value_min,
+	         (int)w->rparams.value_max, w->seed, w->seed + (uint64_t)(w->nitems - 1));
+	snprintf(w->settings, sizeof(w->settings),
+	         "iterative deepening to the full depth; PVS, ordering all (as cutoff tree "
+	         "--model incremental --iterate --ordering all --no-check)");
+	return CLI_EXIT_OK;
+}
+
 int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
                         int64_t hash_mb)
@@ -230,119 +354,12 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	cli_parallel_apply(&par, c);
 	c->profile_tt_writers = b->tt_writers;
 	c->algo = CUTOFF_ALGO_PVS;
-	int err = 0;
-	const char *data = getenv("CUTOFF_DATA_DIR");
-	char path[512];
-
-	switch (kind) {
-	case BENCH_CHESS:
-		w->chess = cutoff_chess_new(&err);
-		if (!w->chess) {
-			cli_fail(b->cmd, "cannot make the chess context", err, NULL);
-			return CLI_EXIT_FAIL;
-		}
-		w->game = cutoff_chess_game(w->chess);
-		c->tt_mb = 16;
-		c->ordering = CUTOFF_ORDER_ALL;
-		c->pruning = CUTOFF_PRUNE_ALL;
-		c->extensions = CUTOFF_EXTEND_ALL;
-		c->tt_cutoffs = true;
-		if (file) {
-			int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
-			if (rc != CLI_EXIT_OK)
-				return rc;
-			snprintf(w->source, sizeof(w->source), "%.250s", file);
-		} else {
-			int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
-			for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
-				if (!chess_line(b->cmd, w, default_chess[i], chess_depth,
-				                "built-in"))
-					return CLI_EXIT_FAIL;
-			}
-			snprintf(w->source, sizeof(w->source),
-			         "built in: lines 1, 4, 14, 27 of sf_bench_resolved.fen (Stockfish "
-			         "15.1's bench positions)");
-		}
-		snprintf(w->settings, sizeof(w->settings),
-		         "iterative deepening to each position's depth; PVS, null move + LMR, "
-		         "quiescence + check extensions, table cut-offs on, ordering all");
-		break;
-	case BENCH_CONNECT4:
-		w->game = cutoff_connect4_game();
-		c->tt_mb = 4;
-		c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
-		if (!positions)
-			positions = 24;
-		if (!file && data) {
-			snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
-			FILE *f = fopen(path, "r");
-			if (f) {
-				fclose(f);
-				file = path;
-			}
-		}
-		if (file) {
-			int rc = read_file(b->cmd, w, file == path ? NULL : "connect4-file", file,
-			                   positions, 0);
-			if (rc != CLI_EXIT_OK)
-				return rc;
-			snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
-			         w->nitems);
-		} else {
-			int n = (int)(sizeof(default_connect4) / sizeof(default_connect4[0]));
-			for (int i = 0; i < n && i < positions; i++) {
-				char where[32];
-				snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
-				if (!connect4_line(b->cmd, w, default_connect4[i], where))
-					return CLI_EXIT_FAIL;
-			}
-			snprintf(w->source, sizeof(w->source),
-			         "built in: the first %d lines of Pons' Test_L1_R2", w->nitems);
-		}
-		snprintf(w->settings, sizeof(w->settings),
-		         "weak solve: one search with the window (-1, 1) to the end of the game; "
-		         "PVS, no pruning, ordering tt,hints");
-		break;
-	case BENCH_RTREE:
-		cutoff_rtree_params_default(&w->rparams);
-		w->rparams.branching = (int)rtree_branching;
-		w->rparams.depth = (int)rtree_depth;
-		w->rparams.model = CUTOFF_RTREE_INCREMENTAL;
-		w->seed = 1;
-		w->rtree = cutoff_rtree_new(&w->rparams, &err);
-		if (!w->rtree) {
-			cli_fail(b->cmd, "cannot make the random trees", err, NULL);
-			return CLI_EXIT_FAIL;
-		}
-		w->game = cutoff_rtree_game(w->rtree);
-		c->tt_mb = 64;
-		c->ordering = CUTOFF_ORDER_ALL;
-		if (!positions)
-			positions = 8;
-		for (int64_t i = 0; i < positions; i++) {
-			bench_item_t *it = add_item(w);
-			if (!it)
-				break;
-			cutoff_rtree_state_t root;
-			cutoff_rtree_root(w->rtree, w->seed + (uint64_t)i, &root);
-			memcpy(it->state, &root, sizeof(root));
-			snprintf(it->text, sizeof(it->text), "%" PRIu64, w->seed + (uint64_t)i);
-			snprintf(it->label, sizeof(it->label), "seed %" PRIu64,
-			         w->seed + (uint64_t)i);
-			it->depth = w->rparams.depth;
-		}
-		snprintf(w->source, sizeof(w->source),
-		         "incremental random trees, branching %d, depth %d, steps %d..%d, seeds "
-		         "%" PRIu64 "..%" PRIu64,
-		         w->rparams.branching, w->rparams.depth, (int)w->rparams.value_min,
-		         (int)w->rparams.value_max, w->seed, w->seed + (uint64_t)(w->nitems - 1));
-		snprintf(w->settings, sizeof(w->settings),
-		         "iterative deepening to the full depth; PVS, ordering all (as cutoff tree "
-		         "--model incremental --iterate --ordering all --no-check)");
-		break;
-	default:
-		return CLI_EXIT_FAIL;
-	}
+	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
+	         : kind == BENCH_CONNECT4
+	                 ? load_connect4(b, w, file, positions)
+	                 : load_rtree(b, w, positions, rtree_branching, rtree_depth);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	if (hash_mb >= 0)
 		c->tt_mb = (size_t)hash_mb;
 	for (int i = 0; i < w->nitems; i++)
