@@ -45,7 +45,7 @@ cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
 #ifdef CUTOFF_CLI_MPI
 
 enum { LINE_MAX_BYTES = (1 << 20) + 1, TAG_LINE = 1, TAG_END = 2 }; /* UCI's longest line */
-enum { BENCH_RANKS_MAX = 32 }; /* the most first-R clusters (bench.h's BENCH_MAX_RANKS) */
+enum { BENCH_RANKS_MAX = 32 }; /* the most first-R clusters (bench/types.h's BENCH_MAX_RANKS) */
 
 /* A command line on its way to the other ranks (rank 0 keeps it until its sends complete). */
 typedef struct pending {

@@ -7,9 +7,9 @@
  * program, cutoff-sim, from the same command-line sources over the simulated library.
  * In `cutoff` this command runs `cutoff-sim sim ...` from the folder of its own binary,
  * except --calibrate, which measures the real machine and so runs here (sim_calibrate.c).
- * In cutoff-sim it is the sweep of `cutoff bench` (bench.c) on virtual threads: the same
- * workloads, drivers, figures and report files, with the simulator's own figures beside
- * them, and the times virtual.
+ * In cutoff-sim it is the sweep of `cutoff bench` (bench/bench.c) on virtual threads: the
+ * same workloads, drivers, figures and report files, with the simulator's own figures
+ * beside them, and the times virtual.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/bench.h"
 #include "commands.h"
 
 #ifdef CUTOFF_SIM
@@ -234,7 +234,8 @@ static cli_cluster_t *rank_cluster(cutoff_net_t *net, int rank)
 static void *rank_main(void *arg)
 {
 	rank_job_t *j = arg;
-	cutoff_sim_t *sim = cutoff_sim_new(&j->model, (cutoff_sim_schedule_t)j->s->schedule, j->seed);
+	cutoff_sim_t *sim =
+		cutoff_sim_new(&j->model, (cutoff_sim_schedule_t)j->s->schedule, j->seed);
 	if (sim) {
 		cutoff_sim_on_deadlock(sim, deadlock, (void *)j->s);
 		cutoff_sim_install(sim);
@@ -242,9 +243,9 @@ static void *rank_main(void *arg)
 		bench_t b = *j->b; /* shares the positions; its own cluster */
 		b.cluster = rank_cluster(j->net, j->rank);
 		bench_run_t run;
-		j->ok = b.cluster && bench_run_alloc(&b, &run, j->run0->workload, false,
-		                                     j->run0->driver, j->run0->threads,
-		                                     j->run0->repeat);
+		j->ok = b.cluster &&
+		        bench_run_alloc(&b, &run, j->run0->workload, false, j->run0->driver,
+		                        j->run0->threads, j->run0->repeat);
 		if (j->ok) {
 			j->ok = bench_run(&b, &run);
 			bench_run_free(&run);
@@ -281,8 +282,13 @@ static bool cluster_run(void *ctx, bench_t *b, bench_run_t *run)
 	uint64_t seed = s->seed + (uint64_t)run->repeat - 1;
 	int started = 1;
 	for (int r = 1; r < ranks; r++) {
-		jobs[r] = (rank_job_t){ .s = s, .b = b, .run0 = run, .net = net, .rank = r,
-			                .start_ns = start, .model = *m,
+		jobs[r] = (rank_job_t){ .s = s,
+			                .b = b,
+			                .run0 = run,
+			                .net = net,
+			                .rank = r,
+			                .start_ns = start,
+			                .model = *m,
 			                .seed = seed + 0x9e3779b97f4a7c15u * (uint64_t)r };
 		if (pthread_create(&jobs[r].thread, NULL, rank_main, &jobs[r]) != 0) {
 			cli_error("sim", "cannot start the thread of simulated rank %d", r);
@@ -335,7 +341,9 @@ int cli_sim(int argc, char **argv)
 		  .choices = schedule_names },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &s.seed },
 	};
-	hooks = (bench_sim_t){ .ctx = &s, .before = before, .after = after, .cluster_run = cluster_run };
+	hooks = (bench_sim_t){
+		.ctx = &s, .before = before, .after = after, .cluster_run = cluster_run
+	};
 	s.hooks = &hooks;
 	int status = bench_main("sim", sim_usage, argc, argv, extra,
 	                        (int)(sizeof(extra) / sizeof(extra[0])), &hooks, ready);

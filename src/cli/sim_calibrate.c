@@ -12,7 +12,7 @@
  * default model", gives this machine's figures):
  *
  *   node.W          the serial search's time per node on workload W at one thread:
- *                   cutoff bench's run (bench_work.c) of the default driver at one thread
+ *                   cutoff bench's run (bench/work.c) of the default driver at one thread
  *                   on the workload's positions, time / nodes, the median of 3 runs
  *   node            the median of the three workloads' figures: the cost of a workload
  *                   that has none of its own
@@ -53,7 +53,7 @@
  *
  * Shared memory: the pair of threads of a measurement shares only its `pair_t` (the
  * turn words, the lock, the lines walked), every access through the compiler's __atomic
- * builtins (src/atomic.h is internal to the library; bench_probe.c does the same); each
+ * builtins (src/atomic.h is internal to the library; bench/probe.c does the same); each
  * side's timings are its own, read by the caller after pthread_join (which orders them).
  * Nothing here is global.
  */
@@ -74,7 +74,7 @@
 #endif
 
 #include "args.h"
-#include "bench.h"
+#include "bench/bench.h"
 #include "commands.h"
 #include "sim/sim.h"
 
@@ -179,6 +179,7 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 	cli_parallel_t par;
 	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
+	b.cmd = "sim";
 	b.base = (int)cli_driver_default();
 	b.placement = par.placement;
 	b.options = par.options;

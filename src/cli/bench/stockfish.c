@@ -1,5 +1,5 @@
 /*
- * bench_sf.c — Stockfish beside cutoff in `cutoff bench`: the same chess positions, the
+ * stockfish.c — Stockfish beside cutoff in `cutoff bench`: the same chess positions, the
  * same thread counts and table size, in the same run, spoken to over UCI through pipes.
  *
  * Stockfish's depth is not ours (its search prunes and reduces far more), so each position
@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/common.h"
+#include "bench/stockfish.h"
 
 static bool executable(const char *path)
 {
@@ -102,12 +103,12 @@ static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 	char line[512];
 	memset(s, 0, sizeof(*s));
 	if (pipe(in) < 0 || pipe(out) < 0) {
-		cli_error("bench", "stockfish: cannot make a pipe: %s", strerror(errno));
+		cli_error(b->cmd, "stockfish: cannot make a pipe: %s", strerror(errno));
 		return false;
 	}
 	s->pid = fork();
 	if (s->pid < 0) {
-		cli_error("bench", "stockfish: cannot fork: %s", strerror(errno));
+		cli_error(b->cmd, "stockfish: cannot fork: %s", strerror(errno));
 		return false;
 	}
 	if (s->pid == 0) {
@@ -146,7 +147,7 @@ static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 	if (!sf_send(s, "setoption name Threads value %d", threads) ||
 	    !sf_send(s, "setoption name Hash value %zu", hash_mb) || !sf_send(s, "isready") ||
 	    !sf_wait(s, "readyok", line, sizeof(line))) {
-		cli_error("bench", "stockfish (%s) does not answer as a UCI engine", b->stockfish);
+		cli_error(b->cmd, "stockfish (%s) does not answer as a UCI engine", b->stockfish);
 		sf_close(s);
 		return false;
 	}
@@ -222,7 +223,7 @@ bool bench_sf_calibrate(bench_t *b, const double *target_s)
 		sf_info_t info;
 		ok = sf_go(&s, it->text, 60, target_s[i], &info, NULL, 0);
 		if (!ok)
-			cli_error("bench", "stockfish (%s) stopped answering", b->stockfish);
+			cli_error(b->cmd, "stockfish (%s) stopped answering", b->stockfish);
 		else
 			it->sf_depth = info.depth;
 	}
@@ -243,7 +244,7 @@ bool bench_sf_run(bench_t *b, bench_run_t *run)
 		char best[16] = "";
 		ok = sf_go(&s, it->text, it->sf_depth, 0, &info, best, sizeof(best));
 		if (!ok) {
-			cli_error("bench", "stockfish (%s) stopped answering", b->stockfish);
+			cli_error(b->cmd, "stockfish (%s) stopped answering", b->stockfish);
 			break;
 		}
 		double t = (double)info.time_ms / 1000.0;

@@ -1,6 +1,6 @@
 /*
- * bench_ceiling.c — the machine's ceilings as `cutoff bench` reports them: every figure of
- * the probes (bench_probe.c) as one list of series, described once and walked by the text
+ * ceiling.c — the machine's ceilings as `cutoff bench` reports them: every figure of
+ * the probes (probe.c) as one list of series, described once and walked by the text
  * header, results.json and ceilings.csv; and the rule that gives each workload the
  * ceiling that applies to it, against which each speed-up is also given.
  *
@@ -41,7 +41,8 @@
 #include <string.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/ceiling.h"
+#include "bench/probe.h"
 #include "json.h"
 
 /* The kinds of series, in the order every writer gives them. */
@@ -365,7 +366,8 @@ void bench_ceiling_derive(bench_t *b)
 		while (c < b->ncounts && b->counts[c] != r->threads)
 			c++;
 		/* Not for the cluster's rows: the ceiling is one process's, of one table. */
-		if (r->stockfish || bench_is_cluster(r->driver) || r->threads < 2 || c == b->ncounts)
+		if (r->stockfish || bench_is_cluster(r->driver) || r->threads < 2 ||
+		    c == b->ncounts)
 			continue;
 		ceiling_at(b, r->workload, c, &r->ceiling, &r->ceiling_bound);
 		r->of_ceiling = r->ceiling > 0 ? r->speedup / r->ceiling : NAN;

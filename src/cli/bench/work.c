@@ -1,5 +1,5 @@
 /*
- * bench_work.c — the workloads of `cutoff bench` and one measured run over them.
+ * work.c — the workloads of `cutoff bench` and one measured run over them.
  *
  * Workloads (each searched the same way by every driver and thread count; the table is
  * cleared before every position, so that no position profits from the one before):
@@ -29,27 +29,10 @@
 #include <string.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/common.h"
+#include "bench/work.h"
 #include "cluster.h"
 #include "report.h"
-
-const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
-
-const char *bench_engine_name(bool stockfish, int driver)
-{
-	static const char *const cluster[BENCH_MAX_RANKS + 1] = {
-		"cluster/0",  "cluster/1",  "cluster/2",  "cluster/3",  "cluster/4",  "cluster/5",
-		"cluster/6",  "cluster/7",  "cluster/8",  "cluster/9",  "cluster/10", "cluster/11",
-		"cluster/12", "cluster/13", "cluster/14", "cluster/15", "cluster/16", "cluster/17",
-		"cluster/18", "cluster/19", "cluster/20", "cluster/21", "cluster/22", "cluster/23",
-		"cluster/24", "cluster/25", "cluster/26", "cluster/27", "cluster/28", "cluster/29",
-		"cluster/30", "cluster/31", "cluster/32"
-	};
-	if (!stockfish && bench_is_cluster(driver))
-		return driver - BENCH_CLUSTER_ROW <= BENCH_MAX_RANKS ? cluster[driver - BENCH_CLUSTER_ROW]
-		                                                     : "cluster";
-	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
-}
 
 /*
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
@@ -101,7 +84,8 @@ static char *trim(char *s)
 }
 
 /* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]". */
-static bool chess_line(bench_workload_t *w, const char *line, int64_t depth, const char *where)
+static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, int64_t depth,
+                       const char *where)
 {
 	char buf[512], err[160], q[CLI_QUOTE_SIZE];
 	snprintf(buf, sizeof(buf), "%s", line);
@@ -111,12 +95,12 @@ static bool chess_line(bench_workload_t *w, const char *line, int64_t depth, con
 		return true;
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error("bench", "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_chess_state_t st;
 	if (cutoff_chess_parse_fen(w->chess, fen, &st, err, sizeof(err)) < 0) {
-		cli_error("bench", "%s: %s: %s", where, err, cli_quote(q, sizeof(q), fen));
+		cli_error(cmd, "%s: %s: %s", where, err, cli_quote(q, sizeof(q), fen));
 		return false;
 	}
 	memcpy(it->state, &st, sizeof(st));
@@ -141,30 +125,30 @@ static bool chess_line(bench_workload_t *w, const char *line, int64_t depth, con
 		}
 	}
 	if (it->depth <= 0) {
-		cli_error("bench", "%s: no depth for %s (add '; depth D' or give --chess-depth)",
-		          where, cli_quote(q, sizeof(q), fen));
+		cli_error(cmd, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
+		          cli_quote(q, sizeof(q), fen));
 		return false;
 	}
 	return true;
 }
 
-static bool connect4_line(bench_workload_t *w, const char *line, const char *where)
+static bool connect4_line(const char *cmd, bench_workload_t *w, const char *line, const char *where)
 {
 	char moves[64], err[160], q[CLI_QUOTE_SIZE];
 	int score;
 	if (sscanf(line, "%63s %d", moves, &score) != 2) {
-		cli_error("bench", "%s: expected '<moves> <score>', got %s", where,
+		cli_error(cmd, "%s: expected '<moves> <score>', got %s", where,
 		          cli_quote(q, sizeof(q), line));
 		return false;
 	}
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error("bench", "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_connect4_state_t st;
 	if (cutoff_connect4_parse(moves, &st, err, sizeof(err)) < 0) {
-		cli_error("bench", "%s: %s", where, err);
+		cli_error(cmd, "%s: %s", where, err);
 		return false;
 	}
 	memcpy(it->state, &st, sizeof(st));
@@ -178,11 +162,11 @@ static bool connect4_line(bench_workload_t *w, const char *line, const char *whe
 /* Reads `path` line by line into the workload, at most `limit` positions (0: all); `opt`
  * is the option that named it (NULL: found by the command). CLI_EXIT_OK, or an exit status
  * after one line on stderr. */
-static int read_file(bench_workload_t *w, const char *opt, const char *path, int64_t limit,
-                     int64_t depth)
+static int read_file(const char *cmd, bench_workload_t *w, const char *opt, const char *path,
+                     int64_t limit, int64_t depth)
 {
 	char q[CLI_QUOTE_SIZE], line[512], where[64];
-	FILE *f = cli_open_input("bench", opt, path);
+	FILE *f = cli_open_input(cmd, opt, path);
 	if (!f)
 		return CLI_EXIT_USAGE;
 	const char *base = strrchr(path, '/');
@@ -195,13 +179,13 @@ static int read_file(bench_workload_t *w, const char *opt, const char *path, int
 		if (!*s || *s == '#')
 			continue;
 		snprintf(where, sizeof(where), "%.40s:%d", base, n);
-		ok = w->kind == BENCH_CHESS ? chess_line(w, s, depth, where)
-		                            : connect4_line(w, s, where);
+		ok = w->kind == BENCH_CHESS ? chess_line(cmd, w, s, depth, where)
+		                            : connect4_line(cmd, w, s, where);
 	}
-	if (!cli_close_input("bench", opt, path, f))
+	if (!cli_close_input(cmd, opt, path, f))
 		return CLI_EXIT_USAGE;
 	if (ok && w->nitems == 0) {
-		cli_error("bench", "%s holds no positions", cli_quote(q, sizeof(q), path));
+		cli_error(cmd, "%s holds no positions", cli_quote(q, sizeof(q), path));
 		ok = false;
 	}
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
@@ -228,6 +212,130 @@ static double measure_branching(const cutoff_game_t *g, const void *root)
 	return sum / count;
 }
 
+/* The chess workload: the file's positions or the built-in ones, searched as an engine does. */
+static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions,
+                      int64_t chess_depth)
+{
+	cutoff_config_t *c = &w->cfg;
+	int err = 0;
+	w->chess = cutoff_chess_new(&err);
+	if (!w->chess) {
+		cli_fail(b->cmd, "cannot make the chess context", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	w->game = cutoff_chess_game(w->chess);
+	c->tt_mb = 16;
+	c->ordering = CUTOFF_ORDER_ALL;
+	c->pruning = CUTOFF_PRUNE_ALL;
+	c->extensions = CUTOFF_EXTEND_ALL;
+	c->tt_cutoffs = true;
+	if (file) {
+		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
+		if (rc != CLI_EXIT_OK)
+			return rc;
+		snprintf(w->source, sizeof(w->source), "%.250s", file);
+	} else {
+		int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
+		for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
+			if (!chess_line(b->cmd, w, default_chess[i], chess_depth, "built-in"))
+				return CLI_EXIT_FAIL;
+		}
+		snprintf(w->source, sizeof(w->source),
+		         "built in: lines 1, 4, 14, 27 of sf_bench_resolved.fen (Stockfish "
+		         "15.1's bench positions)");
+	}
+	snprintf(w->settings, sizeof(w->settings),
+	         "iterative deepening to each position's depth; PVS, null move + LMR, "
+	         "quiescence + check extensions, table cut-offs on, ordering all");
+	return CLI_EXIT_OK;
+}
+
+/* The Connect Four workload: the test set's first positions, solved weakly. */
+static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions)
+{
+	cutoff_config_t *c = &w->cfg;
+	const char *data = getenv("CUTOFF_DATA_DIR");
+	char path[512];
+	w->game = cutoff_connect4_game();
+	c->tt_mb = 4;
+	c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
+	if (!positions)
+		positions = 24;
+	if (!file && data) {
+		snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			file = path;
+		}
+	}
+	if (file) {
+		int rc = read_file(b->cmd, w, file == path ? NULL : "connect4-file", file,
+		                   positions, 0);
+		if (rc != CLI_EXIT_OK)
+			return rc;
+		snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
+		         w->nitems);
+	} else {
+		int n = (int)(sizeof(default_connect4) / sizeof(default_connect4[0]));
+		for (int i = 0; i < n && i < positions; i++) {
+			char where[32];
+			snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
+			if (!connect4_line(b->cmd, w, default_connect4[i], where))
+				return CLI_EXIT_FAIL;
+		}
+		snprintf(w->source, sizeof(w->source),
+		         "built in: the first %d lines of Pons' Test_L1_R2", w->nitems);
+	}
+	snprintf(w->settings, sizeof(w->settings),
+	         "weak solve: one search with the window (-1, 1) to the end of the game; "
+	         "PVS, no pruning, ordering tt,hints");
+	return CLI_EXIT_OK;
+}
+
+/* The random trees' workload: one tree per seed from 1. */
+static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
+                      int64_t rtree_branching, int64_t rtree_depth)
+{
+	cutoff_config_t *c = &w->cfg;
+	int err = 0;
+	cutoff_rtree_params_default(&w->rparams);
+	w->rparams.branching = (int)rtree_branching;
+	w->rparams.depth = (int)rtree_depth;
+	w->rparams.model = CUTOFF_RTREE_INCREMENTAL;
+	w->seed = 1;
+	w->rtree = cutoff_rtree_new(&w->rparams, &err);
+	if (!w->rtree) {
+		cli_fail(b->cmd, "cannot make the random trees", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	w->game = cutoff_rtree_game(w->rtree);
+	c->tt_mb = 64;
+	c->ordering = CUTOFF_ORDER_ALL;
+	if (!positions)
+		positions = 8;
+	for (int64_t i = 0; i < positions; i++) {
+		bench_item_t *it = add_item(w);
+		if (!it)
+			break;
+		cutoff_rtree_state_t root;
+		cutoff_rtree_root(w->rtree, w->seed + (uint64_t)i, &root);
+		memcpy(it->state, &root, sizeof(root));
+		snprintf(it->text, sizeof(it->text), "%" PRIu64, w->seed + (uint64_t)i);
+		snprintf(it->label, sizeof(it->label), "seed %" PRIu64, w->seed + (uint64_t)i);
+		it->depth = w->rparams.depth;
+	}
+	snprintf(w->source, sizeof(w->source),
+	         "incremental random trees, branching %d, depth %d, steps %d..%d, seeds "
+	         "%" PRIu64 "..%" PRIu64,
+	         w->rparams.branching, w->rparams.depth, (int)w->rparams.value_min,
+	         (int)w->rparams.value_max, w->seed, w->seed + (uint64_t)(w->nitems - 1));
+	snprintf(w->settings, sizeof(w->settings),
+	         "iterative deepening to the full depth; PVS, ordering all (as cutoff tree "
+	         "--model incremental --iterate --ordering all --no-check)");
+	return CLI_EXIT_OK;
+}
+
 int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
                         int64_t hash_mb)
@@ -237,7 +345,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	w->kind = kind;
 	w->items = calloc(BENCH_MAX_ITEMS, sizeof(*w->items));
 	if (!w->items) {
-		cli_error("bench", "out of memory");
+		cli_error(b->cmd, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
@@ -246,118 +354,12 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	cli_parallel_apply(&par, c);
 	c->profile_tt_writers = b->tt_writers;
 	c->algo = CUTOFF_ALGO_PVS;
-	int err = 0;
-	const char *data = getenv("CUTOFF_DATA_DIR");
-	char path[512];
-
-	switch (kind) {
-	case BENCH_CHESS:
-		w->chess = cutoff_chess_new(&err);
-		if (!w->chess) {
-			cli_fail("bench", "cannot make the chess context", err, NULL);
-			return CLI_EXIT_FAIL;
-		}
-		w->game = cutoff_chess_game(w->chess);
-		c->tt_mb = 16;
-		c->ordering = CUTOFF_ORDER_ALL;
-		c->pruning = CUTOFF_PRUNE_ALL;
-		c->extensions = CUTOFF_EXTEND_ALL;
-		c->tt_cutoffs = true;
-		if (file) {
-			int rc = read_file(w, "chess-file", file, positions, chess_depth);
-			if (rc != CLI_EXIT_OK)
-				return rc;
-			snprintf(w->source, sizeof(w->source), "%.250s", file);
-		} else {
-			int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
-			for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
-				if (!chess_line(w, default_chess[i], chess_depth, "built-in"))
-					return CLI_EXIT_FAIL;
-			}
-			snprintf(w->source, sizeof(w->source),
-			         "built in: lines 1, 4, 14, 27 of sf_bench_resolved.fen (Stockfish "
-			         "15.1's bench positions)");
-		}
-		snprintf(w->settings, sizeof(w->settings),
-		         "iterative deepening to each position's depth; PVS, null move + LMR, "
-		         "quiescence + check extensions, table cut-offs on, ordering all");
-		break;
-	case BENCH_CONNECT4:
-		w->game = cutoff_connect4_game();
-		c->tt_mb = 4;
-		c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
-		if (!positions)
-			positions = 24;
-		if (!file && data) {
-			snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
-			FILE *f = fopen(path, "r");
-			if (f) {
-				fclose(f);
-				file = path;
-			}
-		}
-		if (file) {
-			int rc = read_file(w, file == path ? NULL : "connect4-file", file,
-			                   positions, 0);
-			if (rc != CLI_EXIT_OK)
-				return rc;
-			snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
-			         w->nitems);
-		} else {
-			int n = (int)(sizeof(default_connect4) / sizeof(default_connect4[0]));
-			for (int i = 0; i < n && i < positions; i++) {
-				char where[32];
-				snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
-				if (!connect4_line(w, default_connect4[i], where))
-					return CLI_EXIT_FAIL;
-			}
-			snprintf(w->source, sizeof(w->source),
-			         "built in: the first %d lines of Pons' Test_L1_R2", w->nitems);
-		}
-		snprintf(w->settings, sizeof(w->settings),
-		         "weak solve: one search with the window (-1, 1) to the end of the game; "
-		         "PVS, no pruning, ordering tt,hints");
-		break;
-	case BENCH_RTREE:
-		cutoff_rtree_params_default(&w->rparams);
-		w->rparams.branching = (int)rtree_branching;
-		w->rparams.depth = (int)rtree_depth;
-		w->rparams.model = CUTOFF_RTREE_INCREMENTAL;
-		w->seed = 1;
-		w->rtree = cutoff_rtree_new(&w->rparams, &err);
-		if (!w->rtree) {
-			cli_fail("bench", "cannot make the random trees", err, NULL);
-			return CLI_EXIT_FAIL;
-		}
-		w->game = cutoff_rtree_game(w->rtree);
-		c->tt_mb = 64;
-		c->ordering = CUTOFF_ORDER_ALL;
-		if (!positions)
-			positions = 8;
-		for (int64_t i = 0; i < positions; i++) {
-			bench_item_t *it = add_item(w);
-			if (!it)
-				break;
-			cutoff_rtree_state_t root;
-			cutoff_rtree_root(w->rtree, w->seed + (uint64_t)i, &root);
-			memcpy(it->state, &root, sizeof(root));
-			snprintf(it->text, sizeof(it->text), "%" PRIu64, w->seed + (uint64_t)i);
-			snprintf(it->label, sizeof(it->label), "seed %" PRIu64,
-			         w->seed + (uint64_t)i);
-			it->depth = w->rparams.depth;
-		}
-		snprintf(w->source, sizeof(w->source),
-		         "incremental random trees, branching %d, depth %d, steps %d..%d, seeds "
-		         "%" PRIu64 "..%" PRIu64,
-		         w->rparams.branching, w->rparams.depth, (int)w->rparams.value_min,
-		         (int)w->rparams.value_max, w->seed, w->seed + (uint64_t)(w->nitems - 1));
-		snprintf(w->settings, sizeof(w->settings),
-		         "iterative deepening to the full depth; PVS, ordering all (as cutoff tree "
-		         "--model incremental --iterate --ordering all --no-check)");
-		break;
-	default:
-		return CLI_EXIT_FAIL;
-	}
+	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
+	         : kind == BENCH_CONNECT4
+	                 ? load_connect4(b, w, file, positions)
+	                 : load_rtree(b, w, positions, rtree_branching, rtree_depth);
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	if (hash_mb >= 0)
 		c->tt_mb = (size_t)hash_mb;
 	for (int i = 0; i < w->nitems; i++)
@@ -461,24 +463,24 @@ static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
  * counters are then the sum of the threads'), and each thread's counters and, when the
  * library has the profiler (`profiled`), its profile: time split and depths.
  */
-static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff_engine_t *e,
-                       int item, const cutoff_result_t *r, double time_s, cutoff_move_t move,
-                       int32_t value, int depth, bool searched, bool profiled, cli_log_t *log)
+static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_t *w,
+                       const cutoff_engine_t *e, int item, const cutoff_result_t *r, double time_s,
+                       cutoff_move_t move, int32_t value, int depth, bool searched, cli_log_t *log)
 {
 	cutoff_counters_t sum = { 0 };
 	for (int k = 0; searched && k < run->threads; k++) {
 		cutoff_counters_t tc;
 		cutoff_profile_t tp;
 		int rc = cutoff_engine_thread_counters(e, k, &tc);
-		if (rc == 0 && profiled)
+		if (rc == 0 && b->profiled)
 			rc = cutoff_engine_thread_profile(e, k, &tp);
 		if (rc < 0) {
-			cli_fail("bench", "cannot read the thread counters", rc, log);
+			cli_fail(b->cmd, "cannot read the thread counters", rc, log);
 			return false;
 		}
 		run->thread_nodes[k] += tc.nodes;
 		cutoff_counters_add(&sum, &tc);
-		if (profiled) {
+		if (b->profiled) {
 			bench_thread_t *t = &run->thread_prof[k];
 			t->time_s += tp.time_s;
 			t->search_s += tp.search_s;
@@ -489,7 +491,7 @@ static bool bench_take(bench_run_t *run, const bench_workload_t *w, const cutoff
 			t->depth_completed += tp.depth_completed;
 		}
 	}
-	if (searched && profiled)
+	if (searched && b->profiled)
 		run->profiled++;
 	const cutoff_counters_t *c = r ? &r->counters : &sum;
 	cutoff_counters_add(&run->counters, c);
@@ -555,7 +557,7 @@ static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w,
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
 	if (!e)
-		cli_fail("bench", "cannot make the engine", err, log);
+		cli_fail(b->cmd, "cannot make the engine", err, log);
 	return e;
 }
 
@@ -594,20 +596,21 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		const bench_item_t *it = &w->items[i];
 		int rc = cutoff_engine_clear(e);
 		if (rc < 0) {
-			cli_fail("bench", "cannot clear the table", rc, &log);
+			cli_fail(b->cmd, "cannot clear the table", rc, &log);
 			ok = false;
 			break;
 		}
 		if (w->kind == BENCH_CONNECT4) {
 			cutoff_connect4_solution_t s;
-			rc = cutoff_connect4_solve_with(e, (const cutoff_connect4_state_t *)it->state,
-			                                true, CUTOFF_CONNECT4_BISECT,
-			                                cluster ? cli_cluster_search_by : NULL,
-			                                b->cluster, &s);
+			rc = cutoff_connect4_solve_with(
+				e, (const cutoff_connect4_state_t *)it->state, true,
+				CUTOFF_CONNECT4_BISECT, cluster ? cli_cluster_search_by : NULL,
+				b->cluster, &s);
 			if (cluster && rc >= 0 && s.searches > 0)
-				take_ranks(b, run); /* the solve's last search: a weak solve has one */
+				take_ranks(b,
+				           run); /* the solve's last search: a weak solve has one */
 			if (rc < 0) {
-				cli_fail("bench", "the solve failed", rc, &log);
+				cli_fail(b->cmd, "the solve failed", rc, &log);
 				ok = false;
 				break;
 			}
@@ -618,10 +621,10 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			 * thread counters of the latest search are the whole solve. */
 			if (s.searches > 1)
 				run->incomplete_threads = true;
-			ok = bench_take(run, w, e, i, NULL, s.time_s,
+			ok = bench_take(b, run, w, e, i, NULL, s.time_s,
 			                s.best_column < 0 ? CUTOFF_MOVE_NONE
 			                                  : (cutoff_move_t)s.best_column,
-			                s.score, it->depth, !s.known, b->profiled, &log);
+			                s.score, it->depth, !s.known, &log);
 			if (ok && cluster && s.nodes > run->item_nodes[i]) {
 				/* The thread counters are this rank's: add the other ranks' nodes
 				 * (the solve's count is every rank's); the other counters stay
@@ -643,17 +646,17 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		if (cluster)
 			take_ranks(b, run);
 		if (rc == CUTOFF_ETERMINAL) {
-			ok = bench_take(run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, r.value, 0, false,
-			                b->profiled, &log);
+			ok = bench_take(b, run, w, e, i, &r, 0.0, CUTOFF_MOVE_NONE, r.value, 0,
+			                false, &log);
 			continue;
 		}
 		if (rc < 0) {
-			cli_fail("bench", "the search failed", rc, &log);
+			cli_fail(b->cmd, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
-		ok = bench_take(run, w, e, i, &r, r.time_s, r.best_move, r.value, r.depth, true,
-		                b->profiled, &log);
+		ok = bench_take(b, run, w, e, i, &r, r.time_s, r.best_move, r.value, r.depth, true,
+		                &log);
 	}
 	cutoff_engine_free(e);
 	bench_run_shares(run);
@@ -674,7 +677,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 			int cap = b->cap_quality ? 2 * b->cap_quality : 32;
 			bench_quality_t *q = realloc(b->quality, (size_t)cap * sizeof(*q));
 			if (!q) {
-				cli_error("bench", "out of memory");
+				cli_error(b->cmd, "out of memory");
 				ok = false;
 				break;
 			}
@@ -694,7 +697,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 		if (rc == 0)
 			rc = cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
 		if (rc < 0) {
-			cli_fail("bench", "the search failed", rc, &log);
+			cli_fail(b->cmd, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -739,7 +742,7 @@ bool bench_references(bench_t *b, int extra)
 		if (rc == CUTOFF_ETERMINAL)
 			continue;
 		if (rc < 0) {
-			cli_fail("bench", "the reference search failed", rc, &log);
+			cli_fail(b->cmd, "the reference search failed", rc, &log);
 			ok = false;
 			break;
 		}

@@ -1,15 +1,9 @@
 /*
- * bench.h — `cutoff bench`: the scaling sweep, shared by its files.
- *
- *   bench.c         the command: options, the sweep, the progress line, the report folder
- *   bench_work.c    the workloads (chess, connect4, rtree) and one measured run of one
- *                   setting over a workload's positions; bench_take() is the one place
- *                   that reads a search's figures out of the library
- *   bench_sf.c      Stockfish over UCI, on the same chess positions and thread counts
- *   bench_probe.c   the machine's ceilings, measured before each repeat: a compute loop,
- *                   shared-array reads and writes at each table size, per-CPU latency
- *   bench_ceiling.c the probes' figures in the report, and each workload's ceiling
- *   bench_report.c  the derived figures, the text table, JSON, CSV and gnuplot plots
+ * types.h — what the files of `cutoff bench` (src/cli/bench/) share: the workloads, the
+ * runs, the rows and the whole sweep's state (bench_t), and the limits they are sized by.
+ * Types and constants only, with no .c file of its own: every file of the module includes
+ * it, and it includes none of them, so that the module's files can call one another in
+ * one direction only (bench.h says which way).
  *
  * A *run* is one setting (workload, engine, thread count, repeat) over every position of
  * the workload, each searched on a fresh table; its time is the sum of the searches' own
@@ -26,8 +20,8 @@
  * (cutoff_profile_available() false) those figures are NAN here and read "n/a" in every
  * output, never 0.
  */
-#ifndef CUTOFF_CLI_BENCH_H
-#define CUTOFF_CLI_BENCH_H
+#ifndef CUTOFF_CLI_BENCH_TYPES_H
+#define CUTOFF_CLI_BENCH_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,8 +36,6 @@ enum {
 	BENCH_RTREE = 2,
 	BENCH_NWORKLOADS = 3
 };
-
-extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.. */
 
 /* The most thread counts in one sweep, positions in one workload, drivers in the
  * library's registry (checked against cutoff_driver_count() when the bench starts). */
@@ -82,27 +74,23 @@ typedef struct bench_rank {
 	double sent_entries, received_entries, stored_entries, sent_bytes, tt_hits_shared;
 } bench_rank_t;
 
-/* The name of a run's or row's engine in every output: "stockfish", "cluster", or the
- * driver's. */
-const char *bench_engine_name(bool stockfish, int driver);
-
 /*
  * The figures of the drivers that produce them, from cutoff_counters_t: YBW's split
  * points and ABDADA's deferred moves. Described once, with the three writers walking the
- * description (bench_report.c); a row's figure is NAN ("n/a") unless at least one of its
+ * description (results.c); a row's figure is NAN ("n/a") unless at least one of its
  * runs counted what the figure is about, so that each driver's figures show on its own
  * rows only, whatever the driver is called.
  */
 enum {
-	BENCH_FIG_SPLITS,          /* split points (summed over positions) */
-	BENCH_FIG_HELPERS,         /* helpers per split point */
-	BENCH_FIG_SPLIT_CUT,       /* the share of split points that cut off */
-	BENCH_FIG_LOST,            /* nodes thrown away (split_nodes_lost) / nodes */
-	BENCH_FIG_AFTER_CUT,       /* nodes done after a split point's cut (..._after_cut) / nodes */
-	BENCH_FIG_DEFERRED,        /* moves deferred (summed over positions) */
-	BENCH_FIG_DEFERRED_TT,     /* of those, the share the table answered when revisited */
-	BENCH_FIG_DEFERRED_BUSY,   /* of those, the share still busy when revisited */
-	BENCH_FIG_SECOND_PASSES,   /* nodes that came back to deferred moves */
+	BENCH_FIG_SPLITS,        /* split points (summed over positions) */
+	BENCH_FIG_HELPERS,       /* helpers per split point */
+	BENCH_FIG_SPLIT_CUT,     /* the share of split points that cut off */
+	BENCH_FIG_LOST,          /* nodes thrown away (split_nodes_lost) / nodes */
+	BENCH_FIG_AFTER_CUT,     /* nodes done after a split point's cut (..._after_cut) / nodes */
+	BENCH_FIG_DEFERRED,      /* moves deferred (summed over positions) */
+	BENCH_FIG_DEFERRED_TT,   /* of those, the share the table answered when revisited */
+	BENCH_FIG_DEFERRED_BUSY, /* of those, the share still busy when revisited */
+	BENCH_FIG_SECOND_PASSES, /* nodes that came back to deferred moves */
 	BENCH_FIG_BUSY_COLLISIONS, /* busy marks that met another position's */
 	BENCH_NFIGS
 };
@@ -134,7 +122,7 @@ typedef struct bench_workload {
 	char settings[320];  /* the search settings, in words */
 	/* From the serial run at one thread (bench_ceiling_derive; NAN until then): the table's
 	 * probes and stores per node, the time per node, and the shares of that time spent on
-	 * table reads and writes by the rule of bench_ceiling.c. */
+	 * table reads and writes by the rule of ceiling.c. */
 	double probes_per_node, stores_per_node, node_ns, share_reads, share_writes;
 } bench_workload_t;
 
@@ -211,7 +199,7 @@ typedef struct bench_row {
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
 	int mismatches;
 	int median_run; /* index in bench_t.runs of the run of median time */
-	/* The ceiling that applies (bench_ceiling.c), the part it is bound by (0 compute, 1
+	/* The ceiling that applies (ceiling.c), the part it is bound by (0 compute, 1
 	 * reads, 2 writes; -1 none), and the speed-up over it; NAN: not applicable. */
 	double ceiling;
 	int ceiling_bound;
@@ -223,7 +211,7 @@ typedef struct bench_row {
 } bench_row_t;
 
 /*
- * The memory probes of one table size (bench_probe.c says how each is measured). Per
+ * The memory probes of one table size (probe.c says how each is measured). Per
  * repeat r (from 0) and thread count counts[c]: read[c * repeat + r] and write[...] are
  * the scalings of random loads from, and read-modify-writes into, one array shared by
  * counts[c] threads (NAN at one thread); read_ns[r] and write_ns[r] one thread's time per
@@ -267,11 +255,12 @@ typedef struct bench_sim {
 
 /* Everything the sweep asked and measured. */
 typedef struct bench {
-	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
+	const char *cmd;             /* "bench" or "sim": the command, in every message */
+	const bench_sim_t *sim;      /* `cutoff sim`; NULL for `cutoff bench` */
 	struct cli_cluster *cluster; /* under mpirun with the cluster's rows; else NULL */
 	int ranks;                   /* the processes under mpirun (1 without it) */
 	int rank_counts[BENCH_MAX_RANKS], nrank_counts; /* --ranks: the cluster's rows */
-	bool follower;               /* a rank other than 0: takes part in the cluster's runs
+	bool follower; /* a rank other than 0: takes part in the cluster's runs
 	                                only, measures and writes nothing */
 	/* settings */
 	int counts[BENCH_MAX_COUNTS], ncounts;
@@ -308,8 +297,9 @@ typedef struct bench {
 	int cpus[BENCH_MAX_CPUS], ncpus;
 	int probe_pu[BENCH_PROBE_THREADS];
 	double *probe_s;
-	int hog; /* --hog: processes spinning beside the sweep */
-	bool progress_tty;
+	int hog;           /* --hog: processes spinning beside the sweep */
+	bool progress;     /* the progress line on stderr (not --no-progress; rank 0) */
+	bool progress_tty; /* stderr is a terminal: the line is redrawn in place */
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
 	bench_run_t *runs;
@@ -321,122 +311,4 @@ typedef struct bench {
 	char plot_note[256]; /* what happened to the plots, in words */
 } bench_t;
 
-/* bench.c */
-
-/* The command `cmd` (bench, or sim with its own usage, options and hooks: `extra` options
- * are parsed beside the bench's, then `ready(sim->ctx)` runs before anything else is
- * done; it returns an exit status, CLI_EXIT_OK to go on). */
-struct cli_opt;
-int bench_main(const char *cmd, const char *usage, int argc, char **argv,
-               const struct cli_opt *extra, int nextra, bench_sim_t *sim,
-               int (*ready)(void *ctx, struct bench *b));
-
-/* The 1-minute load average (NAN when /proc/loadavg cannot be read), and the CPU's model
- * name from /proc/cpuinfo ("unknown CPU" otherwise): the header of every report, and
- * beside each figure of `cutoff sim --calibrate`. */
-double bench_load_average(void);
-void bench_cpu_model(char *buf, size_t size);
-
-/* bench_work.c */
-
-/* Loads the workload `kind` into b->work[kind] (positions, settings). `file` replaces the
- * default positions (NULL: the default); `positions` caps their number (0: all). Returns
- * CLI_EXIT_OK, or after one line on stderr an exit status: CLI_EXIT_USAGE when the file
- * cannot be read (args.h), CLI_EXIT_FAIL for anything else. */
-int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
-                        int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
-                        int64_t hash_mb);
-void bench_workload_free(bench_workload_t *w);
-
-/* Fills *run for (workload, driver or Stockfish, threads, repeat) with its arrays (not
- * kept in b->runs: a simulated rank's own record); false when out of memory (then
- * nothing to free). bench_run_free frees the arrays. */
-bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
-                     int threads, int repeat);
-
-/* Makes a run record for (workload, driver or Stockfish, threads, repeat) with its
- * arrays, or NULL. */
-bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
-                           int repeat);
-
-/* Measures one run (every position of the workload). False after one line on failure. */
-bool bench_run(bench_t *b, bench_run_t *run);
-
-/* Frees the arrays of a run record (not the record). */
-void bench_run_free(bench_run_t *run);
-
-/* Quality at equal time: each chess position at `ms` milliseconds, one setting. */
-bool bench_quality_run(bench_t *b, int driver, int threads);
-
-/* Chess reference moves: a serial search `extra` plies deeper than each position's depth,
- * for the positions that have none. */
-bool bench_references(bench_t *b, int extra);
-
-/* Writes the positions as they were used (depths, reference moves, Stockfish depths) in
- * the format --chess-file reads. */
-bool bench_write_chess_file(const bench_t *b, const char *path);
-
-/* Writes searches.txt: for every position of every workload, the `cutoff search` command
- * that repeats its search (serial driver, one thread; the same nodes, move and value). */
-bool bench_write_searches(const bench_t *b, const char *path);
-
-/* bench_sf.c */
-
-/* The Stockfish binary: `opt` (a path, "off", or NULL for auto: $STOCKFISH, `stockfish`
- * on the PATH, /usr/games/stockfish). Returns a path in buf, or NULL. */
-const char *bench_sf_find(const char *opt, char *buf, size_t size);
-
-/* Stockfish at each thread count of the sweep, on the chess positions: first its depth
- * per position (the depth whose time comes closest to our serial time, at one thread),
- * then one run per thread count and repeat. False after one line when Stockfish fails. */
-bool bench_sf_calibrate(bench_t *b, const double *target_s);
-bool bench_sf_run(bench_t *b, bench_run_t *run);
-
-/* bench_report.c */
-
-/* Derives the rows from the runs. */
-void bench_derive(bench_t *b);
-void bench_print_text(const bench_t *b, FILE *out);
-bool bench_write_json(const bench_t *b, const char *path);
-bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_path,
-                     const char *threads_path);
-/* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
-bool bench_write_positions_csv(const bench_t *b, const char *path);
-/* bench_probe.c */
-
-/* Plans the probes' CPUs and makes their arrays, one per table size the run's workloads
- * use, and the per-repeat figures. False after one line on failure; bench_probe_free()
- * frees what was made in either case. */
-/* No probes (`cutoff sim`: the times are virtual): the ceilings are NAN, "n/a". */
-bool bench_probe_none(bench_t *b);
-bool bench_probe_setup(bench_t *b);
-/* Measures every ceiling before repeat `rep` (from 1), with the time it took. */
-void bench_probe_repeat(bench_t *b, int rep);
-void bench_probe_free(bench_t *b);
-/* The median, minimum and maximum of v[0], v[stride], .. v[(n - 1) * stride], leaving out
- * NAN; false when none is left. */
-bool bench_spread(const double *v, int n, int stride, double *median, double *min, double *max);
-/* The median, minimum and maximum of the ceiling measured for counts[c]; false when none. */
-bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max);
-/* The memory probes at workload wk's table size, or NULL (no table, or not probed). */
-const bench_mem_t *bench_mem_of(const bench_t *b, int wk);
-/* Draws the plots with gnuplot when it is found; b->plot_note says what happened. */
-void bench_plots(bench_t *b);
-
-/* bench_ceiling.c: every figure of the probes, in the text header, in results.json (an
- * array "probes" in the object being written) and in ceilings.csv. */
-struct json_writer;
-void bench_ceiling_print(const bench_t *b, FILE *out);
-/* Each workload's shares and each row's ceiling, bound and speed-up over it (after the
- * rows are derived), and the lines under a workload's table that say how. */
-void bench_ceiling_derive(bench_t *b);
-void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out);
-/* "compute", "reads", "writes" for a row's ceiling_bound; NULL for -1. */
-const char *bench_bound_name(int bound);
-void bench_ceiling_json(const bench_t *b, struct json_writer *j);
-bool bench_ceiling_csv(const bench_t *b, const char *path);
-
-/* bench.c */
-void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-#endif /* CUTOFF_CLI_BENCH_H */
+#endif /* CUTOFF_CLI_BENCH_TYPES_H */

@@ -33,7 +33,15 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/bench.h"
+#include "bench/ceiling.h"
+#include "bench/common.h"
+#include "bench/files.h"
+#include "bench/plots.h"
+#include "bench/probe.h"
+#include "bench/rows.h"
+#include "bench/stockfish.h"
+#include "bench/text.h"
 #include "cluster.h"
 #include "commands.h"
 
@@ -143,22 +151,6 @@ void bench_cpu_model(char *buf, size_t size)
 	fclose(f);
 }
 
-static bool progress_on = true;
-
-void bench_progress(bench_t *b, const char *fmt, ...)
-{
-	if (!progress_on)
-		return;
-	va_list ap;
-	fputs(b->progress_tty ? "\r\033[Kcutoff bench: " : "cutoff bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (!b->progress_tty)
-		fputc('\n', stderr);
-	fflush(stderr);
-}
-
 /* The processes of --hog. */
 typedef struct hog {
 	pid_t *pids;
@@ -187,13 +179,13 @@ static void hog_stop(hog_t *h)
 }
 
 /* Starts n spinning processes; false after one line (and none left running) on failure. */
-static bool hog_start(hog_t *h, int n)
+static bool hog_start(const char *cmd, hog_t *h, int n)
 {
 	pid_t bench = getpid();
 	h->n = 0;
 	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
 	if (n > 0 && !h->pids) {
-		cli_error("bench", "--hog: out of memory");
+		cli_error(cmd, "--hog: out of memory");
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
@@ -201,7 +193,7 @@ static bool hog_start(hog_t *h, int n)
 		if (p == 0)
 			hog_spin(bench);
 		if (p < 0) {
-			cli_error("bench", "--hog: cannot start process %d of %d: %s", i + 1, n,
+			cli_error(cmd, "--hog: cannot start process %d of %d: %s", i + 1, n,
 			          strerror(errno));
 			hog_stop(h);
 			return false;
@@ -225,7 +217,7 @@ static bool parse_counts(bench_t *b, const char *text)
 		snprintf(item, sizeof(item), "%.*s", (int)(n < 31 ? n : 31), p);
 		if (n == 0 || n > 31 || !cli_int_value(item, 1, CUTOFF_MAX_THREADS, &v)) {
 			cli_error(
-				"bench",
+				b->cmd,
 				"--threads: expected a comma-separated list of thread counts, each "
 				"1..%d, got %s",
 				CUTOFF_MAX_THREADS, cli_quote(q, sizeof(q), text));
@@ -233,13 +225,13 @@ static bool parse_counts(bench_t *b, const char *text)
 		}
 		for (int i = 0; i < b->ncounts; i++) {
 			if (b->counts[i] == v) {
-				cli_error("bench", "--threads: %d is listed twice in %s", (int)v,
+				cli_error(b->cmd, "--threads: %d is listed twice in %s", (int)v,
 				          cli_quote(q, sizeof(q), text));
 				return false;
 			}
 		}
 		if (b->ncounts == BENCH_MAX_COUNTS - 1) {
-			cli_error("bench", "--threads: at most %d thread counts",
+			cli_error(b->cmd, "--threads: at most %d thread counts",
 			          BENCH_MAX_COUNTS - 1);
 			return false;
 		}
@@ -258,8 +250,8 @@ static bool parse_counts(bench_t *b, const char *text)
 }
 
 /* A comma-separated list of names from `names`, into flags[]. */
-static bool parse_names(const char *opt, const char *text, const char *const *names, bool *flags,
-                        int n)
+static bool parse_names(const char *cmd, const char *opt, const char *text,
+                        const char *const *names, bool *flags, int n)
 {
 	char q[CLI_QUOTE_SIZE], list[256] = "";
 	size_t used = 0;
@@ -276,8 +268,8 @@ static bool parse_names(const char *opt, const char *text, const char *const *na
 			for (int i = 0; i < n; i++)
 				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
 				                         i ? ", " : "", names[i]);
-			cli_error("bench", "--%s: expected a comma-separated list of %s, got %s",
-			          opt, list, cli_quote(q, sizeof(q), text));
+			cli_error(cmd, "--%s: expected a comma-separated list of %s, got %s", opt,
+			          list, cli_quote(q, sizeof(q), text));
 			return false;
 		}
 		flags[found] = true;
@@ -303,7 +295,7 @@ static bool parse_ranks(bench_t *b, const char *text, int world)
 	snprintf(buf, sizeof(buf), "%s", text);
 	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		int64_t v;
-		if (!cli_parse_int("bench", "ranks", t, 1, max, &v))
+		if (!cli_parse_int(b->cmd, "ranks", t, 1, max, &v))
 			return false;
 		bool seen = false;
 		for (int k = 0; k < b->nrank_counts; k++)
@@ -312,7 +304,7 @@ static bool parse_ranks(bench_t *b, const char *text, int world)
 			b->rank_counts[b->nrank_counts++] = (int)v;
 	}
 	if (b->nrank_counts == 0) {
-		cli_error("bench", "--ranks: expected a list of rank counts such as 1,2");
+		cli_error(b->cmd, "--ranks: expected a list of rank counts such as 1,2");
 		return false;
 	}
 	qsort(b->rank_counts, (size_t)b->nrank_counts, sizeof(int), cmp_int);
@@ -326,7 +318,7 @@ static bool parse_drivers(bench_t *b, const char *text)
 	bool given[BENCH_MAX_DRIVERS + 1] = { false };
 	int n = cutoff_driver_count();
 	if (n >= BENCH_CLUSTER) {
-		cli_error("bench", "the library has %d drivers, this command at most %d", n,
+		cli_error(b->cmd, "the library has %d drivers, this command at most %d", n,
 		          BENCH_CLUSTER - 1);
 		return false;
 	}
@@ -335,7 +327,7 @@ static bool parse_drivers(bench_t *b, const char *text)
 	names[n] = "cluster"; /* given[n], then b->drivers[BENCH_CLUSTER] */
 	names[n + 1] = NULL;
 	b->base = (int)cli_driver_default();
-	if (text && !parse_names("drivers", text, names, given, n + 1))
+	if (text && !parse_names(b->cmd, "drivers", text, names, given, n + 1))
 		return false;
 	for (int d = 0; d < n; d++)
 		b->drivers[d] = !text || given[d] || d == b->base;
@@ -343,7 +335,7 @@ static bool parse_drivers(bench_t *b, const char *text)
 	return true;
 }
 
-static bool make_dir(const char *dir)
+static bool make_dir(const char *cmd, const char *dir)
 {
 	char q[CLI_QUOTE_SIZE];
 	if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
@@ -351,7 +343,7 @@ static bool make_dir(const char *dir)
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return true;
 	}
-	cli_error("bench", "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
+	cli_error(cmd, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
 	          strerror(errno == EEXIST ? ENOTDIR : errno));
 	return false;
 }
@@ -370,6 +362,37 @@ static int total_steps(const bench_t *b)
 			per += b->ncounts;
 	}
 	return per * b->repeat;
+}
+
+/* Stockfish's runs of repeat `rep`, after ours of chess (at repeat 1 its depths first: as
+ * long as our baseline search of each position). */
+static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0)
+{
+	if (rep == 1) {
+		const bench_run_t *base = NULL;
+		for (int i = 0; i < b->nruns && !base; i++)
+			if (b->runs[i].workload == BENCH_CHESS && !b->runs[i].stockfish &&
+			    b->runs[i].driver == b->base)
+				base = &b->runs[i];
+		if (!base || !bench_sf_calibrate(b, base->item_time))
+			return false;
+	}
+	for (int c = 0; c < b->ncounts; c++) {
+		int n = b->counts[c];
+		bench_progress(b,
+		               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
+		               "%d thread%s",
+		               ++*step, total, cli_now_s() - t0, rep, b->repeat, n,
+		               n > 1 ? "s" : "");
+		bench_run_t *run = bench_run_new(b, BENCH_CHESS, true, 0, n, rep);
+		if (!run) {
+			cli_error(b->cmd, "out of memory");
+			return false;
+		}
+		if (!bench_sf_run(b, run))
+			return false;
+	}
+	return true;
 }
 
 /* The sweep: every setting, repeat by repeat. */
@@ -394,37 +417,40 @@ static bool sweep(bench_t *b)
 			for (int k = 0; k < engines; k++) {
 				int d = k < cutoff_driver_count()
 				                ? k
-				                : BENCH_CLUSTER_ROW + b->rank_counts[k - cutoff_driver_count()];
+				                : BENCH_CLUSTER_ROW +
+				                          b->rank_counts[k - cutoff_driver_count()];
 				const bool cluster = bench_is_cluster(d);
 				for (int c = 0; c < b->ncounts; c++) {
 					int n = b->counts[c];
-					if ((!cluster && !b->drivers[d]) || (d == b->base && n != 1) ||
-					    (b->follower && !cluster))
+					if ((!cluster && !b->drivers[d]) ||
+					    (d == b->base && n != 1) || (b->follower && !cluster))
 						continue;
 					/* Every rank meets rank 0 here; those outside the row's ranks go
 					 * on to the next row of the cluster. */
 					if (cluster && !b->sim) {
 						cli_cluster_rendezvous(b->cluster);
-						if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
+						if (!cli_cluster_use(b->cluster,
+						                     d - BENCH_CLUSTER_ROW))
 							continue;
 					}
 					bench_progress(b,
 					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
 					               "%d thread%s",
-					               ++step, total, cli_now_s() - t0, rep, b->repeat,
-					               bench_workload_names[wk],
+					               ++step, total, cli_now_s() - t0, rep,
+					               b->repeat, bench_workload_names[wk],
 					               bench_engine_name(false, d), n,
 					               n > 1 ? "s" : "");
 					bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
 					if (!run) {
-						cli_error("bench", "out of memory");
+						cli_error(b->cmd, "out of memory");
 						return false;
 					}
 					if (b->sim)
 						b->sim->before(b->sim->ctx, b, run);
 					/* The simulator runs a cluster's ranks itself (sim.c). */
-					if (!(cluster && b->sim ? b->sim->cluster_run(b->sim->ctx, b, run)
-					                        : bench_run(b, run)))
+					if (!(cluster && b->sim
+					              ? b->sim->cluster_run(b->sim->ctx, b, run)
+					              : bench_run(b, run)))
 						return false;
 					if (b->sim)
 						b->sim->after(b->sim->ctx, b, run);
@@ -432,32 +458,8 @@ static bool sweep(bench_t *b)
 			}
 			if (wk != BENCH_CHESS || !b->stockfish)
 				continue;
-			if (rep == 1) {
-				/* Stockfish's depths: as long as our baseline search of each
-				 * position. */
-				const bench_run_t *base = NULL;
-				for (int i = 0; i < b->nruns && !base; i++)
-					if (b->runs[i].workload == BENCH_CHESS &&
-					    !b->runs[i].stockfish && b->runs[i].driver == b->base)
-						base = &b->runs[i];
-				if (!base || !bench_sf_calibrate(b, base->item_time))
-					return false;
-			}
-			for (int c = 0; c < b->ncounts; c++) {
-				int n = b->counts[c];
-				bench_progress(b,
-				               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
-				               "%d thread%s",
-				               ++step, total, cli_now_s() - t0, rep, b->repeat, n,
-				               n > 1 ? "s" : "");
-				bench_run_t *run = bench_run_new(b, wk, true, 0, n, rep);
-				if (!run) {
-					cli_error("bench", "out of memory");
-					return false;
-				}
-				if (!bench_sf_run(b, run))
-					return false;
-			}
+			if (!sweep_stockfish(b, rep, &step, total, t0))
+				return false;
 		}
 	}
 	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0) {
@@ -504,7 +506,7 @@ static bool write_report(bench_t *b)
 	snprintf(path, sizeof(path), "%s/searches.txt", b->out_dir);
 	ok = ok && bench_write_searches(b, path);
 	if (!ok)
-		cli_error("bench", "cannot write the report into %s: %s",
+		cli_error(b->cmd, "cannot write the report into %s: %s",
 		          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
 	return ok;
 }
@@ -530,6 +532,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	cli_parallel_t par;
 	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
+	b.cmd = cmd;
 	b.sim = sim;
 	b.quality_ms = sim ? 0 : 500;
 	b.plot = 1;
@@ -613,13 +616,13 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	b.profiled = cutoff_profile_available();
 	b.tt_writers = tt_writers;
 	b.hog = (int)hog_n;
-	progress_on = !no_progress;
+	b.progress = !no_progress;
 	b.progress_tty = isatty(2);
 
 	cutoff_topology_info_t topo;
 	int rc = cutoff_topology_describe(NULL, &topo);
 	if (rc < 0) {
-		cli_fail("bench", "cannot read the machine's topology", rc, NULL);
+		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	b.cores = topo.cores;
@@ -637,14 +640,14 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 			b.counts[b.ncounts++] = n;
 	}
 	if (!parse_drivers(&b, drivers_text) ||
-	    !parse_names("workload", workload_text, bench_workload_names, b.workloads,
+	    !parse_names(cmd, "workload", workload_text, bench_workload_names, b.workloads,
 	                 BENCH_NWORKLOADS))
 		return CLI_EXIT_USAGE;
 	char sfbuf[1024];
 	if (strcmp(stockfish, "off") != 0 && strcmp(stockfish, "auto") != 0 &&
 	    !bench_sf_find(stockfish, sfbuf, sizeof(sfbuf))) {
 		char q[CLI_QUOTE_SIZE];
-		cli_error("bench", "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
 		          cli_quote(q, sizeof(q), stockfish));
 		return CLI_EXIT_USAGE;
 	}
@@ -656,13 +659,13 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
 	const bool under_mpi = !sim && world && atoi(world) > 1;
 	if (b.drivers[BENCH_CLUSTER] && !under_mpi && !sim) {
-		cli_error("bench", "--drivers cluster: run the bench under mpirun with 2 ranks or "
-		                   "more (mpirun -np 2 cutoff bench ...)");
+		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		               "more (mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
 	if (under_mpi && drivers_text && !b.drivers[BENCH_CLUSTER]) {
-		cli_error("bench", "under mpirun the bench measures the cluster: add cluster to "
-		                   "--drivers (the ranks would otherwise each run the whole sweep)");
+		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
+		               "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
 	if (ranks_text && !under_mpi && !(sim && b.drivers[BENCH_CLUSTER])) {
@@ -685,16 +688,16 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		if (!parse_ranks(&b, ranks_text, atoi(world)))
 			return CLI_EXIT_USAGE;
 		cli_cluster_opts_t co = { 0, 0, -1 };
-		if (!(b.cluster = cli_cluster_start("bench", &co)))
+		if (!(b.cluster = cli_cluster_start(cmd, &co)))
 			return CLI_EXIT_FAIL;
 		if (!cli_cluster_prepare(b.cluster, b.rank_counts, b.nrank_counts)) {
-			cli_error("bench", "--ranks: the ranks' communicators could not be made");
+			cli_error(cmd, "--ranks: the ranks' communicators could not be made");
 			cli_cluster_abort(b.cluster, CLI_EXIT_FAIL);
 		}
 		b.ranks = cli_cluster_size(b.cluster);
 		b.follower = cli_cluster_rank(b.cluster) != 0;
 		if (b.follower) { /* rank 0 measures, writes and speaks */
-			progress_on = false;
+			b.progress = false;
 			b.stockfish = NULL;
 			b.quality_ms = 0;
 			b.hog = 0;
@@ -731,14 +734,14 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		status = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (!make_dir(b.out_dir))
+	if (!make_dir(cmd, b.out_dir))
 		goto out;
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
 	b.load_before = bench_load_average();
 	double t0 = cli_now_s();
 	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)ref_extra))
 		goto out;
-	if (!hog_start(&hog, b.hog))
+	if (!hog_start(cmd, &hog, b.hog))
 		goto out;
 	bool swept = sweep(&b);
 	hog_stop(&hog);
@@ -746,7 +749,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		goto out;
 	b.wall_s = cli_now_s() - t0;
 	b.load_after = bench_load_average();
-	if (progress_on && b.progress_tty)
+	if (b.progress && b.progress_tty)
 		fputs("\r\033[K", stderr);
 	bench_derive(&b);
 	bench_plots(&b);

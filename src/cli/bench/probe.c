@@ -1,5 +1,5 @@
 /*
- * bench_probe.c — the machine's ceilings for `cutoff bench`: what this machine, and
+ * probe.c — the machine's ceilings for `cutoff bench`: what this machine, and
  * whatever else runs on it, lets n threads have, measured before every repeat of the
  * sweep (a shared virtual machine lends its CPUs unevenly, from minute to minute), so that
  * each speed-up can be read against what was possible when it was measured.
@@ -16,7 +16,7 @@
  * An earlier loop of random reads over a shared 64 MiB array, tried beside the compute
  * loop, read 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone, and was not kept as a
  * ceiling. The reads here are one of three memory figures, each at a workload's own table
- * size, and the rule of bench_ceiling.c weighs each by the share of a node's time that its
+ * size, and the rule of ceiling.c weighs each by the share of a node's time that its
  * kind of access takes (a few per cent), so that a scaling moved by its context moves the
  * ceiling that applies to a workload by little; their spread over the repeats is shown.
  *
@@ -70,7 +70,7 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "bench.h"
+#include "bench/probe.h"
 
 enum {
 	PROBE_LINE_WORDS = 8, /* 64-byte lines of 8-byte words */
@@ -333,7 +333,7 @@ static bool alloc_figures(bench_t *b)
 	b->ceiling = malloc(per * sizeof(*b->ceiling));
 	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
 	if (!b->ceiling || !b->probe_s) {
-		cli_error("bench", "out of memory");
+		cli_error(b->cmd, "out of memory");
 		return false;
 	}
 	for (size_t i = 0; i < per; i++)
@@ -361,13 +361,13 @@ bool bench_probe_setup(bench_t *b)
 	if (!alloc_figures(b))
 		return false;
 	if (!plan_cpus(b)) {
-		cli_error("bench", "cannot plan where the probes' threads go (placement %s)",
+		cli_error(b->cmd, "cannot plan where the probes' threads go (placement %s)",
 		          cli_placement_names[b->placement]);
 		return false;
 	}
 	for (int k = 0; k < b->nmem; k++) {
 		if (!mem_make(&b->mem[k], b->repeat, b->ncounts, b->ncpus)) {
-			cli_error("bench", "out of memory for the memory probe of %zu MiB",
+			cli_error(b->cmd, "out of memory for the memory probe of %zu MiB",
 			          b->mem[k].probe_mb);
 			return false;
 		}

@@ -1,0 +1,28 @@
+/*
+ * common.h — the few things every file of `cutoff bench` uses (common.c): the names of
+ * the workloads and engines in every output, and the progress line on stderr. It calls
+ * none of the module's other files, so that all of them may call it.
+ */
+#ifndef CUTOFF_CLI_BENCH_COMMON_H
+#define CUTOFF_CLI_BENCH_COMMON_H
+
+#include "bench/types.h"
+
+extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.., NULL-ended */
+
+/* The name of a run's or row's engine in every output: "stockfish", "cluster/R", or the
+ * driver's. */
+const char *bench_engine_name(bool stockfish, int driver);
+
+/* One progress line on stderr, "cutoff CMD: ...", when b->progress is on: redrawn in place
+ * on a terminal (b->progress_tty), one line each otherwise. */
+void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* a / b; NAN when either is NAN or b is not positive. */
+double bench_ratio(double a, double b);
+
+/* The build in words, for every report's header: version, compiler, optimisation, asserts,
+ * and a warning when sanitized. */
+void bench_build_text(char *buf, size_t size);
+
+#endif /* CUTOFF_CLI_BENCH_COMMON_H */
