@@ -1,0 +1,529 @@
+/*
+ * engine.c — one engine of `cutoff match` as a child process: its command split into
+ * words, the process started with pipes on its stdin and stdout (stderr goes to --log or
+ * /dev/null), lines written and read with deadlines, the UCI handshake (uci, uciok, the
+ * --option values checked against what the engine declared, isready, readyok), and its
+ * end (quit, a short wait, SIGKILL).
+ *
+ * Owns, per engine_t: the process (pid, the two pipe ends, both non-blocking and
+ * close-on-exec so that no engine inherits the other's), the read buffer and the names of
+ * the options the engine declared. Invariants: pid is 0 exactly when no process is held
+ * (it is reaped before pid is cleared, so no zombie outlives a stop); `to` and `from`
+ * are -1 when closed; rbuf[rpos..rlen) is what was read and not yet handed out, and a
+ * line longer than the buffer is dropped whole (`skipping` until its newline).
+ *
+ * A read or write never blocks past its deadline: every wait is a poll() bounded by it.
+ * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
+ * failed write, never as the referee's death.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "match.h"
+
+/*
+ * Splits `cmd` into words: blanks separate them, '...' quotes literally, "..." quotes
+ * with \" and \\ escaped, and \ outside quotes escapes the next character. Returns the
+ * number of words with e->argv and e->words set, 0 for an empty command, -1 for an
+ * unterminated quote or a trailing backslash, -2 when memory runs out.
+ */
+static int split_command(engine_t *e, const char *cmd)
+{
+	size_t n = strlen(cmd);
+	char *out = malloc(n + 1);
+	char **argv = malloc((n / 2 + 2) * sizeof(*argv));
+	if (!out || !argv) {
+		free(out);
+		free(argv);
+		return -2;
+	}
+	int nw = 0;
+	char *w = out;
+	const char *p = cmd;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		argv[nw++] = w;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+			if (*p == '\'') {
+				const char *end = strchr(p + 1, '\'');
+				if (!end)
+					goto bad;
+				memcpy(w, p + 1, (size_t)(end - p - 1));
+				w += end - p - 1;
+				p = end + 1;
+			} else if (*p == '"') {
+				for (p++; *p != '"'; p++) {
+					if (!*p)
+						goto bad;
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					*w++ = *p;
+				}
+				p++;
+			} else if (*p == '\\') {
+				if (!p[1])
+					goto bad;
+				*w++ = p[1];
+				p += 2;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		*w++ = '\0';
+	}
+	argv[nw] = NULL;
+	e->argv = argv;
+	e->words = out;
+	return nw;
+bad:
+	free(out);
+	free(argv);
+	return -1;
+}
+
+/* Hands out the next whole line held (without its newline or a trailing \r), or false. */
+static bool take_line(engine_t *e, char **line)
+{
+	for (;;) {
+		char *start = e->rbuf + e->rpos;
+		char *nl = memchr(start, '\n', e->rlen - e->rpos);
+		if (!nl)
+			return false;
+		size_t n = (size_t)(nl - start);
+		e->rpos += n + 1;
+		if (e->skipping) {
+			e->skipping = false;
+			continue;
+		}
+		if (n > 0 && start[n - 1] == '\r')
+			n--;
+		start[n] = '\0';
+		match_log_line(e->log, e->id, "<", start, n);
+		*line = start;
+		return true;
+	}
+}
+
+/* One poll() of up to `ms` and one read(): 1 when data came (e->rtime set), 0 when none,
+ * -1 at the end of the engine's output. */
+static int fill(engine_t *e, int ms)
+{
+	/* Keep the partial line at the front, or drop it when it fills the buffer. */
+	memmove(e->rbuf, e->rbuf + e->rpos, e->rlen - e->rpos);
+	e->rlen -= e->rpos;
+	e->rpos = 0;
+	if (e->rlen >= READ_BUF_SIZE - 1) {
+		e->rlen = 0;
+		e->skipping = true;
+	}
+	struct pollfd pfd = { .fd = e->from, .events = POLLIN };
+	int rc = poll(&pfd, 1, ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -1;
+	if (rc == 0)
+		return 0;
+	ssize_t got = read(e->from, e->rbuf + e->rlen, READ_BUF_SIZE - 1 - e->rlen);
+	if (got == 0)
+		return -1;
+	if (got < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+	e->rtime = (int64_t)cli_now_ns();
+	e->rlen += (size_t)got;
+	return 1;
+}
+
+/*
+ * The next line from the engine, waiting until `deadline` at most; a line that arrived
+ * after the deadline counts as none. *line points into the engine's buffer until the next
+ * call; e->rtime is when the read that completed it returned.
+ */
+read_status_t match_engine_read(engine_t *e, int64_t deadline, char **line)
+{
+	for (;;) {
+		if (take_line(e, line))
+			return e->rtime > deadline ? LINE_TIMEOUT : LINE_OK;
+		int64_t left = deadline - (int64_t)cli_now_ns();
+		if (left <= 0)
+			return LINE_TIMEOUT;
+		int64_t ms = (left + NS_PER_MS - 1) / NS_PER_MS;
+		if (fill(e, ms > 86400000 ? 86400000 : (int)ms) < 0)
+			return LINE_EOF;
+	}
+}
+
+/* Reads and drops whatever the engine has said and not been asked for, so that a stray
+ * bestmove cannot be taken for the answer to the next go. */
+void match_engine_drain(engine_t *e)
+{
+	char *line;
+	do {
+		while (take_line(e, &line))
+			;
+	} while (fill(e, 0) > 0);
+}
+
+/* Writes `text` and a newline to the engine, within --timeout. 0, or -1 when the pipe is
+ * broken or the engine does not read. */
+int match_engine_send(engine_t *e, const char *text)
+{
+	size_t n = strlen(text);
+	match_log_line(e->log, e->id, ">", text, n);
+	char *msg = malloc(n + 1);
+	if (!msg)
+		return -1;
+	memcpy(msg, text, n);
+	msg[n++] = '\n';
+	size_t done = 0;
+	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
+	int status = 0;
+	while (done < n) {
+		ssize_t w = write(e->to, msg + done, n - done);
+		if (w > 0) {
+			done += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			status = -1;
+			break;
+		}
+		int64_t left = deadline - (int64_t)cli_now_ns();
+		if (left <= 0) {
+			status = -1;
+			break;
+		}
+		struct pollfd pfd = { .fd = e->to, .events = POLLOUT };
+		(void)poll(&pfd, 1, (int)((left + NS_PER_MS - 1) / NS_PER_MS));
+	}
+	free(msg);
+	return status;
+}
+
+/* Waits up to `ms` for the engine's process to end; true with *status set when it has. */
+static bool engine_reap(engine_t *e, int ms, int *status)
+{
+	for (int waited = 0;; waited += 2) {
+		pid_t r = waitpid(e->pid, status, WNOHANG);
+		if (r == e->pid || (r < 0 && errno == ECHILD))
+			return r == e->pid;
+		if (waited >= ms)
+			return false;
+		struct timespec ts = { 0, 2 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void engine_close_fds(engine_t *e)
+{
+	if (e->to >= 0)
+		close(e->to);
+	if (e->from >= 0)
+		close(e->from);
+	e->to = e->from = -1;
+}
+
+/* Ends the engine: quit, a short wait, then SIGKILL. */
+void match_engine_stop(engine_t *e, bool ask)
+{
+	if (e->pid <= 0)
+		return;
+	if (ask && e->to >= 0)
+		(void)match_engine_send(e, "quit");
+	if (e->to >= 0)
+		close(e->to);
+	e->to = -1;
+	int status;
+	if (!engine_reap(e, ask ? 500 : 0, &status)) {
+		kill(e->pid, SIGKILL);
+		waitpid(e->pid, &status, 0);
+	}
+	match_log_note(e->log, "engine %d stopped", e->id);
+	engine_close_fds(e);
+	e->pid = 0;
+}
+
+/* After the engine's output closed: how it ended, for a message ("exited with status 1"). */
+void match_engine_describe_end(engine_t *e, char *buf, size_t size)
+{
+	int status;
+	if (e->pid > 0 && engine_reap(e, 300, &status)) {
+		e->pid = 0;
+		engine_close_fds(e);
+		if (WIFEXITED(status))
+			snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+		else if (WIFSIGNALED(status))
+			snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
+			         strsignal(WTERMSIG(status)));
+		else
+			snprintf(buf, size, "ended");
+	} else {
+		snprintf(buf, size, "closed its pipe");
+		match_engine_stop(e, false);
+	}
+}
+
+/*
+ * Starts the engine's process. 0, or -1 after printing why (the program cannot be run:
+ * a usage error), or -2 (a system failure, printed).
+ */
+static int engine_spawn(engine_t *e)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, ex[2] = { -1, -1 };
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
+		cli_error(MATCH_CMD, "cannot make pipes: %s", strerror(errno));
+		goto fail;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error(MATCH_CMD, "cannot fork: %s", strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		/* The child: only async-signal-safe calls until exec. */
+		int err_fd = e->log->fd >= 0 ? e->log->fd : open("/dev/null", O_WRONLY);
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 ||
+		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(e->argv[0], e->argv);
+		int err = errno;
+		ssize_t w = write(ex[1], &err, sizeof(err));
+		(void)w;
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(ex[1]);
+	int err = 0;
+	ssize_t got;
+	do
+		got = read(ex[0], &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	close(ex[0]);
+	if (got == (ssize_t)sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		close(in[1]);
+		close(out[0]);
+		char q[CLI_QUOTE_SIZE];
+		cli_error(MATCH_CMD, "--engine %s: cannot run %s: %s", e->q,
+		          cli_quote(q, sizeof(q), e->argv[0]), strerror(err));
+		return -1;
+	}
+	e->pid = pid;
+	e->to = in[1];
+	e->from = out[0];
+	fcntl(e->to, F_SETFL, fcntl(e->to, F_GETFL) | O_NONBLOCK);
+	fcntl(e->from, F_SETFL, fcntl(e->from, F_GETFL) | O_NONBLOCK);
+	e->rlen = e->rpos = 0;
+	e->skipping = false;
+	match_log_note(e->log, "engine %d started: pid %d: %s", e->id, (int)pid, e->command);
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (ex[i] >= 0)
+			close(ex[i]);
+	}
+	return -2;
+}
+
+bool match_word_is(const char **p, const char *word)
+{
+	size_t n = strlen(word);
+	if (strncmp(*p, word, n) != 0 || ((*p)[n] != '\0' && (*p)[n] != ' ' && (*p)[n] != '\t'))
+		return false;
+	*p += n;
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	return true;
+}
+
+/* "option name NAME type ...": remembers NAME (which may hold blanks). */
+static void note_option(engine_t *e, const char *rest)
+{
+	if (!match_word_is(&rest, "name") || e->ndeclared >= MAX_DECLARED)
+		return;
+	const char *end = rest;
+	const char *type = NULL;
+	for (const char *p = rest; *p; p++) {
+		if ((p == rest || p[-1] == ' ' || p[-1] == '\t') && strncmp(p, "type", 4) == 0 &&
+		    (p[4] == ' ' || p[4] == '\t' || p[4] == '\0')) {
+			type = p;
+			break;
+		}
+	}
+	end = type ? type : rest + strlen(rest);
+	while (end > rest && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == rest)
+		return;
+	char *name = strndup(rest, (size_t)(end - rest));
+	if (name)
+		e->declared[e->ndeclared++] = name;
+}
+
+/* Waits for a line that is exactly `want`, ignoring others (recording id name and the
+ * options while waiting for uciok). 0, or a fault with `why` written. */
+fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size)
+{
+	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
+	for (;;) {
+		char *line;
+		read_status_t rs = match_engine_read(e, deadline, &line);
+		if (rs == LINE_TIMEOUT) {
+			snprintf(why, size, "no '%s' within %" PRId64 " s", want,
+			         e->timeout / NS_PER_S);
+			return FAULT_HANG;
+		}
+		if (rs == LINE_EOF) {
+			char how[100];
+			match_engine_describe_end(e, how, sizeof(how));
+			snprintf(why, size, "%s before '%s'", how, want);
+			return FAULT_CRASH;
+		}
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (match_word_is(&p, want) && *p == '\0')
+			return FAULT_NONE;
+		if (match_word_is(&p, "id") && match_word_is(&p, "name") && *p)
+			snprintf(e->name, sizeof(e->name), "%s", p);
+		else if (match_word_is(&p, "option"))
+			note_option(e, p);
+	}
+}
+
+/*
+ * Starts the engine and has it ready: uci, uciok, the options, isready, readyok.
+ * CLI_EXIT_OK, or an exit status after printing the one-line error.
+ */
+int match_engine_start(engine_t *e)
+{
+	char why[REASON_SIZE], q[CLI_QUOTE_SIZE];
+	int rc = engine_spawn(e);
+	if (rc < 0)
+		return rc == -1 ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	for (int i = 0; i < e->ndeclared; i++)
+		free(e->declared[i]);
+	e->ndeclared = 0;
+	fault_t f = FAULT_NONE;
+	if (match_engine_send(e, "uci") != 0) {
+		f = FAULT_CRASH;
+		match_engine_describe_end(e, why, sizeof(why));
+	} else {
+		f = match_engine_expect(e, "uciok", why, sizeof(why));
+	}
+	for (int i = 0; f == FAULT_NONE && i < e->nsetopts; i++) {
+		const char *o = e->setopts[i];
+		const char *eq = strchr(o, '=');
+		size_t nlen = eq ? (size_t)(eq - o) : strlen(o);
+		bool known = false;
+		for (int k = 0; k < e->ndeclared && !known; k++)
+			known = strlen(e->declared[k]) == nlen &&
+			        strncasecmp(e->declared[k], o, nlen) == 0;
+		if (!known) {
+			char opt[16] = "--option";
+			if (i >= e->nshared)
+				snprintf(opt, sizeof(opt), "--option%d", e->id);
+			cli_error(MATCH_CMD, "%s %s: engine %d (%s) declares no option '%.*s'", opt,
+			          cli_quote(q, sizeof(q), o), e->id, e->name, (int)nlen, o);
+			match_engine_stop(e, true);
+			return CLI_EXIT_USAGE;
+		}
+		match_sb_t cmd = { 0 };
+		match_sb_printf(&cmd, "setoption name %.*s", (int)nlen, o);
+		if (eq) {
+			match_sb_str(&cmd, " value ");
+			match_sb_str(&cmd, eq + 1);
+		}
+		if (cmd.oom || match_engine_send(e, match_sb_text(&cmd)) != 0) {
+			f = FAULT_CRASH;
+			snprintf(why, sizeof(why), "cannot send its options");
+		}
+		free(cmd.p);
+	}
+	if (f == FAULT_NONE) {
+		if (match_engine_send(e, "isready") != 0) {
+			f = FAULT_CRASH;
+			snprintf(why, sizeof(why), "closed its input");
+		} else {
+			f = match_engine_expect(e, "readyok", why, sizeof(why));
+		}
+	}
+	if (f != FAULT_NONE) {
+		cli_error(MATCH_CMD, "engine %d (%s): %s", e->id, e->q, why);
+		match_engine_stop(e, false);
+		return CLI_EXIT_FAIL;
+	}
+	e->broken = false;
+	return CLI_EXIT_OK;
+}
+
+void match_engine_clear(engine_t *e, int id, const match_log_t *log)
+{
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	e->to = e->from = -1;
+	e->min_clock = INT64_MAX;
+	e->log = log;
+}
+
+int match_engine_init(engine_t *e, const char *command, int64_t timeout, const char **shared,
+                      int nshared, const char **own, int nown)
+{
+	e->command = command;
+	e->timeout = timeout;
+	cli_quote(e->q, sizeof(e->q), e->command);
+	int nw = split_command(e, e->command);
+	if (nw == -2) {
+		cli_error(MATCH_CMD, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	if (nw <= 0) {
+		cli_error(MATCH_CMD, "--engine %s: %s", e->q,
+		          nw == 0 ? "expected a program and its arguments"
+		                  : "unterminated quote or trailing backslash");
+		return CLI_EXIT_USAGE;
+	}
+	const char *base = strrchr(e->argv[0], '/');
+	snprintf(e->name, sizeof(e->name), "%s", base ? base + 1 : e->argv[0]);
+	e->setopts = calloc((size_t)(nshared + nown) + 1, sizeof(char *));
+	e->rbuf = malloc(READ_BUF_SIZE);
+	if (!e->setopts || !e->rbuf) {
+		cli_error(MATCH_CMD, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	for (int k = 0; k < nshared; k++)
+		e->setopts[e->nsetopts++] = shared[k];
+	e->nshared = e->nsetopts;
+	for (int k = 0; k < nown; k++)
+		e->setopts[e->nsetopts++] = own[k];
+	return CLI_EXIT_OK;
+}
+
+void match_engine_free(engine_t *e)
+{
+	match_engine_stop(e, true);
+	free(e->argv);
+	free(e->words);
+	free(e->setopts);
+	free(e->rbuf);
+	for (int k = 0; k < e->ndeclared; k++)
+		free(e->declared[k]);
+}

@@ -1,0 +1,440 @@
+/*
+ * match.c — `cutoff match`: a small UCI referee. Two engines, each a child process spoken
+ * to through pipes (engine.c), play games under a clock (clock.c); the referee checks every
+ * move with the chess adapter and adjudicates the end of each game (game.c, rules.c), and
+ * reports each game and the match (output.c).
+ *
+ * This file is the command: the options, the engines set up and started, the files
+ * opened, the loop over the games (colours alternate, the openings cycle, an engine that
+ * faulted is started again before the next game), the totals, and the cleanup on every
+ * path. It owns the match_t and everything in it; match.h says what each file does.
+ *
+ * Single-threaded: one game at a time, one engine thinking at a time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "match.h"
+
+/* clang-format off */
+static const char match_usage[] =
+	"usage: cutoff match --engine CMD --engine CMD [options]\n"
+	"\n"
+	"Plays games between two UCI engines and referees them: every move is checked,\n"
+	"the clocks are kept by the referee, and the games end by the rules of chess or\n"
+	"by a fault (an illegal move, a loss on time, a crash). Engine 1 is the first\n"
+	"--engine; results are counted from its side.\n"
+	"\n"
+	"engines\n"
+	"  --engine CMD         an engine: a program and its arguments, split at blanks\n"
+	"                       ('...' and \"...\" quote, \\ escapes; no shell); exactly twice\n"
+	"  --option NAME=VALUE  a UCI option (setoption) for both engines; NAME alone for a\n"
+	"                       button; repeatable; the engine must declare the option\n"
+	"  --option1 NAME=VALUE, --option2 NAME=VALUE\n"
+	"                       the same for engine 1 or engine 2 only (sent after --option)\n"
+	"games\n"
+	"  --games N            games to play, 1..1000000; default 2. Engine 1 has white in\n"
+	"                       odd games (1, 3, ...) and black in even ones\n"
+	"  --openings FILE      start positions, one FEN or EPD line each (the first four\n"
+	"                       fields, and the two counters when they follow; blank lines\n"
+	"                       and lines starting with # are skipped); each is played\n"
+	"                       twice, colours reversed, and the file is cycled; default\n"
+	"                       the start position\n"
+	"  --max-moves N        adjudicate a draw once each side has made N moves; default 0\n"
+	"                       (no limit)\n"
+	"time control (at most one; default --tc 10+0.1)\n"
+	"  --tc BASE[+INC]      seconds on each clock, and seconds added after each move:\n"
+	"                       60, 10+0.1, 1+0.01\n"
+	"  --movetime MS        a fixed time per move (go movetime), 1..86400000\n"
+	"  --depth D            a fixed depth per move (go depth), 1..255\n"
+	"  --nodes N            a fixed node count per move (go nodes), 1..2^64-1\n"
+	"  --margin MS          how far a move may overrun the clock (or --movetime) before\n"
+	"                       it loses on time, 0..3600000; default 0 with --tc, 50 with\n"
+	"                       --movetime (an engine told to think N ms uses all N, and\n"
+	"                       the pipes add their latency)\n"
+	"  --timeout S          the longest wait, in seconds, for uciok, readyok and (with\n"
+	"                       --depth or --nodes) a bestmove, 1..86400; default 60\n"
+	"output\n"
+	"  --pgn FILE           write the games to FILE as PGN, moves in SAN\n"
+	"  --log FILE           write every line exchanged with the engines, timed, and\n"
+	"                       the engines' stderr (otherwise discarded) to FILE\n"
+	"  --json               one JSON object at the end instead of the text report\n"
+	"  --help               print this help\n"
+	"\n"
+	"Exit status: 0 when every game ended by the rules (or --max-moves); 1 when an\n"
+	"engine lost a game by a fault (illegal or malformed move, loss on time, crash or\n"
+	"closed pipe, no answer), failed its UCI handshake, or the system failed; 2 for a\n"
+	"bad command line, an openings file that cannot be read, an engine that cannot be\n"
+	"run, or an option that an engine does not declare.\n";
+/* clang-format on */
+
+/*
+ * Takes the repeatable options (--engine, --option, --option1, --option2) out of argv,
+ * which cli_parse() would keep only the last of, and leaves the rest in rest[]. True, or
+ * false after a one-line error.
+ */
+typedef struct multi {
+	const char *engines[2];
+	int nengines;
+	const char **opts[3]; /* --option, --option1, --option2 */
+	int nopts[3];
+} multi_t;
+
+static bool take_multi(int argc, char **argv, multi_t *mu, char **rest, int *nrest)
+{
+	static const char *const names[] = { "engine", "option", "option1", "option2" };
+	char q[CLI_QUOTE_SIZE];
+	*nrest = 0;
+	rest[(*nrest)++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int which = -1;
+		const char *value = NULL;
+		for (int k = 0; k < 4 && which < 0; k++) {
+			size_t n = strlen(names[k]);
+			if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, names[k], n) != 0)
+				continue;
+			if (a[2 + n] == '=') {
+				which = k;
+				value = a + 3 + n;
+			} else if (a[2 + n] == '\0') {
+				which = k;
+				if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+					cli_error(MATCH_CMD, "--%s needs a value", names[k]);
+					return false;
+				}
+				value = argv[++i];
+			}
+		}
+		if (which < 0) {
+			rest[(*nrest)++] = argv[i];
+			continue;
+		}
+		if (which == 0) {
+			if (mu->nengines == 2) {
+				cli_error(MATCH_CMD, "--engine: given more than twice (%s)",
+				          cli_quote(q, sizeof(q), value));
+				return false;
+			}
+			mu->engines[mu->nengines++] = value;
+			continue;
+		}
+		if (value[0] == '\0' || value[0] == '=') {
+			cli_error(MATCH_CMD, "--%s: expected NAME=VALUE or NAME, got %s",
+			          names[which], cli_quote(q, sizeof(q), value));
+			return false;
+		}
+		mu->opts[which - 1][mu->nopts[which - 1]++] = value;
+	}
+	rest[*nrest] = NULL;
+	return true;
+}
+
+/* The values of the single options, as cli_parse() leaves them. */
+typedef struct options {
+	const char *tc, *openings, *pgn, *log;
+	int64_t games, movetime, depth, margin, timeout, max_moves;
+	uint64_t nodes;
+	bool json;
+	tc_mode_t mode;
+} options_t;
+
+/* Parses the single options into `o`, and checks there are two engines and at most one
+ * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
+static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, options_t *o)
+{
+	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60 };
+	cli_opt_t opts[] = {
+		{ .name = "games", .kind = CLI_INT, .dest.i = &o->games, .min = 1, .max = 1000000 },
+		{ .name = "tc", .kind = CLI_STRING, .dest.s = &o->tc },
+		{ .name = "movetime",
+		  .kind = CLI_INT,
+		  .dest.i = &o->movetime,
+		  .min = 1,
+		  .max = 86400000 },
+		{ .name = "depth", .kind = CLI_INT, .dest.i = &o->depth, .min = 1, .max = 255 },
+		{ .name = "nodes", .kind = CLI_UINT64, .dest.u = &o->nodes },
+		{ .name = "margin",
+		  .kind = CLI_INT,
+		  .dest.i = &o->margin,
+		  .min = 0,
+		  .max = 3600000 },
+		{ .name = "timeout",
+		  .kind = CLI_INT,
+		  .dest.i = &o->timeout,
+		  .min = 1,
+		  .max = 86400 },
+		{ .name = "max-moves",
+		  .kind = CLI_INT,
+		  .dest.i = &o->max_moves,
+		  .min = 0,
+		  .max = 1000000 },
+		{ .name = "openings", .kind = CLI_STRING, .dest.s = &o->openings },
+		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
+		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+	cli_status_t st = cli_parse(MATCH_CMD, match_usage, opts, nopts, nrest, rest);
+	if (st != CLI_PARSED)
+		return st;
+	if (mu->nengines != 2) {
+		cli_error(MATCH_CMD, "--engine is required twice (got %d)", mu->nengines);
+		return CLI_BAD;
+	}
+	int ncontrols = cli_given(opts, nopts, "tc") + cli_given(opts, nopts, "movetime") +
+	                cli_given(opts, nopts, "depth") + cli_given(opts, nopts, "nodes");
+	if (ncontrols > 1) {
+		cli_error(MATCH_CMD, "give at most one of --tc, --movetime, --depth and --nodes");
+		return CLI_BAD;
+	}
+	o->mode = cli_given(opts, nopts, "movetime") ? TC_MOVETIME
+	          : cli_given(opts, nopts, "depth")  ? TC_DEPTH
+	          : cli_given(opts, nopts, "nodes")  ? TC_NODES
+	                                             : TC_CLOCK;
+	return CLI_PARSED;
+}
+
+/* The time control and the limits from the options. False after the one-line error. */
+static bool set_control(match_t *m, const options_t *o)
+{
+	char q[CLI_QUOTE_SIZE];
+	tc_t *tc = &m->tc;
+	tc->mode = o->mode;
+	tc->text = o->tc ? o->tc : "10+0.1";
+	if (tc->mode == TC_CLOCK && !match_tc_parse(tc->text, &tc->base, &tc->inc)) {
+		cli_error(MATCH_CMD,
+		          "--tc: expected BASE or BASE+INC in seconds (10+0.1, 1+0.01, 60), BASE "
+		          "above 0, got %s",
+		          cli_quote(q, sizeof(q), tc->text));
+		return false;
+	}
+	if (tc->mode == TC_NODES && o->nodes == 0) {
+		cli_error(MATCH_CMD, "--nodes: expected a count of at least 1, got '0'");
+		return false;
+	}
+	tc->movetime = o->movetime * NS_PER_MS;
+	tc->depth = o->depth;
+	tc->nodes = o->nodes;
+	tc->margin = (o->margin >= 0 ? o->margin : tc->mode == TC_MOVETIME ? 50 : 0) * NS_PER_MS;
+	tc->timeout = o->timeout * NS_PER_S;
+	m->max_moves = o->max_moves;
+	m->ngames = o->games;
+	return true;
+}
+
+/* Opens --pgn and --log. CLI_EXIT_OK, or an exit status after the one-line error. */
+static int open_outputs(match_t *m, const options_t *o)
+{
+	char q[CLI_QUOTE_SIZE];
+	m->pgn_path = o->pgn;
+	if (o->pgn && !(m->pgn = fopen(o->pgn, "a"))) {
+		cli_error(MATCH_CMD, "--pgn %s: cannot open it: %s",
+		          cli_quote(q, sizeof(q), o->pgn), strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	if (o->log) {
+		m->log.fd = open(o->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+		if (m->log.fd < 0 || !(m->log.f = fdopen(dup(m->log.fd), "w"))) {
+			cli_error(MATCH_CMD, "--log %s: cannot open it: %s",
+			          cli_quote(q, sizeof(q), o->log), strerror(errno));
+			return CLI_EXIT_USAGE;
+		}
+		/* The stream's own descriptor must not leak into the engines either. */
+		fcntl(fileno(m->log.f), F_SETFD, FD_CLOEXEC);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Everything before the first game: the engines' commands, the chess tables, the
+ * openings, the output files, the games' records. CLI_EXIT_OK, or an exit status after
+ * the one-line error. */
+static int set_up(match_t *m, const options_t *o, const multi_t *mu)
+{
+	int status;
+	for (int i = 0; i < 2; i++) {
+		status = match_engine_init(&m->eng[i], mu->engines[i], m->tc.timeout, mu->opts[0],
+		                           mu->nopts[0], mu->opts[1 + i], mu->nopts[1 + i]);
+		if (status != CLI_EXIT_OK)
+			return status;
+	}
+	int err;
+	m->chess = cutoff_chess_new(&err);
+	if (!m->chess) {
+		cli_fail(MATCH_CMD, "cannot make the chess tables", err, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	m->game = cutoff_chess_game(m->chess);
+	if (o->openings && (status = match_openings_read(m, o->openings)) != CLI_EXIT_OK)
+		return status;
+	if ((status = open_outputs(m, o)) != CLI_EXIT_OK)
+		return status;
+	m->games = calloc((size_t)m->ngames, sizeof(*m->games));
+	if (!m->games) {
+		cli_error(MATCH_CMD, "--games %" PRId64 ": out of memory", m->ngames);
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Counts game `index`, just played, and reports it. */
+static void record(match_t *m, int index, bool json)
+{
+	const game_rec_t *g = &m->games[index];
+	m->played++;
+	if (g->winner < 0)
+		m->draws++;
+	else if (g->winner == 0)
+		m->wins++;
+	else
+		m->losses++;
+	match_log_note(&m->log, "game %d: %s %s", index + 1, g->result, g->reason);
+	if (!json)
+		match_print_game_line(m, index, g);
+	if (m->pgn)
+		match_write_pgn(m, g, index + 1);
+}
+
+/* Starts again whoever faulted, so that the next game starts clean. False (printed) when
+ * one cannot be. */
+static bool restart_broken(match_t *m)
+{
+	for (int k = 0; k < 2; k++) {
+		engine_t *e = &m->eng[k];
+		if (!e->broken && e->pid > 0)
+			continue;
+		match_engine_stop(e, false);
+		if (match_engine_start(e) != CLI_EXIT_OK)
+			return false;
+	}
+	return true;
+}
+
+/* Plays the games with `gm`, the engines started. The command's exit status. */
+static int play_games(match_t *m, game_t *gm, bool json)
+{
+	int status = CLI_EXIT_OK;
+	for (int i = 0; i < m->ngames; i++) {
+		int rc = match_game_play(m, m->eng, i, gm);
+		if (rc != CLI_EXIT_OK) {
+			m->stopped = "the referee failed";
+			match_sb_str(&m->games[i].moves, "");
+			return rc;
+		}
+		record(m, i, json);
+		if (m->games[i].fault != FAULT_NONE)
+			status = CLI_EXIT_FAIL;
+		if (i + 1 < m->ngames && !restart_broken(m)) {
+			m->stopped = "an engine could not be started again after a fault";
+			return CLI_EXIT_FAIL;
+		}
+	}
+	return status;
+}
+
+/* Starts the engines, plays the games and reports the match. The command's exit status. */
+static int play_match(match_t *m, bool json)
+{
+	char q[CLI_QUOTE_SIZE];
+	int status;
+	for (int i = 0; i < 2; i++) {
+		if ((status = match_engine_start(&m->eng[i])) != CLI_EXIT_OK)
+			return status;
+	}
+	game_t gm = { 0 };
+	status = play_games(m, &gm, json);
+	match_game_free(&gm);
+	if (json)
+		match_write_json(m);
+	else
+		match_print_totals(m);
+	if (m->pgn && (fflush(m->pgn) != 0 || ferror(m->pgn))) {
+		cli_error(MATCH_CMD, "--pgn %s: cannot write it",
+		          cli_quote(q, sizeof(q), m->pgn_path));
+		status = CLI_EXIT_FAIL;
+	}
+	return status;
+}
+
+/* The match from its options to its report, the engines stopped. The exit status. */
+static int run(match_t *m, const options_t *o, const multi_t *mu)
+{
+	int status = set_up(m, o, mu);
+	if (status != CLI_EXIT_OK)
+		return status;
+	/* A dead engine must show up as a failed write, not kill the referee (quit included). */
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+	m->log.t0 = (int64_t)cli_now_ns();
+	status = play_match(m, o->json);
+	for (int i = 0; i < 2; i++)
+		match_engine_stop(&m->eng[i], true);
+	if (old_pipe != SIG_ERR)
+		signal(SIGPIPE, old_pipe);
+	return status;
+}
+
+/* Frees the match and everything it holds (any of it may be missing). */
+static void free_match(match_t *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < 2; i++)
+		match_engine_free(&m->eng[i]);
+	if (m->games)
+		for (int64_t i = 0; i < m->ngames; i++)
+			free(m->games[i].moves.p);
+	free(m->games);
+	free(m->openings);
+	if (m->pgn)
+		fclose(m->pgn);
+	if (m->log.f)
+		fclose(m->log.f);
+	if (m->log.fd >= 0)
+		close(m->log.fd);
+	cutoff_chess_free(m->chess);
+	free(m);
+}
+
+int cli_match(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(match_usage, stdout);
+			return CLI_EXIT_OK;
+		}
+	}
+	multi_t mu = { 0 };
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	for (int k = 0; k < 3; k++)
+		mu.opts[k] = calloc((size_t)argc + 1, sizeof(*mu.opts[k]));
+	match_t *m = calloc(1, sizeof(*m));
+	int status = CLI_EXIT_USAGE, nrest = 0;
+	options_t o;
+	if (!rest || !mu.opts[0] || !mu.opts[1] || !mu.opts[2] || !m) {
+		cli_error(MATCH_CMD, "out of memory");
+		status = CLI_EXIT_FAIL;
+	} else {
+		m->log.fd = -1;
+		for (int i = 0; i < 2; i++)
+			match_engine_clear(&m->eng[i], i + 1, &m->log);
+		if (take_multi(argc, argv, &mu, rest, &nrest)) {
+			cli_status_t st = parse_options(nrest, rest, &mu, &o);
+			if (st == CLI_HELP)
+				status = CLI_EXIT_OK;
+			else if (st == CLI_PARSED && set_control(m, &o))
+				status = run(m, &o, &mu);
+		}
+	}
+	free_match(m);
+	free(rest);
+	for (int k = 0; k < 3; k++)
+		free(mu.opts[k]);
+	return status;
+}

@@ -1,0 +1,300 @@
+/*
+ * match.h — what the files of `cutoff match` (src/cli/match/) share: the engines, the time
+ * control, one game in play, the record of a game, the match, and the functions each file
+ * gives to the files above it. Private to the folder; the command's entry point is
+ * cli_match() in commands.h.
+ *
+ * The files, from the top down:
+ *
+ *     match.c     the command: options, the engines' set-up, the loop over the games
+ *     game.c      one game: ucinewgame, then each move asked for, timed, checked, played
+ *     output.c    the report of each game and of the match: text, JSON and PGN
+ *     openings.c  the start positions of --openings
+ *     engine.c    an engine's process and pipes: spawning it, lines in and out, the UCI
+ *                 handshake, stopping it
+ *     clock.c     the time control: parsing --tc, the go command, charging a move's time
+ *     rules.c     the end of a game: checkmate, stalemate, the fifty-move rule,
+ *                 insufficient material, repetition, the move limit, forfeits; FEN fields
+ *     log.c       the --log file and the growing strings the other files build lines in
+ *
+ * Calls run downward only: match.c calls the files below it; game.c calls engine.c,
+ * clock.c, rules.c and log.c; output.c calls clock.c, rules.c and log.c; engine.c and
+ * rules.c call log.c; clock.c, openings.c and log.c call none of the others.
+ *
+ * Ownership. The match owns its two engines, the records of its games, the openings and
+ * the output files; a game (game_t) owns only its list of position keys and borrows the
+ * rest. Nothing here is global: everything one game needs is in its game_t and in the
+ * match it reads, so that more than one game could be played at a time, each with its own
+ * engines.
+ */
+#ifndef CUTOFF_CLI_MATCH_H
+#define CUTOFF_CLI_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "args.h"
+#include "cutoff.h"
+#include "cutoff_games.h"
+
+#define MATCH_CMD "match"
+
+#define NS_PER_MS INT64_C(1000000)
+#define NS_PER_S INT64_C(1000000000)
+
+enum {
+	READ_BUF_SIZE = 1 << 16, /* the longest line kept from an engine; longer ones are dropped */
+	REASON_SIZE = 256,
+	MAX_DECLARED = 512 /* the engine options remembered for checking --option */
+};
+
+static inline double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
+
+/* ---- log.c: growing strings and the log ------------------------------------------------ */
+
+/* A growing string; `oom` sticks once an allocation failed (the text is then cut). */
+typedef struct match_sb {
+	char *p;
+	size_t len, cap;
+	bool oom;
+} match_sb_t;
+
+void match_sb_add(match_sb_t *b, const char *s, size_t n);
+void match_sb_str(match_sb_t *b, const char *s);
+void match_sb_printf(match_sb_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *match_sb_text(const match_sb_t *b); /* "" before the first addition */
+
+/* --log: every line exchanged, timed from t0, and notes. `f` is NULL without --log; `fd`
+ * (-1 without) is the same file for the engines' stderr. */
+typedef struct match_log {
+	FILE *f;
+	int fd;
+	int64_t t0;
+} match_log_t;
+
+/* One line to (dir ">") or from ("<") engine `id`. */
+void match_log_line(const match_log_t *log, int id, const char *dir, const char *text, size_t n);
+void match_log_note(const match_log_t *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- engine.c: an engine's process -------------------------------------------------------- */
+
+typedef enum fault {
+	FAULT_NONE,
+	FAULT_ILLEGAL, /* an illegal, null or malformed bestmove */
+	FAULT_TIME,    /* the clock (or --movetime) ran out */
+	FAULT_CRASH,   /* the engine exited or closed its output, or its input broke */
+	FAULT_HANG,    /* no readyok, or no bestmove without a clock, within --timeout */
+	NFAULTS
+} fault_t;
+
+typedef struct engine {
+	int id; /* 1 or 2 */
+	const char *command;
+	char **argv;            /* the command split into words, NULL-terminated */
+	char *words;            /* their storage */
+	char q[CLI_QUOTE_SIZE]; /* the command, quoted, for messages */
+	const char **setopts;   /* NAME=VALUE (or NAME), in the order sent */
+	int nsetopts;
+	int nshared;   /* the first nshared of them came from --option, the rest from --optionN */
+	char name[80]; /* from "id name", else the program's name */
+	const match_log_t *log;
+	int64_t timeout; /* ns: the longest wait for readyok and uciok, and to write a line */
+
+	pid_t pid;    /* 0 when not running */
+	int to, from; /* the engine's stdin (we write) and stdout (we read), non-blocking */
+	char *rbuf;
+	size_t rlen, rpos; /* bytes held, bytes already handed out */
+	bool skipping;     /* dropping the rest of an over-long line */
+	int64_t rtime;     /* when the last read() returned data */
+	bool broken;       /* faulted: started again before the next game */
+
+	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
+	int ndeclared;
+
+	/* Totals over the match. */
+	int faults[NFAULTS];
+	int64_t used;      /* thinking time, ns */
+	int64_t min_clock; /* the least clock left after a move (ns); INT64_MAX when none */
+	int moves;
+} engine_t;
+
+typedef enum read_status {
+	LINE_OK,
+	LINE_TIMEOUT,
+	LINE_EOF
+} read_status_t;
+
+/* Engine `id` (1 or 2), not running and holding nothing, which match_engine_free()
+ * accepts; it logs to `log`. */
+void match_engine_clear(engine_t *e, int id, const match_log_t *log);
+/* Sets up a cleared engine to run `command`, waiting `timeout` ns at most for an answer,
+ * with the --option values `shared` then `own` (not copied: they must outlive the
+ * engine). CLI_EXIT_OK, or an exit status after the one-line error. */
+int match_engine_init(engine_t *e, const char *command, int64_t timeout, const char **shared,
+                      int nshared, const char **own, int nown);
+/* Stops the engine (asking it to quit) and frees what it holds. */
+void match_engine_free(engine_t *e);
+/* Starts the engine and has it ready: uci, uciok, the options, isready, readyok.
+ * CLI_EXIT_OK, or an exit status after printing the one-line error. */
+int match_engine_start(engine_t *e);
+/* Ends the engine: quit when `ask`, a short wait, then SIGKILL. */
+void match_engine_stop(engine_t *e, bool ask);
+/* Writes `text` and a newline, within e->timeout. 0, or -1 when the pipe is broken or the
+ * engine does not read. */
+int match_engine_send(engine_t *e, const char *text);
+/* The next line, waiting until `deadline` at most; a line that arrived after the deadline
+ * counts as none. *line points into the engine's buffer until the next call; e->rtime is
+ * when the read that completed it returned. */
+read_status_t match_engine_read(engine_t *e, int64_t deadline, char **line);
+/* Drops whatever the engine has said and not been asked for. */
+void match_engine_drain(engine_t *e);
+/* Waits for a line that is exactly `want`, ignoring others. FAULT_NONE, or a fault with
+ * `why` written. */
+fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size);
+/* After the engine's output or input broke: how it ended ("exited with status 1"). */
+void match_engine_describe_end(engine_t *e, char *buf, size_t size);
+/* Skips `word` and the blanks after it at *p when *p starts with the whole word. */
+bool match_word_is(const char **p, const char *word);
+
+/* ---- clock.c: the time control -------------------------------------------------------- */
+
+typedef enum tc_mode {
+	TC_CLOCK,
+	TC_MOVETIME,
+	TC_DEPTH,
+	TC_NODES
+} tc_mode_t;
+
+typedef struct tc {
+	tc_mode_t mode;
+	const char *text;  /* --tc as given, or the default */
+	int64_t base, inc; /* ns, for TC_CLOCK */
+	int64_t movetime;  /* ns, for TC_MOVETIME */
+	int64_t depth;     /* for TC_DEPTH */
+	uint64_t nodes;    /* for TC_NODES */
+	int64_t margin;    /* ns a move may overrun the clock or movetime */
+	int64_t timeout;   /* ns: the longest wait for a bestmove where no clock runs */
+} tc_t;
+
+/* "BASE" or "BASE+INC" in seconds into ns; false when malformed or BASE is 0. */
+bool match_tc_parse(const char *text, int64_t *base, int64_t *inc);
+/* A clock or --movetime: a move's time is charged against a limit. */
+bool match_tc_timed(const tc_t *tc);
+/* Writes the go command for the side `colour` (0 white) with `clock` left and returns
+ * how long (ns) the move may take before it loses on time or counts as no answer. */
+int64_t match_tc_go(const tc_t *tc, const int64_t clock[2], int colour, char *go, size_t size);
+
+/* ---- the record of a game, and one game in play ------------------------------------------- */
+
+typedef struct opening {
+	cutoff_chess_state_t pos;
+	char fen[CUTOFF_CHESS_FEN_SIZE];
+} opening_t;
+
+typedef struct game_rec {
+	int white;   /* engine index (0 or 1) with white */
+	int opening; /* index into openings, or -1 for the start position */
+	char fen[CUTOFF_CHESS_FEN_SIZE];
+	match_sb_t moves; /* UCI moves separated by blanks */
+	int plies;
+	int winner; /* engine index, or -1 for a draw */
+	const char *result;
+	const char *termination; /* for PGN */
+	char reason[REASON_SIZE];
+	fault_t fault;
+	int fault_engine;
+	int64_t used[2];      /* by colour, ns */
+	int64_t min_clock[2]; /* by colour, ns; INT64_MAX when no move was timed */
+} game_rec_t;
+
+/* One game in play: what it needs beyond the match's settings. */
+typedef struct game {
+	const struct match *m; /* its settings */
+	int index;             /* 0-based, in the match */
+	game_rec_t *g;         /* its record, filled as it goes */
+	engine_t *eng;         /* the two engines: eng[0] is engine 1 */
+	cutoff_chess_state_t pos;
+	int colour;       /* to move, 0 white */
+	int64_t clock[2]; /* by colour, ns, under --tc */
+	uint64_t *keys;   /* the positions so far, for repetition (owned) */
+	size_t nkeys, capkeys;
+} game_t;
+
+/* The engine playing `colour` in the game. */
+static inline engine_t *game_engine(const game_t *gm, int colour)
+{
+	return &gm->eng[colour == 0 ? gm->g->white : 1 - gm->g->white];
+}
+
+/* Charges a move of `took` ns to the side `colour` (engine e): the game's and the engine's
+ * thinking time and, when timed, the time left (the least left, the clock). False when
+ * the move lost on time (it took longer than `limit`, from match_tc_go); else a clock
+ * gains its increment. */
+bool match_tc_charge(game_t *gm, engine_t *e, int colour, int64_t took, int64_t limit);
+
+/* ---- the match ----------------------------------------------------------------------- */
+
+typedef struct match {
+	cutoff_chess_t *chess; /* the adapter's tables; chess's game interface is `game` */
+	const cutoff_game_t *game;
+	engine_t eng[2];
+	tc_t tc;
+	int64_t max_moves;
+	int64_t ngames;
+	opening_t *openings;
+	int nopenings;
+	FILE *pgn;
+	const char *pgn_path;
+	match_log_t log;
+	game_rec_t *games;
+	int played;
+	int wins, draws, losses; /* engine 1's */
+	const char *stopped;     /* why the match stopped early, or NULL */
+} match_t;
+
+/* ---- rules.c: the end of a game -------------------------------------------------------- */
+
+extern const char *const match_fault_names[NFAULTS];
+
+/* Field `field` (0-based) of a FEN as a number, 0 when missing. */
+int64_t match_fen_field_int(const char *fen, int field);
+/* The side to move of a FEN: 0 white, 1 black. */
+int match_fen_side(const char *fen);
+/* Ends the game: `winner_colour` 0 white, 1 black, -1 a draw; the reason from fmt. */
+void match_end_game(game_rec_t *g, int winner_colour, const char *termination, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The engine playing `colour` lost by fault `f`; `why` follows its name in the reason. */
+void match_forfeit(game_t *gm, int colour, fault_t f, const char *why);
+/* Records the position to move and ends the game when the rules (or --max-moves) do.
+ * 1 when the game is over, 0 when it goes on, -1 when memory ran out. */
+int match_rules_over(game_t *gm);
+
+/* ---- openings.c ---------------------------------------------------------------------- */
+
+/* Reads --openings into m->openings. CLI_EXIT_OK, or an exit status after the error. */
+int match_openings_read(match_t *m, const char *path);
+
+/* ---- game.c -------------------------------------------------------------------------- */
+
+/* Plays game number `index` (0-based) into m->games[index] with the engines `eng`.
+ * CLI_EXIT_OK, or CLI_EXIT_FAIL (printed) when the referee itself fails. */
+int match_game_play(const match_t *m, engine_t *eng, int index, game_t *gm);
+/* Frees what a game_t holds (it may be played again before). */
+void match_game_free(game_t *gm);
+
+/* ---- output.c ------------------------------------------------------------------------ */
+
+/* The text report's line for game `index` (0-based), with the header before the first. */
+void match_print_game_line(const match_t *m, int index, const game_rec_t *g);
+/* The text report's totals. */
+void match_print_totals(const match_t *m);
+/* The match as one JSON object on stdout. */
+void match_write_json(const match_t *m);
+/* Game `round` (1-based) as PGN to m->pgn. */
+void match_write_pgn(const match_t *m, const game_rec_t *g, int round);
+
+#endif

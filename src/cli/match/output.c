@@ -1,0 +1,286 @@
+/*
+ * output.c — what `cutoff match` reports: a line per game and the totals as text, or the
+ * whole match as one JSON object (--json), and each game as PGN (--pgn), its moves in SAN.
+ *
+ * Owns nothing: it reads the match's settings, engines and game records and writes to
+ * stdout or the PGN file. Engine 1's side is the side of every count (wins, draws,
+ * losses, score); colours are by game. Times are in seconds; a least clock left is "-" in
+ * the text and null in the JSON when no move was timed (--depth, --nodes).
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "match.h"
+
+static const char *const mode_names[] = { "tc", "movetime", "depth", "nodes" };
+
+void match_print_game_line(const match_t *m, int index, const game_rec_t *g)
+{
+	char clk[2][16];
+	for (int c = 0; c < 2; c++) {
+		if (g->min_clock[c] == INT64_MAX || !match_tc_timed(&m->tc))
+			snprintf(clk[c], sizeof(clk[c]), "-");
+		else
+			snprintf(clk[c], sizeof(clk[c]), "%.3f", secs(g->min_clock[c]));
+	}
+	if (index == 0)
+		printf("%5s %5s %5s  %-7s %5s %10s %10s %10s %10s  %s\n", "game", "white", "black",
+		       "result", "plies", "white s", "black s", "white min", "black min", "reason");
+	printf("%5d %5d %5d  %-7s %5d %10.3f %10.3f %10s %10s  %s\n", index + 1, g->white + 1,
+	       2 - g->white, g->result, g->plies, secs(g->used[0]), secs(g->used[1]), clk[0],
+	       clk[1], g->reason);
+	fflush(stdout);
+}
+
+/* One fault count's line: the total and each engine's. */
+static void print_fault(const match_t *m, const char *label, fault_t f)
+{
+	const engine_t *a = &m->eng[0], *b = &m->eng[1];
+	cli_field(stdout, label, "%d (engine 1 %d, engine 2 %d)", a->faults[f] + b->faults[f],
+	          a->faults[f], b->faults[f]);
+}
+
+void match_print_totals(const match_t *m)
+{
+	const tc_t *tc = &m->tc;
+	printf("\n");
+	for (int i = 0; i < 2; i++) {
+		char label[16];
+		snprintf(label, sizeof(label), "engine %d", i + 1);
+		cli_field(stdout, label, "%s (%s)", m->eng[i].name, m->eng[i].command);
+	}
+	if (tc->mode == TC_CLOCK)
+		cli_field(stdout, "time control", "%s s, margin %" PRId64 " ms", tc->text,
+		          tc->margin / NS_PER_MS);
+	else if (tc->mode == TC_MOVETIME)
+		cli_field(stdout, "time control", "%" PRId64 " ms a move, margin %" PRId64 " ms",
+		          tc->movetime / NS_PER_MS, tc->margin / NS_PER_MS);
+	else if (tc->mode == TC_DEPTH)
+		cli_field(stdout, "time control", "depth %" PRId64, tc->depth);
+	else
+		cli_field(stdout, "time control", "%" PRIu64 " nodes", tc->nodes);
+	cli_field(stdout, "games", "%d", m->played);
+	cli_field(stdout, "engine 1 score", "%d W, %d D, %d L (%.1f %%)", m->wins, m->draws,
+	          m->losses, m->played ? 100.0 * (m->wins + 0.5 * m->draws) / m->played : 0.0);
+	print_fault(m, "illegal moves", FAULT_ILLEGAL);
+	print_fault(m, "time losses", FAULT_TIME);
+	print_fault(m, "crashes", FAULT_CRASH);
+	print_fault(m, "no answer", FAULT_HANG);
+	for (int i = 0; i < 2; i++) {
+		char label[32], clk[32] = "";
+		const engine_t *e = &m->eng[i];
+		snprintf(label, sizeof(label), "engine %d time", i + 1);
+		if (e->min_clock != INT64_MAX)
+			snprintf(clk, sizeof(clk), ", least left %.3f s", secs(e->min_clock));
+		cli_field(stdout, label, "%.3f s for %d moves (%.1f ms a move)%s", secs(e->used),
+		          e->moves, e->moves ? 1e3 * secs(e->used) / e->moves : 0.0, clk);
+	}
+}
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+/* A time in seconds, or null for INT64_MAX (none). */
+static void json_clock(json_writer_t *w, const char *key, int64_t ns)
+{
+	if (ns == INT64_MAX)
+		json_null(w, key);
+	else
+		json_double(w, key, secs(ns));
+}
+
+static void json_engines(json_writer_t *w, const match_t *m)
+{
+	json_begin_array(w, "engines");
+	for (int i = 0; i < 2; i++) {
+		const engine_t *e = &m->eng[i];
+		json_begin_object(w, NULL);
+		json_int(w, "engine", e->id);
+		json_string(w, "command", e->command);
+		json_string(w, "name", e->name);
+		json_int(w, "moves", e->moves);
+		json_double(w, "time_s", secs(e->used));
+		json_clock(w, "min_clock_s", e->min_clock);
+		for (int f = 1; f < NFAULTS; f++)
+			json_int(w, match_fault_names[f], e->faults[f]);
+		json_end(w);
+	}
+	json_end(w);
+}
+
+static void json_control(json_writer_t *w, const tc_t *tc)
+{
+	json_begin_object(w, "control");
+	json_string(w, "mode", mode_names[tc->mode]);
+	if (tc->mode == TC_CLOCK) {
+		json_string(w, "tc", tc->text);
+		json_double(w, "base_s", secs(tc->base));
+		json_double(w, "inc_s", secs(tc->inc));
+	} else if (tc->mode == TC_MOVETIME) {
+		json_int(w, "movetime_ms", tc->movetime / NS_PER_MS);
+	} else if (tc->mode == TC_DEPTH) {
+		json_int(w, "depth", tc->depth);
+	} else {
+		json_uint(w, "nodes", tc->nodes);
+	}
+	json_int(w, "margin_ms", tc->margin / NS_PER_MS);
+	json_end(w);
+}
+
+static void json_game(json_writer_t *w, int index, const game_rec_t *g)
+{
+	json_begin_object(w, NULL);
+	json_int(w, "game", index + 1);
+	json_int(w, "white", g->white + 1);
+	json_int(w, "black", 2 - g->white);
+	json_string(w, "fen", g->fen);
+	json_string(w, "result", g->result);
+	if (g->winner < 0)
+		json_null(w, "winner");
+	else
+		json_int(w, "winner", g->winner + 1);
+	json_string(w, "reason", g->reason);
+	if (g->fault == FAULT_NONE) {
+		json_null(w, "fault");
+	} else {
+		json_string(w, "fault", match_fault_names[g->fault]);
+		json_int(w, "fault_engine", g->fault_engine + 1);
+	}
+	json_int(w, "plies", g->plies);
+	json_string(w, "moves", match_sb_text(&g->moves));
+	json_double(w, "white_time_s", secs(g->used[0]));
+	json_double(w, "black_time_s", secs(g->used[1]));
+	json_clock(w, "white_min_clock_s", g->min_clock[0]);
+	json_clock(w, "black_min_clock_s", g->min_clock[1]);
+	json_end(w);
+}
+
+static void json_totals(json_writer_t *w, const match_t *m)
+{
+	static const char *const keys[NFAULTS] = { "none", "illegal_moves", "time_losses",
+		                                   "crashes", "no_answers" };
+	json_begin_object(w, "totals");
+	json_int(w, "games", m->played);
+	json_int(w, "wins", m->wins);
+	json_int(w, "draws", m->draws);
+	json_int(w, "losses", m->losses);
+	json_double(w, "score", m->played ? (m->wins + 0.5 * m->draws) / m->played : 0.0);
+	for (int f = 1; f < NFAULTS; f++)
+		json_int(w, keys[f], m->eng[0].faults[f] + m->eng[1].faults[f]);
+	json_end(w);
+}
+
+void match_write_json(const match_t *m)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_engines(&w, m);
+	json_control(&w, &m->tc);
+	json_begin_array(&w, "games");
+	for (int i = 0; i < m->played; i++)
+		json_game(&w, i, &m->games[i]);
+	json_end(&w);
+	json_totals(&w, m);
+	if (m->stopped)
+		json_string(&w, "stopped", m->stopped);
+	else
+		json_null(&w, "stopped");
+	json_end(&w);
+	if (json_finish(&w) < 0)
+		cli_error(MATCH_CMD, "cannot write the JSON output");
+}
+
+/* ---- PGN ------------------------------------------------------------------------------ */
+
+/* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp
+ * and FEN for an opening, TimeControl for --tc, PlyCount and Termination. */
+static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
+{
+	const char *names[2] = { m->eng[g->white].name, m->eng[1 - g->white].name };
+	time_t t = time(NULL);
+	struct tm tm;
+	char date[16] = "????.??.??";
+	if (localtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y.%m.%d", &tm);
+	FILE *f = m->pgn;
+	fprintf(f, "[Event \"cutoff match\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", date,
+	        round);
+	for (int c = 0; c < 2; c++) {
+		fprintf(f, "[%s \"", c == 0 ? "White" : "Black");
+		for (const char *p = names[c]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fputc(*p, f);
+		}
+		fputs("\"]\n", f);
+	}
+	fprintf(f, "[Result \"%s\"]\n", g->result);
+	if (g->opening >= 0)
+		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n", g->fen);
+	if (m->tc.mode == TC_CLOCK)
+		fprintf(f, "[TimeControl \"%s\"]\n", m->tc.text);
+	fprintf(f, "[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n", g->plies, g->termination);
+}
+
+/* The moves in SAN with their numbers, in lines of at most 79 columns; false when the
+ * start position does not parse (nothing written). */
+static bool pgn_moves(const match_t *m, const game_rec_t *g)
+{
+	cutoff_chess_state_t pos;
+	if (cutoff_chess_parse_fen(m->chess, g->fen, &pos, NULL, 0) != 0)
+		return false;
+	FILE *f = m->pgn;
+	int side = match_fen_side(g->fen);
+	int64_t number = match_fen_field_int(g->fen, 5);
+	size_t col = 0;
+	const char *p = match_sb_text(&g->moves);
+	char tok[CUTOFF_CHESS_MOVE_SIZE + 2], word[32], san[CUTOFF_CHESS_SAN_SIZE];
+	for (int ply = 0; ply < g->plies; ply++) {
+		size_t n = strcspn(p, " ");
+		snprintf(tok, sizeof(tok), "%.*s", (int)(n < 7 ? n : 7), p);
+		p += n + (p[n] == ' ');
+		cutoff_move_t mv;
+		if (cutoff_chess_parse_move(m->chess, &pos, tok, &mv, NULL, 0) != 0)
+			break;
+		if (cutoff_chess_san(m->chess, &pos, mv, san, sizeof(san)) < 0)
+			break;
+		if (side == 0)
+			snprintf(word, sizeof(word), "%" PRId64 ". %s", number, san);
+		else if (ply == 0)
+			snprintf(word, sizeof(word), "%" PRId64 "... %s", number, san);
+		else
+			snprintf(word, sizeof(word), "%s", san);
+		size_t wl = strlen(word);
+		if (col > 0 && col + 1 + wl > 79) {
+			fputc('\n', f);
+			col = 0;
+		} else if (col > 0) {
+			fputc(' ', f);
+			col++;
+		}
+		fputs(word, f);
+		col += wl;
+		(void)cutoff_chess_play(m->chess, &pos, mv, &pos);
+		if (side == 1)
+			number++;
+		side = 1 - side;
+	}
+	if (col > 0)
+		fputc('\n', f);
+	return true;
+}
+
+void match_write_pgn(const match_t *m, const game_rec_t *g, int round)
+{
+	FILE *f = m->pgn;
+	pgn_tags(m, g, round);
+	if (!pgn_moves(m, g))
+		return;
+	fputc('{', f);
+	for (const char *r = g->reason; *r; r++)
+		fputc(*r == '}' ? ')' : *r, f);
+	fprintf(f, "} %s\n\n", g->result);
+	fflush(f);
+}
