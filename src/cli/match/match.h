@@ -53,7 +53,7 @@ enum {
 
 static inline double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
 
-/* ---- log.c: growing strings and the log ------------------------------------------------ */
+/* ---- log.c: growing strings and the log ----------------------------------------------- */
 
 /* A growing string; `oom` sticks once an allocation failed (the text is then cut). */
 typedef struct match_sb {
@@ -80,7 +80,7 @@ void match_log_line(const match_log_t *log, int id, const char *dir, const char 
 void match_log_note(const match_log_t *log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* ---- engine.c: an engine's process -------------------------------------------------------- */
+/* ---- engine.c: an engine's process ---------------------------------------------------- */
 
 typedef enum fault {
 	FAULT_NONE,
@@ -188,7 +188,7 @@ bool match_tc_timed(const tc_t *tc);
  * how long (ns) the move may take before it loses on time or counts as no answer. */
 int64_t match_tc_go(const tc_t *tc, const int64_t clock[2], int colour, char *go, size_t size);
 
-/* ---- the record of a game, and one game in play ------------------------------------------- */
+/* ---- the record of a game, and one game in play --------------------------------------- */
 
 typedef struct opening {
 	cutoff_chess_state_t pos;
@@ -230,13 +230,13 @@ static inline engine_t *game_engine(const game_t *gm, int colour)
 	return &gm->eng[colour == 0 ? gm->g->white : 1 - gm->g->white];
 }
 
-/* Charges a move of `took` ns to the side `colour` (engine e): the game's and the engine's
+/* (clock.c) Charges a move of `took` ns to the side `colour` (engine e): the game's and the engine's
  * thinking time and, when timed, the time left (the least left, the clock). False when
  * the move lost on time (it took longer than `limit`, from match_tc_go); else a clock
  * gains its increment. */
 bool match_tc_charge(game_t *gm, engine_t *e, int colour, int64_t took, int64_t limit);
 
-/* ---- the match ----------------------------------------------------------------------- */
+/* ---- the match ------------------------------------------------------------------------ */
 
 typedef struct match {
 	cutoff_chess_t *chess; /* the adapter's tables; chess's game interface is `game` */
@@ -256,7 +256,7 @@ typedef struct match {
 	const char *stopped;     /* why the match stopped early, or NULL */
 } match_t;
 
-/* ---- rules.c: the end of a game -------------------------------------------------------- */
+/* ---- rules.c: the end of a game ------------------------------------------------------- */
 
 extern const char *const match_fault_names[NFAULTS];
 
@@ -273,20 +273,20 @@ void match_forfeit(game_t *gm, int colour, fault_t f, const char *why);
  * 1 when the game is over, 0 when it goes on, -1 when memory ran out. */
 int match_rules_over(game_t *gm);
 
-/* ---- openings.c ---------------------------------------------------------------------- */
+/* ---- openings.c ----------------------------------------------------------------------- */
 
 /* Reads --openings into m->openings. CLI_EXIT_OK, or an exit status after the error. */
 int match_openings_read(match_t *m, const char *path);
 
-/* ---- game.c -------------------------------------------------------------------------- */
+/* ---- game.c --------------------------------------------------------------------------- */
 
 /* Plays game number `index` (0-based) into m->games[index] with the engines `eng`.
  * CLI_EXIT_OK, or CLI_EXIT_FAIL (printed) when the referee itself fails. */
 int match_game_play(const match_t *m, engine_t *eng, int index, game_t *gm);
-/* Frees what a game_t holds (it may be played again before). */
+/* Frees what a game_t holds; one game_t may play several games before. */
 void match_game_free(game_t *gm);
 
-/* ---- output.c ------------------------------------------------------------------------ */
+/* ---- output.c ------------------------------------------------------------------------- */
 
 /* The text report's line for game `index` (0-based), with the header before the first. */
 void match_print_game_line(const match_t *m, int index, const game_rec_t *g);
