@@ -22,7 +22,7 @@ int cli_topo(int argc, char **argv);
 
 int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (solve.c) */
 int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (perft.c) */
-int cli_uci(int argc, char **argv);   /* cutoff uci: a UCI chess engine (uci.c) */
+int cli_uci(int argc, char **argv);   /* cutoff uci: a UCI chess engine (uci/) */
 int cli_match(int argc, char **argv); /* cutoff match: a UCI referee for engine games (match/) */
 int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (epd.c) */
 int cli_bench(int argc, char **argv); /* cutoff bench: the scaling sweep and its report (bench/bench.c) */
