@@ -269,6 +269,11 @@ static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
 	return false;
 }
 
+int cli_parse_exit(cli_status_t status)
+{
+	return status == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv)
 {
@@ -650,4 +655,16 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
 				cutoff_config_set_option(cfg, o[i].name, value);
 		}
 	}
+}
+
+void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
+                       cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log)
+{
+	cutoff_config_default(cfg);
+	cli_parallel_apply(p, cfg);
+	cfg->driver = driver;
+	cfg->algo = algo;
+	cfg->tt_mb = (size_t)hash_mb;
+	cfg->log = cli_log_keep;
+	cfg->log_user = log;
 }

@@ -86,6 +86,13 @@ typedef enum cli_status {
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv);
 
+/* The exit status of a command whose cli_parse() did not return CLI_PARSED:
+ * CLI_EXIT_OK after --help, CLI_EXIT_USAGE after a usage error. A command reads
+ *     cli_status_t st = cli_parse(...);
+ *     if (st != CLI_PARSED)
+ *             return cli_parse_exit(st); */
+int cli_parse_exit(cli_status_t status);
+
 /* True when the option called `name` was on the command line (after cli_parse()). */
 bool cli_given(const cli_opt_t *opts, int nopts, const char *name);
 
@@ -226,6 +233,12 @@ extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
 
 void cli_parallel_default(cli_parallel_t *p);
 void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
+
+/* The engine configuration every searching command starts from: cutoff_config_default,
+ * then *p (cli_parallel_apply), the driver, the algorithm, the table of hash_mb MiB, and
+ * the library's last warning kept in *log (cli_log_keep). The command sets the rest. */
+void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
+                       cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log);
 
 /* clang-format off */
 #define CLI_PARALLEL_OPTS(p)                                                             \

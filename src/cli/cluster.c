@@ -32,6 +32,28 @@ cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
 	return o->driver == 1 ? CUTOFF_DRIVER_ABDADA : CUTOFF_DRIVER_LAZYSMP;
 }
 
+bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, const cli_cluster_opts_t *o,
+                            cutoff_driver_t *driver, cutoff_algo_t *algo)
+{
+	if (!cli_cluster_wanted(algo_text))
+		return cli_parse_algo(cmd, algo_text, driver, algo);
+	*driver = cli_cluster_driver(o);
+	*algo = CUTOFF_ALGO_PVS;
+	return true;
+}
+
+bool cli_cluster_check_options(const char *cmd, bool cluster, const cli_opt_t *opts, int nopts)
+{
+	if (!cluster &&
+	    (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange") ||
+	     cli_given(opts, nopts, "share-depth"))) {
+		cli_error(cmd, "--cluster-driver, --exchange and --share-depth are options of "
+		               "--algo cluster only");
+		return false;
+	}
+	return true;
+}
+
 #if defined(CUTOFF_CLI_MPI) || defined(CUTOFF_SIM)
 /* ---- what both have: a cluster (cutoff_cluster.h) to search with ------------------------ */
 

@@ -53,6 +53,19 @@ bool cli_cluster_wanted(const char *algo_text);
 /* The driver each rank runs. */
 cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o);
 
+/* --algo of a command that offers `--algo cluster`: for the cluster, the driver each rank
+ * runs under PVS; otherwise cli_parse_algo's driver and algorithm. False after its
+ * one-line error. */
+bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, const cli_cluster_opts_t *o,
+                            cutoff_driver_t *driver, cutoff_algo_t *algo);
+
+/* False after a one-line error when, without --algo cluster (`cluster` false), a cluster
+ * option (CLI_CLUSTER_OPTS: --cluster-driver, --exchange, --share-depth) is in the
+ * command's parsed table opts[0 .. nopts). */
+struct cli_opt;
+bool cli_cluster_check_options(const char *cmd, bool cluster, const struct cli_opt *opts,
+                               int nopts);
+
 /* Starts MPI (MPI_THREAD_MULTIPLE) and the cluster; on ranks other than 0, stdout goes
  * to /dev/null. NULL after a one-line error (no MPI in this build, too low a thread
  * level). */

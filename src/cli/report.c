@@ -1,5 +1,6 @@
 /*
- * report.c — counters and profiles as JSON, and moves as words (contract in report.h).
+ * report.c — counters and profiles as JSON, the parallel settings, and moves as words
+ * (contract in report.h).
  */
 #include "report.h"
 
@@ -97,6 +98,44 @@ void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per
 		          (double)c->deferred / per, (double)c->deferred_tt / per,
 		          (double)c->deferred_busy / per, (double)c->second_passes / per,
 		          (double)c->busy_collisions / per);
+}
+
+void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t *par)
+{
+	char text[256];
+	if (par->threads == 1 && driver == cli_driver_default())
+		return;
+	cli_field(out, "threads", "%" PRId64 ", %s driver, placement %s", par->threads,
+	          cli_driver_name(driver), cli_placement_names[par->placement]);
+	if (*cli_driver_options_text(&par->options, driver, text, sizeof(text)))
+		cli_field(out, "driver options", "%s", text);
+}
+
+void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par)
+{
+	json_string(w, "driver", cli_driver_name(driver));
+	json_int(w, "threads", par->threads);
+	json_string(w, "placement", cli_placement_names[par->placement]);
+	cli_json_driver_options(w, "driver_options", &par->options);
+}
+
+int cli_json_finish(json_writer_t *w, const char *cmd)
+{
+	if (json_finish(w) < 0) {
+		cli_error(cmd, "cannot write the JSON output");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+double cli_rate(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+double cli_per_second(uint64_t n, double seconds)
+{
+	return seconds > 0 ? (double)n / seconds : 0.0;
 }
 
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p)

@@ -3,12 +3,15 @@
  * reports them (search, tree, bench); their sums are the library's cutoff_counters_add and
  * cutoff_profile_add. One spelling of every field:
  * the JSON key is the field's name in cutoff.h (cutoff_counters_t, cutoff_profile_t).
+ * Beside them, the pieces the commands' reports share: the parallel settings, the end of
+ * a JSON report, rates, and moves in words.
  */
 #ifndef CUTOFF_CLI_REPORT_H
 #define CUTOFF_CLI_REPORT_H
 
 #include <stdio.h>
 
+#include "args.h"
 #include "cutoff.h"
 #include "json.h"
 
@@ -27,6 +30,23 @@ void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_con
  * split points when there are any, deferred moves when there are any; `per` divides
  * each count (1 for one search, the number of searches for a mean). */
 void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per);
+
+/* The threads, the driver and its options as lines of a text report (cli_field), when
+ * the search is not the default one (one thread, the default driver): a default run's
+ * report stays as it always was. */
+void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t *par);
+
+/* The same as the JSON fields "driver", "threads", "placement" and "driver_options"
+ * (cli_json_driver_options), always. */
+void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par);
+
+/* Ends a command's JSON report (json_finish): CLI_EXIT_OK, or CLI_EXIT_FAIL after
+ * "cutoff <cmd>: cannot write the JSON output". */
+int cli_json_finish(json_writer_t *w, const char *cmd);
+
+/* part / whole, 0 when whole is 0; n / seconds, 0 when no time passed. */
+double cli_rate(uint64_t part, uint64_t whole);
+double cli_per_second(uint64_t n, double seconds);
 
 /* The games the commands name, for the words of a move. */
 typedef enum cli_game {

@@ -311,15 +311,23 @@ static bool parse_window(const char *text, int32_t *alpha, int32_t *beta)
 	return false;
 }
 
-static double rate(uint64_t part, uint64_t whole)
-{
-	return whole ? (double)part / (double)whole : 0.0;
-}
-
-static double per_second(uint64_t n, double seconds)
-{
-	return seconds > 0 ? (double)n / seconds : 0.0;
-}
+/* What the command line asked for, each game's defaults filled in (see the top of this
+ * file): read by parse_options, then fixed. */
+typedef struct search_args {
+	int game;             /* GAME_* */
+	const char *position; /* --position or the game's own spelling of it; NULL: the start */
+	const char *algo_text, *ordering_text, *pruning_text, *window_text;
+	int64_t depth, hash_mb, tt_min_depth, time_ms, branching, cells, legal;
+	int iterate, model, solve; /* indexes in cli_onoff_names, model_names */
+	bool json, tt_writers;
+	cli_parallel_t par;
+	cli_cluster_opts_t copts;
+	bool cluster; /* --algo cluster */
+	cutoff_driver_t driver;
+	cutoff_algo_t algo;
+	unsigned ordering, pruning;
+	cutoff_limits_t limits; /* all but the depth, set once the position is known */
+} search_args_t;
 
 typedef struct search_report {
 	const search_game_t *g;
@@ -336,143 +344,139 @@ typedef struct search_report {
 	const cli_cluster_t *cluster; /* --algo cluster: the ranks' table; else NULL */
 } search_report_t;
 
-static int print_json(const search_report_t *rep)
+/* ---- the JSON report ---- */
+
+/* What was searched, and how. */
+static void json_settings(json_writer_t *w, const search_report_t *rep)
+{
+	const search_game_t *g = rep->g;
+	json_string(w, "game", game_names[g->id]);
+	json_string(w, "position", g->text);
+	json_string(w, "to_move", g->side);
+	json_string(w, "algo", rep->algo);
+	cli_json_parallel(w, rep->driver, rep->par);
+	json_int(w, "depth", rep->lim->depth);
+	json_bool(w, "iterate", rep->lim->iterate);
+	json_bool(w, "solve", rep->lim->solve);
+	json_int(w, "alpha", rep->lim->alpha);
+	json_int(w, "beta", rep->lim->beta);
+	json_uint(w, "time_limit_ms", rep->lim->time_ms);
+	json_int(w, "hash_mb", rep->hash_mb);
+	json_uint(w, "ordering", rep->ordering);
+	json_uint(w, "pruning", rep->pruning);
+}
+
+/* The answer and the counters of the whole search. */
+static void json_result(json_writer_t *w, const search_report_t *rep)
 {
 	const cutoff_result_t *r = rep->r;
 	const cutoff_counters_t *c = &r->counters;
 	const search_game_t *g = rep->g;
-	json_writer_t w;
-
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "game", game_names[g->id]);
-	json_string(&w, "position", g->text);
-	json_string(&w, "to_move", g->side);
-	json_string(&w, "algo", rep->algo);
-	json_string(&w, "driver", cli_driver_name(rep->driver));
-	json_int(&w, "threads", rep->par->threads);
-	json_string(&w, "placement", cli_placement_names[rep->par->placement]);
-	cli_json_driver_options(&w, "driver_options", &rep->par->options);
-	json_int(&w, "depth", rep->lim->depth);
-	json_bool(&w, "iterate", rep->lim->iterate);
-	json_bool(&w, "solve", rep->lim->solve);
-	json_int(&w, "alpha", rep->lim->alpha);
-	json_int(&w, "beta", rep->lim->beta);
-	json_uint(&w, "time_limit_ms", rep->lim->time_ms);
-	json_int(&w, "hash_mb", rep->hash_mb);
-	json_uint(&w, "ordering", rep->ordering);
-	json_uint(&w, "pruning", rep->pruning);
-	json_bool(&w, "terminal", rep->terminal);
-	json_bool(&w, "stopped", r->stopped);
-	json_bool(&w, "solved", r->solved);
+	json_bool(w, "terminal", rep->terminal);
+	json_bool(w, "stopped", r->stopped);
+	json_bool(w, "solved", r->solved);
 	if (g->id == GAME_PGAME) {
-		json_int(&w, "oracle_value", g->oracle_value);
-		json_int(&w, "longest_line", g->oracle_length);
+		json_int(w, "oracle_value", g->oracle_value);
+		json_int(w, "longest_line", g->oracle_length);
 	}
-	json_int(&w, "value", r->value);
-	json_string(&w, "bound", bound_name(r->bound));
-	json_int(&w, "depth_completed", r->depth);
-	json_move(&w, "best_move", g, r->best_move);
-	json_begin_array(&w, "pv");
+	json_int(w, "value", r->value);
+	json_string(w, "bound", bound_name(r->bound));
+	json_int(w, "depth_completed", r->depth);
+	json_move(w, "best_move", g, r->best_move);
+	json_begin_array(w, "pv");
 	for (int i = 0; i < r->pv_length; i++)
-		json_move(&w, NULL, g, r->pv[i]);
-	json_end(&w);
-	json_uint(&w, "nodes", c->nodes);
-	json_uint(&w, "leaves", c->leaves);
-	json_uint(&w, "cutoffs", c->cutoffs);
-	json_uint(&w, "first_move_cutoffs", c->first_move_cutoffs);
-	json_double(&w, "first_move_cutoff_rate", rate(c->first_move_cutoffs, c->cutoffs));
-	json_uint(&w, "researches", c->researches);
-	json_uint(&w, "mtdf_passes", c->mtdf_passes);
-	json_uint(&w, "tt_probes", c->tt_probes);
-	json_uint(&w, "tt_hits", c->tt_hits);
-	json_uint(&w, "tt_cutoffs", c->tt_cutoffs);
-	json_uint(&w, "splits", c->splits);
-	json_double(&w, "time_s", r->time_s);
-	json_double(&w, "nps", per_second(c->nodes, r->time_s));
-	json_bool(&w, "profiled", cutoff_profile_available());
-	cli_json_counters(&w, "counters", c);
-	cli_json_profile(&w, "profile", &r->profile);
-	json_begin_array(&w, "iterations");
+		json_move(w, NULL, g, r->pv[i]);
+	json_end(w);
+	json_uint(w, "nodes", c->nodes);
+	json_uint(w, "leaves", c->leaves);
+	json_uint(w, "cutoffs", c->cutoffs);
+	json_uint(w, "first_move_cutoffs", c->first_move_cutoffs);
+	json_double(w, "first_move_cutoff_rate", cli_rate(c->first_move_cutoffs, c->cutoffs));
+	json_uint(w, "researches", c->researches);
+	json_uint(w, "mtdf_passes", c->mtdf_passes);
+	json_uint(w, "tt_probes", c->tt_probes);
+	json_uint(w, "tt_hits", c->tt_hits);
+	json_uint(w, "tt_cutoffs", c->tt_cutoffs);
+	json_uint(w, "splits", c->splits);
+	json_double(w, "time_s", r->time_s);
+	json_double(w, "nps", cli_per_second(c->nodes, r->time_s));
+	json_bool(w, "profiled", cutoff_profile_available());
+	cli_json_counters(w, "counters", c);
+	cli_json_profile(w, "profile", &r->profile);
+}
+
+static void json_iterations(json_writer_t *w, const search_report_t *rep)
+{
+	const cutoff_result_t *r = rep->r;
+	json_begin_array(w, "iterations");
 	for (int i = 0; i < r->iterations; i++) {
 		const cutoff_iteration_t *it = &r->iteration[i];
-		json_begin_object(&w, NULL);
-		json_int(&w, "depth", it->depth);
-		json_int(&w, "value", it->value);
-		json_string(&w, "bound", bound_name(it->bound));
-		json_bool(&w, "solved", it->solved);
-		json_move(&w, "best_move", g, it->best_move);
-		json_uint(&w, "nodes", it->counters.nodes);
-		json_uint(&w, "leaves", it->counters.leaves);
-		json_double(&w, "time_s", it->time_s);
-		json_end(&w);
+		json_begin_object(w, NULL);
+		json_int(w, "depth", it->depth);
+		json_int(w, "value", it->value);
+		json_string(w, "bound", bound_name(it->bound));
+		json_bool(w, "solved", it->solved);
+		json_move(w, "best_move", rep->g, it->best_move);
+		json_uint(w, "nodes", it->counters.nodes);
+		json_uint(w, "leaves", it->counters.leaves);
+		json_double(w, "time_s", it->time_s);
+		json_end(w);
 	}
-	json_end(&w);
-	json_begin_array(&w, "per_thread");
+	json_end(w);
+}
+
+static void json_threads(json_writer_t *w, const search_report_t *rep)
+{
+	json_begin_array(w, "per_thread");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
-		json_begin_object(&w, NULL);
-		json_int(&w, "thread", i);
-		json_uint(&w, "nodes", rep->per_thread[i].nodes);
-		json_double(&w, "nps", per_second(rep->per_thread[i].nodes, r->time_s));
-		json_end(&w);
+		json_begin_object(w, NULL);
+		json_int(w, "thread", i);
+		json_uint(w, "nodes", rep->per_thread[i].nodes);
+		json_double(w, "nps", cli_per_second(rep->per_thread[i].nodes, rep->r->time_s));
+		json_end(w);
 	}
-	json_end(&w);
+	json_end(w);
 	/* Beside per_thread (whose flat shape scripts read): every counter and the profile. */
-	json_begin_array(&w, "per_thread_profile");
+	json_begin_array(w, "per_thread_profile");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
-		json_begin_object(&w, NULL);
-		json_int(&w, "thread", i);
-		cli_json_counters(&w, "counters", &rep->per_thread[i]);
-		cli_json_profile(&w, "profile", &rep->profiles[i]);
-		json_end(&w);
+		json_begin_object(w, NULL);
+		json_int(w, "thread", i);
+		cli_json_counters(w, "counters", &rep->per_thread[i]);
+		cli_json_profile(w, "profile", &rep->profiles[i]);
+		json_end(w);
 	}
-	json_end(&w);
+	json_end(w);
+}
+
+static int print_json(const search_report_t *rep)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_settings(&w, rep);
+	json_result(&w, rep);
+	json_iterations(&w, rep);
+	json_threads(&w, rep);
 	if (rep->cluster)
 		cli_cluster_json_ranks(rep->cluster, &w, "ranks");
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("search", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "search");
 }
 
-/* The threads and the driver, with its options, when the search is not the default one
- * (one thread, the default driver), which keeps the report as it always was. */
-static void print_parallel(cutoff_driver_t driver, const cli_parallel_t *par)
-{
-	char text[256];
-	if (par->threads == 1 && driver == cli_driver_default())
-		return;
-	cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", par->threads,
-	          cli_driver_name(driver), cli_placement_names[par->placement]);
-	if (*cli_driver_options_text(&par->options, driver, text, sizeof(text)))
-		cli_field(stdout, "driver options", "%s", text);
-}
+/* ---- the text report ---- */
 
-static void print_text(const search_report_t *rep)
+/* How the search was run: the algorithm, the threads, the limits, the table. */
+static void text_settings(const search_report_t *rep)
 {
-	const cutoff_result_t *r = rep->r;
-	const cutoff_counters_t *c = &r->counters;
-	const search_game_t *g = rep->g;
 	const cutoff_limits_t *lim = rep->lim;
-	char mv[16];
-
-	cli_field(stdout, "game", "%s", game_titles[g->id]);
-	cli_field(stdout, "position", "%s (%s to move)", g->text, g->side);
-	if (rep->terminal) {
-		/* The library searched nothing: there is only the position's own value. */
-		cli_field(stdout, "value", "%" PRId32 " (for %s; the game is over)", r->value,
-		          g->side);
-		cli_field(stdout, "best move", "none: the game is over");
-		return;
-	}
+	const cutoff_result_t *r = rep->r;
 	cli_field(stdout, "algorithm", "%s", rep->algo);
 	if (rep->cluster) {
 		char text[128];
-		cli_field(stdout, "cluster", "%s", cli_cluster_text(rep->cluster, text, sizeof(text)));
+		cli_field(stdout, "cluster", "%s",
+		          cli_cluster_text(rep->cluster, text, sizeof(text)));
 	}
-	print_parallel(rep->driver, rep->par);
+	cli_print_parallel(stdout, rep->driver, rep->par);
 	if (lim->solve && lim->depth == 0)
 		cli_field(stdout, "depth", "to the end of the game%s (completed %d)",
 		          lim->iterate ? " by iterative deepening" : "", r->depth);
@@ -485,9 +489,9 @@ static void print_text(const search_report_t *rep)
 		cli_field(stdout, "solved", "%s",
 		          r->solved ? "yes: no line met the horizon"
 		                    : "no: some line met the horizon");
-	if (g->id == GAME_PGAME)
+	if (rep->g->id == GAME_PGAME)
 		cli_field(stdout, "oracle", "value %" PRId32 ", longest line %d plies",
-		          g->oracle_value, g->oracle_length);
+		          rep->g->oracle_value, rep->g->oracle_length);
 	if (lim->alpha > -CUTOFF_INF || lim->beta < CUTOFF_INF)
 		cli_field(stdout, "window", "(%" PRId32 ", %" PRId32 ")", lim->alpha, lim->beta);
 	if (lim->time_ms)
@@ -499,6 +503,15 @@ static void print_text(const search_report_t *rep)
 		          rep->pruning & CUTOFF_PRUNE_NULL_MOVE ? "null move" : "",
 		          rep->pruning == CUTOFF_PRUNE_ALL ? ", " : "",
 		          rep->pruning & CUTOFF_PRUNE_LMR ? "late move reductions" : "");
+}
+
+/* The value, the moves and the counters of the whole search. */
+static void text_result(const search_report_t *rep)
+{
+	const cutoff_result_t *r = rep->r;
+	const cutoff_counters_t *c = &r->counters;
+	const search_game_t *g = rep->g;
+	char mv[16];
 	cli_field(stdout, "value", "%" PRId32 " (for %s, the side to move; %s)", r->value, g->side,
 	          bound_name(r->bound));
 	move_text(g, r->best_move, mv);
@@ -513,296 +526,387 @@ static void print_text(const search_report_t *rep)
 	cli_field(stdout, "leaves", "%" PRIu64, c->leaves);
 	cli_field(stdout, "cut-offs", "%" PRIu64, c->cutoffs);
 	cli_field(stdout, "first-move cut-offs", "%.1f %% (%" PRIu64 ")",
-	          100.0 * rate(c->first_move_cutoffs, c->cutoffs), c->first_move_cutoffs);
+	          100.0 * cli_rate(c->first_move_cutoffs, c->cutoffs), c->first_move_cutoffs);
 	cli_field(stdout, "re-searches", "%" PRIu64, c->researches);
 	cli_field(stdout, "MTD(f) passes", "%" PRIu64, c->mtdf_passes);
 	cli_field(stdout, "table hits", "%" PRIu64 " of %" PRIu64 " probes (%" PRIu64 " cut-offs)",
 	          c->tt_hits, c->tt_probes, c->tt_cutoffs);
 	cli_print_driver_counters(stdout, c, 1);
 	cli_field(stdout, "time", "%.6f s", r->time_s);
-	cli_field(stdout, "nodes per second", "%.0f", per_second(c->nodes, r->time_s));
-	for (int i = 0; lim->iterate && i < r->iterations; i++) {
+	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(c->nodes, r->time_s));
+}
+
+/* Each iteration (with --iterate), each thread (with several), each rank (a cluster). */
+static void text_parts(const search_report_t *rep)
+{
+	const cutoff_result_t *r = rep->r;
+	char mv[16], label[32];
+	for (int i = 0; rep->lim->iterate && i < r->iterations; i++) {
 		const cutoff_iteration_t *it = &r->iteration[i];
-		char label[32];
 		snprintf(label, sizeof(label), "iteration %d", it->depth);
-		move_text(g, it->best_move, mv);
+		move_text(rep->g, it->best_move, mv);
 		cli_field(stdout, label,
 		          "value %" PRId32 " (%s%s), move %s, %" PRIu64 " nodes, at %.3f s",
 		          it->value, bound_name(it->bound), it->solved ? ", solved" : "", mv,
 		          it->counters.nodes, it->time_s);
 	}
 	for (int i = 0; rep->par->threads > 1 && i < (int)rep->par->threads; i++) {
-		char label[32];
 		const cutoff_counters_t *t = &rep->per_thread[i];
 		snprintf(label, sizeof(label), "thread %d", i);
 		cli_field(stdout, label, "%" PRIu64 " nodes (%.1f %%), %.0f nodes per second",
-		          t->nodes, 100.0 * rate(t->nodes, c->nodes),
-		          per_second(t->nodes, r->time_s));
+		          t->nodes, 100.0 * cli_rate(t->nodes, r->counters.nodes),
+		          cli_per_second(t->nodes, r->time_s));
 	}
 	if (rep->cluster)
 		cli_cluster_print_ranks(rep->cluster, stdout);
 }
 
-int cli_search(int argc, char **argv)
+static void print_text(const search_report_t *rep)
 {
-	search_game_t g = { .id = GAME_TTT };
-	const char *algo_text = "alphabeta";
-	cutoff_driver_t driver;
-	cutoff_algo_t algo;
-	cli_parallel_t par;
-	const char *position = NULL, *fen = NULL, *moves = NULL, *seed = NULL;
-	const char *ordering_text = "none", *pruning_text = "off", *window_text = NULL;
-	int64_t depth = 9, hash_mb = 0, tt_min_depth = 0, time_ms = 0, branching = 8, cells = 12, legal = 50;
-	int iterate = 0, model = 1, solve = 0;
-	unsigned ordering, pruning;
-	bool json = false, tt_writers = false;
-	cli_cluster_opts_t copts = { 0, 0, -1 };
+	const search_game_t *g = rep->g;
+	cli_field(stdout, "game", "%s", game_titles[g->id]);
+	cli_field(stdout, "position", "%s (%s to move)", g->text, g->side);
+	if (rep->terminal) {
+		/* The library searched nothing: there is only the position's own value. */
+		cli_field(stdout, "value", "%" PRId32 " (for %s; the game is over)", rep->r->value,
+		          g->side);
+		cli_field(stdout, "best move", "none: the game is over");
+		return;
+	}
+	text_settings(rep);
+	text_result(rep);
+	text_parts(rep);
+}
+
+/* ---- the command line ---- */
+
+/* One position option; the game's own name for it is only a spelling. `given` holds
+ * --position, --fen, --moves and --seed as given (NULL: absent). */
+static bool pick_position(search_args_t *a, const char *const given[4])
+{
+	const char *names[] = { "--position", "--fen", "--moves", "--seed" };
+	const char *own[] = { NULL, "--fen", "--moves", "--seed", "--seed" };
+	a->position = given[0];
+	for (int i = 1; i < 4; i++) {
+		if (!given[i])
+			continue;
+		if (!own[a->game] || strcmp(own[a->game], names[i]) != 0) {
+			cli_error("search", "%s is not an option of --game %s (use --position)",
+			          names[i], game_names[a->game]);
+			return false;
+		}
+		if (given[0]) {
+			cli_error("search", "--position and %s name the same thing: give one",
+			          names[i]);
+			return false;
+		}
+		a->position = given[i];
+	}
+	return true;
+}
+
+/* The options that only one game takes. */
+static bool game_options_fit(const search_args_t *a, const cli_opt_t *opts, int nopts)
+{
+	if (a->game != GAME_RTREE &&
+	    (cli_given(opts, nopts, "branching") || cli_given(opts, nopts, "model"))) {
+		cli_error("search", "--branching and --model are options of --game rtree only");
+		return false;
+	}
+	if (a->game != GAME_PGAME &&
+	    (cli_given(opts, nopts, "cells") || cli_given(opts, nopts, "legal"))) {
+		cli_error("search", "--cells and --legal are options of --game pgame only");
+		return false;
+	}
+	return true;
+}
+
+/* --algo (its default the game's), and the cluster's options only with --algo cluster. */
+static bool pick_algo(search_args_t *a, const cli_opt_t *opts, int nopts)
+{
+	if (!cli_given(opts, nopts, "algo"))
+		a->algo_text = a->game == GAME_TTT ? "alphabeta" : "pvs";
+	a->cluster = cli_cluster_wanted(a->algo_text);
+	return cli_cluster_parse_algo("search", a->algo_text, &a->copts, &a->driver, &a->algo) &&
+	       cli_cluster_check_options("search", a->cluster, opts, nopts);
+}
+
+/* --solve and --depth, with the game's defaults and limits. */
+static bool pick_depth(search_args_t *a, const cli_opt_t *opts, int nopts)
+{
+	if (!cli_given(opts, nopts, "solve"))
+		a->solve = a->game == GAME_PGAME;
+	if (!cli_given(opts, nopts, "depth"))
+		a->depth = a->solve                ? 0
+		           : a->game == GAME_TTT   ? 9
+		           : a->game == GAME_CHESS ? 8
+		           : a->game == GAME_RTREE ? 11
+		                                   : 0;
+	if (a->game == GAME_PGAME && a->depth == 0 && a->solve != 1) {
+		cli_error("search", "--game pgame with --solve off needs a --depth (its oracle "
+		                    "prints the longest line)");
+		return false;
+	}
+	if (a->depth > max_depth[a->game]) {
+		char q[CLI_QUOTE_SIZE], v[24];
+		snprintf(v, sizeof(v), "%" PRId64, a->depth);
+		cli_error("search", "--depth: expected 1..%d for --game %s, got %s",
+		          max_depth[a->game], game_names[a->game], cli_quote(q, sizeof(q), v));
+		return false;
+	}
+	return true;
+}
+
+/* --iterate, --hash, --ordering and --pruning, with the game's defaults. */
+static bool pick_engine(search_args_t *a, const cli_opt_t *opts, int nopts)
+{
+	bool chess = a->game == GAME_CHESS, ttt = a->game == GAME_TTT;
+	if (!cli_given(opts, nopts, "iterate"))
+		a->iterate = chess || a->game == GAME_RTREE;
+	if (!cli_given(opts, nopts, "hash"))
+		a->hash_mb = chess                      ? 16
+		             : a->game == GAME_CONNECT4 ? 4
+		             : a->game == GAME_RTREE    ? 64
+		             : a->game == GAME_PGAME    ? 16
+		             /* ttt: MTD(f) without a table searches the tree again on every pass,
+		              * and a parallel driver's threads share what they learn through it;
+		              * the serial search runs without one by default so that its counts
+		              * are the textbook ones. */
+		             : a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default() ? 16
+		                                                                                : 0;
+	if (!cli_given(opts, nopts, "ordering"))
+		a->ordering_text = ttt ? "none" : a->game == GAME_CONNECT4 ? "tt,hints" : "all";
+	if (!cli_given(opts, nopts, "pruning"))
+		a->pruning_text = chess ? "on" : "off";
+	return cli_parse_ordering("search", a->ordering_text, &a->ordering) &&
+	       cli_parse_pruning("search", a->pruning_text, &a->pruning);
+}
+
+/* The limits but the depth, which may depend on the position (connect4). */
+static bool set_limits(search_args_t *a)
+{
+	cutoff_limits_t *lim = &a->limits;
+	cutoff_limits_default(lim);
+	if (a->window_text && !parse_window(a->window_text, &lim->alpha, &lim->beta))
+		return false;
+	lim->guess = lim->beta < CUTOFF_INF ? lim->beta : 0;
+	lim->iterate = a->iterate == 1;
+	lim->time_ms = (uint64_t)a->time_ms;
+	lim->solve = a->solve == 1;
+	return true;
+}
+
+/* Reads the command line into *a, each game's defaults filled in: CLI_PARSED to go on,
+ * or as cli_parse (after one line on stderr for a usage error). */
+static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
+{
+	const char *given[4] = { NULL, NULL, NULL, NULL }; /* --position, --fen, --moves, --seed */
 	cli_opt_t opts[] = {
-		{ .name = "game", .kind = CLI_CHOICE, .dest.choice = &g.id, .choices = game_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "position", .kind = CLI_STRING, .dest.s = &position },
-		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
-		{ .name = "moves", .kind = CLI_STRING, .dest.s = &moves },
-		{ .name = "seed", .kind = CLI_STRING, .dest.s = &seed },
+		{ .name = "game",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a->game,
+		  .choices = game_names },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &a->algo_text },
+		{ .name = "position", .kind = CLI_STRING, .dest.s = &given[0] },
+		{ .name = "fen", .kind = CLI_STRING, .dest.s = &given[1] },
+		{ .name = "moves", .kind = CLI_STRING, .dest.s = &given[2] },
+		{ .name = "seed", .kind = CLI_STRING, .dest.s = &given[3] },
 		{ .name = "depth",
 		  .kind = CLI_INT,
-		  .dest.i = &depth,
+		  .dest.i = &a->depth,
 		  .min = 1,
 		  .max = CUTOFF_MAX_PLY - 1 },
 		{ .name = "iterate",
 		  .kind = CLI_CHOICE,
-		  .dest.choice = &iterate,
+		  .dest.choice = &a->iterate,
 		  .choices = cli_onoff_names },
-		{ .name = "window", .kind = CLI_STRING, .dest.s = &window_text },
-		{ .name = "time", .kind = CLI_INT, .dest.i = &time_ms, .min = 1, .max = 86400000 },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
+		{ .name = "window", .kind = CLI_STRING, .dest.s = &a->window_text },
+		{ .name = "time",
+		  .kind = CLI_INT,
+		  .dest.i = &a->time_ms,
+		  .min = 1,
+		  .max = 86400000 },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
 		{ .name = "tt-min-depth",
 		  .kind = CLI_INT,
-		  .dest.i = &tt_min_depth,
+		  .dest.i = &a->tt_min_depth,
 		  .min = 0,
 		  .max = CUTOFF_MAX_PLY },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
-		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &pruning_text },
-		{ .name = "branching", .kind = CLI_INT, .dest.i = &branching, .min = 2, .max = 64 },
+		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &a->ordering_text },
+		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &a->pruning_text },
+		{ .name = "branching",
+		  .kind = CLI_INT,
+		  .dest.i = &a->branching,
+		  .min = 2,
+		  .max = 64 },
 		{ .name = "model",
 		  .kind = CLI_CHOICE,
-		  .dest.choice = &model,
+		  .dest.choice = &a->model,
 		  .choices = model_names },
 		{ .name = "solve",
 		  .kind = CLI_CHOICE,
-		  .dest.choice = &solve,
+		  .dest.choice = &a->solve,
 		  .choices = cli_onoff_names },
-		{ .name = "cells", .kind = CLI_INT, .dest.i = &cells, .min = 1, .max = 22 },
-		{ .name = "legal", .kind = CLI_INT, .dest.i = &legal, .min = 1, .max = 100 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
-		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
-		CLI_PARALLEL_OPTS(&par),
-		CLI_CLUSTER_OPTS(&copts),
+		{ .name = "cells", .kind = CLI_INT, .dest.i = &a->cells, .min = 1, .max = 22 },
+		{ .name = "legal", .kind = CLI_INT, .dest.i = &a->legal, .min = 1, .max = 100 },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &a->tt_writers },
+		CLI_PARALLEL_OPTS(&a->par),
+		CLI_CLUSTER_OPTS(&a->copts),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&par);
-	switch (cli_parse("search", search_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_parallel_default(&a->par);
+	cli_status_t st = cli_parse("search", search_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return st;
+	if (!pick_position(a, given) || !game_options_fit(a, opts, nopts) ||
+	    !pick_algo(a, opts, nopts) || !pick_depth(a, opts, nopts) ||
+	    !pick_engine(a, opts, nopts) || !set_limits(a))
+		return CLI_BAD;
+	return CLI_PARSED;
+}
 
-	/* One position option; the game's own name for it is only a spelling. */
-	const char *given[] = { position, fen, moves, seed };
-	const char *names[] = { "--position", "--fen", "--moves", "--seed" };
-	const char *own[] = { NULL, "--fen", "--moves", "--seed", "--seed" };
-	for (int i = 0; i < 4; i++) {
-		if (!given[i])
-			continue;
-		if (i > 0 && (!own[g.id] || strcmp(own[g.id], names[i]) != 0)) {
-			cli_error("search", "%s is not an option of --game %s (use --position)",
-			          names[i], game_names[g.id]);
-			return CLI_EXIT_USAGE;
-		}
-		if (position && i > 0) {
-			cli_error("search", "--position and %s name the same thing: give one",
-			          names[i]);
-			return CLI_EXIT_USAGE;
-		}
-		position = given[i];
-	}
-	if (g.id != GAME_RTREE &&
-	    (cli_given(opts, nopts, "branching") || cli_given(opts, nopts, "model"))) {
-		cli_error("search", "--branching and --model are options of --game rtree only");
-		return CLI_EXIT_USAGE;
-	}
-	if (g.id != GAME_PGAME &&
-	    (cli_given(opts, nopts, "cells") || cli_given(opts, nopts, "legal"))) {
-		cli_error("search", "--cells and --legal are options of --game pgame only");
-		return CLI_EXIT_USAGE;
-	}
+/* ---- the search ---- */
 
-	/* Each game's defaults (see the top of this file). */
-	bool chess = g.id == GAME_CHESS, ttt = g.id == GAME_TTT;
-	if (!cli_given(opts, nopts, "algo"))
-		algo_text = ttt ? "alphabeta" : "pvs";
-	const bool cluster = cli_cluster_wanted(algo_text);
-	if (cluster) {
-		driver = cli_cluster_driver(&copts);
-		algo = CUTOFF_ALGO_PVS;
-	} else if (!cli_parse_algo("search", algo_text, &driver, &algo)) {
-		return CLI_EXIT_USAGE;
-	}
-	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange") ||
-	                 cli_given(opts, nopts, "share-depth"))) {
-		cli_error("search", "--cluster-driver, --exchange and --share-depth are options of "
-		                    "--algo cluster only");
-		return CLI_EXIT_USAGE;
-	}
-	if (!cli_given(opts, nopts, "solve"))
-		solve = g.id == GAME_PGAME;
-	if (!cli_given(opts, nopts, "depth"))
-		depth = solve ? 0 : ttt ? 9 : chess ? 8 : g.id == GAME_RTREE ? 11 : 0;
-	if (g.id == GAME_PGAME && depth == 0 && solve != 1) {
-		cli_error("search", "--game pgame with --solve off needs a --depth (its oracle "
-		                    "prints the longest line)");
-		return CLI_EXIT_USAGE;
-	}
-	if (depth > max_depth[g.id]) {
-		char q[CLI_QUOTE_SIZE], v[24];
-		snprintf(v, sizeof(v), "%" PRId64, depth);
-		cli_error("search", "--depth: expected 1..%d for --game %s, got %s",
-		          max_depth[g.id], game_names[g.id], cli_quote(q, sizeof(q), v));
-		return CLI_EXIT_USAGE;
-	}
-	if (!cli_given(opts, nopts, "iterate"))
-		iterate = chess || g.id == GAME_RTREE;
-	if (!cli_given(opts, nopts, "hash"))
-		hash_mb = chess                   ? 16
-		          : g.id == GAME_CONNECT4 ? 4
-		          : g.id == GAME_RTREE    ? 64
-		          : g.id == GAME_PGAME    ? 16
-		          /* ttt: MTD(f) without a table searches the tree again on every pass, and
-		           * a parallel driver's threads share what they learn through it; the
-		           * serial search runs without one by default so that its counts are the
-		           * textbook ones. */
-		          : algo == CUTOFF_ALGO_MTDF || driver != cli_driver_default() ? 16
-		                                                                       : 0;
-	if (!cli_given(opts, nopts, "ordering"))
-		ordering_text = ttt ? "none" : g.id == GAME_CONNECT4 ? "tt,hints" : "all";
-	if (!cli_given(opts, nopts, "pruning"))
-		pruning_text = chess ? "on" : "off";
-	if (!cli_parse_ordering("search", ordering_text, &ordering) ||
-	    !cli_parse_pruning("search", pruning_text, &pruning))
-		return CLI_EXIT_USAGE;
+/* The engine's configuration from the options. */
+static void make_config(const search_args_t *a, cli_log_t *log, cutoff_config_t *cfg)
+{
+	cli_engine_config(cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
+	cfg->tt_min_depth = (int)a->tt_min_depth;
+	cfg->ordering = a->ordering;
+	cfg->pruning = a->pruning;
+	cfg->profile_tt_writers = a->tt_writers;
+}
 
-	cutoff_limits_t limits;
-	cutoff_limits_default(&limits);
-	if (window_text && !parse_window(window_text, &limits.alpha, &limits.beta))
-		return CLI_EXIT_USAGE;
-	limits.guess = limits.beta < CUTOFF_INF ? limits.beta : 0;
-	limits.iterate = iterate == 1;
-	limits.time_ms = (uint64_t)time_ms;
-	limits.solve = solve == 1;
-
-	if (!game_setup(&g, position, depth, (int)branching, model, (int)cells, (int)legal)) {
-		game_free(&g);
-		return CLI_EXIT_USAGE;
+/* Each thread's counters and profile after the search, into arrays of par.threads that
+ * the caller frees (even after a failure); CLI_EXIT_OK or CLI_EXIT_FAIL after one line. */
+static int read_threads(cutoff_engine_t *engine, int threads, cutoff_counters_t **per_thread,
+                        cutoff_profile_t **profiles, const cli_log_t *log)
+{
+	*per_thread = calloc((size_t)threads, sizeof(**per_thread));
+	*profiles = calloc((size_t)threads, sizeof(**profiles));
+	if (!*per_thread || !*profiles) {
+		cli_error("search", "out of memory");
+		return CLI_EXIT_FAIL;
 	}
-	if (g.id == GAME_CONNECT4 && depth == 0 && !limits.solve)
-		depth = cutoff_connect4_depth((const cutoff_connect4_state_t *)g.root, limits.alpha,
-		                              limits.beta);
-	limits.depth = (int)depth;
-
-	cli_log_t log = { "" };
-	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	cli_parallel_apply(&par, &cfg);
-	cfg.driver = driver;
-	cfg.algo = algo;
-	cfg.tt_mb = (size_t)hash_mb;
-	cfg.tt_min_depth = (int)tt_min_depth;
-	cfg.ordering = ordering;
-	cfg.pruning = pruning;
-	cfg.log = cli_log_keep;
-	cfg.log_user = &log;
-	cfg.profile_tt_writers = tt_writers;
-
-	/* Every rank runs this same command line; from here on a failure of one must end all
-	 * (cli_cluster_abort), since the others wait for it in the search. */
-	cli_cluster_t *cc = NULL;
-	if (cluster) {
-		if (!(cc = cli_cluster_start("search", &copts))) {
-			game_free(&g);
+	for (int i = 0; i < threads; i++) {
+		int rc = cutoff_engine_thread_counters(engine, i, &(*per_thread)[i]);
+		if (rc == 0)
+			rc = cutoff_engine_thread_profile(engine, i, &(*profiles)[i]);
+		if (rc < 0) {
+			cli_fail("search", "cannot read the thread counters", rc, log);
 			return CLI_EXIT_FAIL;
 		}
-		cli_cluster_configure(cc, &cfg);
 	}
+	return CLI_EXIT_OK;
+}
+
+/* Prints the report of a search whose result is *r (rc: the search's return). */
+static int report(const search_args_t *a, const search_game_t *g, const cli_cluster_t *cc, int rc,
+                  const cutoff_result_t *r, const cutoff_counters_t *per_thread,
+                  const cutoff_profile_t *profiles)
+{
+	char label[CLI_ALGO_LABEL_SIZE];
+	search_report_t rep = {
+		.g = g,
+		.algo = cc ? "cluster" : cli_algo_label(a->driver, a->algo, label, sizeof(label)),
+		.driver = a->driver,
+		.par = &a->par,
+		.per_thread = per_thread,
+		.profiles = profiles,
+		.lim = &a->limits,
+		.hash_mb = a->hash_mb,
+		.ordering = a->ordering,
+		.pruning = a->pruning,
+		.terminal = rc == CUTOFF_ETERMINAL,
+		.r = r,
+		.cluster = cc,
+	};
+	if (a->json)
+		return print_json(&rep);
+	print_text(&rep);
+	return CLI_EXIT_OK;
+}
+
+/* Makes the engine, searches the game's root and reports. Every rank of a cluster runs
+ * this same command line; a failure of one to make its engine or to search must end all
+ * (cli_cluster_abort), since the others wait for it in the search. */
+static int run_search(const search_args_t *a, const search_game_t *g, cli_cluster_t *cc)
+{
+	cli_log_t log = { "" };
+	cutoff_config_t cfg;
+	make_config(a, &log, &cfg);
+	if (cc)
+		cli_cluster_configure(cc, &cfg);
 	int err;
-	cutoff_engine_t *engine = cutoff_engine_new(g.game, &cfg, &err);
+	cutoff_engine_t *engine = cutoff_engine_new(g->game, &cfg, &err);
 	if (!engine) {
 		cli_fail("search", "cannot make the engine", err, &log);
-		game_free(&g);
 		if (cc)
 			cli_cluster_abort(cc, CLI_EXIT_FAIL);
 		return CLI_EXIT_FAIL;
 	}
 	static cutoff_result_t result; /* 33 KB: not on the stack */
-	int rc = cc ? cli_cluster_search(cc, engine, g.root, &limits, &result, NULL, NULL)
-	            : cutoff_engine_search(engine, g.root, &limits, &result, NULL, NULL);
+	int rc = cc ? cli_cluster_search(cc, engine, g->root, &a->limits, &result, NULL, NULL)
+	            : cutoff_engine_search(engine, g->root, &a->limits, &result, NULL, NULL);
 	if (rc < 0 && rc != CUTOFF_ETERMINAL) {
 		if (cc && *cli_cluster_error(cc))
-			cli_error("search", "the cluster search failed: %s: %s", cutoff_strerror(rc),
-			          cli_cluster_error(cc));
+			cli_error("search", "the cluster search failed: %s: %s",
+			          cutoff_strerror(rc), cli_cluster_error(cc));
 		else
 			cli_fail("search", "the search failed", rc, &log);
 		cutoff_engine_free(engine);
-		game_free(&g);
 		if (cc)
 			cli_cluster_abort(cc, CLI_EXIT_FAIL);
 		return CLI_EXIT_FAIL;
 	}
-	cutoff_counters_t *per_thread = calloc((size_t)par.threads, sizeof(*per_thread));
-	cutoff_profile_t *profiles = calloc((size_t)par.threads, sizeof(*profiles));
-	int status = CLI_EXIT_OK;
-	if (!per_thread || !profiles) {
-		cli_error("search", "out of memory");
-		status = CLI_EXIT_FAIL;
-	}
-	for (int i = 0; status == CLI_EXIT_OK && i < (int)par.threads; i++) {
-		int trc = cutoff_engine_thread_counters(engine, i, &per_thread[i]);
-		if (trc == 0)
-			trc = cutoff_engine_thread_profile(engine, i, &profiles[i]);
-		if (trc < 0) {
-			cli_fail("search", "cannot read the thread counters", trc, &log);
-			status = CLI_EXIT_FAIL;
-		}
-	}
+	cutoff_counters_t *per_thread = NULL;
+	cutoff_profile_t *profiles = NULL;
+	int status = read_threads(engine, (int)a->par.threads, &per_thread, &profiles, &log);
 	cutoff_engine_free(engine);
-
-	if (status == CLI_EXIT_OK) {
-		char label[CLI_ALGO_LABEL_SIZE];
-		search_report_t rep = {
-			.g = &g,
-			.algo = cc ? "cluster" : cli_algo_label(driver, algo, label, sizeof(label)),
-			.driver = driver,
-			.par = &par,
-			.per_thread = per_thread,
-			.profiles = profiles,
-			.lim = &limits,
-			.hash_mb = hash_mb,
-			.ordering = ordering,
-			.pruning = pruning,
-			.terminal = rc == CUTOFF_ETERMINAL,
-			.r = &result,
-			.cluster = cc,
-		};
-		if (json)
-			status = print_json(&rep);
-		else
-			print_text(&rep);
-	}
+	if (status == CLI_EXIT_OK)
+		status = report(a, g, cc, rc, &result, per_thread, profiles);
 	free(per_thread);
 	free(profiles);
+	return status;
+}
+
+int cli_search(int argc, char **argv)
+{
+	search_args_t a = {
+		.game = GAME_TTT,
+		.algo_text = "alphabeta",
+		.ordering_text = "none",
+		.pruning_text = "off",
+		.depth = 9,
+		.branching = 8,
+		.cells = 12,
+		.legal = 50,
+		.model = 1,
+		.copts = { 0, 0, -1 },
+	};
+	cli_status_t st = parse_options(argc, argv, &a);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
+
+	search_game_t g = { .id = a.game };
+	if (!game_setup(&g, a.position, a.depth, (int)a.branching, a.model, (int)a.cells,
+	                (int)a.legal)) {
+		game_free(&g);
+		return CLI_EXIT_USAGE;
+	}
+	if (g.id == GAME_CONNECT4 && a.depth == 0 && !a.limits.solve)
+		a.depth = cutoff_connect4_depth((const cutoff_connect4_state_t *)g.root,
+		                                a.limits.alpha, a.limits.beta);
+	a.limits.depth = (int)a.depth;
+
+	cli_cluster_t *cc = NULL;
+	if (a.cluster && !(cc = cli_cluster_start("search", &a.copts))) {
+		game_free(&g);
+		return CLI_EXIT_FAIL;
+	}
+	int status = run_search(&a, &g, cc);
 	game_free(&g);
 	cli_cluster_end(cc);
 	return status;
