@@ -193,49 +193,61 @@ static void set_id(epd_entry_t *e, const char *text, size_t len)
 	e->id[o] = '\0';
 }
 
-/*
- * Parses one EPD line into *e. Returns true, or false with the reason in why[].
- */
-static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t *e, char *why,
-                           size_t whylen)
+static char *skip_blanks(char *s)
 {
-	/* The position: four fields, or six when the counters are there too. */
-	const char *field[6];
-	size_t flen[6];
-	char *s = line;
+	while (is_blank(*s))
+		s++;
+	return s;
+}
+
+/* Past a word: up to a blank, a ';' or the end. */
+static char *skip_word(char *s)
+{
+	while (*s && !is_blank(*s) && *s != ';')
+		s++;
+	return s;
+}
+
+/* True when two plain numbers (the move counters) follow s. */
+static bool counters_follow(char *s)
+{
+	char *c1 = skip_blanks(s), *e1 = skip_word(c1);
+	char *c2 = skip_blanks(e1), *e2 = skip_word(c2);
+	return all_digits(c1, (size_t)(e1 - c1)) && all_digits(c2, (size_t)(e2 - c2));
+}
+
+/* The position's fields: four, or six when the counters follow as two plain numbers.
+ * Returns how many were found, with *sp moved past them. */
+static int position_fields(char **sp, const char *field[6], size_t flen[6])
+{
+	char *s = *sp;
 	int nf = 0;
 	for (; nf < 6; nf++) {
-		while (is_blank(*s))
-			s++;
+		s = skip_blanks(s);
 		if (!*s)
 			break;
 		field[nf] = s;
-		while (*s && !is_blank(*s) && *s != ';')
-			s++;
+		s = skip_word(s);
 		flen[nf] = (size_t)(s - field[nf]);
 		if (flen[nf] == 0)
 			break; /* a ';' where a field should be */
-		if (nf == 3) {
-			/* Counters follow only as two plain numbers. */
-			char *t = s;
-			while (is_blank(*t))
-				t++;
-			const char *c1 = t;
-			while (*t && !is_blank(*t) && *t != ';')
-				t++;
-			size_t l1 = (size_t)(t - c1);
-			while (is_blank(*t))
-				t++;
-			const char *c2 = t;
-			while (*t && !is_blank(*t) && *t != ';')
-				t++;
-			size_t l2 = (size_t)(t - c2);
-			if (!all_digits(c1, l1) || !all_digits(c2, l2)) {
-				nf = 4;
-				break;
-			}
+		if (nf == 3 && !counters_follow(s)) {
+			nf = 4;
+			break;
 		}
 	}
+	*sp = s;
+	return nf;
+}
+
+/* The position at the start of the line into e->root and e->fen, with *sp moved past
+ * it. True, or false with the reason in why[]. */
+static bool read_position(const cutoff_chess_t *chess, char **sp, epd_entry_t *e, char *why,
+                          size_t whylen)
+{
+	const char *field[6];
+	size_t flen[6];
+	int nf = position_fields(sp, field, flen);
 	if (nf < 4) {
 		snprintf(why, whylen,
 		         "expected a position of 4 fields (placement, side, castling, en "
@@ -268,14 +280,73 @@ static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t 
 		snprintf(why, whylen, "the game is over in this position: nothing to search");
 		return false;
 	}
+	return true;
+}
 
-	/* The operations: opcode, operands (quoted strings may hold ';'), ';'. */
+/* An opcode is a letter, then letters, digits or '_'. */
+static bool opcode_ok(const char *opcode, size_t oplen)
+{
+	bool ok = (opcode[0] >= 'a' && opcode[0] <= 'z') || (opcode[0] >= 'A' && opcode[0] <= 'Z');
+	for (size_t i = 1; i < oplen && ok; i++) {
+		char c = opcode[i];
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		     c == '_';
+	}
+	return ok;
+}
+
+/* id's operand: a quoted string, or the text as it is, blanks around it left out. */
+static void read_id(epd_entry_t *e, char *operands)
+{
+	operands = skip_blanks(operands);
+	size_t len = strlen(operands);
+	while (len > 0 && is_blank(operands[len - 1]))
+		len--;
+	if (len >= 2 && operands[0] == '"' && operands[len - 1] == '"')
+		set_id(e, operands + 1, len - 2);
+	else
+		set_id(e, operands, len);
+}
+
+/* Which of bm and am the line has given so far: each may come once. */
+typedef struct epd_ops {
+	bool have_bm, have_am;
+} epd_ops_t;
+
+/* One operation (its operands NUL-terminated): bm, am and id are read, the others
+ * ignored. True, or false with the reason in why[]. */
+static bool apply_operation(const cutoff_chess_t *chess, epd_entry_t *e, epd_ops_t *ops,
+                            const char *opcode, size_t oplen, char *operands, char *why,
+                            size_t whylen)
+{
+	bool is_bm = oplen == 2 && !memcmp(opcode, "bm", 2);
+	bool is_am = oplen == 2 && !memcmp(opcode, "am", 2);
+	if (is_bm || is_am) {
+		const char *name = is_bm ? "bm" : "am";
+		if (is_bm ? ops->have_bm : ops->have_am) {
+			snprintf(why, whylen, "%s given twice", name);
+			return false;
+		}
+		if (!read_moves(chess, e, name, operands, is_bm ? e->bm : e->am,
+		                is_bm ? &e->nbm : &e->nam, why, whylen))
+			return false;
+		*(is_bm ? &ops->have_bm : &ops->have_am) = true;
+	} else if (oplen == 2 && !memcmp(opcode, "id", 2)) {
+		read_id(e, operands);
+	}
+	return true;
+}
+
+/* The operations after the position: opcode, operands (quoted strings may hold ';'),
+ * ';'. True, or false with the reason in why[]. */
+static bool read_operations(const cutoff_chess_t *chess, char *s, epd_entry_t *e, char *why,
+                            size_t whylen)
+{
+	epd_ops_t ops = { false, false };
 	e->nbm = e->nam = 0;
 	e->id[0] = '\0';
-	bool have_bm = false, have_am = false;
 	for (;;) {
-		while (is_blank(*s))
-			s++;
+		s = skip_blanks(s);
 		if (!*s)
 			break;
 		if (*s == ';') {
@@ -283,24 +354,16 @@ static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t 
 			continue;
 		}
 		char *opcode = s;
-		while (*s && !is_blank(*s) && *s != ';')
-			s++;
+		s = skip_word(s);
 		size_t oplen = (size_t)(s - opcode);
-		bool ok_opcode = (opcode[0] >= 'a' && opcode[0] <= 'z') ||
-		                 (opcode[0] >= 'A' && opcode[0] <= 'Z');
-		for (size_t i = 1; i < oplen && ok_opcode; i++) {
-			char c = opcode[i];
-			ok_opcode = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			            (c >= '0' && c <= '9') || c == '_';
-		}
-		if (!ok_opcode) {
-			char q[CLI_QUOTE_SIZE], shown[32];
-			snprintf(shown, sizeof(shown), "%.*s", (int)(oplen < 24 ? oplen : 24),
-			         opcode);
+		int shown = (int)(oplen < 24 ? oplen : 24);
+		if (!opcode_ok(opcode, oplen)) {
+			char q[CLI_QUOTE_SIZE], text[32];
+			snprintf(text, sizeof(text), "%.*s", shown, opcode);
 			snprintf(
 				why, whylen,
 				"bad opcode %s (an opcode is a letter then letters, digits or '_')",
-				cli_quote(q, sizeof(q), shown));
+				cli_quote(q, sizeof(q), text));
 			return false;
 		}
 		/* Operands up to the ';' outside quotes. */
@@ -312,48 +375,29 @@ static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t 
 			s++;
 		}
 		if (quoted) {
-			snprintf(why, whylen, "%.*s: a string without its closing '\"'",
-			         (int)(oplen < 24 ? oplen : 24), opcode);
+			snprintf(why, whylen, "%.*s: a string without its closing '\"'", shown,
+			         opcode);
 			return false;
 		}
 		bool more = *s == ';';
 		*s = '\0';
-		bool is_bm = oplen == 2 && !memcmp(opcode, "bm", 2);
-		bool is_am = oplen == 2 && !memcmp(opcode, "am", 2);
-		if (is_bm || is_am) {
-			const char *name = is_bm ? "bm" : "am";
-			if (is_bm ? have_bm : have_am) {
-				snprintf(why, whylen, "%s given twice", name);
-				return false;
-			}
-			if (!read_moves(chess, e, name, operands, is_bm ? e->bm : e->am,
-			                is_bm ? &e->nbm : &e->nam, why, whylen))
-				return false;
-			*(is_bm ? &have_bm : &have_am) = true;
-		} else if (oplen == 2 && !memcmp(opcode, "id", 2)) {
-			while (is_blank(*operands))
-				operands++;
-			size_t len = strlen(operands);
-			while (len > 0 && is_blank(operands[len - 1]))
-				len--;
-			if (len >= 2 && operands[0] == '"' && operands[len - 1] == '"')
-				set_id(e, operands + 1, len - 2);
-			else
-				set_id(e, operands, len);
-		}
+		if (!apply_operation(chess, e, &ops, opcode, oplen, operands, why, whylen))
+			return false;
 		if (!more)
 			break;
 		s++;
 	}
-	if (!have_bm && !have_am) {
+	if (!ops.have_bm && !ops.have_am) {
 		snprintf(why, whylen, "no bm or am operation: nothing to test the move against");
 		return false;
 	}
-	if (!e->id[0])
-		snprintf(e->id, sizeof(e->id), "line %d", e->line);
+	return true;
+}
 
-	/* What solves it, as shown. */
-	o = 0;
+/* What solves the position, as shown: "Qg6 Qd3" or "not Rxb2". */
+static void set_expect(const cutoff_chess_t *chess, epd_entry_t *e)
+{
+	size_t o = 0;
 	e->expect[0] = '\0';
 	for (int k = 0; k < e->nbm + e->nam; k++) {
 		bool bm = k < e->nbm;
@@ -366,6 +410,20 @@ static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t 
 			break;
 		o += (size_t)w;
 	}
+}
+
+/*
+ * Parses one EPD line into *e. Returns true, or false with the reason in why[].
+ */
+static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t *e, char *why,
+                           size_t whylen)
+{
+	char *s = line;
+	if (!read_position(chess, &s, e, why, whylen) || !read_operations(chess, s, e, why, whylen))
+		return false;
+	if (!e->id[0])
+		snprintf(e->id, sizeof(e->id), "line %d", e->line);
+	set_expect(chess, e);
 	return true;
 }
 
@@ -544,8 +602,6 @@ static const char *pruning_text(unsigned bits)
 	}
 }
 
-static double per_second(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
-
 static void print_header(const epd_run_t *run)
 {
 	char q[CLI_QUOTE_SIZE];
@@ -581,7 +637,7 @@ static void print_totals(const epd_run_t *run)
 	          n ? 100.0 * run->solved / n : 0.0);
 	cli_field(stdout, "nodes", "%" PRIu64, run->nodes);
 	cli_field(stdout, "time", "%.3f s", run->time_s);
-	cli_field(stdout, "nodes per second", "%.0f", per_second(run->nodes, run->time_s));
+	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(run->nodes, run->time_s));
 	if (run->solved < n) {
 		fprintf(stdout, "%-22s", "not solved");
 		int shown = 0;
@@ -598,6 +654,72 @@ static void print_totals(const epd_run_t *run)
 	if (run->suite->bad)
 		cli_field(stdout, "malformed lines", "%d, skipped (see the messages on stderr)",
 		          run->suite->bad);
+}
+
+/* The moves of a bm or am list in SAN, as a JSON array. */
+static void json_moves(json_writer_t *w, const char *key, const cutoff_chess_t *chess,
+                       const epd_entry_t *e, const cutoff_move_t *moves, int n)
+{
+	char san[CUTOFF_CHESS_SAN_SIZE];
+	json_begin_array(w, key);
+	for (int k = 0; k < n; k++) {
+		cutoff_chess_san(chess, &e->root, moves[k], san, sizeof(san));
+		json_string(w, NULL, san);
+	}
+	json_end(w);
+}
+
+/* "score_cp" and "mate": one of them a number, or both null before any iteration. */
+static void json_score(json_writer_t *w, const epd_outcome_t *r)
+{
+	if (r->scored && r->value >= CUTOFF_WIN_MIN) {
+		json_null(w, "score_cp");
+		json_int(w, "mate", (CUTOFF_WIN - r->value + 1) / 2);
+	} else if (r->scored && r->value <= -CUTOFF_WIN_MIN) {
+		json_null(w, "score_cp");
+		json_int(w, "mate", -((CUTOFF_WIN + r->value + 1) / 2));
+	} else if (r->scored) {
+		json_int(w, "score_cp", r->value);
+		json_null(w, "mate");
+	} else {
+		json_null(w, "score_cp");
+		json_null(w, "mate");
+	}
+}
+
+/* One position of the suite and what the engine did with it. */
+static void json_position(json_writer_t *w, const cutoff_chess_t *chess, const epd_entry_t *e,
+                          const epd_outcome_t *r)
+{
+	char uci[CUTOFF_CHESS_MOVE_SIZE];
+	json_begin_object(w, NULL);
+	json_int(w, "line", e->line);
+	json_string(w, "id", e->id);
+	json_string(w, "fen", e->fen);
+	json_moves(w, "bm", chess, e, e->bm, e->nbm);
+	json_moves(w, "am", chess, e, e->am, e->nam);
+	if (cutoff_chess_move_str(r->move, uci, sizeof(uci)) < 0) {
+		json_null(w, "move");
+		json_null(w, "move_uci");
+	} else {
+		json_string(w, "move", r->san);
+		json_string(w, "move_uci", uci);
+	}
+	json_bool(w, "solved", r->solved);
+	json_int(w, "depth", r->depth);
+	json_uint(w, "seldepth", r->seldepth);
+	json_score(w, r);
+	if (r->solved_depth >= 0) {
+		json_int(w, "solved_depth", r->solved_depth);
+		json_double(w, "solved_time_s", r->solved_time_s);
+	} else {
+		json_null(w, "solved_depth");
+		json_null(w, "solved_time_s");
+	}
+	json_uint(w, "nodes", r->nodes);
+	json_double(w, "time_s", r->time_s);
+	json_string(w, "pv", r->pv);
+	json_end(w);
 }
 
 static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
@@ -621,131 +743,186 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 		json_null(&w, "depth_limit");
 	}
 	json_begin_array(&w, "positions");
-	for (int i = 0; i < run->suite->n; i++) {
-		const epd_entry_t *e = &run->suite->entry[i];
-		const epd_outcome_t *r = &run->out[i];
-		char san[CUTOFF_CHESS_SAN_SIZE], uci[CUTOFF_CHESS_MOVE_SIZE];
-		json_begin_object(&w, NULL);
-		json_int(&w, "line", e->line);
-		json_string(&w, "id", e->id);
-		json_string(&w, "fen", e->fen);
-		json_begin_array(&w, "bm");
-		for (int k = 0; k < e->nbm; k++) {
-			cutoff_chess_san(chess, &e->root, e->bm[k], san, sizeof(san));
-			json_string(&w, NULL, san);
-		}
-		json_end(&w);
-		json_begin_array(&w, "am");
-		for (int k = 0; k < e->nam; k++) {
-			cutoff_chess_san(chess, &e->root, e->am[k], san, sizeof(san));
-			json_string(&w, NULL, san);
-		}
-		json_end(&w);
-		if (cutoff_chess_move_str(r->move, uci, sizeof(uci)) < 0) {
-			json_null(&w, "move");
-			json_null(&w, "move_uci");
-		} else {
-			json_string(&w, "move", r->san);
-			json_string(&w, "move_uci", uci);
-		}
-		json_bool(&w, "solved", r->solved);
-		json_int(&w, "depth", r->depth);
-		json_uint(&w, "seldepth", r->seldepth);
-		if (r->scored && r->value >= CUTOFF_WIN_MIN) {
-			json_null(&w, "score_cp");
-			json_int(&w, "mate", (CUTOFF_WIN - r->value + 1) / 2);
-		} else if (r->scored && r->value <= -CUTOFF_WIN_MIN) {
-			json_null(&w, "score_cp");
-			json_int(&w, "mate", -((CUTOFF_WIN + r->value + 1) / 2));
-		} else if (r->scored) {
-			json_int(&w, "score_cp", r->value);
-			json_null(&w, "mate");
-		} else {
-			json_null(&w, "score_cp");
-			json_null(&w, "mate");
-		}
-		if (r->solved_depth >= 0) {
-			json_int(&w, "solved_depth", r->solved_depth);
-			json_double(&w, "solved_time_s", r->solved_time_s);
-		} else {
-			json_null(&w, "solved_depth");
-			json_null(&w, "solved_time_s");
-		}
-		json_uint(&w, "nodes", r->nodes);
-		json_double(&w, "time_s", r->time_s);
-		json_string(&w, "pv", r->pv);
-		json_end(&w);
-	}
+	for (int i = 0; i < run->suite->n; i++)
+		json_position(&w, chess, &run->suite->entry[i], &run->out[i]);
 	json_end(&w);
 	json_int(&w, "total", run->suite->n);
 	json_int(&w, "solved", run->solved);
 	json_int(&w, "malformed_lines", run->suite->bad);
 	json_uint(&w, "nodes", run->nodes);
 	json_double(&w, "time_s", run->time_s);
-	json_double(&w, "nps", per_second(run->nodes, run->time_s));
+	json_double(&w, "nps", cli_per_second(run->nodes, run->time_s));
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("epd", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "epd");
 }
 
-int cli_epd(int argc, char **argv)
-{
-	const char *file = NULL, *algo_text = "pvs", *pruning_arg = "on";
-	int64_t movetime = 1000, depth = 0, hash_mb = 64, limit = 0, aspiration = 0;
-	bool json = false;
+/* ---- the command ---- */
+
+/* The command line, read. */
+typedef struct epd_args {
+	const char *file, *algo_text, *pruning_text;
+	int64_t movetime, depth, hash_mb, limit, aspiration;
+	bool json;
 	cli_parallel_t par;
+	cutoff_driver_t driver;
+	cutoff_algo_t algo;
+	unsigned pruning;
+} epd_args_t;
+
+/* Reads the command line into *a: CLI_PARSED to go on, or as cli_parse (after one line on
+ * stderr for a usage error). */
+static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
+{
 	cli_opt_t opts[] = {
-		{ .name = "file", .kind = CLI_STRING, .dest.s = &file },
+		{ .name = "file", .kind = CLI_STRING, .dest.s = &a->file },
 		{ .name = "movetime",
 		  .kind = CLI_INT,
-		  .dest.i = &movetime,
+		  .dest.i = &a->movetime,
 		  .min = 1,
 		  .max = 86400000 },
 		{ .name = "depth",
 		  .kind = CLI_INT,
-		  .dest.i = &depth,
+		  .dest.i = &a->depth,
 		  .min = 1,
 		  .max = CUTOFF_MAX_PLY - 1 },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash_mb, .min = 0, .max = 65536 },
-		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &pruning_arg },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &a->algo_text },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
+		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &a->pruning_text },
 		{ .name = "aspiration",
 		  .kind = CLI_INT,
-		  .dest.i = &aspiration,
+		  .dest.i = &a->aspiration,
 		  .min = 0,
 		  .max = 1000 },
-		{ .name = "limit", .kind = CLI_INT, .dest.i = &limit, .min = 1, .max = 1000000 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
-		CLI_PARALLEL_OPTS(&par),
+		{ .name = "limit", .kind = CLI_INT, .dest.i = &a->limit, .min = 1, .max = 1000000 },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_PARALLEL_OPTS(&a->par),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&par);
-	switch (cli_parse("epd", epd_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
-	if (!file) {
+	cli_parallel_default(&a->par);
+	cli_status_t st = cli_parse("epd", epd_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return st;
+	if (!a->file) {
 		cli_error("epd", "--file is required (an EPD file such as wac.epd)");
-		return CLI_EXIT_USAGE;
+		return CLI_BAD;
 	}
 	if (cli_given(opts, nopts, "movetime") && cli_given(opts, nopts, "depth")) {
 		cli_error("epd", "--movetime and --depth: give one of them, not both");
-		return CLI_EXIT_USAGE;
+		return CLI_BAD;
 	}
-	cutoff_driver_t driver;
-	cutoff_algo_t algo;
-	unsigned pruning;
-	if (!cli_parse_algo("epd", algo_text, &driver, &algo) ||
-	    !cli_parse_pruning("epd", pruning_arg, &pruning))
-		return CLI_EXIT_USAGE;
+	if (!cli_parse_algo("epd", a->algo_text, &a->driver, &a->algo) ||
+	    !cli_parse_pruning("epd", a->pruning_text, &a->pruning))
+		return CLI_BAD;
+	return CLI_PARSED;
+}
+
+/* Reads the suite; a file without a position to search fails. */
+static int load_suite(const cutoff_chess_t *chess, const epd_args_t *a, epd_suite_t *suite)
+{
+	int status = read_suite(chess, a->file, a->limit, suite);
+	if (status == CLI_EXIT_OK && suite->n == 0) {
+		char q[CLI_QUOTE_SIZE];
+		cli_error("epd", "%s has no position to search%s", cli_quote(q, sizeof(q), a->file),
+		          suite->bad ? " (every one is malformed)" : "");
+		status = CLI_EXIT_FAIL;
+	}
+	return status;
+}
+
+static cutoff_engine_t *make_engine(const epd_args_t *a, const cutoff_chess_t *chess,
+                                    cli_log_t *log)
+{
+	cutoff_config_t cfg;
+	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
+	cfg.pruning = a->pruning;
+	cfg.aspiration = (int32_t)a->aspiration;
+	int err;
+	cutoff_engine_t *engine = cutoff_engine_new(cutoff_chess_game(chess), &cfg, &err);
+	if (!engine)
+		cli_fail("epd", "cannot make the engine", err, log);
+	return engine;
+}
+
+/* Searches every position in turn, printing each line of the text report (or a progress
+ * line on a terminal's stderr with --json) as it comes, then the totals. */
+static int search_suite(const epd_args_t *a, const cutoff_chess_t *chess, cutoff_engine_t *engine,
+                        const epd_suite_t *suite, epd_outcome_t *out, cli_log_t *log)
+{
+	cutoff_limits_t limits;
+	cutoff_limits_default(&limits);
+	limits.iterate = true;
+	if (a->depth > 0) {
+		limits.depth = (int)a->depth;
+	} else {
+		limits.depth = CUTOFF_MAX_PLY - 1;
+		limits.time_ms = (uint64_t)a->movetime;
+	}
+	char label[CLI_ALGO_LABEL_SIZE];
+	epd_run_t run = {
+		.file = a->file,
+		.algo = cli_algo_label(a->driver, a->algo, label, sizeof(label)),
+		.par = &a->par,
+		.driver = a->driver,
+		.movetime_ms = a->movetime,
+		.depth = a->depth,
+		.hash_mb = a->hash_mb,
+		.aspiration = a->aspiration,
+		.pruning = a->pruning,
+		.suite = suite,
+		.out = out,
+	};
+	bool progress = a->json && isatty(STDERR_FILENO);
+	if (!a->json)
+		print_header(&run);
+	for (int i = 0; i < suite->n; i++) {
+		const epd_entry_t *e = &suite->entry[i];
+		int status = search_one(chess, engine, &limits, e, i == 0, &out[i], log);
+		if (status != CLI_EXIT_OK)
+			return status;
+		run.solved += out[i].solved;
+		run.nodes += out[i].nodes;
+		run.time_s += out[i].time_s;
+		if (!a->json)
+			print_line(i, e, &out[i]);
+		if (progress)
+			fprintf(stderr, "cutoff epd: %d/%d %s %s (%d solved so far)\n", i + 1,
+			        suite->n, e->id, out[i].solved ? "solved" : "not solved",
+			        run.solved);
+	}
+	if (a->json)
+		return print_json(&run, chess);
+	print_totals(&run);
+	return CLI_EXIT_OK;
+}
+
+/* Makes the engine and searches the suite with it. */
+static int run_suite(const epd_args_t *a, const cutoff_chess_t *chess, const epd_suite_t *suite)
+{
+	epd_outcome_t *out = calloc((size_t)suite->n, sizeof(*out));
+	if (!out) {
+		cli_error("epd", "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	cli_log_t log = { "" };
+	cutoff_engine_t *engine = make_engine(a, chess, &log);
+	int status = engine ? search_suite(a, chess, engine, suite, out, &log) : CLI_EXIT_FAIL;
+	cutoff_engine_free(engine);
+	free(out);
+	return status;
+}
+
+int cli_epd(int argc, char **argv)
+{
+	epd_args_t a = {
+		.algo_text = "pvs",
+		.pruning_text = "on",
+		.movetime = 1000,
+		.hash_mb = 64,
+	};
+	cli_status_t st = parse_options(argc, argv, &a);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 
 	int err;
 	cutoff_chess_t *chess = cutoff_chess_new(&err);
@@ -754,94 +931,12 @@ int cli_epd(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	epd_suite_t suite = { 0 };
-	int status = read_suite(chess, file, limit, &suite);
-	if (status == CLI_EXIT_OK && suite.n == 0) {
-		char q[CLI_QUOTE_SIZE];
-		cli_error("epd", "%s has no position to search%s", cli_quote(q, sizeof(q), file),
-		          suite.bad ? " (every one is malformed)" : "");
-		status = CLI_EXIT_FAIL;
-	}
-	epd_outcome_t *out = NULL;
-	cutoff_engine_t *engine = NULL;
-	cli_log_t log = { "" };
-	if (status == CLI_EXIT_OK) {
-		out = calloc((size_t)suite.n, sizeof(*out));
-		if (!out) {
-			cli_error("epd", "out of memory");
-			status = CLI_EXIT_FAIL;
-		}
-	}
-	if (status == CLI_EXIT_OK) {
-		cutoff_config_t cfg;
-		cutoff_config_default(&cfg);
-		cli_parallel_apply(&par, &cfg);
-		cfg.driver = driver;
-		cfg.algo = algo;
-		cfg.tt_mb = (size_t)hash_mb;
-		cfg.pruning = pruning;
-		cfg.aspiration = (int32_t)aspiration;
-		cfg.log = cli_log_keep;
-		cfg.log_user = &log;
-		engine = cutoff_engine_new(cutoff_chess_game(chess), &cfg, &err);
-		if (!engine) {
-			cli_fail("epd", "cannot make the engine", err, &log);
-			status = CLI_EXIT_FAIL;
-		}
-	}
-	if (status == CLI_EXIT_OK) {
-		cutoff_limits_t limits;
-		cutoff_limits_default(&limits);
-		limits.iterate = true;
-		if (depth > 0) {
-			limits.depth = (int)depth;
-		} else {
-			limits.depth = CUTOFF_MAX_PLY - 1;
-			limits.time_ms = (uint64_t)movetime;
-		}
-		char label[CLI_ALGO_LABEL_SIZE];
-		epd_run_t run = {
-			.file = file,
-			.algo = cli_algo_label(driver, algo, label, sizeof(label)),
-			.par = &par,
-			.driver = driver,
-			.movetime_ms = movetime,
-			.depth = depth,
-			.hash_mb = hash_mb,
-			.aspiration = aspiration,
-			.pruning = pruning,
-			.suite = &suite,
-			.out = out,
-		};
-		bool progress = json && isatty(STDERR_FILENO);
-		if (!json)
-			print_header(&run);
-		for (int i = 0; i < suite.n && status == CLI_EXIT_OK; i++) {
-			status = search_one(chess, engine, &limits, &suite.entry[i], i == 0,
-			                    &out[i], &log);
-			if (status != CLI_EXIT_OK)
-				break;
-			run.solved += out[i].solved;
-			run.nodes += out[i].nodes;
-			run.time_s += out[i].time_s;
-			if (!json)
-				print_line(i, &suite.entry[i], &out[i]);
-			if (progress)
-				fprintf(stderr, "cutoff epd: %d/%d %s %s (%d solved so far)\n",
-				        i + 1, suite.n, suite.entry[i].id,
-				        out[i].solved ? "solved" : "not solved", run.solved);
-		}
-		if (status == CLI_EXIT_OK) {
-			if (json) {
-				status = print_json(&run, chess);
-			} else {
-				print_totals(&run);
-			}
-		}
-	}
+	int status = load_suite(chess, &a, &suite);
+	if (status == CLI_EXIT_OK)
+		status = run_suite(&a, chess, &suite);
+	/* Malformed lines were skipped, the rest searched; the command still fails. */
 	if (status == CLI_EXIT_OK && suite.bad)
 		status = CLI_EXIT_FAIL;
-	cutoff_engine_free(engine);
-	free(out);
 	free(suite.entry);
 	cutoff_chess_free(chess);
 	return status;
