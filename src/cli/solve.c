@@ -93,6 +93,7 @@ typedef struct solve_args {
 	bool json;
 	cli_parallel_t par;
 	cli_cluster_opts_t copts;
+	bool cluster;      /* --algo cluster */
 	cli_cluster_t *cc; /* --algo cluster, under mpirun: every rank solves in step */
 } solve_args_t;
 
@@ -109,14 +110,8 @@ static int sign(int v) { return (v > 0) - (v < 0); }
 static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
 {
 	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	cli_parallel_apply(&a->par, &cfg);
-	cfg.driver = a->driver;
-	cfg.algo = a->algo;
-	cfg.tt_mb = (size_t)a->hash_mb;
+	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.ordering = a->ordering;
-	cfg.log = cli_log_keep;
-	cfg.log_user = log;
 	if (a->cc)
 		cli_cluster_configure(a->cc, &cfg);
 	int err;
@@ -149,10 +144,7 @@ static void json_settings(json_writer_t *w, const solve_args_t *a)
 	json_bool(w, "weak", a->weak);
 	json_string(w, "method", method_names[a->method]);
 	json_string(w, "algo", cli_algo_label(a->driver, a->algo, label, sizeof(label)));
-	json_string(w, "driver", cli_driver_name(a->driver));
-	json_int(w, "threads", a->par.threads);
-	json_string(w, "placement", cli_placement_names[a->par.placement]);
-	cli_json_driver_options(w, "driver_options", &a->par.options);
+	cli_json_parallel(w, a->driver, &a->par);
 	json_int(w, "hash_mb", a->hash_mb);
 	json_uint(w, "ordering", a->ordering);
 }
@@ -169,13 +161,54 @@ static void text_settings(const solve_args_t *a)
 		char text[128];
 		cli_field(stdout, "cluster", "%s", cli_cluster_text(a->cc, text, sizeof(text)));
 	}
-	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
-		char text[256];
-		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
-		          cli_driver_name(a->driver), cli_placement_names[a->par.placement]);
-		if (*cli_driver_options_text(&a->par.options, a->driver, text, sizeof(text)))
-			cli_field(stdout, "driver options", "%s", text);
-	}
+	cli_print_parallel(stdout, a->driver, &a->par);
+}
+
+/* ---- one position (--moves) ---- */
+
+static int print_one_json(const solve_args_t *a, const cutoff_connect4_state_t *st,
+                          const cutoff_connect4_solution_t *s)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_string(&w, "moves", a->moves);
+	json_int(&w, "stones", st->stones);
+	json_string(&w, "to_move", st->stones % 2 ? "second" : "first");
+	json_int(&w, "score", s->score);
+	if (s->best_column >= 0)
+		json_int(&w, "best_column", s->best_column + 1);
+	else
+		json_null(&w, "best_column");
+	json_bool(&w, "known", s->known);
+	json_int(&w, "searches", s->searches);
+	json_uint(&w, "nodes", s->nodes);
+	json_double(&w, "time_s", s->time_s);
+	json_double(&w, "nps", cli_per_second(s->nodes, s->time_s));
+	json_settings(&w, a);
+	json_end(&w);
+	return cli_json_finish(&w, "solve");
+}
+
+static void print_one_text(const solve_args_t *a, const cutoff_connect4_state_t *st,
+                           const cutoff_connect4_solution_t *s)
+{
+	char q[CLI_QUOTE_SIZE], words[80];
+	score_words(s->score, a->weak, words, sizeof(words));
+	cli_field(stdout, "position", "%s (%d stones, the %s player to move)",
+	          cli_quote(q, sizeof(q), a->moves), st->stones,
+	          st->stones % 2 ? "second" : "first");
+	cli_field(stdout, "score", "%d (%s)%s", s->score, words,
+	          s->known ? ", known without a search" : "");
+	if (s->best_column >= 0)
+		cli_field(stdout, "best move", "column %d", s->best_column + 1);
+	else
+		cli_field(stdout, "best move", "none: the game is over");
+	text_settings(a);
+	cli_field(stdout, "searches", "%d", s->searches);
+	cli_field(stdout, "nodes", "%" PRIu64, s->nodes);
+	cli_field(stdout, "time", "%.6f s", s->time_s);
+	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(s->nodes, s->time_s));
 }
 
 /* --moves: one position. */
@@ -199,63 +232,26 @@ static int solve_one(const solve_args_t *a)
 		cli_fail("solve", "the search failed", rc < 0 ? rc : CUTOFF_EBUSY, &log);
 		return CLI_EXIT_FAIL;
 	}
-	const char *to_move = st.stones % 2 ? "second" : "first";
-	if (a->json) {
-		json_writer_t w;
-		json_init(&w, stdout);
-		json_begin_object(&w, NULL);
-		json_string(&w, "moves", a->moves);
-		json_int(&w, "stones", st.stones);
-		json_string(&w, "to_move", to_move);
-		json_int(&w, "score", s.score);
-		if (s.best_column >= 0)
-			json_int(&w, "best_column", s.best_column + 1);
-		else
-			json_null(&w, "best_column");
-		json_bool(&w, "known", s.known);
-		json_int(&w, "searches", s.searches);
-		json_uint(&w, "nodes", s.nodes);
-		json_double(&w, "time_s", s.time_s);
-		json_double(&w, "nps", s.time_s > 0 ? (double)s.nodes / s.time_s : 0.0);
-		json_settings(&w, a);
-		json_end(&w);
-		if (json_finish(&w) < 0) {
-			cli_error("solve", "cannot write the JSON output");
-			return CLI_EXIT_FAIL;
-		}
-		return CLI_EXIT_OK;
-	}
-	char words[80];
-	score_words(s.score, a->weak, words, sizeof(words));
-	cli_field(stdout, "position", "%s (%d stones, the %s player to move)",
-	          cli_quote(q, sizeof(q), a->moves), st.stones, to_move);
-	cli_field(stdout, "score", "%d (%s)%s", s.score, words,
-	          s.known ? ", known without a search" : "");
-	if (s.best_column >= 0)
-		cli_field(stdout, "best move", "column %d", s.best_column + 1);
-	else
-		cli_field(stdout, "best move", "none: the game is over");
-	text_settings(a);
-	cli_field(stdout, "searches", "%d", s.searches);
-	cli_field(stdout, "nodes", "%" PRIu64, s.nodes);
-	cli_field(stdout, "time", "%.6f s", s.time_s);
-	cli_field(stdout, "nodes per second", "%.0f",
-	          s.time_s > 0 ? (double)s.nodes / s.time_s : 0.0);
+	if (a->json)
+		return print_one_json(a, &st, &s);
+	print_one_text(a, &st, &s);
 	return CLI_EXIT_OK;
 }
 
-/* Reads the whole file into *text and splits it into lines (at most `limit` positions).
- * CLI_EXIT_OK, or an exit status after one line on stderr. */
-static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, int64_t *count)
+/* ---- a test set (--file) ---- */
+
+/* Reads the whole file into a NUL-terminated *text of *len bytes. CLI_EXIT_OK, or an exit
+ * status after one line on stderr. */
+static int read_text(const solve_args_t *a, char **text, size_t *len)
 {
-	char q[CLI_QUOTE_SIZE], q2[CLI_QUOTE_SIZE], why[160];
+	char q[CLI_QUOTE_SIZE];
 	FILE *f = cli_open_input("solve", "file", a->file);
 	if (!f)
 		return CLI_EXIT_USAGE;
-	size_t cap = 1 << 16, len = 0;
+	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
-		if (len + 1 >= cap) {
+		if (n + 1 >= cap) {
 			char *bigger = realloc(buf, cap * 2);
 			if (!bigger) {
 				free(buf);
@@ -265,8 +261,8 @@ static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, i
 			buf = bigger;
 			cap *= 2;
 		}
-		size_t got = fread(buf + len, 1, cap - 1 - len, f);
-		len += got;
+		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		n += got;
 		if (got == 0)
 			break;
 	}
@@ -278,8 +274,68 @@ static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, i
 		cli_error("solve", "--file %s: out of memory", cli_quote(q, sizeof(q), a->file));
 		return CLI_EXIT_FAIL;
 	}
-	buf[len] = '\0';
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return CLI_EXIT_OK;
+}
 
+/* One line '<moves> <score>' (p, NUL-terminated, its moves cut off in place) into *out;
+ * false after one line on stderr. */
+static bool parse_line(const solve_args_t *a, char *p, int lineno, solve_line_t *out)
+{
+	char q[CLI_QUOTE_SIZE], q2[CLI_QUOTE_SIZE], why[160];
+	char *space = strchr(p, ' ');
+	int64_t score;
+	if (!space || !cli_int_value(space + 1, -CUTOFF_CONNECT4_CELLS / 2,
+	                             CUTOFF_CONNECT4_CELLS / 2, &score)) {
+		cli_error("solve", "--file %s: line %d: expected '<moves> <score>', got %s",
+		          cli_quote(q, sizeof(q), a->file), lineno, cli_quote(q2, sizeof(q2), p));
+		return false;
+	}
+	*space = '\0';
+	if (cutoff_connect4_parse(p, &out->state, why, sizeof(why)) < 0) {
+		cli_error("solve", "--file %s: line %d: %s", cli_quote(q, sizeof(q), a->file),
+		          lineno, why);
+		return false;
+	}
+	out->moves = p;
+	out->score = (int)score;
+	out->line = lineno;
+	return true;
+}
+
+/* Splits text (len bytes) into the lines of out[] (room for every line), at most `limit`
+ * positions, blank lines skipped. The count, or -1 after one line on stderr. */
+static int64_t split_lines(const solve_args_t *a, char *text, solve_line_t *out)
+{
+	int64_t n = 0;
+	int lineno = 0;
+	for (char *p = text; *p && n < a->limit;) {
+		char *end = strchr(p, '\n');
+		char *next = end ? end + 1 : p + strlen(p);
+		if (end)
+			*end = '\0';
+		lineno++;
+		size_t l = strlen(p);
+		if (l > 0 && p[l - 1] == '\r')
+			p[--l] = '\0';
+		if (l > 0 && !parse_line(a, p, lineno, &out[n++]))
+			return -1;
+		p = next;
+	}
+	return n;
+}
+
+/* Reads the whole file into *text and splits it into lines (at most `limit` positions).
+ * CLI_EXIT_OK, or an exit status after one line on stderr. */
+static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, int64_t *count)
+{
+	char q[CLI_QUOTE_SIZE], *buf;
+	size_t len;
+	int status = read_text(a, &buf, &len);
+	if (status != CLI_EXIT_OK)
+		return status;
 	size_t nlines = 1;
 	for (size_t i = 0; i < len; i++)
 		nlines += buf[i] == '\n';
@@ -289,49 +345,11 @@ static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, i
 		cli_error("solve", "out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	int64_t n = 0;
-	int lineno = 0;
-	for (char *p = buf; *p && n < a->limit;) {
-		char *end = strchr(p, '\n');
-		char *next = end ? end + 1 : p + strlen(p);
-		if (end)
-			*end = '\0';
-		lineno++;
-		size_t l = strlen(p);
-		if (l > 0 && p[l - 1] == '\r')
-			p[--l] = '\0';
-		if (l == 0) { /* blank lines are skipped */
-			p = next;
-			continue;
-		}
-		char *space = strchr(p, ' ');
-		int64_t score;
-		if (!space || !cli_int_value(space + 1, -CUTOFF_CONNECT4_CELLS / 2,
-		                             CUTOFF_CONNECT4_CELLS / 2, &score)) {
-			cli_error("solve", "--file %s: line %d: expected '<moves> <score>', got %s",
-			          cli_quote(q, sizeof(q), a->file), lineno,
-			          cli_quote(q2, sizeof(q2), p));
-			free(out);
-			free(buf);
-			return CLI_EXIT_USAGE;
-		}
-		*space = '\0';
-		if (cutoff_connect4_parse(p, &out[n].state, why, sizeof(why)) < 0) {
-			cli_error("solve", "--file %s: line %d: %s",
-			          cli_quote(q, sizeof(q), a->file), lineno, why);
-			free(out);
-			free(buf);
-			return CLI_EXIT_USAGE;
-		}
-		out[n].moves = p;
-		out[n].score = (int)score;
-		out[n].line = lineno;
-		n++;
-		p = next;
-	}
-	if (n == 0) {
+	int64_t n = split_lines(a, buf, out);
+	if (n == 0)
 		cli_error("solve", "--file %s: no position in it",
 		          cli_quote(q, sizeof(q), a->file));
+	if (n <= 0) {
 		free(out);
 		free(buf);
 		return CLI_EXIT_USAGE;
@@ -358,25 +376,26 @@ static void show_progress(const solve_totals_t *t, int64_t count, bool tty, bool
 	fflush(stderr);
 }
 
-static int solve_file(const solve_args_t *a)
+/* Adds one position's solution to the totals. */
+static void add_solution(solve_totals_t *t, const cutoff_connect4_solution_t *s)
 {
-	char q[CLI_QUOTE_SIZE], *text = NULL;
-	solve_line_t *lines = NULL;
-	int64_t count = 0;
-	int status = read_file(a, &text, &lines, &count);
-	if (status != CLI_EXIT_OK)
-		return status;
-	cli_log_t log = { "" };
-	cutoff_engine_t *e = make_engine(a, &log);
-	if (!e) {
-		free(lines);
-		free(text);
-		return CLI_EXIT_FAIL;
-	}
+	t->positions++;
+	t->known += s->known;
+	t->time_s += s->time_s;
+	t->time_max_s = s->time_s > t->time_max_s ? s->time_s : t->time_max_s;
+	t->nodes += s->nodes;
+	t->nodes_max = s->nodes > t->nodes_max ? s->nodes : t->nodes_max;
+	t->searches += (uint64_t)s->searches;
+}
 
+/* Solves every line of the file in turn, counting the scores that differ from the file's
+ * (the first few named on stderr), with a progress line on stderr when asked. */
+static int solve_lines(const solve_args_t *a, cutoff_engine_t *e, const solve_line_t *lines,
+                       int64_t count, solve_totals_t *t, cli_log_t *log)
+{
+	char q[CLI_QUOTE_SIZE];
 	bool tty = isatty(STDERR_FILENO);
 	bool progress = (a->progress || tty) && cli_cluster_rank(a->cc) == 0; /* rank 0 speaks */
-	solve_totals_t t = { 0 };
 	double t0 = cli_now_s(), shown = t0;
 	for (int64_t i = 0; i < count; i++) {
 		const solve_line_t *l = &lines[i];
@@ -384,93 +403,171 @@ static int solve_file(const solve_args_t *a)
 		cutoff_connect4_solution_t s;
 		if (rc == CUTOFF_OK)
 			rc = cutoff_connect4_solve_with(e, &l->state, a->weak, a->method,
-			                                a->cc ? cli_cluster_search_by : NULL, a->cc, &s);
+			                                a->cc ? cli_cluster_search_by : NULL, a->cc,
+			                                &s);
 		if (rc < 0 || s.stopped) {
-			if (progress && tty && t.positions > 0)
+			if (progress && tty && t->positions > 0)
 				fputc('\n', stderr);
-			cli_fail("solve", "the search failed", rc < 0 ? rc : CUTOFF_EBUSY, &log);
-			status = CLI_EXIT_FAIL;
-			break;
+			cli_fail("solve", "the search failed", rc < 0 ? rc : CUTOFF_EBUSY, log);
+			return CLI_EXIT_FAIL;
 		}
 		int expected = a->weak ? sign(l->score) : l->score;
-		t.positions++;
-		t.known += s.known;
-		t.time_s += s.time_s;
-		t.time_max_s = s.time_s > t.time_max_s ? s.time_s : t.time_max_s;
-		t.nodes += s.nodes;
-		t.nodes_max = s.nodes > t.nodes_max ? s.nodes : t.nodes_max;
-		t.searches += (uint64_t)s.searches;
+		add_solution(t, &s);
 		if (s.score != expected) {
-			if (t.mismatches < SOLVE_MAX_MISMATCH_LINES) {
+			if (t->mismatches < SOLVE_MAX_MISMATCH_LINES) {
 				if (progress && tty)
 					fputc('\n', stderr);
 				cli_error("solve", "%s line %d: %s: score %d, the file says %d",
 				          cli_quote(q, sizeof(q), a->file), l->line, l->moves,
 				          s.score, expected);
 			}
-			t.mismatches++;
+			t->mismatches++;
 		}
 		double now = cli_now_s();
 		if (progress && (now - shown >= 0.5 || i + 1 == count) && (now - t0 >= 0.5)) {
-			show_progress(&t, count, tty, i + 1 == count);
+			show_progress(t, count, tty, i + 1 == count);
 			shown = now;
 		}
 	}
-	t.wall_s = cli_now_s() - t0;
-	cutoff_engine_free(e);
-	if (status != CLI_EXIT_OK) {
-		free(lines);
-		free(text);
-		return status;
-	}
+	return CLI_EXIT_OK;
+}
 
-	double n = (double)t.positions;
-	double nps = t.time_s > 0 ? (double)t.nodes / t.time_s : 0.0;
-	if (a->json) {
-		json_writer_t w;
-		json_init(&w, stdout);
-		json_begin_object(&w, NULL);
-		json_string(&w, "file", a->file);
-		json_int(&w, "positions", t.positions);
-		json_int(&w, "mismatches", t.mismatches);
-		json_int(&w, "known", t.known);
-		json_bool(&w, "cleared", !a->no_clear);
-		json_double(&w, "time_mean_s", t.time_s / n);
-		json_double(&w, "time_max_s", t.time_max_s);
-		json_double(&w, "time_total_s", t.time_s);
-		json_double(&w, "wall_s", t.wall_s);
-		json_double(&w, "nodes_mean", (double)t.nodes / n);
-		json_uint(&w, "nodes_max", t.nodes_max);
-		json_double(&w, "searches_mean", (double)t.searches / n);
-		json_double(&w, "nps", nps);
-		json_settings(&w, a);
-		json_end(&w);
-		if (json_finish(&w) < 0) {
-			cli_error("solve", "cannot write the JSON output");
-			status = CLI_EXIT_FAIL;
-		}
-	} else {
-		cli_field(stdout, "file", "%s", cli_quote(q, sizeof(q), a->file));
-		cli_field(stdout, "positions", "%" PRId64 "%s", t.positions,
-		          a->no_clear ? ", table kept between positions"
-		                      : ", table cleared before each (not timed)");
-		text_settings(a);
-		cli_field(stdout, "mismatches", "%" PRId64, t.mismatches);
-		cli_field(stdout, "time", "mean %.6f s, max %.6f s, total %.3f s (wall %.3f s)",
-		          t.time_s / n, t.time_max_s, t.time_s, t.wall_s);
-		cli_field(stdout, "nodes", "mean %.1f, max %" PRIu64, (double)t.nodes / n,
-		          t.nodes_max);
-		cli_field(stdout, "searches", "mean %.2f per position", (double)t.searches / n);
-		cli_field(stdout, "nodes per second", "%.0f", nps);
+static int print_file_json(const solve_args_t *a, const solve_totals_t *t)
+{
+	double n = (double)t->positions;
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_string(&w, "file", a->file);
+	json_int(&w, "positions", t->positions);
+	json_int(&w, "mismatches", t->mismatches);
+	json_int(&w, "known", t->known);
+	json_bool(&w, "cleared", !a->no_clear);
+	json_double(&w, "time_mean_s", t->time_s / n);
+	json_double(&w, "time_max_s", t->time_max_s);
+	json_double(&w, "time_total_s", t->time_s);
+	json_double(&w, "wall_s", t->wall_s);
+	json_double(&w, "nodes_mean", (double)t->nodes / n);
+	json_uint(&w, "nodes_max", t->nodes_max);
+	json_double(&w, "searches_mean", (double)t->searches / n);
+	json_double(&w, "nps", cli_per_second(t->nodes, t->time_s));
+	json_settings(&w, a);
+	json_end(&w);
+	return cli_json_finish(&w, "solve");
+}
+
+static void print_file_text(const solve_args_t *a, const solve_totals_t *t)
+{
+	char q[CLI_QUOTE_SIZE];
+	double n = (double)t->positions;
+	cli_field(stdout, "file", "%s", cli_quote(q, sizeof(q), a->file));
+	cli_field(stdout, "positions", "%" PRId64 "%s", t->positions,
+	          a->no_clear ? ", table kept between positions"
+	                      : ", table cleared before each (not timed)");
+	text_settings(a);
+	cli_field(stdout, "mismatches", "%" PRId64, t->mismatches);
+	cli_field(stdout, "time", "mean %.6f s, max %.6f s, total %.3f s (wall %.3f s)",
+	          t->time_s / n, t->time_max_s, t->time_s, t->wall_s);
+	cli_field(stdout, "nodes", "mean %.1f, max %" PRIu64, (double)t->nodes / n, t->nodes_max);
+	cli_field(stdout, "searches", "mean %.2f per position", (double)t->searches / n);
+	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(t->nodes, t->time_s));
+}
+
+/* --file: every position of a test set, checked against the file's scores. */
+static int solve_file(const solve_args_t *a)
+{
+	char *text = NULL;
+	solve_line_t *lines = NULL;
+	int64_t count = 0;
+	int status = read_file(a, &text, &lines, &count);
+	if (status != CLI_EXIT_OK)
+		return status;
+	cli_log_t log = { "" };
+	cutoff_engine_t *e = make_engine(a, &log);
+	solve_totals_t t = { 0 };
+	status = CLI_EXIT_FAIL;
+	if (e) {
+		double t0 = cli_now_s();
+		status = solve_lines(a, e, lines, count, &t, &log);
+		t.wall_s = cli_now_s() - t0;
+		cutoff_engine_free(e);
 	}
+	free(lines);
+	free(text);
+	if (status != CLI_EXIT_OK)
+		return status;
+	if (a->json)
+		status = print_file_json(a, &t);
+	else
+		print_file_text(a, &t);
 	if (status == CLI_EXIT_OK && t.mismatches > 0) {
 		cli_error("solve", "%" PRId64 " of %" PRId64 " scores differ from the file's",
 		          t.mismatches, t.positions);
 		status = CLI_EXIT_FAIL;
 	}
-	free(lines);
-	free(text);
 	return status;
+}
+
+/* ---- the command ---- */
+
+/* Reads the command line into *a: CLI_PARSED to go on, or as cli_parse (after one line on
+ * stderr for a usage error). */
+static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
+{
+	const char *algo_text = "pvs";
+	const char *ordering_text = "tt,hints";
+	cli_opt_t opts[] = {
+		{ .name = "game",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a->game,
+		  .choices = game_names },
+		{ .name = "moves", .kind = CLI_STRING, .dest.s = &a->moves },
+		{ .name = "file", .kind = CLI_STRING, .dest.s = &a->file },
+		{ .name = "limit",
+		  .kind = CLI_INT,
+		  .dest.i = &a->limit,
+		  .min = 1,
+		  .max = 10000000 },
+		{ .name = "weak", .kind = CLI_FLAG, .dest.flag = &a->weak },
+		{ .name = "method",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a->method,
+		  .choices = method_names },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 1, .max = 65536 },
+		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
+		{ .name = "no-clear", .kind = CLI_FLAG, .dest.flag = &a->no_clear },
+		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a->progress },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_PARALLEL_OPTS(&a->par),
+		CLI_CLUSTER_OPTS(&a->copts),
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+
+	cli_parallel_default(&a->par);
+	cli_status_t st = cli_parse("solve", solve_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return st;
+	a->cluster = cli_cluster_wanted(algo_text);
+	if (!cli_cluster_parse_algo("solve", algo_text, &a->copts, &a->driver, &a->algo) ||
+	    !cli_parse_ordering("solve", ordering_text, &a->ordering) ||
+	    !cli_cluster_check_options("solve", a->cluster, opts, nopts))
+		return CLI_BAD;
+	if (!a->moves == !a->file) {
+		cli_error("solve",
+		          a->moves ? "--moves and --file exclude each other: give one"
+		                   : "a position is needed: give --moves MOVES or --file PATH");
+		return CLI_BAD;
+	}
+	const char *file_only = cli_given(opts, nopts, "limit")      ? "--limit"
+	                        : cli_given(opts, nopts, "no-clear") ? "--no-clear"
+	                        : cli_given(opts, nopts, "progress") ? "--progress"
+	                                                             : NULL;
+	if (a->moves && file_only) {
+		cli_error("solve", "%s goes with --file, not --moves", file_only);
+		return CLI_BAD;
+	}
+	return CLI_PARSED;
 }
 
 int cli_solve(int argc, char **argv)
@@ -482,74 +579,11 @@ int cli_solve(int argc, char **argv)
 		.hash_mb = 4,
 		.copts = { 0, 0, -1 },
 	};
-	const char *algo_text = "pvs";
-	const char *ordering_text = "tt,hints";
-	cli_opt_t opts[] = {
-		{ .name = "game",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a.game,
-		  .choices = game_names },
-		{ .name = "moves", .kind = CLI_STRING, .dest.s = &a.moves },
-		{ .name = "file", .kind = CLI_STRING, .dest.s = &a.file },
-		{ .name = "limit", .kind = CLI_INT, .dest.i = &a.limit, .min = 1, .max = 10000000 },
-		{ .name = "weak", .kind = CLI_FLAG, .dest.flag = &a.weak },
-		{ .name = "method",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a.method,
-		  .choices = method_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a.hash_mb, .min = 1, .max = 65536 },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
-		{ .name = "no-clear", .kind = CLI_FLAG, .dest.flag = &a.no_clear },
-		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a.progress },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
-		CLI_PARALLEL_OPTS(&a.par),
-		CLI_CLUSTER_OPTS(&a.copts),
-	};
-	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
-
-	cli_parallel_default(&a.par);
-	switch (cli_parse("solve", solve_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
-	const bool cluster = cli_cluster_wanted(algo_text);
-	if (cluster) {
-		a.driver = cli_cluster_driver(&a.copts);
-		a.algo = CUTOFF_ALGO_PVS;
-	} else if (!cli_parse_algo("solve", algo_text, &a.driver, &a.algo)) {
-		return CLI_EXIT_USAGE;
-	}
-	if (!cli_parse_ordering("solve", ordering_text, &a.ordering))
-		return CLI_EXIT_USAGE;
-	if (!cluster && (cli_given(opts, nopts, "cluster-driver") || cli_given(opts, nopts, "exchange") ||
-	                 cli_given(opts, nopts, "share-depth"))) {
-		cli_error("solve", "--cluster-driver, --exchange and --share-depth are options of "
-		                   "--algo cluster only");
-		return CLI_EXIT_USAGE;
-	}
-	if (!a.moves == !a.file) {
-		cli_error("solve",
-		          a.moves ? "--moves and --file exclude each other: give one"
-		                  : "a position is needed: give --moves MOVES or --file PATH");
-		return CLI_EXIT_USAGE;
-	}
-	const char *file_only = cli_given(opts, nopts, "limit")      ? "--limit"
-	                        : cli_given(opts, nopts, "no-clear") ? "--no-clear"
-	                        : cli_given(opts, nopts, "progress") ? "--progress"
-	                                                             : NULL;
-	if (a.moves && file_only) {
-		cli_error("solve", "%s goes with --file, not --moves", file_only);
-		return CLI_EXIT_USAGE;
-	}
-	if (cluster) {
-		if (!(a.cc = cli_cluster_start("solve", &a.copts)))
-			return CLI_EXIT_FAIL;
-	}
+	cli_status_t st = parse_options(argc, argv, &a);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
+	if (a.cluster && !(a.cc = cli_cluster_start("solve", &a.copts)))
+		return CLI_EXIT_FAIL;
 	int status = a.moves ? solve_one(&a) : solve_file(&a);
 	cli_cluster_end(a.cc);
 	return status;
