@@ -193,10 +193,9 @@ static bool check_args(tree_args_t *a, const char *guess_text)
 	return true;
 }
 
-/* Searches every tree; CLI_EXIT_OK with *t filled, or CLI_EXIT_FAIL after one line. */
-static int run_trees(const tree_args_t *a, tree_totals_t *t)
+/* The trees of the run (their seed aside); NULL after one line on stderr. */
+static cutoff_rtree_t *make_trees(const tree_args_t *a)
 {
-	cli_log_t log = { "" };
 	cutoff_rtree_params_t params;
 	cutoff_rtree_params_default(&params);
 	params.branching = (int)a->branching;
@@ -205,35 +204,33 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	params.value_max = (int32_t)a->value_max;
 	params.order = (cutoff_rtree_order_t)a->order;
 	params.model = (cutoff_rtree_model_t)a->model;
-
 	int err;
 	cutoff_rtree_t *tree = cutoff_rtree_new(&params, &err);
-	if (!tree) {
+	if (!tree)
 		cli_fail("tree", "cannot make the trees", err, NULL);
-		return CLI_EXIT_FAIL;
-	}
+	return tree;
+}
+
+static cutoff_engine_t *make_engine(const tree_args_t *a, const cutoff_rtree_t *tree,
+                                    cli_log_t *log)
+{
 	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	cli_parallel_apply(&a->par, &cfg);
-	cfg.driver = a->driver;
-	cfg.algo = a->algo;
-	cfg.tt_mb = (size_t)a->hash_mb;
+	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.ordering = a->ordering;
 	cfg.aspiration = (int32_t)a->aspiration;
-	cfg.log = cli_log_keep;
-	cfg.log_user = &log;
+	int err;
 	cutoff_engine_t *engine = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);
-	if (!engine) {
-		cli_fail("tree", "cannot make the engine", err, &log);
-		cutoff_rtree_free(tree);
-		return CLI_EXIT_FAIL;
-	}
+	if (!engine)
+		cli_fail("tree", "cannot make the engine", err, log);
+	return engine;
+}
 
-	int status = CLI_EXIT_OK;
+/* Zeroes the totals, the per-thread arrays they point to included. */
+static void reset_totals(const tree_args_t *a, tree_totals_t *t)
+{
 	uint64_t *thread_nodes = t->thread_nodes;
 	cutoff_counters_t *thread_counters = t->thread_counters;
 	cutoff_profile_t *thread_profiles = t->thread_profiles;
-	double t0 = cli_now_s();
 	memset(t, 0, sizeof(*t));
 	t->thread_nodes = thread_nodes;
 	t->thread_counters = thread_counters;
@@ -242,81 +239,110 @@ static int run_trees(const tree_args_t *a, tree_totals_t *t)
 	memset(thread_counters, 0, (size_t)a->par.threads * sizeof(*thread_counters));
 	memset(thread_profiles, 0, (size_t)a->par.threads * sizeof(*thread_profiles));
 	t->leaves_min = UINT64_MAX;
-	for (int64_t i = 0; i < a->trees; i++) {
-		cutoff_rtree_state_t root;
-		cutoff_rtree_root(tree, a->seed + (uint64_t)i, &root);
-		int32_t truth = a->no_check && !a->guess_true ? 0 : cutoff_rtree_value(tree, &root);
+}
 
-		int rc = cutoff_engine_clear(engine);
-		if (rc < 0) {
-			cli_fail("tree", "cannot clear the table", rc, &log);
-			status = CLI_EXIT_FAIL;
-			break;
-		}
-		cutoff_limits_t limits;
-		cutoff_limits_default(&limits);
-		limits.depth = (int)a->depth;
-		limits.iterate = a->iterate;
-		limits.guess = a->guess_true ? truth : (int32_t)a->guess;
-
-		cutoff_result_t r;
-		rc = cutoff_engine_search(engine, &root, &limits, &r, NULL, NULL);
-		if (rc < 0) {
-			cli_fail("tree", "the search failed", rc, &log);
-			status = CLI_EXIT_FAIL;
-			break;
-		}
-		const cutoff_counters_t *c = &r.counters;
-		t->leaves += c->leaves;
-		if (c->leaves < t->leaves_min)
-			t->leaves_min = c->leaves;
-		if (c->leaves > t->leaves_max)
-			t->leaves_max = c->leaves;
-		t->nodes += c->nodes;
-		t->cutoffs += c->cutoffs;
-		t->first_move_cutoffs += c->first_move_cutoffs;
-		t->researches += c->researches;
-		t->passes += c->mtdf_passes;
-		t->splits += c->splits;
-		t->search_s += r.time_s;
-		cutoff_counters_add(&t->counters, c);
-		cutoff_profile_add(&t->profile, &r.profile);
-		for (int k = 0; k < (int)a->par.threads; k++) {
-			cutoff_counters_t tc;
-			cutoff_profile_t tp;
-			rc = cutoff_engine_thread_counters(engine, k, &tc);
-			if (rc == 0)
-				rc = cutoff_engine_thread_profile(engine, k, &tp);
-			if (rc < 0) {
-				cli_fail("tree", "cannot read the thread counters", rc, &log);
-				status = CLI_EXIT_FAIL;
-				break;
-			}
-			thread_nodes[k] += tc.nodes;
-			cutoff_counters_add(&thread_counters[k], &tc);
-			cutoff_profile_add(&thread_profiles[k], &tp);
-		}
-		if (status != CLI_EXIT_OK)
-			break;
-		if (!a->no_check &&
-		    (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped))
-			t->mismatches++;
-		for (int k = 0; k < r.iterations; k++) {
-			const cutoff_iteration_t *it = &r.iteration[k];
-			t->it_nodes[it->depth] += it->counters.nodes;
-			t->it_cutoffs[it->depth] += it->counters.cutoffs;
-			t->it_first[it->depth] += it->counters.first_move_cutoffs;
-		}
+/* Adds one tree's search to the totals (its threads aside). */
+static void add_result(tree_totals_t *t, const cutoff_result_t *r)
+{
+	const cutoff_counters_t *c = &r->counters;
+	t->leaves += c->leaves;
+	if (c->leaves < t->leaves_min)
+		t->leaves_min = c->leaves;
+	if (c->leaves > t->leaves_max)
+		t->leaves_max = c->leaves;
+	t->nodes += c->nodes;
+	t->cutoffs += c->cutoffs;
+	t->first_move_cutoffs += c->first_move_cutoffs;
+	t->researches += c->researches;
+	t->passes += c->mtdf_passes;
+	t->splits += c->splits;
+	t->search_s += r->time_s;
+	cutoff_counters_add(&t->counters, c);
+	cutoff_profile_add(&t->profile, &r->profile);
+	for (int k = 0; k < r->iterations; k++) {
+		const cutoff_iteration_t *it = &r->iteration[k];
+		t->it_nodes[it->depth] += it->counters.nodes;
+		t->it_cutoffs[it->depth] += it->counters.cutoffs;
+		t->it_first[it->depth] += it->counters.first_move_cutoffs;
 	}
+}
+
+/* Adds each thread's counters and profile of the latest search to the totals. */
+static int add_threads(const tree_args_t *a, cutoff_engine_t *engine, tree_totals_t *t,
+                       const cli_log_t *log)
+{
+	for (int k = 0; k < (int)a->par.threads; k++) {
+		cutoff_counters_t tc;
+		cutoff_profile_t tp;
+		int rc = cutoff_engine_thread_counters(engine, k, &tc);
+		if (rc == 0)
+			rc = cutoff_engine_thread_profile(engine, k, &tp);
+		if (rc < 0) {
+			cli_fail("tree", "cannot read the thread counters", rc, log);
+			return CLI_EXIT_FAIL;
+		}
+		t->thread_nodes[k] += tc.nodes;
+		cutoff_counters_add(&t->thread_counters[k], &tc);
+		cutoff_profile_add(&t->thread_profiles[k], &tp);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Searches tree i on a cleared table, checks its value against the oracle (unless
+ * --no-check) and adds it to the totals; CLI_EXIT_FAIL after one line. */
+static int search_tree(const tree_args_t *a, const cutoff_rtree_t *tree, cutoff_engine_t *engine,
+                       int64_t i, tree_totals_t *t, const cli_log_t *log)
+{
+	cutoff_rtree_state_t root;
+	cutoff_rtree_root(tree, a->seed + (uint64_t)i, &root);
+	int32_t truth = a->no_check && !a->guess_true ? 0 : cutoff_rtree_value(tree, &root);
+
+	int rc = cutoff_engine_clear(engine);
+	if (rc < 0) {
+		cli_fail("tree", "cannot clear the table", rc, log);
+		return CLI_EXIT_FAIL;
+	}
+	cutoff_limits_t limits;
+	cutoff_limits_default(&limits);
+	limits.depth = (int)a->depth;
+	limits.iterate = a->iterate;
+	limits.guess = a->guess_true ? truth : (int32_t)a->guess;
+
+	cutoff_result_t r;
+	rc = cutoff_engine_search(engine, &root, &limits, &r, NULL, NULL);
+	if (rc < 0) {
+		cli_fail("tree", "the search failed", rc, log);
+		return CLI_EXIT_FAIL;
+	}
+	add_result(t, &r);
+	if (add_threads(a, engine, t, log) != CLI_EXIT_OK)
+		return CLI_EXIT_FAIL;
+	if (!a->no_check && (r.value != truth || r.bound != CUTOFF_BOUND_EXACT || r.stopped))
+		t->mismatches++;
+	return CLI_EXIT_OK;
+}
+
+/* Searches every tree; CLI_EXIT_OK with *t filled, or CLI_EXIT_FAIL after one line. */
+static int run_trees(const tree_args_t *a, tree_totals_t *t)
+{
+	cli_log_t log = { "" };
+	cutoff_rtree_t *tree = make_trees(a);
+	if (!tree)
+		return CLI_EXIT_FAIL;
+	cutoff_engine_t *engine = make_engine(a, tree, &log);
+	if (!engine) {
+		cutoff_rtree_free(tree);
+		return CLI_EXIT_FAIL;
+	}
+	int status = CLI_EXIT_OK;
+	double t0 = cli_now_s();
+	reset_totals(a, t);
+	for (int64_t i = 0; i < a->trees && status == CLI_EXIT_OK; i++)
+		status = search_tree(a, tree, engine, i, t, &log);
 	t->wall_s = cli_now_s() - t0;
 	cutoff_engine_free(engine);
 	cutoff_rtree_free(tree);
 	return status;
-}
-
-static double rate(uint64_t part, uint64_t whole)
-{
-	return whole ? (double)part / (double)whole : 0.0;
 }
 
 /* The derived figures, computed once for both reports. */
@@ -336,8 +362,8 @@ static tree_figures_t figures(const tree_args_t *a, const tree_totals_t *t)
 		.passes_mean = (double)t->passes / n,
 		.splits_mean = (double)t->splits / n,
 		.minimal = cutoff_minimal_tree((int)a->branching, (int)a->depth),
-		.fmc_rate = rate(t->first_move_cutoffs, t->cutoffs),
-		.nps = t->search_s > 0 ? (double)t->nodes / t->search_s : 0.0,
+		.fmc_rate = cli_rate(t->first_move_cutoffs, t->cutoffs),
+		.nps = cli_per_second(t->nodes, t->search_s),
 	};
 	f.ratio = f.minimal ? f.leaves_mean / (double)f.minimal : 0.0;
 	return f;
@@ -357,10 +383,7 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	json_uint(&w, "seed", a->seed);
 	json_string(&w, "order", order_names[a->order]);
 	json_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
-	json_string(&w, "driver", cli_driver_name(a->driver));
-	json_int(&w, "threads", a->par.threads);
-	json_string(&w, "placement", cli_placement_names[a->par.placement]);
-	cli_json_driver_options(&w, "driver_options", &a->par.options);
+	cli_json_parallel(&w, a->driver, &a->par);
 	/* The word 'true' as given on the command line, or the number. */
 	if (a->guess_true)
 		json_string(&w, "guess", "true");
@@ -415,16 +438,13 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 		json_int(&w, "depth", d);
 		json_double(&w, "nodes_mean", (double)t->it_nodes[d] / (double)a->trees);
 		json_uint(&w, "cutoffs", t->it_cutoffs[d]);
-		json_double(&w, "first_move_cutoff_rate", rate(t->it_first[d], t->it_cutoffs[d]));
+		json_double(&w, "first_move_cutoff_rate",
+		            cli_rate(t->it_first[d], t->it_cutoffs[d]));
 		json_end(&w);
 	}
 	json_end(&w);
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("tree", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "tree");
 }
 
 static void print_text(const tree_args_t *a, const tree_totals_t *t)
@@ -442,14 +462,7 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 	cli_field(stdout, "algorithm", "%s, table %" PRId64 " MiB, ordering 0x%x%s",
 	          cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)), a->hash_mb,
 	          a->ordering, a->iterate ? ", iterative deepening" : "");
-	/* The default (one thread, the default driver) keeps the report as it always was. */
-	if (a->par.threads > 1 || a->driver != cli_driver_default()) {
-		char text[256];
-		cli_field(stdout, "threads", "%" PRId64 ", %s driver, placement %s", a->par.threads,
-		          cli_driver_name(a->driver), cli_placement_names[a->par.placement]);
-		if (*cli_driver_options_text(&a->par.options, a->driver, text, sizeof(text)))
-			cli_field(stdout, "driver options", "%s", text);
-	}
+	cli_print_parallel(stdout, a->driver, &a->par);
 	if (a->algo == CUTOFF_ALGO_MTDF) {
 		if (a->guess_true)
 			cli_field(stdout, "first guess", "each tree's true value");
@@ -478,15 +491,86 @@ static void print_text(const tree_args_t *a, const tree_totals_t *t)
 		snprintf(name, sizeof(name), "thread %d", k);
 		cli_field(stdout, name, "nodes mean %.2f (%.1f %%)",
 		          (double)t->thread_nodes[k] / (double)a->trees,
-		          100.0 * rate(t->thread_nodes[k], t->nodes));
+		          100.0 * cli_rate(t->thread_nodes[k], t->nodes));
 	}
 	for (int d = 1; a->iterate && d <= a->depth; d++) {
 		char label[32];
 		snprintf(label, sizeof(label), "iteration %d", d);
 		cli_field(stdout, label, "nodes mean %.1f, first-move cut-offs %.1f %% of %" PRIu64,
 		          (double)t->it_nodes[d] / (double)a->trees,
-		          100.0 * rate(t->it_first[d], t->it_cutoffs[d]), t->it_cutoffs[d]);
+		          100.0 * cli_rate(t->it_first[d], t->it_cutoffs[d]), t->it_cutoffs[d]);
 	}
+}
+
+/* Reads the command line into *a: CLI_PARSED to go on, or as cli_parse (after one line on
+ * stderr for a usage error). */
+static cli_status_t parse_options(int argc, char **argv, tree_args_t *a)
+{
+	const char *guess_text = NULL;
+	const char *ordering_text = "none";
+	const char *algo_text = "alphabeta";
+	cli_opt_t opts[] = {
+		{ .name = "branching",
+		  .kind = CLI_INT,
+		  .dest.i = &a->branching,
+		  .min = 1,
+		  .max = 64 },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &a->depth,
+		  .min = 1,
+		  .max = TREE_MAX_DEPTH },
+		{ .name = "trees", .kind = CLI_INT, .dest.i = &a->trees, .min = 1, .max = 1000000 },
+		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a->seed },
+		{ .name = "order",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a->order,
+		  .choices = order_names },
+		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
+		{ .name = "guess", .kind = CLI_STRING, .dest.s = &guess_text },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
+		{ .name = "min",
+		  .kind = CLI_INT,
+		  .dest.i = &a->value_min,
+		  .min = -TREE_VALUE_LIMIT,
+		  .max = TREE_VALUE_LIMIT },
+		{ .name = "max",
+		  .kind = CLI_INT,
+		  .dest.i = &a->value_max,
+		  .min = -TREE_VALUE_LIMIT,
+		  .max = TREE_VALUE_LIMIT },
+		{ .name = "model",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &a->model,
+		  .choices = model_names },
+		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
+		{ .name = "iterate", .kind = CLI_FLAG, .dest.flag = &a->iterate },
+		{ .name = "aspiration",
+		  .kind = CLI_INT,
+		  .dest.i = &a->aspiration,
+		  .min = 0,
+		  .max = 10000 },
+		{ .name = "no-check", .kind = CLI_FLAG, .dest.flag = &a->no_check },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_PARALLEL_OPTS(&a->par),
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+
+	cli_parallel_default(&a->par);
+	cli_status_t st = cli_parse("tree", tree_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return st;
+	if (!cli_parse_algo("tree", algo_text, &a->driver, &a->algo))
+		return CLI_BAD;
+	/* As for `cutoff search`: MTD(f) needs a table to be efficient and a parallel
+	 * driver's threads share what they learn through it; the serial search runs without
+	 * one so that the leaf counts are those of the textbook algorithms. */
+	if (!cli_given(opts, nopts, "hash"))
+		a->hash_mb =
+			a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default() ? 16 : 0;
+	if (!check_args(a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a->ordering))
+		return CLI_BAD;
+	return CLI_PARSED;
 }
 
 int cli_tree(int argc, char **argv)
@@ -501,74 +585,9 @@ int cli_tree(int argc, char **argv)
 		.value_min = -100,
 		.value_max = 100,
 	};
-	const char *guess_text = NULL;
-	const char *ordering_text = "none";
-	const char *algo_text = "alphabeta";
-	cli_opt_t opts[] = {
-		{ .name = "branching",
-		  .kind = CLI_INT,
-		  .dest.i = &a.branching,
-		  .min = 1,
-		  .max = 64 },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a.depth,
-		  .min = 1,
-		  .max = TREE_MAX_DEPTH },
-		{ .name = "trees", .kind = CLI_INT, .dest.i = &a.trees, .min = 1, .max = 1000000 },
-		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a.seed },
-		{ .name = "order",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a.order,
-		  .choices = order_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "guess", .kind = CLI_STRING, .dest.s = &guess_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a.hash_mb, .min = 0, .max = 65536 },
-		{ .name = "min",
-		  .kind = CLI_INT,
-		  .dest.i = &a.value_min,
-		  .min = -TREE_VALUE_LIMIT,
-		  .max = TREE_VALUE_LIMIT },
-		{ .name = "max",
-		  .kind = CLI_INT,
-		  .dest.i = &a.value_max,
-		  .min = -TREE_VALUE_LIMIT,
-		  .max = TREE_VALUE_LIMIT },
-		{ .name = "model",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a.model,
-		  .choices = model_names },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
-		{ .name = "iterate", .kind = CLI_FLAG, .dest.flag = &a.iterate },
-		{ .name = "aspiration",
-		  .kind = CLI_INT,
-		  .dest.i = &a.aspiration,
-		  .min = 0,
-		  .max = 10000 },
-		{ .name = "no-check", .kind = CLI_FLAG, .dest.flag = &a.no_check },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a.json },
-		CLI_PARALLEL_OPTS(&a.par),
-	};
-	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
-
-	cli_parallel_default(&a.par);
-	switch (cli_parse("tree", tree_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
-	if (!cli_parse_algo("tree", algo_text, &a.driver, &a.algo))
-		return CLI_EXIT_USAGE;
-	/* As for `cutoff search`: MTD(f) needs a table to be efficient and a parallel
-	 * driver's threads share what they learn through it; the serial search runs without
-	 * one so that the leaf counts are those of the textbook algorithms. */
-	if (!cli_given(opts, nopts, "hash"))
-		a.hash_mb = a.algo == CUTOFF_ALGO_MTDF || a.driver != cli_driver_default() ? 16 : 0;
-	if (!check_args(&a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a.ordering))
-		return CLI_EXIT_USAGE;
+	cli_status_t st = parse_options(argc, argv, &a);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 
 	static uint64_t thread_nodes[CUTOFF_MAX_THREADS];
 	static cutoff_counters_t thread_counters[CUTOFF_MAX_THREADS];
