@@ -19,6 +19,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char perft_usage[] =
@@ -93,36 +94,92 @@ static int run_threads(perft_job_t *job, int threads)
 	return status;
 }
 
-int cli_perft(int argc, char **argv)
+/* Counts below each root move, `threads` threads sharing the root moves, into moves[]
+ * (sorted by the move's text), *nmoves and *total. */
+static int count_divided(const cutoff_chess_t *chess, const cutoff_chess_state_t *root, int depth,
+                         int threads, root_move_t *moves, int *nmoves, uint64_t *total)
 {
-	const char *fen = CUTOFF_CHESS_START_FEN;
-	int64_t depth = 0, threads = 1;
-	bool divide = false, json = false;
-	cli_opt_t opts[] = {
-		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &depth,
-		  .min = 1,
-		  .max = CUTOFF_CHESS_MAX_PERFT },
-		{ .name = "divide", .kind = CLI_FLAG, .dest.flag = &divide },
-		{ .name = "threads", .kind = CLI_INT, .dest.i = &threads, .min = 1, .max = 256 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
-	};
-	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
-	switch (cli_parse("perft", perft_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
+	static cutoff_chess_state_t children[CUTOFF_MAX_MOVES];
+	static uint64_t counts[CUTOFF_MAX_MOVES];
+	cutoff_move_t list[CUTOFF_MAX_MOVES];
+	int n = cutoff_chess_moves(chess, root, list);
+	for (int i = 0; i < n; i++) {
+		(void)cutoff_chess_play(chess, root, list[i], &children[i]);
+		counts[i] = 0;
 	}
-	if (!cli_given(opts, nopts, "depth")) {
-		cli_error("perft", "--depth is required (1..%d)", CUTOFF_CHESS_MAX_PERFT);
-		return CLI_EXIT_USAGE;
+	perft_job_t job = { .chess = chess,
+		            .children = children,
+		            .counts = counts,
+		            .nmoves = n,
+		            .depth = depth - 1,
+		            .next = 0 };
+	pthread_mutex_init(&job.lock, NULL);
+	int status = run_threads(&job, threads);
+	pthread_mutex_destroy(&job.lock);
+	for (int i = 0; i < n; i++) {
+		*total += counts[i];
+		cutoff_chess_move_str(list[i], moves[i].text, sizeof(moves[i].text));
+		moves[i].nodes = counts[i];
 	}
+	qsort(moves, (size_t)n, sizeof(moves[0]), by_text);
+	*nmoves = n;
+	return status;
+}
 
+/* What the report shows. */
+typedef struct perft_report {
+	char fen[CUTOFF_CHESS_FEN_SIZE];
+	int64_t depth, threads;
+	bool divide;
+	uint64_t total;
+	double elapsed;
+	const root_move_t *moves; /* with --divide: nmoves of them */
+	int nmoves;
+} perft_report_t;
+
+static int print_json(const perft_report_t *rep)
+{
+	json_writer_t w;
+	json_init(&w, stdout);
+	json_begin_object(&w, NULL);
+	json_string(&w, "fen", rep->fen);
+	json_int(&w, "depth", rep->depth);
+	json_int(&w, "threads", rep->threads);
+	json_uint(&w, "nodes", rep->total);
+	json_double(&w, "time_s", rep->elapsed);
+	json_double(&w, "nps", cli_per_second(rep->total, rep->elapsed));
+	if (rep->divide) {
+		json_begin_array(&w, "divide");
+		for (int i = 0; i < rep->nmoves; i++) {
+			json_begin_object(&w, NULL);
+			json_string(&w, "move", rep->moves[i].text);
+			json_uint(&w, "nodes", rep->moves[i].nodes);
+			json_end(&w);
+		}
+		json_end(&w);
+	}
+	json_end(&w);
+	return cli_json_finish(&w, "perft");
+}
+
+static void print_text(const perft_report_t *rep)
+{
+	if (rep->divide) {
+		for (int i = 0; i < rep->nmoves; i++)
+			printf("%s: %" PRIu64 "\n", rep->moves[i].text, rep->moves[i].nodes);
+		printf("\n");
+	}
+	cli_field(stdout, "position", "%s", rep->fen);
+	cli_field(stdout, "depth", "%" PRId64, rep->depth);
+	cli_field(stdout, "threads", "%" PRId64, rep->threads);
+	cli_field(stdout, "nodes", "%" PRIu64, rep->total);
+	cli_field(stdout, "time", "%.3f s", rep->elapsed);
+	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(rep->total, rep->elapsed));
+}
+
+/* Counts the position's tree into *rep; CLI_EXIT_OK, or an exit status after one line. */
+static int count(const char *fen, perft_report_t *rep)
+{
 	int err;
 	cutoff_chess_t *chess = cutoff_chess_new(&err);
 	if (!chess) {
@@ -136,83 +193,54 @@ int cli_perft(int argc, char **argv)
 		cutoff_chess_free(chess);
 		return CLI_EXIT_USAGE;
 	}
-
-	static cutoff_chess_state_t children[CUTOFF_MAX_MOVES];
-	static uint64_t counts[CUTOFF_MAX_MOVES];
 	static root_move_t moves[CUTOFF_MAX_MOVES];
-	cutoff_move_t list[CUTOFF_MAX_MOVES];
-	int nmoves = cutoff_chess_moves(chess, &root, list);
 	int status = CLI_EXIT_OK;
-	uint64_t total = 0;
 	double t0 = cli_now_s();
-	if (!divide && threads == 1) {
-		(void)cutoff_chess_perft(chess, &root, (int)depth, &total);
-	} else {
-		for (int i = 0; i < nmoves; i++) {
-			(void)cutoff_chess_play(chess, &root, list[i], &children[i]);
-			counts[i] = 0;
-		}
-		perft_job_t job = { .chess = chess,
-			            .children = children,
-			            .counts = counts,
-			            .nmoves = nmoves,
-			            .depth = (int)depth - 1,
-			            .next = 0 };
-		pthread_mutex_init(&job.lock, NULL);
-		status = run_threads(&job, (int)threads);
-		pthread_mutex_destroy(&job.lock);
-		for (int i = 0; i < nmoves; i++) {
-			total += counts[i];
-			cutoff_chess_move_str(list[i], moves[i].text, sizeof(moves[i].text));
-			moves[i].nodes = counts[i];
-		}
-		qsort(moves, (size_t)nmoves, sizeof(moves[0]), by_text);
-	}
-	double elapsed = cli_now_s() - t0;
-	double nps = elapsed > 0 ? (double)total / elapsed : 0.0;
-	char fen_out[CUTOFF_CHESS_FEN_SIZE];
-	cutoff_chess_fen(chess, &root, fen_out, sizeof(fen_out));
+	if (!rep->divide && rep->threads == 1)
+		(void)cutoff_chess_perft(chess, &root, (int)rep->depth, &rep->total);
+	else
+		status = count_divided(chess, &root, (int)rep->depth, (int)rep->threads, moves,
+		                       &rep->nmoves, &rep->total);
+	rep->elapsed = cli_now_s() - t0;
+	rep->moves = moves;
+	cutoff_chess_fen(chess, &root, rep->fen, sizeof(rep->fen));
 	cutoff_chess_free(chess);
+	return status;
+}
+
+int cli_perft(int argc, char **argv)
+{
+	const char *fen = CUTOFF_CHESS_START_FEN;
+	perft_report_t rep = { .depth = 0, .threads = 1 };
+	bool json = false;
+	cli_opt_t opts[] = {
+		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
+		{ .name = "depth",
+		  .kind = CLI_INT,
+		  .dest.i = &rep.depth,
+		  .min = 1,
+		  .max = CUTOFF_CHESS_MAX_PERFT },
+		{ .name = "divide", .kind = CLI_FLAG, .dest.flag = &rep.divide },
+		{ .name = "threads",
+		  .kind = CLI_INT,
+		  .dest.i = &rep.threads,
+		  .min = 1,
+		  .max = 256 },
+		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+	};
+	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
+	cli_status_t st = cli_parse("perft", perft_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
+	if (!cli_given(opts, nopts, "depth")) {
+		cli_error("perft", "--depth is required (1..%d)", CUTOFF_CHESS_MAX_PERFT);
+		return CLI_EXIT_USAGE;
+	}
+	int status = count(fen, &rep);
 	if (status != CLI_EXIT_OK)
 		return status;
-
-	if (json) {
-		json_writer_t w;
-		json_init(&w, stdout);
-		json_begin_object(&w, NULL);
-		json_string(&w, "fen", fen_out);
-		json_int(&w, "depth", depth);
-		json_int(&w, "threads", threads);
-		json_uint(&w, "nodes", total);
-		json_double(&w, "time_s", elapsed);
-		json_double(&w, "nps", nps);
-		if (divide) {
-			json_begin_array(&w, "divide");
-			for (int i = 0; i < nmoves; i++) {
-				json_begin_object(&w, NULL);
-				json_string(&w, "move", moves[i].text);
-				json_uint(&w, "nodes", moves[i].nodes);
-				json_end(&w);
-			}
-			json_end(&w);
-		}
-		json_end(&w);
-		if (json_finish(&w) < 0) {
-			cli_error("perft", "cannot write the JSON output");
-			return CLI_EXIT_FAIL;
-		}
-		return CLI_EXIT_OK;
-	}
-	if (divide) {
-		for (int i = 0; i < nmoves; i++)
-			printf("%s: %" PRIu64 "\n", moves[i].text, moves[i].nodes);
-		printf("\n");
-	}
-	cli_field(stdout, "position", "%s", fen_out);
-	cli_field(stdout, "depth", "%" PRId64, depth);
-	cli_field(stdout, "threads", "%" PRId64, threads);
-	cli_field(stdout, "nodes", "%" PRIu64, total);
-	cli_field(stdout, "time", "%.3f s", elapsed);
-	cli_field(stdout, "nodes per second", "%.0f", nps);
+	if (json)
+		return print_json(&rep);
+	print_text(&rep);
 	return CLI_EXIT_OK;
 }
