@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "cutoff.h"
 #include "json.h"
+#include "report.h"
 
 /* clang-format off */
 static const char drivers_usage[] =
@@ -101,11 +102,7 @@ static int print_json(const cutoff_config_t *def)
 		json_end(&w);
 	}
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("drivers", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "drivers");
 }
 
 int cli_drivers(int argc, char **argv)
@@ -115,15 +112,10 @@ int cli_drivers(int argc, char **argv)
 		{ .name = "names", .kind = CLI_FLAG, .dest.flag = &names },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
-	switch (cli_parse("drivers", drivers_usage, opts, (int)(sizeof(opts) / sizeof(opts[0])),
-	                  argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("drivers", drivers_usage, opts,
+	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 	if (names && json) {
 		cli_error("drivers", "--names and --json: give one");
 		return CLI_EXIT_USAGE;

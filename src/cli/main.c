@@ -85,15 +85,10 @@ static int run_version(int argc, char **argv)
 	cli_opt_t opts[] = {
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
-	switch (cli_parse("version", version_usage, opts, (int)(sizeof(opts) / sizeof(opts[0])),
-	                  argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("version", version_usage, opts,
+	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 	if (!json) {
 		printf("cutoff %s\n", cutoff_version());
 		return CLI_EXIT_OK;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "cutoff.h"
 #include "json.h"
+#include "report.h"
 
 static const char topo_usage[] =
 	"usage: cutoff topo [--threads N] [--placement POLICY] [--json]\n"
@@ -69,11 +70,7 @@ static int print_json(const topo_plan_t *p)
 	}
 	json_end(&w);
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("topo", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "topo");
 }
 
 /* " (core 3, package 0, NUMA 1)", leaving out what hwloc does not know. */
@@ -144,14 +141,9 @@ int cli_topo(int argc, char **argv)
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	switch (cli_parse("topo", topo_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("topo", topo_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 
 	topo_plan_t *p = malloc(sizeof(*p));
 	if (!p) {
