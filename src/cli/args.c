@@ -668,3 +668,13 @@ void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_dri
 	cfg->log = cli_log_keep;
 	cfg->log_user = log;
 }
+
+cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
+                                const cutoff_config_t *cfg, const cli_log_t *log)
+{
+	int err;
+	cutoff_engine_t *engine = cutoff_engine_new(game, cfg, &err);
+	if (!engine)
+		cli_fail(cmd, "cannot make the engine", err, log);
+	return engine;
+}

@@ -240,6 +240,11 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
                        cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log);
 
+/* cutoff_engine_new, or NULL after "cutoff <cmd>: cannot make the engine: ..." (cli_fail,
+ * with the warning kept in *log). */
+cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
+                                const cutoff_config_t *cfg, const cli_log_t *log);
+
 /* clang-format off */
 #define CLI_PARALLEL_OPTS(p)                                                             \
 	{ .name = "threads", .kind = CLI_INT, .dest.i = &(p)->threads, .min = 1,         \

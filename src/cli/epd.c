@@ -837,11 +837,7 @@ static cutoff_engine_t *make_engine(const epd_args_t *a, const cutoff_chess_t *c
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.pruning = a->pruning;
 	cfg.aspiration = (int32_t)a->aspiration;
-	int err;
-	cutoff_engine_t *engine = cutoff_engine_new(cutoff_chess_game(chess), &cfg, &err);
-	if (!engine)
-		cli_fail("epd", "cannot make the engine", err, log);
-	return engine;
+	return cli_engine_new("epd", cutoff_chess_game(chess), &cfg, log);
 }
 
 /* Searches every position in turn, printing each line of the text report (or a progress

@@ -839,10 +839,8 @@ static int run_search(const search_args_t *a, const search_game_t *g, cli_cluste
 	make_config(a, &log, &cfg);
 	if (cc)
 		cli_cluster_configure(cc, &cfg);
-	int err;
-	cutoff_engine_t *engine = cutoff_engine_new(g->game, &cfg, &err);
+	cutoff_engine_t *engine = cli_engine_new("search", g->game, &cfg, &log);
 	if (!engine) {
-		cli_fail("search", "cannot make the engine", err, &log);
 		if (cc)
 			cli_cluster_abort(cc, CLI_EXIT_FAIL);
 		return CLI_EXIT_FAIL;

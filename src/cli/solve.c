@@ -114,10 +114,8 @@ static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
 	cfg.ordering = a->ordering;
 	if (a->cc)
 		cli_cluster_configure(a->cc, &cfg);
-	int err;
-	cutoff_engine_t *e = cutoff_engine_new(cutoff_connect4_game(), &cfg, &err);
+	cutoff_engine_t *e = cli_engine_new("solve", cutoff_connect4_game(), &cfg, log);
 	if (!e) {
-		cli_fail("solve", "cannot make the engine", err, log);
 		if (a->cc) /* the other ranks would wait for this one */
 			cli_cluster_abort(a->cc, CLI_EXIT_FAIL);
 	}

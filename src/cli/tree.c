@@ -218,11 +218,7 @@ static cutoff_engine_t *make_engine(const tree_args_t *a, const cutoff_rtree_t *
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.ordering = a->ordering;
 	cfg.aspiration = (int32_t)a->aspiration;
-	int err;
-	cutoff_engine_t *engine = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);
-	if (!engine)
-		cli_fail("tree", "cannot make the engine", err, log);
-	return engine;
+	return cli_engine_new("tree", cutoff_rtree_game(tree), &cfg, log);
 }
 
 /* Zeroes the totals, the per-thread arrays they point to included. */
