@@ -48,6 +48,7 @@
 #include "commands.h"
 #include "cutoff.h"
 #include "json.h"
+#include "report.h"
 #include "tt_oracle.h"
 
 static const char ttbench_usage[] =
@@ -332,11 +333,7 @@ static int print_json(const bench_report_t *r)
 	json_uint(&w, "hits", hits);
 	json_uint(&w, "corrupt_hits", total_corrupt(r));
 	json_end(&w);
-	if (json_finish(&w) < 0) {
-		cli_error("ttbench", "cannot write the JSON output");
-		return CLI_EXIT_FAIL;
-	}
-	return CLI_EXIT_OK;
+	return cli_json_finish(&w, "ttbench");
 }
 
 static void print_text(const bench_report_t *r)
@@ -384,14 +381,9 @@ int cli_ttbench(int argc, char **argv)
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	switch (cli_parse("ttbench", ttbench_usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("ttbench", ttbench_usage, opts, nopts, argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 	bench_report_t r = { .threads = (int)threads, .mb = mb, .seconds = 1.0 };
 	if (seconds_text && !parse_seconds(seconds_text, &r.seconds))
 		return CLI_EXIT_USAGE;

@@ -239,14 +239,9 @@ static void read_lines(uci_session_t *s)
 
 int cli_uci(int argc, char **argv)
 {
-	switch (cli_parse("uci", uci_usage, NULL, 0, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("uci", uci_usage, NULL, 0, argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 	uci_session_t *s = session_new();
 	if (!s)
 		return CLI_EXIT_FAIL;
