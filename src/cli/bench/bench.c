@@ -511,6 +511,314 @@ static bool write_report(bench_t *b)
 	return ok;
 }
 
+/* The command line's values that are not a field of bench_t, and the buffers that
+ * bench_t's strings may point into (they live as long as bench_main). */
+typedef struct bench_opts {
+	const char *threads, *drivers, *ranks; /* NULL: the defaults */
+	const char *workload, *chess_file, *connect4_file, *stockfish;
+	int64_t repeat, positions, chess_depth, rb, rd, hash, ref_extra, hog_n;
+	bool no_progress, tt_writers;
+	cli_parallel_t par;
+	char sfbuf[1024];     /* b->stockfish */
+	char default_out[64]; /* b->out_dir without --out */
+} bench_opts_t;
+
+/* bench_main's result while it goes on: not an exit status. */
+enum {
+	GO_ON = -1
+};
+
+/* The defaults of every option (a simulation's differ: one repeat, no Stockfish). */
+static void default_options(bench_t *b, bench_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->workload = "chess,connect4,rtree";
+	o->stockfish = b->sim ? "off" : "auto";
+	o->repeat = b->sim ? 1 : 5;
+	o->rb = 8;
+	o->rd = 11;
+	o->hash = -1;
+	o->ref_extra = 2;
+	cli_parallel_default(&o->par);
+	b->quality_ms = b->sim ? 0 : 500;
+	b->plot = 1;
+}
+
+/* Parses the command line (the bench's options, then the caller's `extra`) into b and o;
+ * GO_ON, or the exit status after --help or a usage error. */
+static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int argc, char **argv,
+                         const struct cli_opt *extra, int nextra)
+{
+	cli_opt_t opts[64] = {
+		{ .name = "threads", .kind = CLI_STRING, .dest.s = &o->threads },
+		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &o->drivers },
+		{ .name = "ranks", .kind = CLI_STRING, .dest.s = &o->ranks },
+		{ .name = "workload", .kind = CLI_STRING, .dest.s = &o->workload },
+		{ .name = "repeat", .kind = CLI_INT, .dest.i = &o->repeat, .min = 1, .max = 1000 },
+		{ .name = "positions",
+		  .kind = CLI_INT,
+		  .dest.i = &o->positions,
+		  .min = 1,
+		  .max = BENCH_MAX_ITEMS },
+		{ .name = "chess-file", .kind = CLI_STRING, .dest.s = &o->chess_file },
+		{ .name = "chess-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &o->chess_depth,
+		  .min = 1,
+		  .max = 60 },
+		{ .name = "connect4-file", .kind = CLI_STRING, .dest.s = &o->connect4_file },
+		{ .name = "rtree-branching",
+		  .kind = CLI_INT,
+		  .dest.i = &o->rb,
+		  .min = 2,
+		  .max = 64 },
+		{ .name = "rtree-depth", .kind = CLI_INT, .dest.i = &o->rd, .min = 1, .max = 30 },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &o->hash, .min = 0, .max = 65536 },
+		{ .name = "quality-ms",
+		  .kind = CLI_INT,
+		  .dest.i = &b->quality_ms,
+		  .min = 0,
+		  .max = 3600000 },
+		{ .name = "reference-extra",
+		  .kind = CLI_INT,
+		  .dest.i = &o->ref_extra,
+		  .min = 1,
+		  .max = 10 },
+		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
+		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->out_dir },
+		{ .name = "plot",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &b->plot,
+		  .choices = plot_names },
+		{ .name = "note", .kind = CLI_STRING, .dest.s = &b->note },
+		{ .name = "hog", .kind = CLI_INT, .dest.i = &o->hog_n, .min = 0, .max = 1024 },
+		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &o->no_progress },
+		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &o->tt_writers },
+		{ .name = "placement",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &o->par.placement,
+		  .choices = cli_placement_names },
+		{ .name = "driver options",
+		  .kind = CLI_DRIVER_OPTIONS,
+		  .dest.cfg = &o->par.options },
+	};
+	int nopts = 0;
+	while (opts[nopts].name)
+		nopts++;
+	for (int k = 0; k < nextra && nopts < 64; k++)
+		opts[nopts++] = extra[k];
+	switch (cli_parse(b->cmd, usage, opts, nopts, argc, argv)) {
+	case CLI_HELP:
+		return CLI_EXIT_OK;
+	case CLI_BAD:
+		return CLI_EXIT_USAGE;
+	case CLI_PARSED:
+		break;
+	}
+	return GO_ON;
+}
+
+/* The options into b, with the machine's topology: the thread counts, the drivers, the
+ * workloads and Stockfish; GO_ON, or the exit status after one line. */
+static int apply_options(bench_t *b, bench_opts_t *o)
+{
+	const char *cmd = b->cmd;
+	b->repeat = (int)o->repeat;
+	b->placement = o->par.placement;
+	b->options = o->par.options;
+	b->profiled = cutoff_profile_available();
+	b->tt_writers = o->tt_writers;
+	b->hog = (int)o->hog_n;
+	b->progress = !o->no_progress;
+	b->progress_tty = isatty(2);
+
+	cutoff_topology_info_t topo;
+	int rc = cutoff_topology_describe(NULL, &topo);
+	if (rc < 0) {
+		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	b->cores = topo.cores;
+	b->pus = topo.pus;
+	b->packages = topo.packages;
+	b->numa = topo.numa_nodes;
+	if (o->threads) {
+		if (!parse_counts(b, o->threads))
+			return CLI_EXIT_USAGE;
+	} else if (b->sim) {
+		for (int n = 1; n <= 256; n *= 2)
+			b->counts[b->ncounts++] = n;
+	} else {
+		for (int n = 1; n <= b->cores && n < BENCH_MAX_COUNTS; n++)
+			b->counts[b->ncounts++] = n;
+	}
+	if (!parse_drivers(b, o->drivers) ||
+	    !parse_names(cmd, "workload", o->workload, bench_workload_names, b->workloads,
+	                 BENCH_NWORKLOADS))
+		return CLI_EXIT_USAGE;
+	if (strcmp(o->stockfish, "off") != 0 && strcmp(o->stockfish, "auto") != 0 &&
+	    !bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))) {
+		char q[CLI_QUOTE_SIZE];
+		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		          cli_quote(q, sizeof(q), o->stockfish));
+		return CLI_EXIT_USAGE;
+	}
+	b->stockfish = b->workloads[BENCH_CHESS]
+	                       ? bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))
+	                       : NULL;
+	return GO_ON;
+}
+
+/* --drivers cluster and --ranks against how the bench was started (mpirun, cutoff sim);
+ * GO_ON, or CLI_EXIT_USAGE after one line. */
+static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi)
+{
+	const char *cmd = b->cmd;
+	if (b->drivers[BENCH_CLUSTER] && !under_mpi && !b->sim) {
+		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		               "more (mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
+	if (under_mpi && o->drivers && !b->drivers[BENCH_CLUSTER]) {
+		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
+		               "--drivers (the ranks would otherwise each run the whole sweep)");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->ranks && !under_mpi && !(b->sim && b->drivers[BENCH_CLUSTER])) {
+		if (b->sim)
+			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
+			               "(simulated ranks)");
+		else
+			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
+			               "(mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
+	return GO_ON;
+}
+
+/* The cluster's ranks: simulated ones under `cutoff sim`, or, under mpirun, MPI started
+ * and the ranks' communicators made, with the ranks but 0 made followers (rank 0
+ * measures, writes and speaks). GO_ON, or the exit status after one line. */
+static int setup_cluster(bench_t *b, const bench_opts_t *o)
+{
+	/* Open MPI says in the environment that it started us. */
+	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+	const bool under_mpi = !b->sim && world && atoi(world) > 1;
+	int st = check_cluster(b, o, under_mpi);
+	if (st != GO_ON)
+		return st;
+	b->ranks = 1;
+	if (b->sim && b->drivers[BENCH_CLUSTER]) { /* simulated ranks (sim.c) */
+		if (!parse_ranks(b, o->ranks ? o->ranks : "1,2,4,8", BENCH_MAX_RANKS))
+			return CLI_EXIT_USAGE;
+		b->ranks = b->rank_counts[b->nrank_counts - 1];
+	}
+	if (!under_mpi)
+		return GO_ON;
+	b->drivers[BENCH_CLUSTER] = true;
+	if (!parse_ranks(b, o->ranks, atoi(world)))
+		return CLI_EXIT_USAGE;
+	cli_cluster_opts_t co = { 0, 0, -1 };
+	if (!(b->cluster = cli_cluster_start(b->cmd, &co)))
+		return CLI_EXIT_FAIL;
+	if (!cli_cluster_prepare(b->cluster, b->rank_counts, b->nrank_counts)) {
+		cli_error(b->cmd, "--ranks: the ranks' communicators could not be made");
+		cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
+	}
+	b->ranks = cli_cluster_size(b->cluster);
+	b->follower = cli_cluster_rank(b->cluster) != 0;
+	if (b->follower) {
+		b->progress = false;
+		b->stockfish = NULL;
+		b->quality_ms = 0;
+		b->hog = 0;
+	}
+	return GO_ON;
+}
+
+/* The report's date and folder (bench-report-... or sim-report-... without --out), and
+ * the CPU's name. */
+static void name_report(bench_t *b, bench_opts_t *o)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(b->date, sizeof(b->date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (!b->out_dir) {
+		strftime(o->default_out, sizeof(o->default_out),
+		         b->sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
+		b->out_dir = o->default_out;
+	}
+	bench_cpu_model(b->cpu_model, sizeof(b->cpu_model));
+}
+
+/* The positions of every workload asked for; GO_ON, or the exit status. */
+static int load_workloads(bench_t *b, const bench_opts_t *o)
+{
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		const char *file = wk == BENCH_CHESS      ? o->chess_file
+		                   : wk == BENCH_CONNECT4 ? o->connect4_file
+		                                          : NULL;
+		int loaded = bench_workload_load(b, wk, file, o->positions, o->chess_depth, o->rb,
+		                                 o->rd, o->hash);
+		if (loaded != CLI_EXIT_OK)
+			return loaded;
+	}
+	return GO_ON;
+}
+
+/* Rank 0's whole bench once the workloads are loaded: the references, the sweep beside
+ * the hog, the rows, the plots and the report, written and printed. The exit status. */
+static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
+{
+	if (!make_dir(b->cmd, b->out_dir))
+		return CLI_EXIT_FAIL;
+	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
+	b->load_before = bench_load_average();
+	double t0 = cli_now_s();
+	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0 &&
+	    !bench_references(b, (int)o->ref_extra))
+		return CLI_EXIT_FAIL;
+	if (!hog_start(b->cmd, hog, b->hog))
+		return CLI_EXIT_FAIL;
+	bool swept = sweep(b);
+	hog_stop(hog);
+	if (!swept)
+		return CLI_EXIT_FAIL;
+	b->wall_s = cli_now_s() - t0;
+	b->load_after = bench_load_average();
+	if (b->progress && b->progress_tty)
+		fputs("\r\033[K", stderr);
+	bench_derive(b);
+	bench_plots(b);
+	if (!write_report(b))
+		return CLI_EXIT_FAIL;
+	bench_print_text(b, stdout);
+	printf("\nreport folder: %s\n", b->out_dir);
+	return CLI_EXIT_OK;
+}
+
+/* Frees everything the bench holds and ends the cluster (aborting it on a failure: the
+ * other ranks may be waiting for us); returns status. */
+static int bench_end(bench_t *b, hog_t *hog, int status)
+{
+	hog_stop(hog);
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		bench_workload_free(&b->work[wk]);
+	for (int i = 0; i < b->nruns; i++)
+		bench_run_free(&b->runs[i]);
+	free(b->runs);
+	bench_probe_free(b);
+	free(b->rows);
+	free(b->quality);
+	if (b->cluster && status != CLI_EXIT_OK)
+		cli_cluster_abort(b->cluster, status);
+	cli_cluster_end(b->cluster);
+	return status;
+}
+
 int cli_bench(int argc, char **argv)
 {
 	return bench_main("bench", bench_usage, argc, argv, NULL, 0, NULL, NULL);
@@ -521,255 +829,29 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
                int (*ready)(void *ctx, struct bench *b))
 {
 	static bench_t b;
-	const char *threads_text = NULL, *drivers_text = NULL; /* NULL: every driver */
-	const char *ranks_text = NULL; /* the cluster's rank counts; NULL: 1 and all */
-	const char *workload_text = "chess,connect4,rtree";
-	const char *chess_file = NULL, *connect4_file = NULL, *stockfish = "auto";
-	int64_t repeat = 5, positions = 0, chess_depth = 0, rb = 8, rd = 11, hash = -1;
-	int64_t ref_extra = 2, hog_n = 0;
+	bench_opts_t o;
 	hog_t hog = { NULL, 0 };
-	bool no_progress = false, tt_writers = false;
-	cli_parallel_t par;
-	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
 	b.cmd = cmd;
 	b.sim = sim;
-	b.quality_ms = sim ? 0 : 500;
-	b.plot = 1;
-	if (sim) {
-		repeat = 1;
-		stockfish = "off";
-	}
-	cli_opt_t opts[64] = {
-		{ .name = "threads", .kind = CLI_STRING, .dest.s = &threads_text },
-		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &drivers_text },
-		{ .name = "ranks", .kind = CLI_STRING, .dest.s = &ranks_text },
-		{ .name = "workload", .kind = CLI_STRING, .dest.s = &workload_text },
-		{ .name = "repeat", .kind = CLI_INT, .dest.i = &repeat, .min = 1, .max = 1000 },
-		{ .name = "positions",
-		  .kind = CLI_INT,
-		  .dest.i = &positions,
-		  .min = 1,
-		  .max = BENCH_MAX_ITEMS },
-		{ .name = "chess-file", .kind = CLI_STRING, .dest.s = &chess_file },
-		{ .name = "chess-depth",
-		  .kind = CLI_INT,
-		  .dest.i = &chess_depth,
-		  .min = 1,
-		  .max = 60 },
-		{ .name = "connect4-file", .kind = CLI_STRING, .dest.s = &connect4_file },
-		{ .name = "rtree-branching", .kind = CLI_INT, .dest.i = &rb, .min = 2, .max = 64 },
-		{ .name = "rtree-depth", .kind = CLI_INT, .dest.i = &rd, .min = 1, .max = 30 },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &hash, .min = 0, .max = 65536 },
-		{ .name = "quality-ms",
-		  .kind = CLI_INT,
-		  .dest.i = &b.quality_ms,
-		  .min = 0,
-		  .max = 3600000 },
-		{ .name = "reference-extra",
-		  .kind = CLI_INT,
-		  .dest.i = &ref_extra,
-		  .min = 1,
-		  .max = 10 },
-		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &stockfish },
-		{ .name = "out", .kind = CLI_STRING, .dest.s = &b.out_dir },
-		{ .name = "plot",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &b.plot,
-		  .choices = plot_names },
-		{ .name = "note", .kind = CLI_STRING, .dest.s = &b.note },
-		{ .name = "hog", .kind = CLI_INT, .dest.i = &hog_n, .min = 0, .max = 1024 },
-		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &no_progress },
-		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &tt_writers },
-		{ .name = "placement",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &par.placement,
-		  .choices = cli_placement_names },
-		{ .name = "driver options", .kind = CLI_DRIVER_OPTIONS, .dest.cfg = &par.options },
-	};
-	int nopts = 0;
-	while (opts[nopts].name)
-		nopts++;
-	for (int k = 0; k < nextra && nopts < 64; k++)
-		opts[nopts++] = extra[k];
-	switch (cli_parse(cmd, usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
-	if (sim && (b.quality_ms > 0 || hog_n > 0 || strcmp(stockfish, "off") != 0)) {
+	default_options(&b, &o);
+	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
+	if (st != GO_ON)
+		return st;
+	if (sim && (b.quality_ms > 0 || o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
 		cli_error(cmd, "--quality-ms, --hog and --stockfish measure the real machine: "
 		               "not in a simulation");
 		return CLI_EXIT_USAGE;
 	}
-	if (ready) {
-		int st = ready(sim->ctx, &b);
-		if (st != CLI_EXIT_OK)
-			return st;
-	}
-	b.repeat = (int)repeat;
-	b.placement = par.placement;
-	b.options = par.options;
-	b.profiled = cutoff_profile_available();
-	b.tt_writers = tt_writers;
-	b.hog = (int)hog_n;
-	b.progress = !no_progress;
-	b.progress_tty = isatty(2);
-
-	cutoff_topology_info_t topo;
-	int rc = cutoff_topology_describe(NULL, &topo);
-	if (rc < 0) {
-		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
-		return CLI_EXIT_FAIL;
-	}
-	b.cores = topo.cores;
-	b.pus = topo.pus;
-	b.packages = topo.packages;
-	b.numa = topo.numa_nodes;
-	if (threads_text) {
-		if (!parse_counts(&b, threads_text))
-			return CLI_EXIT_USAGE;
-	} else if (sim) {
-		for (int n = 1; n <= 256; n *= 2)
-			b.counts[b.ncounts++] = n;
-	} else {
-		for (int n = 1; n <= b.cores && n < BENCH_MAX_COUNTS; n++)
-			b.counts[b.ncounts++] = n;
-	}
-	if (!parse_drivers(&b, drivers_text) ||
-	    !parse_names(cmd, "workload", workload_text, bench_workload_names, b.workloads,
-	                 BENCH_NWORKLOADS))
-		return CLI_EXIT_USAGE;
-	char sfbuf[1024];
-	if (strcmp(stockfish, "off") != 0 && strcmp(stockfish, "auto") != 0 &&
-	    !bench_sf_find(stockfish, sfbuf, sizeof(sfbuf))) {
-		char q[CLI_QUOTE_SIZE];
-		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
-		          cli_quote(q, sizeof(q), stockfish));
-		return CLI_EXIT_USAGE;
-	}
-	b.stockfish =
-		b.workloads[BENCH_CHESS] ? bench_sf_find(stockfish, sfbuf, sizeof(sfbuf)) : NULL;
-
-	/* Under mpirun the bench measures the cluster: rank 0 every row, the other ranks
-	 * only the cluster's (Open MPI says in the environment that it started us). */
-	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
-	const bool under_mpi = !sim && world && atoi(world) > 1;
-	if (b.drivers[BENCH_CLUSTER] && !under_mpi && !sim) {
-		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
-		               "more (mpirun -np 2 cutoff bench ...)");
-		return CLI_EXIT_USAGE;
-	}
-	if (under_mpi && drivers_text && !b.drivers[BENCH_CLUSTER]) {
-		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
-		               "--drivers (the ranks would otherwise each run the whole sweep)");
-		return CLI_EXIT_USAGE;
-	}
-	if (ranks_text && !under_mpi && !(sim && b.drivers[BENCH_CLUSTER])) {
-		if (sim)
-			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
-			               "(simulated ranks)");
-		else
-			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
-			               "(mpirun -np 2 cutoff bench ...)");
-		return CLI_EXIT_USAGE;
-	}
-	b.ranks = 1;
-	if (sim && b.drivers[BENCH_CLUSTER]) { /* simulated ranks (sim.c) */
-		if (!parse_ranks(&b, ranks_text ? ranks_text : "1,2,4,8", BENCH_MAX_RANKS))
-			return CLI_EXIT_USAGE;
-		b.ranks = b.rank_counts[b.nrank_counts - 1];
-	}
-	if (under_mpi) {
-		b.drivers[BENCH_CLUSTER] = true;
-		if (!parse_ranks(&b, ranks_text, atoi(world)))
-			return CLI_EXIT_USAGE;
-		cli_cluster_opts_t co = { 0, 0, -1 };
-		if (!(b.cluster = cli_cluster_start(cmd, &co)))
-			return CLI_EXIT_FAIL;
-		if (!cli_cluster_prepare(b.cluster, b.rank_counts, b.nrank_counts)) {
-			cli_error(cmd, "--ranks: the ranks' communicators could not be made");
-			cli_cluster_abort(b.cluster, CLI_EXIT_FAIL);
-		}
-		b.ranks = cli_cluster_size(b.cluster);
-		b.follower = cli_cluster_rank(b.cluster) != 0;
-		if (b.follower) { /* rank 0 measures, writes and speaks */
-			b.progress = false;
-			b.stockfish = NULL;
-			b.quality_ms = 0;
-			b.hog = 0;
-		}
-	}
-
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(b.date, sizeof(b.date), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	char default_out[64];
-	if (!b.out_dir) {
-		strftime(default_out, sizeof(default_out),
-		         sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
-		b.out_dir = default_out;
-	}
-	bench_cpu_model(b.cpu_model, sizeof(b.cpu_model));
-
-	int status = CLI_EXIT_FAIL;
-	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-		if (!b.workloads[wk])
-			continue;
-		const char *file = wk == BENCH_CHESS      ? chess_file
-		                   : wk == BENCH_CONNECT4 ? connect4_file
-		                                          : NULL;
-		int loaded =
-			bench_workload_load(&b, wk, file, positions, chess_depth, rb, rd, hash);
-		if (loaded != CLI_EXIT_OK) {
-			status = loaded;
-			goto out;
-		}
-	}
-	if (b.follower) { /* the cluster's rows only, in step with rank 0 */
-		status = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-		goto out;
-	}
-	if (!make_dir(cmd, b.out_dir))
-		goto out;
-	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
-	b.load_before = bench_load_average();
-	double t0 = cli_now_s();
-	if (b.workloads[BENCH_CHESS] && b.quality_ms > 0 && !bench_references(&b, (int)ref_extra))
-		goto out;
-	if (!hog_start(cmd, &hog, b.hog))
-		goto out;
-	bool swept = sweep(&b);
-	hog_stop(&hog);
-	if (!swept)
-		goto out;
-	b.wall_s = cli_now_s() - t0;
-	b.load_after = bench_load_average();
-	if (b.progress && b.progress_tty)
-		fputs("\r\033[K", stderr);
-	bench_derive(&b);
-	bench_plots(&b);
-	if (!write_report(&b))
-		goto out;
-	bench_print_text(&b, stdout);
-	printf("\nreport folder: %s\n", b.out_dir);
-	status = CLI_EXIT_OK;
-out:
-	hog_stop(&hog);
-	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		bench_workload_free(&b.work[wk]);
-	for (int i = 0; i < b.nruns; i++)
-		bench_run_free(&b.runs[i]);
-	free(b.runs);
-	bench_probe_free(&b);
-	free(b.rows);
-	free(b.quality);
-	if (b.cluster && status != CLI_EXIT_OK)
-		cli_cluster_abort(b.cluster, status); /* the other ranks may be waiting for us */
-	cli_cluster_end(b.cluster);
-	return status;
+	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)
+		return st;
+	if ((st = apply_options(&b, &o)) != GO_ON || (st = setup_cluster(&b, &o)) != GO_ON)
+		return st;
+	name_report(&b, &o);
+	st = load_workloads(&b, &o);
+	if (st == GO_ON && b.follower) /* the cluster's rows only, in step with rank 0 */
+		st = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+	else if (st == GO_ON)
+		st = measure_and_report(&b, &o, &hog);
+	return bench_end(&b, &hog, st);
 }
