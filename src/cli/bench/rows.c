@@ -134,95 +134,114 @@ static void thread_rates(const bench_run_t *run, double out[3])
 	out[1] = median(v, run->threads);
 }
 
-static void derive_row(bench_t *b, bench_row_t *row)
+/* The per-run values that a row's medians are taken over: buf[V][i] of the row's run i. */
+enum {
+	T,
+	NODES,
+	NPS,
+	TMIN,
+	TMED,
+	TMAX,
+	FMC,
+	SEARCH,
+	IDLE,
+	WAIT,
+	LOCK,
+	SYNC,
+	CUT1,
+	CUTW,
+	ALLW,
+	TTO,
+	MINR,
+	FIG0, /* the drivers' own figures, FIG0 + BENCH_FIG_* */
+	NFIG = FIG0 + BENCH_NFIGS
+};
+enum {
+	MAX_ROW_RUNS = 256 /* the runs of a row that are read */
+};
+
+/* One run's values into column n of buf. Counter-based figures of the profiler: not for
+ * Stockfish nor without the profiler; tt other only with the writers array; the drivers'
+ * own where a run counted them (seen[]). */
+static void collect_run(const bench_t *b, const bench_row_t *row, const bench_run_t *run,
+                        double (*buf)[MAX_ROW_RUNS], int n, bool *seen)
+{
+	const bool prof = b->profiled && !row->stockfish;
+	const cutoff_counters_t *c = &run->counters;
+	double tr[3];
+	thread_rates(run, tr);
+	buf[T][n] = run->time_s;
+	buf[NODES][n] = (double)c->nodes;
+	buf[NPS][n] = bench_ratio((double)c->nodes, run->time_s);
+	buf[TMIN][n] = tr[0];
+	buf[TMED][n] = tr[1];
+	buf[TMAX][n] = tr[2];
+	buf[FMC][n] = row->stockfish
+	                      ? NAN
+	                      : bench_ratio((double)c->first_move_cutoffs, (double)c->cutoffs);
+	buf[SEARCH][n] = run->share_search;
+	buf[IDLE][n] = run->share_idle;
+	buf[WAIT][n] = run->share_split_wait;
+	buf[LOCK][n] = run->share_lock_spin;
+	buf[SYNC][n] = run->share_split_wait + run->share_lock_spin; /* NAN stays NAN */
+	buf[CUT1][n] =
+		prof ? bench_ratio((double)c->cut_node_first_cutoffs, (double)c->cut_node_cutoffs)
+		     : NAN;
+	buf[CUTW][n] = prof ? bench_ratio((double)c->cut_nodes_wrong, (double)c->nodes_cut) : NAN;
+	buf[ALLW][n] = prof ? bench_ratio((double)c->all_nodes_wrong, (double)c->nodes_all) : NAN;
+	buf[TTO][n] = prof && b->tt_writers
+	                      ? bench_ratio((double)c->tt_hits_other, (double)c->tt_hits)
+	                      : NAN;
+	for (int k = 0; k < BENCH_NFIGS; k++) {
+		buf[FIG0 + k][n] = row->stockfish ? NAN : fig_of(b, &FIGS[k], c);
+		seen[k] |= !row->stockfish && counter_at(c, FIGS[k].shown_by) > 0;
+	}
+	/* The iterations' counters are thread 0's alone under the parallel drivers. */
+	buf[MINR][n] = row->driver == b->base || row->threads == 1
+	                       ? bench_ratio(run->last_leaves, run->minimal)
+	                       : NAN;
+}
+
+/* The row's runs (at most MAX_ROW_RUNS): their values into buf, their indices in b->runs
+ * into idx; their mismatches are added to the row's. Returns their number. */
+static int collect_runs(const bench_t *b, bench_row_t *row, double (*buf)[MAX_ROW_RUNS], int *idx,
+                        bool *seen)
 {
 	int n = 0;
-	enum {
-		T,
-		NODES,
-		NPS,
-		TMIN,
-		TMED,
-		TMAX,
-		FMC,
-		SEARCH,
-		IDLE,
-		WAIT,
-		LOCK,
-		SYNC,
-		CUT1,
-		CUTW,
-		ALLW,
-		TTO,
-		MINR,
-		FIG0, /* the drivers' own figures, FIG0 + BENCH_FIG_* */
-		NFIG = FIG0 + BENCH_NFIGS
-	};
-	/* Counter-based figures of the profiler: not for Stockfish nor without the profiler;
-	 * tt other only with the writers array; the drivers' own where a run counted them. */
-	bool prof = b->profiled && !row->stockfish;
-	bool seen[BENCH_NFIGS] = { false };
-	double buf[NFIG][256];
-	int idx[256];
-	for (int i = 0; i < b->nruns && n < 256; i++) {
+	for (int i = 0; i < b->nruns && n < MAX_ROW_RUNS; i++) {
 		const bench_run_t *run = &b->runs[i];
 		if (run->workload != row->workload ||
 		    !same_engine(run->stockfish, run->driver, row->stockfish, row->driver) ||
 		    run->threads != row->threads)
 			continue;
-		double tr[3];
-		thread_rates(run, tr);
 		idx[n] = i;
-		buf[T][n] = run->time_s;
-		buf[NODES][n] = (double)run->counters.nodes;
-		buf[NPS][n] = bench_ratio((double)run->counters.nodes, run->time_s);
-		buf[TMIN][n] = tr[0];
-		buf[TMED][n] = tr[1];
-		buf[TMAX][n] = tr[2];
-		buf[FMC][n] = row->stockfish ? NAN
-		                             : bench_ratio((double)run->counters.first_move_cutoffs,
-		                                           (double)run->counters.cutoffs);
-		const cutoff_counters_t *c = &run->counters;
-		buf[SEARCH][n] = run->share_search;
-		buf[IDLE][n] = run->share_idle;
-		buf[WAIT][n] = run->share_split_wait;
-		buf[LOCK][n] = run->share_lock_spin;
-		buf[SYNC][n] = run->share_split_wait + run->share_lock_spin; /* NAN stays NAN */
-		buf[CUT1][n] = prof ? bench_ratio((double)c->cut_node_first_cutoffs,
-		                                  (double)c->cut_node_cutoffs)
-		                    : NAN;
-		buf[CUTW][n] =
-			prof ? bench_ratio((double)c->cut_nodes_wrong, (double)c->nodes_cut) : NAN;
-		buf[ALLW][n] =
-			prof ? bench_ratio((double)c->all_nodes_wrong, (double)c->nodes_all) : NAN;
-		buf[TTO][n] = prof && b->tt_writers
-		                      ? bench_ratio((double)c->tt_hits_other, (double)c->tt_hits)
-		                      : NAN;
-		for (int k = 0; k < BENCH_NFIGS; k++) {
-			buf[FIG0 + k][n] = row->stockfish ? NAN : fig_of(b, &FIGS[k], c);
-			seen[k] |= !row->stockfish && counter_at(c, FIGS[k].shown_by) > 0;
-		}
-		/* The iterations' counters are thread 0's alone under the parallel drivers. */
-		buf[MINR][n] = row->driver == b->base || row->threads == 1
-		                       ? bench_ratio(run->last_leaves, run->minimal)
-		                       : NAN;
+		collect_run(b, row, run, buf, n, seen);
 		row->mismatches += run->mismatches;
 		n++;
 	}
-	row->nruns = n;
-	if (n == 0)
-		return;
-	/* The run of median time, for the per-thread plot. */
-	double best = INFINITY, med_t;
-	double tcopy[256];
-	memcpy(tcopy, buf[T], (size_t)n * sizeof(double));
-	med_t = median(tcopy, n);
+	return n;
+}
+
+/* The run of median time, for the per-thread plot and the simulation's figures. */
+static int median_run(const double *t, const int *idx, int n)
+{
+	double best = INFINITY, tcopy[MAX_ROW_RUNS];
+	memcpy(tcopy, t, (size_t)n * sizeof(double));
+	double med_t = median(tcopy, n);
+	int at = 0;
 	for (int i = 0; i < n; i++) {
-		if (fabs(buf[T][i] - med_t) < best) {
-			best = fabs(buf[T][i] - med_t);
-			row->median_run = idx[i];
+		if (fabs(t[i] - med_t) < best) {
+			best = fabs(t[i] - med_t);
+			at = idx[i];
 		}
 	}
+	return at;
+}
+
+/* The row's figures: medians (and the spreads) over its n runs' values. Sorts buf. */
+static void set_medians(const bench_t *b, bench_row_t *row, double (*buf)[MAX_ROW_RUNS], int n,
+                        const bool *seen)
+{
 	row->time_min = minmax(buf[T], n, false);
 	row->time_max = minmax(buf[T], n, true);
 	row->time_med = median(buf[T], n);
@@ -246,20 +265,21 @@ static void derive_row(bench_t *b, bench_row_t *row)
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		row->fig[k] = seen[k] ? median(buf[FIG0 + k], n) : NAN;
 	row->minimal_ratio = median(buf[MINR], n);
-	{
-		const bench_run_t *mr = &b->runs[row->median_run];
-		double nodes = (double)mr->counters.nodes;
-		row->parallelism = bench_ratio(mr->sim_work_s, mr->sim_span_s);
-		row->sim_nps = bench_ratio(nodes, mr->sim_real_s);
-		row->sim_switches_per_node = bench_ratio(mr->sim_switches, nodes);
-	}
+	const bench_run_t *mr = &b->runs[row->median_run];
+	double nodes = (double)mr->counters.nodes;
+	row->parallelism = bench_ratio(mr->sim_work_s, mr->sim_span_s);
+	row->sim_nps = bench_ratio(nodes, mr->sim_real_s);
+	row->sim_switches_per_node = bench_ratio(mr->sim_switches, nodes);
+}
 
-	/* Effective branching factor per iteration, over the depths every position
-	 * completed. */
+/* Effective branching factor per iteration, over the depths every position completed in
+ * the row's runs idx[0 .. n). */
+static void set_ebf(const bench_t *b, bench_row_t *row, const int *idx, int n)
+{
 	const bench_workload_t *w = &b->work[row->workload];
 	row->ebf_from = row->ebf_to = 0;
 	for (int d = 2; d < CUTOFF_MAX_PLY && !row->stockfish; d++) {
-		double e[256];
+		double e[MAX_ROW_RUNS];
 		int m = 0;
 		for (int i = 0; i < n; i++) {
 			const bench_run_t *run = &b->runs[idx[i]];
@@ -274,6 +294,20 @@ static void derive_row(bench_t *b, bench_row_t *row)
 		row->ebf_to = d;
 		row->ebf[d] = median(e, m);
 	}
+}
+
+static void derive_row(bench_t *b, bench_row_t *row)
+{
+	bool seen[BENCH_NFIGS] = { false };
+	double buf[NFIG][MAX_ROW_RUNS];
+	int idx[MAX_ROW_RUNS];
+	int n = collect_runs(b, row, buf, idx, seen);
+	row->nruns = n;
+	if (n == 0)
+		return;
+	row->median_run = median_run(buf[T], idx, n);
+	set_medians(b, row, buf, n, seen);
+	set_ebf(b, row, idx, n);
 }
 
 void bench_derive(bench_t *b)

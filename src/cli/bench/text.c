@@ -19,13 +19,20 @@
 #include "bench/text.h"
 #include "report.h"
 
-static void print_header(const bench_t *b, FILE *out)
+/* "1,2,4": v[0 .. n) comma-separated into buf (cut at its size). */
+static const char *join_ints(char *buf, size_t size, const int *v, int n)
 {
-	char build[256], counts[256] = "";
 	size_t used = 0;
-	for (int i = 0; i < b->ncounts && used < sizeof(counts); i++)
-		used += (size_t)snprintf(counts + used, sizeof(counts) - used, "%s%d", i ? "," : "",
-		                         b->counts[i]);
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? "," : "", v[i]);
+	return buf;
+}
+
+/* The report's title and the machine: its CPU, load, ceilings, the build and the note. */
+static void print_machine(const bench_t *b, FILE *out)
+{
+	char build[256];
 	bench_build_text(build, sizeof(build));
 	fprintf(out, "cutoff %s — %s\n\n", b->cmd, b->date);
 	if (b->sim)
@@ -42,12 +49,18 @@ static void print_header(const bench_t *b, FILE *out)
 	cli_field(out, "build", "%s", build);
 	if (b->note)
 		cli_field(out, "note", "%s", b->note);
-	cli_field(out, "threads", "%s%s", counts,
+}
+
+/* What the sweep was asked: thread counts, drivers, the cluster's ranks, repeats, the
+ * drivers' settings. */
+static void print_settings(const bench_t *b, FILE *out)
+{
+	char counts[256], drivers[256] = "", settings[512];
+	cli_field(out, "threads", "%s%s", join_ints(counts, sizeof(counts), b->counts, b->ncounts),
 	          !b->sim && b->counts[b->ncounts - 1] > b->cores
 	                  ? " (more than the cores: flagged *)"
 	                  : "");
-	char drivers[256] = "", settings[512];
-	used = 0;
+	size_t used = 0;
 	for (int d = 0; d < cutoff_driver_count() && used < sizeof(drivers); d++)
 		if (b->drivers[d])
 			used += (size_t)snprintf(drivers + used, sizeof(drivers) - used, "%s%s",
@@ -56,10 +69,7 @@ static void print_header(const bench_t *b, FILE *out)
 	          bench_engine_name(false, b->base));
 	if (b->drivers[BENCH_CLUSTER]) {
 		char list[128];
-		size_t u = 0;
-		for (int k = 0; k < b->nrank_counts && u < sizeof(list); k++)
-			u += (size_t)snprintf(list + u, sizeof(list) - u, "%s%d", k ? "," : "",
-			                      b->rank_counts[k]);
+		join_ints(list, sizeof(list), b->rank_counts, b->nrank_counts);
 		if (b->sim)
 			cli_field(out, "cluster",
 			          "ranks %s, simulated (sim/net.h: each rank its own "
@@ -87,6 +97,11 @@ static void print_header(const bench_t *b, FILE *out)
 			                         "; %s: %s", bench_engine_name(false, d), text);
 	}
 	cli_field(out, "parallel settings", "%s", settings);
+}
+
+/* What ran beside the sweep and how: Stockfish, the profiler, the hog; the sweep's time. */
+static void print_conditions(const bench_t *b, FILE *out)
+{
 	if (b->stockfish)
 		cli_field(out, "stockfish", "%s (%s): same positions, thread counts, table size",
 		          b->stockfish_name[0] ? b->stockfish_name : "?", b->stockfish);
@@ -114,6 +129,11 @@ static void print_header(const bench_t *b, FILE *out)
 	else
 		cli_field(out, "hog", "none (--hog N runs N spinning processes beside the sweep)");
 	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
+}
+
+/* What each column of the tables means. */
+static void print_legend(const bench_t *b, FILE *out)
+{
 	fprintf(out,
 	        "\nspeed-up: T(%s, 1 thread) / T(row), medians over the same positions; own T1:\n"
 	        "T(the row's driver, 1 thread) / T(row); efficiency: speed-up / threads; "
@@ -136,6 +156,14 @@ static void print_header(const bench_t *b, FILE *out)
 	fputs("The drivers' own figures, on the rows whose runs counted them (n/a elsewhere):\n",
 	      out);
 	bench_row_legend(out);
+}
+
+static void print_header(const bench_t *b, FILE *out)
+{
+	print_machine(b, out);
+	print_settings(b, out);
+	print_conditions(b, out);
+	print_legend(b, out);
 }
 
 /* True when some thread but the first of the row's run of median time reached a depth of
