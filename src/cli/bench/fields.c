@@ -507,3 +507,76 @@ void bench_thread_json(const bench_run_t *r, int k, json_writer_t *j)
 		json_double(j, THREAD_FIELDS[i].key, thread_value(&THREAD_FIELDS[i], r, k));
 	json_end(j);
 }
+
+/* ---------------------------------------------------------------------------------------
+ * A rank of a cluster run: each run's "ranks" in results.json and the text's per-rank
+ * tables. JSON has each rank's sums as they are; a text column shows a sum, or a sum
+ * over another (mostly over the rank's time: a rate), times `times` over `over`.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct rank_field {
+	const char *key;  /* the JSON key, or NULL: a text column only */
+	size_t at;        /* offsetof(bench_rank_t, ...) */
+	size_t per;       /* text: over this sum, or NONE */
+	double times;     /* text: times this, */
+	double over;      /* and over this */
+	const char *head; /* the text column, or NULL: JSON only */
+	int width, prec;  /* the text column: " %*s" heading, " %*.*f" cell */
+} rank_field_t;
+
+#define RANK(field) offsetof(bench_rank_t, field)
+
+static const rank_field_t RANK_FIELDS[] = {
+	{ "nodes", RANK(nodes), NONE, 1, 1, "nodes", 12, 0 },
+	{ NULL, RANK(nodes), RANK(time_s), 1, 1e3, "knps", 9, 0 },
+	{ "time_s", RANK(time_s), NONE, 1, 1, NULL, 0, 0 },
+	{ "comm_s", RANK(comm_s), RANK(time_s), 100, 1, "comm%", 7, 1 },
+	{ "sent_entries", RANK(sent_entries), RANK(time_s), 1, 1, "sent/s", 12, 0 },
+	{ "received_entries", RANK(received_entries), RANK(time_s), 1, 1, "received/s", 12, 0 },
+	{ "stored_entries", RANK(stored_entries), NONE, 1, 1, "stored", 12, 0 },
+	{ "sent_bytes", RANK(sent_bytes), RANK(time_s), 1, 1e3, "KB/s sent", 10, 1 },
+	{ "tt_hits_shared", RANK(tt_hits_shared), RANK(nodes), 1000, 1, "shared/knode", 12, 2 },
+};
+
+enum {
+	NRANK_FIELDS = (int)(sizeof(RANK_FIELDS) / sizeof(RANK_FIELDS[0]))
+};
+
+static double rank_sum(const bench_rank_t *p, size_t at)
+{
+	return *(const double *)(const void *)((const char *)p + at);
+}
+
+void bench_rank_text_head(FILE *out)
+{
+	fprintf(out, "%5s", "rank");
+	for (int i = 0; i < NRANK_FIELDS; i++)
+		if (RANK_FIELDS[i].head)
+			fprintf(out, " %*s", RANK_FIELDS[i].width, RANK_FIELDS[i].head);
+	fputc('\n', out);
+}
+
+void bench_rank_text(const bench_rank_t *p, int k, FILE *out)
+{
+	fprintf(out, "%5d", k);
+	for (int i = 0; i < NRANK_FIELDS; i++) {
+		const rank_field_t *x = &RANK_FIELDS[i];
+		if (!x->head)
+			continue;
+		double v = rank_sum(p, x->at);
+		if (x->per != NONE)
+			v = bench_ratio(v, rank_sum(p, x->per));
+		fprintf(out, " %*.*f", x->width, x->prec, x->times * v / x->over);
+	}
+	fputc('\n', out);
+}
+
+void bench_rank_json(const bench_rank_t *p, int k, json_writer_t *j)
+{
+	json_begin_object(j, NULL);
+	json_int(j, "rank", k);
+	for (int i = 0; i < NRANK_FIELDS; i++)
+		if (RANK_FIELDS[i].key)
+			json_double(j, RANK_FIELDS[i].key, rank_sum(p, RANK_FIELDS[i].at));
+	json_end(j);
+}

@@ -38,6 +38,12 @@ void bench_thread_json(const bench_run_t *r, int k, json_writer_t *j);
 /* Thread k's share of its own time spent on `part` (NAN without the profile). */
 double bench_thread_share(const bench_run_t *run, int k, double part);
 
+/* The per-rank table of a cluster run: its heading line, and rank k's line (p its sums);
+ * and rank k as a JSON object (the members of each run's "ranks"). */
+void bench_rank_text_head(FILE *out);
+void bench_rank_text(const bench_rank_t *p, int k, FILE *out);
+void bench_rank_json(const bench_rank_t *p, int k, json_writer_t *j);
+
 /* v in printf format fmt, or "n/a" for NAN; nodes or node rates with a unit (12.3 M,
  * 456 k), or "n/a"; a CSV cell ",v" in fmt, or ",n/a". */
 const char *bench_cell(char *buf, size_t size, const char *fmt, double v);

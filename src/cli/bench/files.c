@@ -131,20 +131,8 @@ static void json_ranks(json_writer_t *j, const bench_run_t *r)
 	if (r->nranks == 0)
 		return;
 	json_begin_array(j, "ranks");
-	for (int k = 0; k < r->nranks; k++) {
-		const bench_rank_t *p = &r->rank_prof[k];
-		json_begin_object(j, NULL);
-		json_int(j, "rank", k);
-		json_double(j, "nodes", p->nodes);
-		json_double(j, "time_s", p->time_s);
-		json_double(j, "comm_s", p->comm_s);
-		json_double(j, "sent_entries", p->sent_entries);
-		json_double(j, "received_entries", p->received_entries);
-		json_double(j, "stored_entries", p->stored_entries);
-		json_double(j, "sent_bytes", p->sent_bytes);
-		json_double(j, "tt_hits_shared", p->tt_hits_shared);
-		json_end(j);
-	}
+	for (int k = 0; k < r->nranks; k++)
+		bench_rank_json(&r->rank_prof[k], k, j);
 	json_end(j);
 }
 

@@ -390,18 +390,9 @@ static void print_cluster(const bench_t *b, FILE *out)
 		any = true;
 		fprintf(out, "\n%s, %s, %d thread%s a rank:\n", bench_workload_names[r->workload],
 		        bench_engine_name(false, r->driver), r->threads, r->threads > 1 ? "s" : "");
-		fprintf(out, "%5s %12s %9s %7s %12s %12s %12s %10s %12s\n", "rank", "nodes", "knps",
-		        "comm%", "sent/s", "received/s", "stored", "KB/s sent", "shared/knode");
-		for (int k = 0; k < run->nranks; k++) {
-			const bench_rank_t *p = &run->rank_prof[k];
-			fprintf(out, "%5d %12.0f %9.0f %7.1f %12.0f %12.0f %12.0f %10.1f %12.2f\n",
-			        k, p->nodes, bench_ratio(p->nodes, p->time_s) / 1e3,
-			        100 * bench_ratio(p->comm_s, p->time_s),
-			        bench_ratio(p->sent_entries, p->time_s),
-			        bench_ratio(p->received_entries, p->time_s), p->stored_entries,
-			        bench_ratio(p->sent_bytes, p->time_s) / 1e3,
-			        1000 * bench_ratio(p->tt_hits_shared, p->nodes));
-		}
+		bench_rank_text_head(out);
+		for (int k = 0; k < run->nranks; k++)
+			bench_rank_text(&run->rank_prof[k], k, out);
 	}
 	if (any)
 		fputs("(sent, received: table entries of 16 bytes a second; stored: received "
