@@ -580,3 +580,209 @@ void bench_rank_json(const bench_rank_t *p, int k, json_writer_t *j)
 			json_double(j, RANK_FIELDS[i].key, rank_sum(p, RANK_FIELDS[i].at));
 	json_end(j);
 }
+
+/* ---------------------------------------------------------------------------------------
+ * A run: runs.csv and the runs of results.json. Both have the run's flat values from this
+ * list; the JSON has the run's counters, threads, ranks, positions and iterations as
+ * nested objects and arrays (the caller's `arrays`, where the CSV has the thread_nodes
+ * column), and the CSV has the profiler's counters as flat columns (CSV_ONLY: JSON has
+ * them in "counters"). A value that is not measured for the run is n/a in CSV and left
+ * out of the JSON.
+ * ------------------------------------------------------------------------------------- */
+
+/* What a run's value is. */
+typedef enum run_unit {
+	RUN_NAME,   /* a string from `name` */
+	RUN_INT,    /* an int */
+	RUN_COUNT,  /* a uint64_t counter */
+	RUN_NUMBER, /* a double, `csv` in CSV, from `get` when at is NONE */
+	RUN_ARRAYS  /* CSV: the threads' nodes, ';'-joined; JSON: the caller's arrays */
+} run_unit_t;
+
+/* Which runs have the value. */
+typedef enum run_has {
+	HAS_ALL,
+	HAS_OURS,       /* not Stockfish's */
+	HAS_PROFILED,   /* ours, with the library's profiler */
+	HAS_TT_WRITERS, /* and with --profile-tt-writers: 0 without the writers array */
+	HAS_CONNECT4    /* a Connect Four run */
+} run_has_t;
+
+typedef struct run_field {
+	const char *key;
+	run_unit_t unit;
+	size_t at; /* into bench_run_t, or NONE */
+	const char *(*name)(const bench_run_t *r);
+	double (*get)(const bench_run_t *r);
+	const char *csv;
+	run_has_t has;
+	int out; /* OUT_JSON, OUT_CSV or both */
+} run_field_t;
+
+static const char *run_workload(const bench_run_t *r) { return bench_workload_names[r->workload]; }
+
+static const char *run_engine(const bench_run_t *r)
+{
+	return bench_engine_name(r->stockfish, r->driver);
+}
+
+static double run_nps(const bench_run_t *r)
+{
+	return bench_ratio((double)r->counters.nodes, r->time_s);
+}
+
+#define RUN(field) offsetof(bench_run_t, field)
+#define RUN_CTR(field) (offsetof(bench_run_t, counters) + offsetof(cutoff_counters_t, field))
+/* A counter of the profiler's: a column of runs.csv only. */
+#define CSV_ONLY(field, has)                                                                       \
+	{                                                                                          \
+#field, RUN_COUNT, RUN_CTR(field), NULL, NULL, NULL, has, OUT_CSV                  \
+	}
+
+static const run_field_t RUN_FIELDS[] = {
+	{ "workload", RUN_NAME, NONE, run_workload, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "driver", RUN_NAME, NONE, run_engine, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "threads", RUN_INT, RUN(threads), NULL, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "repeat", RUN_INT, RUN(repeat), NULL, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "time_s", RUN_NUMBER, RUN(time_s), NULL, NULL, "%.6f", HAS_ALL, OUT_BOTH },
+	{ "nodes", RUN_COUNT, RUN_CTR(nodes), NULL, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "leaves", RUN_COUNT, RUN_CTR(leaves), NULL, NULL, NULL, HAS_ALL, OUT_CSV },
+	{ "cutoffs", RUN_COUNT, RUN_CTR(cutoffs), NULL, NULL, NULL, HAS_ALL, OUT_CSV },
+	{ "first_move_cutoffs", RUN_COUNT, RUN_CTR(first_move_cutoffs), NULL, NULL, NULL, HAS_ALL,
+	  OUT_CSV },
+	{ "nps", RUN_NUMBER, NONE, NULL, run_nps, "%.0f", HAS_ALL, OUT_BOTH },
+	{ "thread_nodes", RUN_ARRAYS, NONE, NULL, NULL, NULL, HAS_ALL, OUT_BOTH },
+	{ "share_search", RUN_NUMBER, RUN(share_search), NULL, NULL, "%.4f", HAS_ALL, OUT_BOTH },
+	{ "share_idle", RUN_NUMBER, RUN(share_idle), NULL, NULL, "%.4f", HAS_ALL, OUT_BOTH },
+	{ "share_split_wait", RUN_NUMBER, RUN(share_split_wait), NULL, NULL, "%.4f", HAS_ALL,
+	  OUT_BOTH },
+	{ "share_lock_spin", RUN_NUMBER, RUN(share_lock_spin), NULL, NULL, "%.4f", HAS_ALL,
+	  OUT_BOTH },
+	CSV_ONLY(nodes_pv, HAS_PROFILED),
+	CSV_ONLY(nodes_cut, HAS_PROFILED),
+	CSV_ONLY(nodes_all, HAS_PROFILED),
+	CSV_ONLY(cut_nodes_wrong, HAS_PROFILED),
+	CSV_ONLY(all_nodes_wrong, HAS_PROFILED),
+	CSV_ONLY(cut_node_cutoffs, HAS_PROFILED),
+	CSV_ONLY(cut_node_first_cutoffs, HAS_PROFILED),
+	CSV_ONLY(tt_hits_other, HAS_TT_WRITERS),
+	CSV_ONLY(splits, HAS_OURS),
+	CSV_ONLY(split_helpers, HAS_PROFILED),
+	CSV_ONLY(split_cutoffs, HAS_PROFILED),
+	CSV_ONLY(split_nodes_lost, HAS_PROFILED),
+	CSV_ONLY(split_nodes_after_cut, HAS_PROFILED),
+	CSV_ONLY(deferred, HAS_PROFILED),
+	CSV_ONLY(deferred_tt, HAS_PROFILED),
+	CSV_ONLY(deferred_busy, HAS_PROFILED),
+	CSV_ONLY(second_passes, HAS_PROFILED),
+	CSV_ONLY(busy_collisions, HAS_PROFILED),
+	{ "mismatches", RUN_INT, RUN(mismatches), NULL, NULL, NULL, HAS_CONNECT4, OUT_JSON },
+};
+
+enum {
+	NRUN_FIELDS = (int)(sizeof(RUN_FIELDS) / sizeof(RUN_FIELDS[0]))
+};
+
+static bool run_has(const bench_t *b, const run_field_t *x, const bench_run_t *r)
+{
+	switch (x->has) {
+	case HAS_ALL:
+		return true;
+	case HAS_OURS:
+		return !r->stockfish;
+	case HAS_PROFILED:
+		return b->profiled && !r->stockfish;
+	case HAS_TT_WRITERS:
+		return b->profiled && !r->stockfish && b->tt_writers;
+	case HAS_CONNECT4:
+		return r->workload == BENCH_CONNECT4;
+	}
+	return false;
+}
+
+static const void *run_at(const bench_run_t *r, size_t at) { return (const char *)r + at; }
+
+static double run_number(const run_field_t *x, const bench_run_t *r)
+{
+	return x->at == NONE ? x->get(r) : *(const double *)run_at(r, x->at);
+}
+
+void bench_run_csv_head(FILE *f)
+{
+	for (int i = 0, n = 0; i < NRUN_FIELDS; i++)
+		if (RUN_FIELDS[i].out & OUT_CSV)
+			fprintf(f, "%s%s", n++ ? "," : "", RUN_FIELDS[i].key);
+	fputc('\n', f);
+}
+
+/* Field x's cell of run r, after its comma (none before the first). */
+static void run_csv_cell(const bench_t *b, const run_field_t *x, const bench_run_t *r, FILE *f)
+{
+	if (!run_has(b, x, r)) {
+		fputs("n/a", f);
+		return;
+	}
+	switch (x->unit) {
+	case RUN_NAME:
+		fputs(x->name(r), f);
+		break;
+	case RUN_INT:
+		fprintf(f, "%d", *(const int *)run_at(r, x->at));
+		break;
+	case RUN_COUNT:
+		fprintf(f, "%" PRIu64, *(const uint64_t *)run_at(r, x->at));
+		break;
+	case RUN_NUMBER: {
+		char buf[64];
+		fputs(bench_cell(buf, sizeof(buf), x->csv, run_number(x, r)), f);
+		break;
+	}
+	case RUN_ARRAYS:
+		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
+			fprintf(f, "%s%" PRIu64, k ? ";" : "", r->thread_nodes[k]);
+		if (r->incomplete_threads)
+			fputs("n/a", f);
+		break;
+	}
+}
+
+void bench_run_csv(const bench_t *b, const bench_run_t *r, FILE *f)
+{
+	for (int i = 0, n = 0; i < NRUN_FIELDS; i++) {
+		if (!(RUN_FIELDS[i].out & OUT_CSV))
+			continue;
+		if (n++)
+			fputc(',', f);
+		run_csv_cell(b, &RUN_FIELDS[i], r, f);
+	}
+	fputc('\n', f);
+}
+
+void bench_run_json(const bench_t *b, const bench_run_t *r, json_writer_t *j,
+                    bench_run_arrays_fn *arrays)
+{
+	json_begin_object(j, NULL);
+	for (int i = 0; i < NRUN_FIELDS; i++) {
+		const run_field_t *x = &RUN_FIELDS[i];
+		if (!(x->out & OUT_JSON) || !run_has(b, x, r))
+			continue;
+		switch (x->unit) {
+		case RUN_NAME:
+			json_string(j, x->key, x->name(r));
+			break;
+		case RUN_INT:
+			json_int(j, x->key, *(const int *)run_at(r, x->at));
+			break;
+		case RUN_COUNT:
+			json_uint(j, x->key, *(const uint64_t *)run_at(r, x->at));
+			break;
+		case RUN_NUMBER:
+			json_double(j, x->key, run_number(x, r));
+			break;
+		case RUN_ARRAYS:
+			arrays(j, b, r);
+			break;
+		}
+	}
+	json_end(j);
+}

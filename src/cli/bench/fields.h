@@ -38,6 +38,14 @@ void bench_thread_json(const bench_run_t *r, int k, json_writer_t *j);
 /* Thread k's share of its own time spent on `part` (NAN without the profile). */
 double bench_thread_share(const bench_run_t *run, int k, double part);
 
+/* runs.csv: the header line, and run r's line. And run r as a JSON object, whose nested
+ * parts `arrays` writes (where the CSV has the column thread_nodes). */
+void bench_run_csv_head(FILE *f);
+void bench_run_csv(const bench_t *b, const bench_run_t *r, FILE *f);
+typedef void bench_run_arrays_fn(json_writer_t *j, const bench_t *b, const bench_run_t *r);
+void bench_run_json(const bench_t *b, const bench_run_t *r, json_writer_t *j,
+                    bench_run_arrays_fn *arrays);
+
 /* The per-rank table of a cluster run: its heading line, and rank k's line (p its sums);
  * and rank k as a JSON object (the members of each run's "ranks"). */
 void bench_rank_text_head(FILE *out);

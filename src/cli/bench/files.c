@@ -169,17 +169,11 @@ static void json_positions(json_writer_t *j, const bench_t *b, const bench_run_t
 	json_end(j);
 }
 
-/* One run. Its threads are under "per_thread" (the count is "threads"). */
-static void json_run(json_writer_t *j, const bench_t *b, const bench_run_t *r)
+/* A run's nested parts, among fields.c's flat values: its counters, "thread_nodes",
+ * its threads under "per_thread" (the count is "threads"), its ranks, positions and
+ * iterations. */
+static void json_run_arrays(json_writer_t *j, const bench_t *b, const bench_run_t *r)
 {
-	json_begin_object(j, NULL);
-	json_string(j, "workload", bench_workload_names[r->workload]);
-	json_string(j, "driver", bench_engine_name(r->stockfish, r->driver));
-	json_int(j, "threads", r->threads);
-	json_int(j, "repeat", r->repeat);
-	json_double(j, "time_s", r->time_s);
-	json_uint(j, "nodes", r->counters.nodes);
-	json_double(j, "nps", bench_ratio((double)r->counters.nodes, r->time_s));
 	if (!r->stockfish)
 		cli_json_counters(j, "counters", &r->counters);
 	json_begin_array(j, "thread_nodes");
@@ -194,13 +188,6 @@ static void json_run(json_writer_t *j, const bench_t *b, const bench_run_t *r)
 	}
 	json_ranks(j, r);
 	json_positions(j, b, r);
-	json_double(j, "share_search", r->share_search);
-	json_double(j, "share_idle", r->share_idle);
-	json_double(j, "share_split_wait", r->share_split_wait);
-	json_double(j, "share_lock_spin", r->share_lock_spin);
-	if (r->workload == BENCH_CONNECT4)
-		json_int(j, "mismatches", r->mismatches);
-	json_end(j);
 }
 
 /* One row: fields.c's list, then the effective branching factors. */
@@ -264,7 +251,7 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_end(&j);
 	json_begin_array(&j, "runs");
 	for (int i = 0; i < b->nruns; i++)
-		json_run(&j, b, &b->runs[i]);
+		bench_run_json(b, &b->runs[i], &j, json_run_arrays);
 	json_end(&j);
 	json_begin_array(&j, "rows");
 	for (int i = 0; i < b->nrows; i++)
@@ -277,71 +264,15 @@ bool bench_write_json(const bench_t *b, const char *path)
 	return fclose(f) == 0 && ok;
 }
 
-/* A counter in a column, or "n/a" when it is not measured. */
-static void csv_count(FILE *f, bool have, uint64_t v)
-{
-	if (have)
-		fprintf(f, ",%" PRIu64, v);
-	else
-		fputs(",n/a", f);
-}
-
-/* runs.csv: one line per run; the profiler's counters after thread_nodes (n/a for
- * Stockfish and without the profiler). */
+/* runs.csv: one line per run (fields.c's list). */
 static bool write_runs_csv(const bench_t *b, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
-	/* The profiler's counters after thread_nodes (n/a for Stockfish and without it). */
-	fputs("workload,driver,threads,repeat,time_s,nodes,leaves,cutoffs,first_move_cutoffs,"
-	      "nps,thread_nodes,share_search,share_idle,share_split_wait,share_lock_spin,"
-	      "nodes_pv,nodes_cut,nodes_all,cut_nodes_wrong,all_nodes_wrong,cut_node_cutoffs,"
-	      "cut_node_first_cutoffs,tt_hits_other,splits,split_helpers,split_cutoffs,"
-	      "split_nodes_lost,split_nodes_after_cut,deferred,deferred_tt,deferred_busy,"
-	      "second_passes,busy_collisions\n",
-	      f);
-	for (int i = 0; i < b->nruns; i++) {
-		const bench_run_t *r = &b->runs[i];
-		fprintf(f, "%s,%s,%d,%d,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        bench_workload_names[r->workload],
-		        bench_engine_name(r->stockfish, r->driver), r->threads, r->repeat,
-		        r->time_s, r->counters.nodes, r->counters.leaves, r->counters.cutoffs,
-		        r->counters.first_move_cutoffs);
-		bench_csv_num(f, "%.0f", bench_ratio((double)r->counters.nodes, r->time_s));
-		fputc(',', f);
-		for (int k = 0; !r->incomplete_threads && k < r->threads; k++)
-			fprintf(f, "%s%" PRIu64, k ? ";" : "", r->thread_nodes[k]);
-		if (r->incomplete_threads)
-			fputs("n/a", f);
-		bench_csv_num(f, "%.4f", r->share_search);
-		bench_csv_num(f, "%.4f", r->share_idle);
-		bench_csv_num(f, "%.4f", r->share_split_wait);
-		bench_csv_num(f, "%.4f", r->share_lock_spin);
-		const cutoff_counters_t *c = &r->counters;
-		bool have = b->profiled && !r->stockfish;
-		csv_count(f, have, c->nodes_pv);
-		csv_count(f, have, c->nodes_cut);
-		csv_count(f, have, c->nodes_all);
-		csv_count(f, have, c->cut_nodes_wrong);
-		csv_count(f, have, c->all_nodes_wrong);
-		csv_count(f, have, c->cut_node_cutoffs);
-		csv_count(f, have, c->cut_node_first_cutoffs);
-		/* 0 without the writers array: n/a, not 0. */
-		csv_count(f, have && b->tt_writers, c->tt_hits_other);
-		csv_count(f, !r->stockfish, c->splits);
-		csv_count(f, have, c->split_helpers);
-		csv_count(f, have, c->split_cutoffs);
-		csv_count(f, have, c->split_nodes_lost);
-		csv_count(f, have, c->split_nodes_after_cut);
-		csv_count(f, have, c->deferred);
-		csv_count(f, have, c->deferred_tt);
-		csv_count(f, have, c->deferred_busy);
-		csv_count(f, have, c->second_passes);
-		csv_count(f, have, c->busy_collisions);
-		fputc('\n', f);
-	}
-
+	bench_run_csv_head(f);
+	for (int i = 0; i < b->nruns; i++)
+		bench_run_csv(b, &b->runs[i], f);
 	return fclose(f) == 0;
 }
 
