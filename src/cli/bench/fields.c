@@ -1,17 +1,22 @@
 /*
- * fields.c — every figure of a row, and of a thread of a run, described once: its name
- * (the JSON key and the CSV column), its unit, its formats in CSV and in the text
- * tables, and where its value comes from (an offsetof into bench_row_t or
- * bench_thread_t, or a small getter). The text tables, results.json and results.csv
- * (threads.csv and each run's "per_thread" for a thread) all walk these lists, so that a
- * figure added here shows in every output, with the same name and the same rounding.
+ * fields.c — every figure of a row, of a thread of a run, of a rank of a cluster run and
+ * of a run, described once: its name (the JSON key and the CSV column), its unit, its
+ * formats in CSV and in the text tables, and where its value comes from (an offsetof into
+ * bench_row_t, bench_thread_t, bench_rank_t or bench_run_t, or a small getter). The text
+ * tables, results.json and the CSV files (results.csv for a row; threads.csv and each
+ * run's "per_thread" for a thread; the per-rank tables and each run's "ranks" for a rank;
+ * runs.csv and results.json's "runs" for a run) walk these lists, so that a figure added
+ * here shows in every output, with the same name and the same rounding.
  *
  * Invariants: a list's order is the CSV's column order, the JSON object's key order and
  * the order of the text columns it has; a value that does not apply is NAN and reads
- * "n/a" in text and CSV, null in JSON, never 0. A row field has at most one column in
+ * "n/a" in text and CSV, null in JSON, never 0 (a run's value that was not measured is
+ * n/a in CSV and left out of its JSON object). A row field has at most one column in
  * each of the three text tables (the workload's main table, its profile table, and the
  * closing "in short" table); a column may show several figures of the row in one cell
  * (the time's spread, the per-thread rates, idle+sync) through its own `text` function.
+ * What a list cannot hold is its writer's: a run's nested JSON (its counters, threads,
+ * ranks, positions and iterations, files.c) and the CSV's flat counters beside them.
  */
 #include <inttypes.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /*
- * fields.h — a row's figures and a thread's, each described once (fields.c), and the
- * writers that walk those descriptions: the text tables' columns, the CSV lines and the
- * JSON objects. Also the cells every report writes: a number or "n/a", a node count with
- * its unit.
+ * fields.h — a row's figures, a thread's, a cluster rank's and a run's, each described
+ * once (fields.c), and the writers that walk those descriptions: the text tables'
+ * columns, the CSV lines and the JSON objects. Also the cells every report writes: a
+ * number or "n/a", a node count with its unit.
  */
 #ifndef CUTOFF_CLI_BENCH_FIELDS_H
 #define CUTOFF_CLI_BENCH_FIELDS_H

@@ -2,9 +2,10 @@
  * files.c — the report of `cutoff bench` for programs: results.json (everything: the
  * machine, the settings, the workloads and their positions, every run with its counters,
  * threads, ranks, positions and iterations, every row, the quality runs), results.csv
- * (the rows), runs.csv, threads.csv and positions.csv. A row's fields and a thread's are
- * fields.c's lists, walked by both JSON and CSV; a figure that does not apply is null in
- * JSON and n/a in CSV.
+ * (the rows), runs.csv, threads.csv and positions.csv. A row's fields, a thread's, a
+ * rank's and a run's flat values are fields.c's lists, walked by both JSON and CSV; this
+ * file writes the rest (a run's nested parts among them); a figure that does not apply is
+ * null in JSON and n/a in CSV.
  */
 #include <inttypes.h>
 #include <math.h>
