@@ -848,15 +848,10 @@ int sim_calibrate(int argc, char **argv)
 		  .min = 1,
 		  .max = BENCH_MAX_ITEMS },
 	};
-	switch (cli_parse("sim", calibrate_usage, opts, (int)(sizeof(opts) / sizeof(opts[0])), argc,
-	                  argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
+	cli_status_t st = cli_parse("sim", calibrate_usage, opts,
+	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
 	bool asked[BENCH_NWORKLOADS];
 	if (!path || !*path) {
 		cli_error("sim", "--calibrate: expected the file to write, got ''");

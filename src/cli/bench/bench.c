@@ -607,15 +607,8 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		nopts++;
 	for (int k = 0; k < nextra && nopts < 64; k++)
 		opts[nopts++] = extra[k];
-	switch (cli_parse(b->cmd, usage, opts, nopts, argc, argv)) {
-	case CLI_HELP:
-		return CLI_EXIT_OK;
-	case CLI_BAD:
-		return CLI_EXIT_USAGE;
-	case CLI_PARSED:
-		break;
-	}
-	return GO_ON;
+	cli_status_t st = cli_parse(b->cmd, usage, opts, nopts, argc, argv);
+	return st == CLI_PARSED ? GO_ON : cli_parse_exit(st);
 }
 
 /* The options into b, with the machine's topology: the thread counts, the drivers, the
