@@ -17,7 +17,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "match.h"
+#include "referee.h"
 
 /* "10", "1.5", "0.01": seconds into ns, at most 1e6 s and 9 decimals; no sign. */
 static bool parse_seconds(const char *s, size_t n, int64_t *ns)

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "match.h"
+#include "referee.h"
 
 /*
  * Splits `cmd` into words: blanks separate them, '...' quotes literally, "..." quotes

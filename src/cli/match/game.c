@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "referee.h"
 
 /* The first word after "bestmove" (cut in place), or false for any other line. */
 static bool parse_bestmove(char *line, char **mv)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "referee.h"
 
 void match_sb_add(match_sb_t *b, const char *s, size_t n)
 {

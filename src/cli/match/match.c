@@ -7,7 +7,7 @@
  * This file is the command: the options, the engines set up and started, the files
  * opened, the loop over the games (colours alternate, the openings cycle, an engine that
  * faulted is started again before the next game), the totals, and the cleanup on every
- * path. It owns the match_t and everything in it; match.h says what each file does.
+ * path. It owns the match_t and everything in it; referee.h says what each file does.
  *
  * Single-threaded: one game at a time, one engine thinking at a time.
  */
@@ -21,7 +21,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "match.h"
+#include "referee.h"
 
 /* clang-format off */
 static const char match_usage[] =

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "referee.h"
 
 /* The FEN of a line's first fields: the four of the position, and the two counters when
  * both follow. */

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "json.h"
-#include "match.h"
+#include "referee.h"
 
 static const char *const mode_names[] = { "tc", "movetime", "depth", "nodes" };
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
+#include "referee.h"
 
 const char *const match_fault_names[NFAULTS] = { "none", "illegal_move", "time", "crash",
 	                                         "no_answer" };

@@ -1,7 +1,7 @@
 /*
- * match.h — what the files of `cutoff match` (src/cli/match/) share: the engines, the time
- * control, one game in play, the record of a game, the match, and the functions each file
- * gives to the files above it. Private to the folder; the command's entry point is
+ * referee.h — what the files of `cutoff match` (src/cli/match/) share: the engines, the
+ * time control, one game in play, the record of a game, the match, and the functions each
+ * file gives to the files above it. Private to the folder; the command's entry point is
  * cli_match() in commands.h.
  *
  * The files, from the top down:
@@ -27,8 +27,8 @@
  * match it reads, so that more than one game could be played at a time, each with its own
  * engines.
  */
-#ifndef CUTOFF_CLI_MATCH_H
-#define CUTOFF_CLI_MATCH_H
+#ifndef CUTOFF_CLI_MATCH_REFEREE_H
+#define CUTOFF_CLI_MATCH_REFEREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
