@@ -21,7 +21,7 @@
  * ThreadSanitizer cannot see ck_pr's inline assembly: it would report false races on every
  * relaxed access and through ck's locks. The two backends give the same guarantees. With
  * CUTOFF_SIM (the simulator's objects, never the installed library) the names are the
- * simulator's points (sim/backend.h): virtual threads on one OS thread, switched only at
+ * simulator's points (sim/sched.h): virtual threads on one OS thread, switched only at
  * these operations.
  */
 #ifndef CUTOFF_ATOMIC_H
@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #if defined(CUTOFF_SIM)
-#include "sim/backend.h"
+#include "sim/sched.h"
 #elif !defined(CUTOFF_TSAN)
 #include <ck_pr.h>
 #include <ck_spinlock.h>
@@ -39,7 +39,7 @@
 
 #if defined(CUTOFF_SIM)
 
-/* The simulator's backend (sim/backend.h): every operation is a point where the scheduler
+/* The simulator's backend (sim/sched.h): every operation is a point where the scheduler
  * may switch virtual threads; one OS thread runs them all, so the builtins need no order
  * beyond the compiler's, and the orders are kept by the points being where they are.
  * Ordered stores and read-modify-writes drain the writer's delayed table stores first;

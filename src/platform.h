@@ -24,7 +24,7 @@
  *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
  *
  * With CUTOFF_SIM (the objects of `cutoff sim`, never the installed library) every one
- * of these is the simulator's (sim/backend.h): virtual time, waits that give way to
+ * of these is the simulator's (sim/sched.h): virtual time, waits that give way to
  * another virtual thread, sleeps that the scheduler ends; docs/simulation.md.
  *
  * Why a wait must end in sleep, not in yields. A yield helps only the threads queued on
@@ -86,7 +86,7 @@ typedef struct cutoff_spin {
 
 #ifdef CUTOFF_SIM
 
-_Static_assert((int)CUTOFF_CHARGE_KINDS == (int)CUTOFF_SIM_CHARGE_KINDS, "sim/backend.h's charges");
+_Static_assert((int)CUTOFF_CHARGE_KINDS == (int)CUTOFF_SIM_CHARGE_KINDS, "sim/sched.h's charges");
 
 static inline uint64_t cutoff_now_ns(void) { return cutoff_sim_now_ns(); }
 static inline void cutoff_yield(void) { cutoff_sim_spin_look(NULL, 0); }

@@ -6,7 +6,7 @@
  * starts every thread at the simulator's `now` (the workers `start` later), runs them on
  * the OS thread that called cutoff_pool_run, and ends when all have returned; `now` is then
  * the latest clock (plus `start` for a worker's hand-back). Nothing runs in parallel: one
- * virtual thread runs at a time, and it changes only at the points of sim/backend.h.
+ * virtual thread runs at a time, and it changes only at the points of sim/sched.h.
  *
  * Invariants.
  *
@@ -53,7 +53,7 @@
 #include "cutoff.h"
 #include "platform.h"
 #include "pool.h"
-#include "sim/backend.h"
+#include "sim/sched.h"
 #include "sim/fiber.h"
 
 _Thread_local cutoff_sim_run_t *cutoff_sim_self;
@@ -112,7 +112,7 @@ typedef struct sync_slot {
 } sync_slot_t;
 
 struct cutoff_sim {
-	cutoff_sim_run_t run; /* the fast paths' view (backend.h) */
+	cutoff_sim_run_t run; /* the fast paths' view (sched.h) */
 	cutoff_sim_model_t m;
 	cutoff_sim_schedule_t schedule;
 	uint64_t seed, rng;

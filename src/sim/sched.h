@@ -1,5 +1,6 @@
 /*
- * backend.h — the simulator's half of the seam (internal; only with CUTOFF_SIM).
+ * sched.h — the simulator's half of the seam (internal; only with CUTOFF_SIM), whose
+ * functions the scheduler, sched.c, defines.
  *
  * When the library is compiled with CUTOFF_SIM (the objects of `cutoff sim`, never the
  * library that is installed), atomic.h and platform.h take their functions from here, and
@@ -30,8 +31,8 @@
  * seam's functions take no context argument. Outside a virtual thread (on the OS thread's
  * own stack) the points do nothing and the clock reads the simulator's `now`.
  */
-#ifndef CUTOFF_SIM_BACKEND_H
-#define CUTOFF_SIM_BACKEND_H
+#ifndef CUTOFF_SIM_SCHED_H
+#define CUTOFF_SIM_SCHED_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -124,4 +125,4 @@ static inline void cutoff_sim_ordered(void)
 		cutoff_sim_drain();
 }
 
-#endif /* CUTOFF_SIM_BACKEND_H */
+#endif /* CUTOFF_SIM_SCHED_H */
