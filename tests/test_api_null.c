@@ -284,13 +284,13 @@ static void null_topology(void)
 	int pu[2], core[2], package[2], numa[2];
 	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, core, package, numa) ==
 	              CUTOFF_EINVAL,
-	      "placement_plan(pu NULL)");
+	      "topology_plan(pu NULL)");
 	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, NULL, NULL, NULL, NULL) ==
 	              CUTOFF_EINVAL,
-	      "placement_plan(all NULL)");
+	      "topology_plan(all NULL)");
 	CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_COMPACT, pu, NULL, NULL, NULL) == 0 &&
 	              pu[0] == -1,
-	      "placement_plan(NULL topology, core, package, numa NULL): planned");
+	      "topology_plan(NULL topology, core, package, numa NULL): planned");
 	int *outs[3] = { core, package, numa };
 	for (int k = 0; k < 3; k++) {
 		int *a[3] = { core, package, numa };
@@ -299,7 +299,7 @@ static void null_topology(void)
 		CHECK(cutoff_topology_plan(NULL, 2, CUTOFF_PLACE_SCATTER, pu, a[0], a[1], a[2]) ==
 		                      0 &&
 		              untouched(outs[k], sizeof(core), POISON),
-		      "placement_plan(output %d NULL): planned, that output not written", k);
+		      "topology_plan(output %d NULL): planned, that output not written", k);
 	}
 }
 
