@@ -173,7 +173,7 @@ static int pgn_tag_value(pgn_t *p, const char *name, const char *value, int line
 		return pgn_error(p, lineno, "the FEN tag: %s", msg);
 	if (strcmp(name, "Variant") == 0 && value[0] && strcasecmp(value, "standard") != 0)
 		return pgn_error(p, lineno, "[Variant %s]: only standard chess is played",
-		                 cli_quote(q, sizeof(q), value));
+		                 cli_quote_ascii(q, sizeof(q), value));
 	return CLI_EXIT_OK;
 }
 
@@ -231,7 +231,8 @@ static int pgn_move(pgn_t *p, const char *text, int lineno)
 		if (strncmp(err, "SAN '", 5) == 0 && strstr(err + 5, "': "))
 			why = strstr(err + 5, "': ") + 3;
 		return pgn_error(p, lineno, "%s is not a move here (game %d, ply %d): %s",
-		                 cli_quote(q, sizeof(q), text), p->games + 1, p->played + 1, why);
+		                 cli_quote_ascii(q, sizeof(q), text), p->games + 1, p->played + 1,
+		                 why);
 	}
 	(void)cutoff_chess_play(p->m->chess, &p->pos, mv, &p->pos);
 	p->played++;
@@ -242,7 +243,7 @@ static int pgn_move(pgn_t *p, const char *text, int lineno)
  * result, which ends the game, or a move; *s moves past it. */
 static int pgn_word(pgn_t *p, const char **s, int lineno)
 {
-	char word[40], q[CLI_QUOTE_SIZE];
+	char word[40];
 	const char *c = *s;
 	if (*c == '$') {
 		*s = c + 1 + strspn(c + 1, "0123456789");
@@ -251,10 +252,10 @@ static int pgn_word(pgn_t *p, const char **s, int lineno)
 	size_t n = strcspn(c, " \t\r\n{}()[];$");
 	if (n == 0)
 		return pgn_error(p, lineno, "unexpected '%c'", *c);
+	if (n >= sizeof(word))
+		return pgn_error(p, lineno, "a word of %zu bytes is not a move", n);
 	snprintf(word, sizeof(word), "%.*s", (int)n, c);
 	*s = c + n;
-	if (n >= sizeof(word))
-		return pgn_error(p, lineno, "%s is not a move", cli_quote(q, sizeof(q), word));
 	const char *w = word;
 	size_t digits = strspn(w, "0123456789");
 	if (digits > 0 && w[digits] == '.')
