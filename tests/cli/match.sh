@@ -6,10 +6,13 @@
 # knight dance from the start repeats the start position a third time after 8, and one
 # move from a set-up position gives stalemate, the fifty-move rule or a bare king.
 # Checked: results and reasons, W/D/L from engine 1's side with colours alternating, the
-# openings file cycled and each opening played twice, the fault counts (illegal moves, time
-# losses, crashes, no answers) and exit status 1 for any fault, PGN in SAN, the usage
-# errors (one line on stderr, exit 2). When `cutoff uci` exists, real games of cutoff
-# against itself (two at depth 3, every game over by the rules; two on a clock); with
+# openings file cycled and each opening played twice, PGN openings (tags, comments,
+# variations, NAGs, results, [FEN], --plies; a bad move or file named by its line) and
+# the built-in set (its size as documented, each position distinct, legal and level), the
+# fault counts (illegal moves, time losses, crashes, no answers) and exit status 1 for any
+# fault, PGN in SAN, the usage errors (one line on stderr, exit 2). When `cutoff uci`
+# exists, real games of cutoff against itself (two at depth 3, every game over by the
+# rules; two on a clock; four from the built-in openings at depth 1); with
 # Stockfish installed, one game of Stockfish against itself. Nothing here asserts a time:
 # the fake engines answer at once, a time loss is an engine that never does, and the real
 # games on a clock allow a 2 s margin.
@@ -174,6 +177,128 @@ run match --engine "$fool" --engine "$fool" --games 5 --openings "$tmp/openings.
 has '"wins":1,"draws":2,"losses":2' "openings cycled, each twice: W/D/L"
 has '"game":5,"white":1,"black":2,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 0 1","result":"0-1"' "game 5 from the first opening again"
 has '"game":4,"white":2,"black":1,"fen":"7k/8/6Q1/8/8/8/8/K7 b - - 0 1","result":"1/2-1/2","winner":null,"reason":"stalemate"' "game 4 from the second opening"
+
+# PGN openings. Four games: tags, a comment over two lines, ';' comments, nested
+# variations (one holding a comment with a ')' in it), NAGs, "!?", a black move number
+# ("3..."), move numbers glued to their move ("1.d4"), each kind of result and none at
+# the end; a game set up with [SetUp]/[FEN]; one shorter than 8 plies. The positions
+# after 8 plies (or the last) are written out by hand. The fake engines answer an illegal
+# move, so each game ends at once, by a fault, from its opening.
+cat >"$tmp/games.pgn" <<'EOF'
+[Event "Ruy Lopez"]
+[Site "?"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 {best by test,
+over two lines} e5 $1 2. Nf3 (2. f4 exf4 {gambit} (2... d5) 3. Nf3) Nc6
+3. Bb5 ; the Spanish
+3... a6!? 4. Ba4 Nf6 5. O-O Be7 $10 6. Re1 1-0
+
+[Event "set up"]
+[SetUp "1"]
+[FEN "7k/8/8/8/8/8/8/K5R1 w - - 0 1"]
+
+1. Rh1+ Kg7 *
+[Event "short"]
+1.d4 d5 2.c4 1/2-1/2
+
+1. e4 c5 (1... e5 {a comment with ) in it} 2. Nf3) 2. Nf3 d6 $14 3. d4 cxd4
+4. Nxd4 Nf6 5. Nc3 a6
+EOF
+ruy8="r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5"
+setup="8/6k1/8/8/8/8/8/K6R w - - 2 2"
+short="rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2"
+sicilian8="rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5"
+# fens: each game's start position in the last --json run, one a line.
+fens() { grep -o '"fen":"[^"]*"' <<<"$stdout" | sed 's/^"fen":"//; s/"$//'; }
+# openings_are WHAT FEN...: the last run played each FEN twice, in order, and no more.
+openings_are() {
+	local what=$1 want="" f
+	shift
+	for f in "$@"; do want+="$f"$'\n'"$f"$'\n'; done
+	if [ "$status" -eq 1 ] && [ "$(fens)"$'\n' = "$want" ]; then
+		ok "$what: $# position(s), each played twice"
+	else
+		fail "$what: exit $status: $(show "$(fens | tr '\n' '|')") $stderr"
+	fi
+}
+run match --engine "$fake illegal" --engine "$fake illegal" --games 8 --openings "$tmp/games.pgn" --json --log "$tmp/pgn.log"
+openings_are "PGN openings (tags, comments, variations, NAGs, results, [FEN], a short game)" "$ruy8" "$setup" "$short" "$sicilian8"
+if grep -q "> position fen $ruy8\$" "$tmp/pgn.log" && grep -q "> position fen $setup\$" "$tmp/pgn.log"; then
+	ok "PGN openings: the engines are sent the position after the plies as a FEN"
+else
+	fail "PGN openings: no 'position fen $ruy8' in the log: $(grep position "$tmp/pgn.log" | head -3)"
+fi
+run match --engine "$fake illegal" --engine "$fake illegal" --games 8 --openings "$tmp/games.pgn" --json --plies 3
+openings_are "--plies 3" "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2" "$setup" "$short" \
+	"rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+sed -n '/^1\. e4 c5/,$p' "$tmp/games.pgn" >"$tmp/games.txt"
+run match --engine "$fake illegal" --engine "$fake illegal" --games 2 --openings "$tmp/games.txt" --json
+openings_are "PGN told by its first line (a move number), not its name" "$sicilian8"
+
+# Bad PGN: exit 2, one line naming the file, the line and what is wrong.
+pgn_bad() {
+	local needle=$1 text=$2
+	shift 2
+	printf '%s\n' "$text" >"$tmp/bad.pgn"
+	bad "--openings '$tmp/bad.pgn': $needle" match --engine "$fool" --engine "$fool" --openings "$tmp/bad.pgn" "$@"
+}
+pgn_bad "line 3: 'Nf9' is not a move here (game 1, ply 3): " $'[Event "x"]\n\n1. e4 e5 2. Nf9 Nc6 *'
+pgn_bad "line 2: 'Bb5' is not a move here (game 2, ply 6): no black bishop" $'1. d4 *\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Bb5 *'
+pgn_bad "line 2: the FEN tag: " $'[Event "x"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n1. e4 *'
+pgn_bad "line 1: expected a tag" $'[Event "x"\n1. e4 *'
+pgn_bad "line 2: a comment '{' is never closed" $'1. e4\ne5 {oops\n2. Nf3 *'
+pgn_bad "line 1: a variation '(' is never closed" $'1. e4 (1. d4 d5\n*'
+pgn_bad "line 1: a ')' closes no variation" $'1. e4 ) e5 *'
+pgn_bad "line 1: [Variant 'Chess960']: only standard chess" $'[Variant "Chess960"]\n1. e4 *'
+bad "--plies: '$tmp/one.fen' holds FEN/EPD lines" match --engine "$fool" --engine "$fool" --openings "$tmp/one.fen" --plies 4
+bad "--plies needs --openings" match --engine "$fool" --engine "$fool" --plies 4
+bad "--plies: expected" match --engine "$fool" --engine "$fool" --openings "$tmp/games.pgn" --plies 0
+bad "--plies: the builtin openings are played whole" match --engine "$fool" --engine "$fool" --openings builtin --plies 4
+
+# The built-in openings: as many as the usage text and docs/chess.md say, each played
+# twice, all different, each a legal position (cutoff perft finds moves in it) after 6 to
+# 10 plies with White to move, and with the material level.
+run match --help
+nbook=$(grep -o -- '--openings builtin *[0-9]* well-known' <<<"$stdout" | grep -o '[0-9][0-9]*')
+ndoc=$(grep -o 'a built-in set of [0-9]* mainline openings' "$(dirname "$0")/../../docs/chess.md" | grep -o '[0-9][0-9]*')
+run match --engine "$fake illegal" --engine "$fake illegal" --games $((2 * ${nbook:-1})) --openings builtin --json
+book=$(fens | awk 'NR % 2')
+nbad=0
+while IFS= read -r f; do
+	read -r place side _ _ _ move <<<"$f"
+	counts=""
+	for p in P N B R Q K; do
+		w=${place//[^$p]/}
+		b=${place//[^${p,}]/}
+		counts+="${#w}:${#b} "
+		[ "${#w}" -eq "${#b}" ] || nbad=$((nbad + 1))
+	done
+	if [ "$side" != w ] || [ "$move" -lt 4 ] || [ "$move" -gt 6 ]; then
+		nbad=$((nbad + 1))
+		echo "# builtin opening not after 6-10 plies with white to move: $f"
+	fi
+	perft=$("$cutoff" perft --fen "$f" --depth 1 --json 2>&1)
+	[[ $perft == *'"nodes":'[1-9]* ]] || { nbad=$((nbad + 1)) && echo "# builtin opening refused by perft: $f: $perft"; }
+done <<<"$book"
+if [ -n "$nbook" ] && [ "$nbook" = "$ndoc" ] && [ "$status" -eq 1 ] &&
+	[ "$(fens | wc -l)" -eq $((2 * nbook)) ] && [ "$(sort -u <<<"$book" | wc -l)" -eq "$nbook" ] &&
+	[ "$(fens | awk 'NR % 2 == 0')" = "$book" ] && [ "$nbad" -eq 0 ]; then
+	ok "--openings builtin: $nbook openings (as the usage and docs/chess.md say), each twice, all different, legal, 6-10 plies, material level"
+else
+	fail "--openings builtin: usage says '$nbook', docs '$ndoc'; exit $status; $(fens | wc -l) games, $(sort -u <<<"$book" | wc -l) different; $nbad bad: $(show "$stderr")"
+fi
+if echo quit | "$cutoff" uci >/dev/null 2>&1; then
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 4 --openings builtin --depth 1 --max-moves 2 --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *'"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0'* ]] &&
+		[ "$(grep -o '"reason":"move limit (2 moves each)"' <<<"$stdout" | wc -l)" -eq 4 ]; then
+		ok "cutoff uci plays from the first two built-in openings (depth 1, 2 moves each): no fault"
+	else
+		fail "cutoff uci from the built-in openings: exit $status: $(show "$stdout") $stderr"
+	fi
+fi
 
 # fault NAME COUNT-FIELD REASON ARGS...: exit 1, the count, and the reason of game 1.
 fault() {

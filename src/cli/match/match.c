@@ -42,11 +42,17 @@ static const char match_usage[] =
 	"games\n"
 	"  --games N            games to play, 1..1000000; default 2. Engine 1 has white in\n"
 	"                       odd games (1, 3, ...) and black in even ones\n"
-	"  --openings FILE      start positions, one FEN or EPD line each (the first four\n"
-	"                       fields, and the two counters when they follow; blank lines\n"
-	"                       and lines starting with # are skipped); each is played\n"
-	"                       twice, colours reversed, and the file is cycled; default\n"
-	"                       the start position\n"
+	"  --openings FILE      start positions, each played twice, colours reversed, the\n"
+	"                       file cycled; default the start position. FILE holds FEN or\n"
+	"                       EPD lines (the first four fields, and the two counters when\n"
+	"                       they follow; blank lines and lines starting with # skipped)\n"
+	"                       or PGN games (when it ends in .pgn or its first line starts\n"
+	"                       with '[' or a move number): each game gives the position\n"
+	"                       after its first --plies plies, or its last if shorter\n"
+	"  --openings builtin   41 well-known mainline openings of 6 to 10 plies each, built\n"
+	"                       in (./builtin for a file of that name)\n"
+	"  --plies N            the plies of each PGN game that make its opening, 1..10000;\n"
+	"                       default 8\n"
 	"  --max-moves N        adjudicate a draw once each side has made N moves; default 0\n"
 	"                       (no limit)\n"
 	"time control (at most one; default --tc 10+0.1)\n"
@@ -141,6 +147,7 @@ static bool take_multi(int argc, char **argv, multi_t *mu, char **rest, int *nre
 typedef struct options {
 	const char *tc, *openings, *pgn, *log;
 	int64_t games, movetime, depth, margin, timeout, max_moves;
+	int64_t plies; /* 0 when not given */
 	uint64_t nodes;
 	bool json;
 	tc_mode_t mode;
@@ -177,6 +184,7 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 		  .min = 0,
 		  .max = 1000000 },
 		{ .name = "openings", .kind = CLI_STRING, .dest.s = &o->openings },
+		{ .name = "plies", .kind = CLI_INT, .dest.i = &o->plies, .min = 1, .max = 10000 },
 		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
 		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },
@@ -272,7 +280,12 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 		return CLI_EXIT_FAIL;
 	}
 	m->game = cutoff_chess_game(m->chess);
-	if (o->openings && (status = match_openings_read(m, o->openings)) != CLI_EXIT_OK)
+	if (o->plies && !o->openings) {
+		cli_error(MATCH_CMD, "--plies needs --openings (a PGN file)");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->openings &&
+	    (status = match_openings_read(m, o->openings, (int)o->plies)) != CLI_EXIT_OK)
 		return status;
 	if ((status = open_outputs(m, o)) != CLI_EXIT_OK)
 		return status;

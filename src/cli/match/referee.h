@@ -9,7 +9,8 @@
  *     match.c     the command: options, the engines' set-up, the loop over the games
  *     game.c      one game: ucinewgame, then each move asked for, timed, checked, played
  *     output.c    the report of each game and of the match: text, JSON and PGN
- *     openings.c  the start positions of --openings
+ *     openings.c  the start positions of --openings: FEN/EPD lines, PGN games
+ *     book.c      the built-in openings (--openings builtin)
  *     engine.c    an engine's process and pipes: spawning it, lines in and out, the UCI
  *                 handshake, stopping it
  *     clock.c     the time control: parsing --tc, the go command, charging a move's time
@@ -19,7 +20,8 @@
  *
  * Calls run downward only: match.c calls the files below it; game.c calls engine.c,
  * clock.c, rules.c and log.c; output.c calls clock.c, rules.c and log.c; engine.c and
- * rules.c call log.c; clock.c, openings.c and log.c call none of the others.
+ * rules.c call log.c; openings.c reads book.c's constants; clock.c, book.c and log.c call
+ * none of the others.
  *
  * Ownership. The match owns its two engines, the records of its games, the openings and
  * the output files; a game (game_t) owns only its list of position keys and borrows the
@@ -275,8 +277,26 @@ int match_rules_over(game_t *gm);
 
 /* ---- openings.c ----------------------------------------------------------------------- */
 
-/* Reads --openings into m->openings. CLI_EXIT_OK, or an exit status after the error. */
-int match_openings_read(match_t *m, const char *path);
+/* The default of --plies: the plies of each PGN game that make its opening. */
+#define MATCH_PGN_PLIES 8
+
+/* Reads --openings into m->openings: `source` is a file of FEN/EPD lines or of PGN games
+ * (told apart by the extension .pgn or by the first line that is not blank or a #
+ * comment), or the word "builtin" for book.c's lines. `plies` is --plies (0 when not
+ * given: MATCH_PGN_PLIES), which applies to a PGN file only. CLI_EXIT_OK, or an exit
+ * status after the one-line error naming the file and line. */
+int match_openings_read(match_t *m, const char *source, int plies);
+
+/* ---- book.c --------------------------------------------------------------------------- */
+
+/* One built-in opening: its name (for messages) and its moves, PGN movetext in SAN. */
+typedef struct match_book_line {
+	const char *name;
+	const char *moves;
+} match_book_line_t;
+
+extern const match_book_line_t match_book[];
+extern const int match_book_count;
 
 /* ---- game.c --------------------------------------------------------------------------- */
 
