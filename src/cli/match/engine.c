@@ -12,6 +12,13 @@
  * are -1 when closed; rbuf[rpos..rlen) is what was read and not yet handed out, and a
  * line longer than the buffer is dropped whole (`skipping` until its newline).
  *
+ * Threads. With --concurrency each slot's engines are used by that slot's thread alone
+ * (slots.c); nothing here is shared but the log (log.c locks it). Slots start their
+ * engines again after a fault on their own threads, so forks may run side by side: every
+ * pipe is made close-on-exec atomically (pipe2), so that a fork on another thread cannot
+ * hand one engine's pipe to another, and the child makes only async-signal-safe calls
+ * until exec.
+ *
  * A read or write never blocks past its deadline: every wait is a poll() bounded by it.
  * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
  * failed write, never as the referee's death.
