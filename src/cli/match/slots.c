@@ -36,8 +36,11 @@
  * stop_at falls to i, no game from i on is handed out, the games before i still in play
  * are played to their end and recorded, and games after i that were in play are played to
  * their end (their engines are in the middle of them) but not recorded. With one slot
- * that is exactly the match stopping after game i-1. Every engine of every slot is then
- * stopped (quit, a short wait, SIGKILL) and reaped: no engine outlives the command.
+ * that is exactly the match stopping after game i-1. A stop decided on a game as it is
+ * recorded (stop_locked() from record(): a stopping rule over the results) falls to the
+ * next index, so that the match is then the same for any N. Either way every engine of
+ * every slot is then stopped (quit, a short wait, SIGKILL) and reaped: no engine outlives
+ * the command.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,27 @@ typedef struct slot {
 	pthread_t thread;
 	bool threaded; /* has a thread of its own to join */
 } slot_t;
+
+/* Stops the match before game `index`, for the reason `why`, unless it stops earlier
+ * already. Under m->lock: a stop decided on a game being recorded (by record(), which
+ * holds the lock) stops before index + 1, and the games after it in play are not
+ * recorded, so that the match is the same for any --concurrency. */
+static void stop_locked(match_t *m, int index, const char *why)
+{
+	if (index < m->stop_at) {
+		m->stop_at = index;
+		m->stopped = why;
+	}
+}
+
+/* Stops the match before game `index` for a failure `why`: exit status 1. */
+static void stop(match_t *m, int index, const char *why)
+{
+	pthread_mutex_lock(&m->lock);
+	stop_locked(m, index, why);
+	m->status = CLI_EXIT_FAIL;
+	pthread_mutex_unlock(&m->lock);
+}
 
 /* Counts game `index`, the next in order, and reports it. Under m->lock. */
 static void record(match_t *m, int index)
@@ -99,18 +123,6 @@ static int take(match_t *m)
 	int index = m->next < m->stop_at ? m->next++ : -1;
 	pthread_mutex_unlock(&m->lock);
 	return index;
-}
-
-/* Stops the match before game `index`, for the reason `why`. */
-static void stop(match_t *m, int index, const char *why)
-{
-	pthread_mutex_lock(&m->lock);
-	if (index < m->stop_at) {
-		m->stop_at = index;
-		m->stopped = why;
-	}
-	m->status = CLI_EXIT_FAIL;
-	pthread_mutex_unlock(&m->lock);
 }
 
 /* Starts again whoever faulted, so that the next game starts clean. False (printed) when
