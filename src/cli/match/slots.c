@@ -15,13 +15,13 @@
  *
  * Shared state, all of it in the match_t and under m->lock (referee.h's struct match):
  *
- *     field            written by                        read by
- *     next             take(), to hand out game `next`    take()
- *     stop_at          stop(): only ever lowered          take(), finish()
- *     games[i] fields  the slot playing game i, unlocked  finish() once games[i].finished
- *     games[i].finished the slot playing game i, locked   finish()
- *     played, totals,  record(), from finish()            finish(); the report after
- *     status, stopped  record() and stop()                the join
+ *     field              written by                         read by
+ *     next               take(), to hand out game `next`    take()
+ *     stop_at, stopped   stop_locked(): only ever lowered   take(), finish(); the report
+ *     games[i]           the slot playing game i, unlocked  record(), once it is finished
+ *     games[i].finished  the slot playing game i, locked    finish()
+ *     played, totals     record(), from finish()            finish(); the report
+ *     status             record() and stop()                the report, after the join
  *
  * Game i's record is written only by the slot that took it, and read by another thread
  * only after that slot set `finished` under the lock (the lock orders the writes before
