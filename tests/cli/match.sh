@@ -10,12 +10,18 @@
 # variations, NAGs, results, [FEN], --plies; a bad move or file named by its line) and
 # the built-in set (its size as documented, each position distinct, legal and level), the
 # fault counts (illegal moves, time losses, crashes, no answers) and exit status 1 for any
-# fault, PGN in SAN, the usage errors (one line on stderr, exit 2). When `cutoff uci`
+# fault, PGN in SAN, the usage errors (one line on stderr, exit 2). --concurrency 2 and 3:
+# every game played, recorded in game order and the same as with one slot (results,
+# PGN), each opening's pair with the colours reversed, the log tagged by slot; four slow
+# games at once on clocks that only separate clocks survive; a stop when an engine cannot
+# be started again; every engine process gone after each match; the unfair-clock warning
+# exactly when the slots times the engines' Threads exceed the CPUs. When `cutoff uci`
 # exists, real games of cutoff against itself (two at depth 3, every game over by the
 # rules; two on a clock; four from the built-in openings at depth 1); with
 # Stockfish installed, one game of Stockfish against itself. Nothing here asserts a time:
-# the fake engines answer at once, a time loss is an engine that never does, and the real
-# games on a clock allow a 2 s margin.
+# the fake engines answer at once (or after a fixed sleep, with at least 1.2 s to spare on
+# the clock), a time loss is an engine that never does, and the real games on a clock
+# allow a 2 s margin.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -51,11 +57,18 @@ bad() {
 
 # The fake engine: fake.sh MODE [MOVE...]. MODE script plays MOVE number n at ply n of the
 # game (counted from the position it was given); the other modes misbehave at the first go.
+# From its environment (for --concurrency): FAKE_PIDFILE, a file it appends its PID to;
+# FAKE_MAXSTARTS=N, exit at once when that file holds more than N PIDs (a start that
+# fails); FAKE_DELAY, seconds to sleep before each bestmove; FAKE_THREADS, declare Threads.
 cat >"$tmp/fake.sh" <<'EOF'
 mode=$1
 shift
 moves=("$@")
 pos=""
+[ -z "${FAKE_PIDFILE:-}" ] || echo $$ >>"$FAKE_PIDFILE"
+if [ -n "${FAKE_MAXSTARTS:-}" ] && [ "$(wc -l <"$FAKE_PIDFILE")" -gt "$FAKE_MAXSTARTS" ]; then
+	exit 1
+fi
 while IFS= read -r line; do
 	case $line in
 	uci)
@@ -67,11 +80,13 @@ while IFS= read -r line; do
 		echo "id name fake $mode"
 		echo "option name Hash type spin default 1 min 1 max 16"
 		echo "option name Clear Hash type button"
+		[ -z "${FAKE_THREADS:-}" ] || echo "option name Threads type spin default 1 min 1 max 4096"
 		echo "uciok"
 		;;
 	isready) echo "readyok" ;;
 	position*) pos=$line ;;
 	go*)
+		[ -z "${FAKE_DELAY:-}" ] || sleep "$FAKE_DELAY"
 		case $mode in
 		script)
 			n=0
@@ -370,6 +385,160 @@ if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ]; then
 else
 	fail "match --help: exit $status"
 fi
+
+# --concurrency: several games at once, each slot with its own two engine processes. The
+# fakes here are fake.sh's script mode with its environment set (FAKE_PIDFILE and the
+# others, at the top of fake.sh).
+conc() { # conc PIDFILE DELAY MOVE...: a scripted fake that logs its PID, sleeps, has Threads
+	local pidfile=$1 delay=$2
+	shift 2
+	echo "env FAKE_PIDFILE=$pidfile FAKE_DELAY=$delay FAKE_THREADS=1 bash $tmp/fake.sh script $*"
+}
+# reaped PIDFILE WHAT: every engine whose PID is in PIDFILE is gone after the match.
+reaped() {
+	local pid alive=""
+	while read -r pid; do
+		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
+	done <"$1"
+	if [ -n "$alive" ]; then
+		fail "$2: engines still running after the match:$alive"
+		kill $alive 2>/dev/null
+	else
+		ok "$2: all $(wc -l <"$1") engine processes gone after the match"
+	fi
+}
+# The games of the last --json run without their times (number, colours, start, result,
+# reason, fault, plies, moves), one a line, then the totals.
+summary() {
+	grep -o '"game":[0-9]*,"white":[12],"black":[12],"fen":"[^"]*","result":"[^"]*","winner":[^,]*,"reason":"[^"]*","fault":[^,]*,\("fault_engine":[12],\)\{0,1\}"plies":[0-9]*,"moves":"[^"]*"' <<<"$stdout"
+	grep -o '"totals":{[^}]*}' <<<"$stdout"
+}
+
+# Three openings, each played twice (colours reversed), the file cycled: fool's mate from
+# the start (black mates), a stalemate already on the board, and a position where the
+# fool's first move f2f3 is illegal (white forfeits; its engine is started again). Eight
+# games at 0.1 s a move: 3 W, 2 D, 3 L for engine 1, two illegal moves, exit 1. With 2 and
+# 3 slots the games end out of order (the stalemates at once, the mates after 4 moves) and
+# must be recorded exactly as with one.
+cat >"$tmp/conc.epd" <<'EOF'
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+7k/8/6Q1/8/8/8/8/K7 b - - 0 1
+4k3/8/8/8/8/8/8/4K2R w - - 0 1
+EOF
+for n in 1 2 3; do
+	: >"$tmp/pids$n"
+	cfool=$(conc "$tmp/pids$n" 0.1 f2f3 e7e5 g2g4 d8h4)
+	run match --engine "$cfool" --engine "$cfool" --games 8 --openings "$tmp/conc.epd" --concurrency $n \
+		--json --pgn "$tmp/conc$n.pgn" --log "$tmp/conc$n.log"
+	summary >"$tmp/summary$n"
+	grep -v '^\[Date ' "$tmp/conc$n.pgn" >"$tmp/pgn$n"
+	if [ "$status" -ne 1 ] || [ "$(grep -c '"game":' "$tmp/summary$n")" -ne 8 ] ||
+		! grep -q '"totals":{"games":8,"wins":3,"draws":2,"losses":3,"score":0.5,"illegal_moves":2,' "$tmp/summary$n"; then
+		fail "--concurrency $n: exit $status (1 expected), 8 games, 3 W 2 D 3 L, 2 illegal moves: $(show "$stdout $stderr")"
+	elif [ "$n" -gt 1 ] && ! cmp -s "$tmp/summary1" "$tmp/summary$n"; then
+		fail "--concurrency $n: games differ from --concurrency 1: $(diff "$tmp/summary1" "$tmp/summary$n" | head -5)"
+	elif [ "$n" -gt 1 ] && ! cmp -s "$tmp/pgn1" "$tmp/pgn$n"; then
+		fail "--concurrency $n: PGN differs from --concurrency 1: $(diff "$tmp/pgn1" "$tmp/pgn$n" | head -5)"
+	else
+		ok "--concurrency $n: 8 games, exit 1, 3 W 2 D 3 L, 2 illegal moves$([ "$n" -gt 1 ] && echo ", every game and the PGN as with --concurrency 1")"
+	fi
+	reaped "$tmp/pids$n" "--concurrency $n"
+done
+# Each opening's pair: games 2k+1 and 2k+2 from the same position, engine 1 white then black.
+pairs=$(sed -n 's/^"game":\([0-9]*\),"white":\([12]\),"black":[12],"fen":"\([^"]*\)".*/\1 \2 \3/p' "$tmp/summary3" |
+	awk '{ fen = $0; sub(/^[0-9]+ [12] /, "", fen)
+		if ($1 % 2) { f = fen; w = $2 } else if (w == 1 && $2 == 2 && f == fen) n++ }
+		END { print n + 0 }')
+if [ "$pairs" -eq 4 ]; then
+	ok "--concurrency 3: 4 pairs, each one opening with engine 1 white then black"
+else
+	fail "--concurrency 3: $pairs good pairs of 4: $(cat "$tmp/summary3")"
+fi
+# Which slot plays which game is the threads' race; that games 1 and 2 overlap is not.
+g2_start=$(grep -n -- '-- game 2: slot [1-3],' "$tmp/conc3.log" | cut -d: -f1)
+g1_end=$(grep -n -- '-- game 1: 0-1' "$tmp/conc3.log" | cut -d: -f1)
+if [ "$(sort -u "$tmp/pids3" | wc -l)" -ne 8 ]; then
+	fail "--concurrency 3: $(sort -u "$tmp/pids3" | wc -l) engine PIDs, expected 8 (6 engines, 2 restarts)"
+elif ! grep -q ' 3:2> uci$' "$tmp/conc3.log" || ! grep -q ' [1-3]:[12]< bestmove ' "$tmp/conc3.log"; then
+	fail "--concurrency 3: the log's engine lines do not name their slots: $(show "$(head -20 "$tmp/conc3.log")")"
+elif [ -z "$g2_start" ] || [ -z "$g1_end" ] || [ "$g2_start" -gt "$g1_end" ]; then
+	fail "--concurrency 3: game 2 did not start before game 1 ended: $(show "$(grep -- ' -- game' "$tmp/conc3.log")")"
+else
+	ok "--concurrency 3: 6 engine processes and 2 restarts (8 PIDs), the log tags each slot's lines, game 2 starts before game 1 ends"
+fi
+run match --engine "$cfool" --engine "$cfool" --games 8 --openings "$tmp/conc.epd" --concurrency 3
+if [ "$(awk '$1 ~ /^[0-9]+$/ && NF > 5 { printf "%s ", $1 }' "$tmp/out")" = "1 2 3 4 5 6 7 8 " ] &&
+	[[ $stdout == *$'\nconcurrency '*'3 games at once, up to 1 thread an engine'* ]]; then
+	ok "--concurrency 3, text: the game lines in game order, and the concurrency line"
+else
+	fail "--concurrency 3, text: $(show "$stdout")"
+fi
+
+# Separate clocks: four games at once, 0.4 s a move, 2 s each on a clock without increment.
+# Each side of each game uses 0.8 s (2 moves) and mates or is mated; one clock shared by
+# the four games (or by an engine's games) would run out after the fifth move.
+: >"$tmp/pids"
+slow=$(conc "$tmp/pids" 0.4 f2f3 e7e5 g2g4 d8h4)
+run match --engine "$slow" --engine "$slow" --games 4 --concurrency 4 --tc 2 --json --log "$tmp/slow.log"
+first_end=$(grep -n -- '-- game [0-9]*: 0-1' "$tmp/slow.log" | head -1 | cut -d: -f1)
+last_start=$(grep -n -- '-- game 4: slot [1-4],' "$tmp/slow.log" | cut -d: -f1)
+if [ "$status" -eq 0 ] && [[ $stdout == *'"games":4,"wins":2,"draws":0,"losses":2,"score":0.5,"illegal_moves":0,"time_losses":0,'* ]] &&
+	[ "$(grep -o '"reason":"checkmate"' <<<"$stdout" | wc -l)" -eq 4 ] &&
+	[ -n "$first_end" ] && [ -n "$last_start" ] && [ "$last_start" -lt "$first_end" ]; then
+	ok "four slow games at once on 2 s clocks (0.4 s a move): all four side by side, each on its own clock, no time loss"
+else
+	fail "slow games at once: exit $status: $(show "$stdout $stderr")"
+fi
+reaped "$tmp/pids" "four slow games at once"
+
+# A stop: engine 2 plays an illegal move in every game and cannot be started again after
+# it (its 3rd start exits). Two slots, one game each (engine 1 takes 0.3 s a move, so
+# that slot 2 takes game 2 before slot 1 is free): games 1 and 2 are played and recorded,
+# the match stops before game 3, and every engine is stopped.
+: >"$tmp/pids" && : >"$tmp/pids2"
+run match --engine "$(conc "$tmp/pids" 0.3 f2f3 e7e5 g2g4 d8h4)" \
+	--engine "env FAKE_MAXSTARTS=2 $(conc "$tmp/pids2" 0 e2e5 e2e5)" --games 6 --concurrency 2 --json
+if [ "$status" -eq 1 ] && [[ $stdout == *'"totals":{"games":2,"wins":2,"draws":0,"losses":0,"score":1,"illegal_moves":2,'* ]] &&
+	[[ $stdout == *'"stopped":"an engine could not be started again after a fault"'* ]] &&
+	[[ $stderr == *"engine 2"* ]]; then
+	ok "--concurrency 2, an engine that cannot be started again: 2 games recorded, stopped, exit 1"
+else
+	fail "--concurrency 2 stop: exit $status: $(show "$stdout $stderr")"
+fi
+cat "$tmp/pids2" >>"$tmp/pids"
+reaped "$tmp/pids" "--concurrency 2, stopped"
+
+# The unfair-clock warning: N games at once times the most Threads an engine is given,
+# against the CPUs this process may use (nproc follows the affinity mask, as the referee).
+cpus=$(nproc)
+cfast=$(conc "$tmp/pids" 0 f2f3 e7e5 g2g4 d8h4)
+unfair() { # unfair yes|no ARGS...: a warning on stderr and "unfair_clock" as expected
+	local want=$1 flag=false warned=no
+	shift
+	run match --engine "$cfast" --engine "$cfast" --games 2 --json "$@"
+	[[ $stderr == *"warning: "*"the clocks are unfair"* ]] && warned=yes
+	[ "$want" = yes ] && flag=true
+	if [ "$status" -eq 0 ] && [ "$warned" = "$want" ] && [[ $stdout == *"\"unfair_clock\":$flag"* ]]; then
+		ok "$* on $cpus CPUs: warning $want, \"unfair_clock\":$flag"
+	else
+		fail "$* on $cpus CPUs: exit $status, warning expected: $want: $(show "$stdout $stderr")"
+	fi
+}
+unfair yes --concurrency 2 --option Threads="$cpus"
+unfair no --concurrency 1 --option Threads="$cpus"
+unfair yes --concurrency 2 --option2 Threads="$cpus"
+unfair yes --concurrency 1 --option1 Threads=$((cpus + 1))
+# The last Threads an engine is sent is the one it uses.
+unfair no --concurrency 1 --option Threads=$((cpus * 4)) --option1 Threads=1 --option2 Threads=1
+run match --engine "$cfast" --engine "$cfast" --games 2 --concurrency 2 --option Threads="$cpus"
+if [[ $stdout == *$'\nconcurrency '*"2 games at once, up to $cpus thread"*"the clocks are unfair"* ]]; then
+	ok "text report: the clocks are unfair"
+else
+	fail "text report, unfair clocks: $(show "$stdout")"
+fi
+for n in 0 257 x; do
+	bad "--concurrency: expected an integer in 1..256" match --engine "$fool" --engine "$fool" --concurrency $n
+done
 
 # Real games. Their moves and endings are judged strictly (no illegal move, no fault, every
 # game over by the rules); their times are not, since ctest runs tests side by side and a

@@ -12,6 +12,13 @@
  * are -1 when closed; rbuf[rpos..rlen) is what was read and not yet handed out, and a
  * line longer than the buffer is dropped whole (`skipping` until its newline).
  *
+ * Threads. With --concurrency each slot's engines are used by that slot's thread alone
+ * (slots.c); nothing here is shared but the log (log.c locks it). Slots start their
+ * engines again after a fault on their own threads, so forks may run side by side: every
+ * pipe is made close-on-exec atomically (pipe2), so that a fork on another thread cannot
+ * hand one engine's pipe to another, and the child makes only async-signal-safe calls
+ * until exec.
+ *
  * A read or write never blocks past its deadline: every wait is a poll() bounded by it.
  * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
  * failed write, never as the referee's death.
@@ -111,7 +118,7 @@ static bool take_line(engine_t *e, char **line)
 		if (n > 0 && start[n - 1] == '\r')
 			n--;
 		start[n] = '\0';
-		match_log_line(e->log, e->id, "<", start, n);
+		match_log_line(e->log, e->slot, e->id, "<", start, n);
 		*line = start;
 		return true;
 	}
@@ -180,7 +187,7 @@ void match_engine_drain(engine_t *e)
 int match_engine_send(engine_t *e, const char *text)
 {
 	size_t n = strlen(text);
-	match_log_line(e->log, e->id, ">", text, n);
+	match_log_line(e->log, e->slot, e->id, ">", text, n);
 	char *msg = malloc(n + 1);
 	if (!msg)
 		return -1;
@@ -209,6 +216,15 @@ int match_engine_send(engine_t *e, const char *text)
 	}
 	free(msg);
 	return status;
+}
+
+/* A note in the log about the engine: "engine 1 WHAT", or "engine 1 of slot 2 WHAT". */
+static void engine_note(const engine_t *e, const char *what)
+{
+	if (e->slot > 0)
+		match_log_note(e->log, "engine %d of slot %d %s", e->id, e->slot, what);
+	else
+		match_log_note(e->log, "engine %d %s", e->id, what);
 }
 
 /* Waits up to `ms` for the engine's process to end; true with *status set when it has. */
@@ -249,7 +265,7 @@ void match_engine_stop(engine_t *e, bool ask)
 		kill(e->pid, SIGKILL);
 		waitpid(e->pid, &status, 0);
 	}
-	match_log_note(e->log, "engine %d stopped", e->id);
+	engine_note(e, "stopped");
 	engine_close_fds(e);
 	e->pid = 0;
 }
@@ -329,7 +345,13 @@ static int engine_spawn(engine_t *e)
 	fcntl(e->from, F_SETFL, fcntl(e->from, F_GETFL) | O_NONBLOCK);
 	e->rlen = e->rpos = 0;
 	e->skipping = false;
-	match_log_note(e->log, "engine %d started: pid %d: %s", e->id, (int)pid, e->command);
+	if (e->log->f) {
+		match_sb_t what = { 0 };
+		match_sb_printf(&what, "started: pid %d: ", (int)pid);
+		match_sb_str(&what, e->command);
+		engine_note(e, match_sb_text(&what));
+		free(what.p);
+	}
 	return 0;
 fail:
 	for (int i = 0; i < 2; i++) {

@@ -9,7 +9,10 @@
  * (read only), and everything it writes is its own record, its own game_t and its own two
  * engines, so that games given their own game_t and engines could be played side by side.
  *
- * One engine thinks at a time, and the referee waits for it with poll() (engine.c).
+ * One engine of the game thinks at a time, and the referee waits for it with poll()
+ * (engine.c). With --concurrency each slot plays its games on its own thread (slots.c):
+ * a game's clocks are its game_t's, charged from its own engine's answer, so that games
+ * side by side share no clock; the match's settings are only read.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -168,6 +171,7 @@ static fault_t ask_move(game_t *gm)
 		return f;
 	int64_t took = e->rtime - t0;
 	e->moves++;
+	gm->g->nmoves[colour]++;
 	if (!match_tc_charge(gm, e, colour, took, limit)) {
 		char why[REASON_SIZE];
 		snprintf(why, sizeof(why),
@@ -205,6 +209,7 @@ static void begin(const match_t *m, engine_t *eng, int index, game_t *gm)
 		gm->clock[c] = m->tc.base;
 		g->min_clock[c] = INT64_MAX;
 		g->used[c] = 0;
+		g->nmoves[c] = 0;
 	}
 	gm->colour = match_fen_side(g->fen);
 }
@@ -213,8 +218,13 @@ int match_game_play(const match_t *m, engine_t *eng, int index, game_t *gm)
 {
 	begin(m, eng, index, gm);
 	game_rec_t *g = gm->g;
-	match_log_note(&m->log, "game %d: engine %d white, engine %d black, from %s", index + 1,
-	               g->white + 1, 2 - g->white, g->fen);
+	if (eng[0].slot > 0)
+		match_log_note(&m->log,
+		               "game %d: slot %d, engine %d white, engine %d black, from %s",
+		               index + 1, eng[0].slot, g->white + 1, 2 - g->white, g->fen);
+	else
+		match_log_note(&m->log, "game %d: engine %d white, engine %d black, from %s",
+		               index + 1, g->white + 1, 2 - g->white, g->fen);
 	for (int c = 0; c < 2; c++) {
 		if (new_game(gm, c) != FAULT_NONE)
 			return CLI_EXIT_OK;

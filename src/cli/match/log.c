@@ -7,7 +7,10 @@
  *
  * The log holds every line exchanged with the engines and the referee's notes, each timed
  * in seconds from the match's t0 and flushed at once, so that the log of a referee that
- * was killed is whole up to that moment.
+ * was killed is whole up to that moment. Lines are written as they happen, so with
+ * --concurrency the slots' lines interleave: each engine line names its slot ("2:1>"),
+ * and each game's first note its slot. One fprintf is one line (stdio locks the stream
+ * per call); a note of several calls holds the stream's lock across them.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -51,12 +54,16 @@ void match_sb_printf(match_sb_t *b, const char *fmt, ...)
 
 const char *match_sb_text(const match_sb_t *b) { return b->p ? b->p : ""; }
 
-void match_log_line(const match_log_t *log, int id, const char *dir, const char *text, size_t n)
+void match_log_line(const match_log_t *log, int slot, int id, const char *dir, const char *text,
+                    size_t n)
 {
 	if (!log->f)
 		return;
-	fprintf(log->f, "%10.3f %d%s %.*s\n", secs((int64_t)cli_now_ns() - log->t0), id, dir,
-	        (int)n, text);
+	double t = secs((int64_t)cli_now_ns() - log->t0);
+	if (slot > 0)
+		fprintf(log->f, "%10.3f %d:%d%s %.*s\n", t, slot, id, dir, (int)n, text);
+	else
+		fprintf(log->f, "%10.3f %d%s %.*s\n", t, id, dir, (int)n, text);
 	fflush(log->f);
 }
 
@@ -65,10 +72,12 @@ void match_log_note(const match_log_t *log, const char *fmt, ...)
 	if (!log->f)
 		return;
 	va_list ap;
+	flockfile(log->f); /* one line, whichever slots write at once */
 	fprintf(log->f, "%10.3f -- ", secs((int64_t)cli_now_ns() - log->t0));
 	va_start(ap, fmt);
 	vfprintf(log->f, fmt, ap);
 	va_end(ap);
 	fputc('\n', log->f);
 	fflush(log->f);
+	funlockfile(log->f);
 }

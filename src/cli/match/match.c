@@ -4,19 +4,40 @@
  * move with the chess adapter and adjudicates the end of each game (game.c, rules.c), and
  * reports each game and the match (output.c).
  *
- * This file is the command: the options, the engines set up and started, the files
- * opened, the loop over the games (colours alternate, the openings cycle, an engine that
- * faulted is started again before the next game), the totals, and the cleanup on every
- * path. It owns the match_t and everything in it; referee.h says what each file does.
+ * This file is the command: the options, the engines' commands checked, the files
+ * opened, the games played (slots.c), the report, and the cleanup on every path. It owns
+ * the match_t and everything in it; referee.h says what each file does.
  *
- * Single-threaded: one game at a time, one engine thinking at a time.
+ * Concurrency. --concurrency N (1..256, default 1, never more than --games) plays N games
+ * at once in N slots (slots.c): each slot has its own two engine processes, started and
+ * handshaken before the first game, started again after a fault before that slot's next
+ * game, and its own game_t, with its own clocks charged from its own engines' answers; a
+ * slot plays on a thread of its own (the first on this one, so that N = 1 is the
+ * single-threaded referee, one game and one engine thinking at a time). Games are handed
+ * out in order from a counter under the match's lock, so the two games of an opening (2k+1
+ * and 2k+2, colours reversed) go out one after the other; they are recorded in game order
+ * — a game that ends early waits for the games before it — so the game lines, the PGN,
+ * the totals and the JSON are in game order and do not depend on N when the engines are
+ * deterministic. The --log is written as things happen, each engine line tagged with its
+ * slot ("2:1>" is slot 2's engine 1) and each game's first note naming its slot. A stop
+ * (an engine that cannot be started again, the referee failing) stops every slot: no new
+ * game is handed out, the games in play end, every engine is stopped and reaped.
+ *
+ * One engine of a game thinks at a time (no pondering), so N games think on N times the
+ * engines' threads; when N times the most Threads an engine is given (--option,
+ * --option1, --option2 Threads=T, 1 without) exceeds the CPUs this process may use
+ * (sched_getaffinity), a warning on stderr says the clocks are unfair — an engine's clock
+ * runs while it waits for a CPU — and the text and JSON reports say so too.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT, strncasecmp */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -39,6 +60,10 @@ static const char match_usage[] =
 	"                       button; repeatable; the engine must declare the option\n"
 	"  --option1 NAME=VALUE, --option2 NAME=VALUE\n"
 	"                       the same for engine 1 or engine 2 only (sent after --option)\n"
+	"  --concurrency N      games played at once, 1..256, each by its own two engine\n"
+	"                       processes; default 1. Results are reported in game order.\n"
+	"                       A warning when N times the most Threads an engine is given\n"
+	"                       (--option Threads=T) exceeds the CPUs: the clocks are unfair\n"
 	"games\n"
 	"  --games N            games to play, 1..1000000; default 2. Engine 1 has white in\n"
 	"                       odd games (1, 3, ...) and black in even ones\n"
@@ -146,7 +171,7 @@ static bool take_multi(int argc, char **argv, multi_t *mu, char **rest, int *nre
 /* The values of the single options, as cli_parse() leaves them. */
 typedef struct options {
 	const char *tc, *openings, *pgn, *log;
-	int64_t games, movetime, depth, margin, timeout, max_moves;
+	int64_t games, movetime, depth, margin, timeout, max_moves, concurrency;
 	int64_t plies; /* 0 when not given */
 	uint64_t nodes;
 	bool json;
@@ -157,7 +182,7 @@ typedef struct options {
  * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
 static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, options_t *o)
 {
-	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60 };
+	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60, .concurrency = 1 };
 	cli_opt_t opts[] = {
 		{ .name = "games", .kind = CLI_INT, .dest.i = &o->games, .min = 1, .max = 1000000 },
 		{ .name = "tc", .kind = CLI_STRING, .dest.s = &o->tc },
@@ -183,6 +208,11 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 		  .dest.i = &o->max_moves,
 		  .min = 0,
 		  .max = 1000000 },
+		{ .name = "concurrency",
+		  .kind = CLI_INT,
+		  .dest.i = &o->concurrency,
+		  .min = 1,
+		  .max = MAX_CONCURRENCY },
 		{ .name = "openings", .kind = CLI_STRING, .dest.s = &o->openings },
 		{ .name = "plies", .kind = CLI_INT, .dest.i = &o->plies, .min = 1, .max = 10000 },
 		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
@@ -261,6 +291,50 @@ static int open_outputs(match_t *m, const options_t *o)
 	return CLI_EXIT_OK;
 }
 
+/* The Threads engine `e` is given: the last Threads=T among its options (--option, then
+ * its own --optionN), 1 when there is none or T is not a count. */
+static int64_t engine_threads(const engine_t *e)
+{
+	int64_t threads = 1, t;
+	for (int i = 0; i < e->nsetopts; i++) {
+		const char *o = e->setopts[i];
+		if (strncasecmp(o, "Threads=", 8) == 0 && cli_int_value(o + 8, 1, INT32_MAX, &t))
+			threads = t;
+	}
+	return threads;
+}
+
+/* The CPUs this process may run on. */
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+/* The slots (no more than the games), and the warning when more engine threads think at
+ * once than there are CPUs: one engine of each game thinks at a time (no pondering), so
+ * that is the slots times the most threads an engine is given. */
+static void set_concurrency(match_t *m, int64_t concurrency)
+{
+	m->concurrency = (int)(concurrency < m->ngames ? concurrency : m->ngames);
+	m->cpus = usable_cpus();
+	int64_t t0 = engine_threads(&m->eng[0]), t1 = engine_threads(&m->eng[1]);
+	m->threads = t0 > t1 ? t0 : t1;
+	m->unfair_clock = m->concurrency * m->threads > m->cpus;
+	if (m->unfair_clock)
+		cli_error(
+			MATCH_CMD,
+			"warning: %d game%s at once x %" PRId64 " thread%s (the most an engine is "
+			"given) = %" PRId64 " threads thinking on %d CPU%s: the clocks are unfair "
+			"(an engine's clock runs while it waits for a CPU)",
+			m->concurrency, m->concurrency == 1 ? "" : "s", m->threads,
+			m->threads == 1 ? "" : "s", m->concurrency * m->threads, m->cpus,
+			m->cpus == 1 ? "" : "s");
+}
+
 /* Everything before the first game: the engines' commands, the chess tables, the
  * openings, the output files, the games' records. CLI_EXIT_OK, or an exit status after
  * the one-line error. */
@@ -273,6 +347,8 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 		if (status != CLI_EXIT_OK)
 			return status;
 	}
+	m->json = o->json;
+	set_concurrency(m, o->concurrency);
 	int err;
 	m->chess = cutoff_chess_new(&err);
 	if (!m->chess) {
@@ -297,73 +373,14 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 	return CLI_EXIT_OK;
 }
 
-/* Counts game `index`, just played, and reports it. */
-static void record(match_t *m, int index, bool json)
-{
-	const game_rec_t *g = &m->games[index];
-	m->played++;
-	if (g->winner < 0)
-		m->draws++;
-	else if (g->winner == 0)
-		m->wins++;
-	else
-		m->losses++;
-	match_log_note(&m->log, "game %d: %s %s", index + 1, g->result, g->reason);
-	if (!json)
-		match_print_game_line(m, index, g);
-	if (m->pgn)
-		match_write_pgn(m, g, index + 1);
-}
-
-/* Starts again whoever faulted, so that the next game starts clean. False (printed) when
- * one cannot be. */
-static bool restart_broken(match_t *m)
-{
-	for (int k = 0; k < 2; k++) {
-		engine_t *e = &m->eng[k];
-		if (!e->broken && e->pid > 0)
-			continue;
-		match_engine_stop(e, false);
-		if (match_engine_start(e) != CLI_EXIT_OK)
-			return false;
-	}
-	return true;
-}
-
-/* Plays the games with `gm`, the engines started. The command's exit status. */
-static int play_games(match_t *m, game_t *gm, bool json)
-{
-	int status = CLI_EXIT_OK;
-	for (int i = 0; i < m->ngames; i++) {
-		int rc = match_game_play(m, m->eng, i, gm);
-		if (rc != CLI_EXIT_OK) {
-			m->stopped = "the referee failed";
-			match_sb_str(&m->games[i].moves, "");
-			return rc;
-		}
-		record(m, i, json);
-		if (m->games[i].fault != FAULT_NONE)
-			status = CLI_EXIT_FAIL;
-		if (i + 1 < m->ngames && !restart_broken(m)) {
-			m->stopped = "an engine could not be started again after a fault";
-			return CLI_EXIT_FAIL;
-		}
-	}
-	return status;
-}
-
 /* Starts the engines, plays the games and reports the match. The command's exit status. */
 static int play_match(match_t *m, bool json)
 {
 	char q[CLI_QUOTE_SIZE];
-	int status;
-	for (int i = 0; i < 2; i++) {
-		if ((status = match_engine_start(&m->eng[i])) != CLI_EXIT_OK)
-			return status;
-	}
-	game_t gm = { 0 };
-	status = play_games(m, &gm, json);
-	match_game_free(&gm);
+	int status = match_slots_play(m);
+	if (status != CLI_EXIT_OK)
+		return status; /* an engine could not be started: nothing to report */
+	status = m->status;
 	if (json)
 		match_write_json(m);
 	else

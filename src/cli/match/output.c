@@ -5,7 +5,10 @@
  * Owns nothing: it reads the match's settings, engines and game records and writes to
  * stdout or the PGN file. Engine 1's side is the side of every count (wins, draws,
  * losses, score); colours are by game. Times are in seconds; a least clock left is "-" in
- * the text and null in the JSON when no move was timed (--depth, --nodes).
+ * the text and null in the JSON when no move was timed (--depth, --nodes). The games are
+ * reported in game order whatever --concurrency (slots.c records them so); the text says
+ * how many were played at once when more than one was, or when the clocks were unfair
+ * (more engine threads thinking at once than CPUs), and the JSON's control always does.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -61,6 +64,12 @@ void match_print_totals(const match_t *m)
 		cli_field(stdout, "time control", "depth %" PRId64, tc->depth);
 	else
 		cli_field(stdout, "time control", "%" PRIu64 " nodes", tc->nodes);
+	if (m->concurrency > 1 || m->unfair_clock)
+		cli_field(stdout, "concurrency",
+		          "%d game%s at once, up to %" PRId64 " thread%s an engine, on %d CPU%s%s",
+		          m->concurrency, m->concurrency == 1 ? "" : "s", m->threads,
+		          m->threads == 1 ? "" : "s", m->cpus, m->cpus == 1 ? "" : "s",
+		          m->unfair_clock ? ": the clocks are unfair" : "");
 	cli_field(stdout, "games", "%d", m->played);
 	cli_field(stdout, "engine 1 score", "%d W, %d D, %d L (%.1f %%)", m->wins, m->draws,
 	          m->losses, m->played ? 100.0 * (m->wins + 0.5 * m->draws) / m->played : 0.0);
@@ -109,8 +118,9 @@ static void json_engines(json_writer_t *w, const match_t *m)
 	json_end(w);
 }
 
-static void json_control(json_writer_t *w, const tc_t *tc)
+static void json_control(json_writer_t *w, const match_t *m)
 {
+	const tc_t *tc = &m->tc;
 	json_begin_object(w, "control");
 	json_string(w, "mode", mode_names[tc->mode]);
 	if (tc->mode == TC_CLOCK) {
@@ -125,6 +135,10 @@ static void json_control(json_writer_t *w, const tc_t *tc)
 		json_uint(w, "nodes", tc->nodes);
 	}
 	json_int(w, "margin_ms", tc->margin / NS_PER_MS);
+	json_int(w, "concurrency", m->concurrency);
+	json_int(w, "threads", m->threads);
+	json_int(w, "cpus", m->cpus);
+	json_bool(w, "unfair_clock", m->unfair_clock);
 	json_end(w);
 }
 
@@ -177,7 +191,7 @@ void match_write_json(const match_t *m)
 	json_init(&w, stdout);
 	json_begin_object(&w, NULL);
 	json_engines(&w, m);
-	json_control(&w, &m->tc);
+	json_control(&w, m);
 	json_begin_array(&w, "games");
 	for (int i = 0; i < m->played; i++)
 		json_game(&w, i, &m->games[i]);

@@ -6,7 +6,9 @@
  *
  * The files, from the top down:
  *
- *     match.c     the command: options, the engines' set-up, the loop over the games
+ *     match.c     the command: options, the engines' set-up, the report
+ *     slots.c     the games played --concurrency at a time, each slot with its own two
+ *                 engines, handed out and recorded in game order
  *     game.c      one game: ucinewgame, then each move asked for, timed, checked, played
  *     output.c    the report of each game and of the match: text, JSON and PGN
  *     openings.c  the start positions of --openings: FEN/EPD lines, PGN games
@@ -18,20 +20,24 @@
  *                 insufficient material, repetition, the move limit, forfeits; FEN fields
  *     log.c       the --log file and the growing strings the other files build lines in
  *
- * Calls run downward only: match.c calls the files below it; game.c calls engine.c,
+ * Calls run downward only: match.c calls the files below it; slots.c calls game.c,
+ * engine.c, output.c and log.c; game.c calls engine.c,
  * clock.c, rules.c and log.c; output.c calls clock.c, rules.c and log.c; engine.c and
  * rules.c call log.c; openings.c reads book.c's constants; clock.c, book.c and log.c call
  * none of the others.
  *
- * Ownership. The match owns its two engines, the records of its games, the openings and
- * the output files; a game (game_t) owns only its list of position keys and borrows the
- * rest. Nothing here is global: everything one game needs is in its game_t and in the
- * match it reads, so that more than one game could be played at a time, each with its own
- * engines.
+ * Ownership. The match owns its two engines (m->eng: the commands, the names and the
+ * totals of the report; never started), the records of its games, the openings and the
+ * output files; slots.c owns the slots, each with two engine processes of its own and its
+ * game_t; a game (game_t) owns only its list of position keys and borrows the rest.
+ * Nothing here is global: everything one game needs is in its game_t and in the match it
+ * reads, so that several games are played at a time (--concurrency), each with its own
+ * engines; what the slots share in the match_t is under its lock (see struct match).
  */
 #ifndef CUTOFF_CLI_MATCH_REFEREE_H
 #define CUTOFF_CLI_MATCH_REFEREE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,7 +56,8 @@
 enum {
 	READ_BUF_SIZE = 1 << 16, /* the longest line kept from an engine; longer ones are dropped */
 	REASON_SIZE = 256,
-	MAX_DECLARED = 512 /* the engine options remembered for checking --option */
+	MAX_DECLARED = 512,   /* the engine options remembered for checking --option */
+	MAX_CONCURRENCY = 256 /* --concurrency: games at once */
 };
 
 static inline double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
@@ -77,8 +84,10 @@ typedef struct match_log {
 	int64_t t0;
 } match_log_t;
 
-/* One line to (dir ">") or from ("<") engine `id`. */
-void match_log_line(const match_log_t *log, int id, const char *dir, const char *text, size_t n);
+/* One line to (dir ">") or from ("<") engine `id` of slot `slot` (0 when the match has
+ * one slot: "1>"; else "2:1>" is engine 1 of slot 2). Safe from several threads. */
+void match_log_line(const match_log_t *log, int slot, int id, const char *dir, const char *text,
+                    size_t n);
 void match_log_note(const match_log_t *log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -94,7 +103,8 @@ typedef enum fault {
 } fault_t;
 
 typedef struct engine {
-	int id; /* 1 or 2 */
+	int id;   /* 1 or 2 */
+	int slot; /* its slot (1-based) in the log, or 0 when the match has one slot */
 	const char *command;
 	char **argv;            /* the command split into words, NULL-terminated */
 	char *words;            /* their storage */
@@ -117,7 +127,8 @@ typedef struct engine {
 	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
 	int ndeclared;
 
-	/* Totals over the match. */
+	/* Totals: over the match in m->eng (summed from the recorded games); a slot's engines
+	 * count too, but nothing reads theirs. */
 	int faults[NFAULTS];
 	int64_t used;      /* thinking time, ns */
 	int64_t min_clock; /* the least clock left after a move (ns); INT64_MAX when none */
@@ -211,6 +222,8 @@ typedef struct game_rec {
 	int fault_engine;
 	int64_t used[2];      /* by colour, ns */
 	int64_t min_clock[2]; /* by colour, ns; INT64_MAX when no move was timed */
+	int nmoves[2];        /* by colour: the bestmoves that came in time to be charged */
+	bool finished;        /* over, and waiting (slots.c) until the games before it are */
 } game_rec_t;
 
 /* One game in play: what it needs beyond the match's settings. */
@@ -240,10 +253,18 @@ bool match_tc_charge(game_t *gm, engine_t *e, int colour, int64_t took, int64_t 
 
 /* ---- the match ------------------------------------------------------------------------ */
 
+/*
+ * The match. Its settings (everything down to `games`) are written before the slots start
+ * and only read while they run. Each slot writes only the records of the games it plays
+ * (m->games[i], until it marks one finished). Everything below `lock` is under it: the
+ * next game to hand out, the first game not to play (stop_at, which only falls), the
+ * status, and the recording of finished games in game order, which adds to the totals
+ * (played, wins, draws, losses, m->eng's counts) and writes the game lines and the PGN.
+ */
 typedef struct match {
 	cutoff_chess_t *chess; /* the adapter's tables; chess's game interface is `game` */
 	const cutoff_game_t *game;
-	engine_t eng[2];
+	engine_t eng[2]; /* the commands, the names, and the totals of the recorded games */
 	tc_t tc;
 	int64_t max_moves;
 	int64_t ngames;
@@ -252,8 +273,18 @@ typedef struct match {
 	FILE *pgn;
 	const char *pgn_path;
 	match_log_t log;
+	bool json;         /* --json: no game lines */
+	int concurrency;   /* slots: games played at once, 1..ngames */
+	int cpus;          /* the CPUs this process may run on */
+	int64_t threads;   /* the most Threads (--option...) one engine is given; 1 by default */
+	bool unfair_clock; /* concurrency x threads exceeds cpus */
 	game_rec_t *games;
-	int played;
+
+	pthread_mutex_t lock;
+	int next;                /* the next game to hand out */
+	int stop_at;             /* games from this index on are not played or not recorded */
+	int status;              /* CLI_EXIT_FAIL after a fault or a stop */
+	int played;              /* games recorded: games[0..played) */
 	int wins, draws, losses; /* engine 1's */
 	const char *stopped;     /* why the match stopped early, or NULL */
 } match_t;
@@ -305,6 +336,14 @@ extern const int match_book_count;
 int match_game_play(const match_t *m, engine_t *eng, int index, game_t *gm);
 /* Frees what a game_t holds; one game_t may play several games before. */
 void match_game_free(game_t *gm);
+
+/* ---- slots.c ------------------------------------------------------------------------- */
+
+/* Starts m->concurrency slots' engines, plays the games and stops the engines.
+ * CLI_EXIT_OK when the games were played, their status in m->status (CLI_EXIT_FAIL after
+ * a fault in a recorded game or a stop, m->stopped saying why); or an exit status after
+ * the one-line error when an engine could not be started (no game was played). */
+int match_slots_play(match_t *m);
 
 /* ---- output.c ------------------------------------------------------------------------- */
 
