@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -80,6 +81,15 @@ static const char match_usage[] =
 	"                       default 8\n"
 	"  --max-moves N        adjudicate a draw once each side has made N moves; default 0\n"
 	"                       (no limit)\n"
+	"  --sprt E0,E1[,A,B]   a sequential probability ratio test of H0: Elo = E0 against\n"
+	"                       H1: Elo = E1 (E0 < E1, engine 1's Elo over engine 2), with\n"
+	"                       error rates alpha A and beta B (default 0.05 each), on the\n"
+	"                       game pairs (games 2k-1 and 2k: one opening, colours\n"
+	"                       reversed): the match stops once the log-likelihood ratio\n"
+	"                       crosses a bound, and --games is then the most it plays. A\n"
+	"                       progress line on stderr after each pair\n"
+	"  --sprt-elo MODEL     logistic (the default) or normalized Elo for E0 and E1\n"
+	"                       (docs/match-statistics.md)\n"
 	"time control (at most one; default --tc 10+0.1)\n"
 	"  --tc BASE[+INC]      seconds on each clock, and seconds added after each move:\n"
 	"                       60, 10+0.1, 1+0.01\n"
@@ -170,13 +180,66 @@ static bool take_multi(int argc, char **argv, multi_t *mu, char **rest, int *nre
 
 /* The values of the single options, as cli_parse() leaves them. */
 typedef struct options {
-	const char *tc, *openings, *pgn, *log;
+	const char *tc, *openings, *pgn, *log, *sprt;
+	int sprt_elo; /* --sprt-elo: 0 logistic, 1 normalized */
 	int64_t games, movetime, depth, margin, timeout, max_moves, concurrency;
 	int64_t plies; /* 0 when not given */
 	uint64_t nodes;
 	bool json;
 	tc_mode_t mode;
 } options_t;
+
+static const char *const sprt_elo_names[] = { "logistic", "normalized", NULL };
+
+/* One number of --sprt: the whole of [text, end) must be a finite decimal. */
+static bool sprt_number(const char *text, const char *end, double *out)
+{
+	char buf[64];
+	size_t n = (size_t)(end - text);
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	char *stop;
+	errno = 0;
+	*out = strtod(buf, &stop);
+	return *stop == '\0' && errno == 0 && isfinite(*out);
+}
+
+/* --sprt ELO0,ELO1[,ALPHA,BETA] (alpha and beta 0.05 when left out) into *t, checked by
+ * match_sprt_check. False after the one-line error. */
+static bool parse_sprt(const char *text, bool normalized, match_sprt_t *t)
+{
+	char q[CLI_QUOTE_SIZE];
+	double v[4] = { 0, 0, 0.05, 0.05 };
+	int n = 0;
+	for (const char *p = text;; n++) {
+		const char *comma = strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		if (n == 4 || !sprt_number(p, end, &v[n])) {
+			n = -1;
+			break;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (n != 1 && n != 3) {
+		cli_error(MATCH_CMD,
+		          "--sprt: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (numbers), got %s",
+		          cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	*t = (match_sprt_t){
+		.elo0 = v[0], .elo1 = v[1], .alpha = v[2], .beta = v[3], .normalized = normalized
+	};
+	const char *why = match_sprt_check(t);
+	if (why) {
+		cli_error(MATCH_CMD, "--sprt %s: %s", cli_quote(q, sizeof(q), text), why);
+		return false;
+	}
+	return true;
+}
 
 /* Parses the single options into `o`, and checks there are two engines and at most one
  * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
@@ -218,6 +281,11 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
 		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },
+		{ .name = "sprt", .kind = CLI_STRING, .dest.s = &o->sprt },
+		{ .name = "sprt-elo",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &o->sprt_elo,
+		  .choices = sprt_elo_names },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 	cli_status_t st = cli_parse(MATCH_CMD, match_usage, opts, nopts, nrest, rest);
@@ -231,6 +299,10 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 	                cli_given(opts, nopts, "depth") + cli_given(opts, nopts, "nodes");
 	if (ncontrols > 1) {
 		cli_error(MATCH_CMD, "give at most one of --tc, --movetime, --depth and --nodes");
+		return CLI_BAD;
+	}
+	if (cli_given(opts, nopts, "sprt-elo") && !o->sprt) {
+		cli_error(MATCH_CMD, "--sprt-elo needs --sprt");
 		return CLI_BAD;
 	}
 	o->mode = cli_given(opts, nopts, "movetime") ? TC_MOVETIME
@@ -349,6 +421,13 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 	}
 	m->json = o->json;
 	set_concurrency(m, o->concurrency);
+	m->llr = NAN;
+	m->decision = MATCH_SPRT_CONTINUE;
+	if (o->sprt) {
+		if (!parse_sprt(o->sprt, o->sprt_elo == 1, &m->sprt))
+			return CLI_EXIT_USAGE;
+		m->sprt_on = true;
+	}
 	int err;
 	m->chess = cutoff_chess_new(&err);
 	if (!m->chess) {

@@ -11,6 +11,7 @@
  * (more engine threads thinking at once than CPUs), and the JSON's control always does.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,6 +37,152 @@ void match_print_game_line(const match_t *m, int index, const game_rec_t *g)
 	       clk[1], g->reason);
 	fflush(stdout);
 }
+
+/* ---- statistics (stats.c; docs/match-statistics.md) ----------------------------------- */
+
+static const char *const decision_names[] = { "continue", "H0 accepted", "H1 accepted" };
+
+/* A signed figure ("+12.3", "+inf"), or "n/a" when it is not defined (NAN). */
+static const char *signed_text(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%+.1f", v == 0 ? 0.0 : v); /* no "-0.0" */
+	return buf;
+}
+
+/* "+12.3 [-40.1, +65.0]": a figure and its 95 % interval. */
+static const char *interval_text(char *buf, size_t size, double v, double lo, double hi)
+{
+	char a[24], b[24], c[24];
+	snprintf(buf, size, "%s [%s, %s]", signed_text(a, sizeof(a), v),
+	         signed_text(b, sizeof(b), lo), signed_text(c, sizeof(c), hi));
+	return buf;
+}
+
+/* The figures of both models; false when there is no game (nothing to say). */
+static bool compute_both(const match_t *m, match_stats_t *games, match_stats_t *pairs)
+{
+	return match_stats_compute(&m->counts, MATCH_STATS_TRINOMIAL, games) == 0 &&
+	       match_stats_compute(&m->counts, MATCH_STATS_PENTANOMIAL, pairs) == 0 &&
+	       games->samples > 0;
+}
+
+/* The SPRT's settings and state in words. */
+static void sprt_text(const match_t *m, char *buf, size_t size)
+{
+	const match_sprt_t *t = &m->sprt;
+	snprintf(buf, size,
+	         "elo0 %g, elo1 %g (%s Elo, over pairs), alpha %g, beta %g: LLR %.3f in "
+	         "[%.3f, %.3f], %s",
+	         t->elo0, t->elo1, t->normalized ? "normalized" : "logistic", t->alpha, t->beta,
+	         isnan(m->llr) ? 0.0 : m->llr, match_sprt_lower(t), match_sprt_upper(t),
+	         decision_names[m->decision]);
+}
+
+/* The statistics' lines of the text report: Elo with its interval, LOS and draws over
+ * games and over pairs, the pairs' counts, normalized Elo, and the SPRT. */
+static void print_stats(const match_t *m)
+{
+	match_stats_t g, p;
+	char e[96], n[96];
+	if (!compute_both(m, &g, &p))
+		return;
+	cli_field(stdout, "Elo (games)", "%s, LOS %.1f %%, draws %.1f %% (%" PRId64 " games)",
+	          interval_text(e, sizeof(e), g.elo, g.elo_lo, g.elo_hi), 100.0 * g.los,
+	          100.0 * g.draw_ratio, g.samples);
+	if (p.samples > 0) {
+		cli_field(stdout, "Elo (pairs)", "%s, LOS %.1f %%, nElo %s (%" PRId64 " pairs)",
+		          interval_text(e, sizeof(e), p.elo, p.elo_lo, p.elo_hi), 100.0 * p.los,
+		          interval_text(n, sizeof(n), p.nelo, p.nelo_lo, p.nelo_hi), p.samples);
+		const int64_t *c = m->counts.pairs;
+		cli_field(stdout, "pairs",
+		          "0: %" PRId64 ", 1/2: %" PRId64 ", 1: %" PRId64 ", 3/2: %" PRId64
+		          ", 2: %" PRId64 " (engine 1's points)",
+		          c[0], c[1], c[2], c[3], c[4]);
+	}
+	if (m->sprt_on) {
+		char s[200];
+		sprt_text(m, s, sizeof(s));
+		cli_field(stdout, "SPRT", "%s", s);
+	}
+}
+
+void match_print_sprt_progress(const match_t *m, int index)
+{
+	match_stats_t g, p;
+	char e[96];
+	if (!compute_both(m, &g, &p))
+		return;
+	fprintf(stderr,
+	        "cutoff %s: %d games (%" PRId64 " W, %" PRId64 " D, %" PRId64 " L), Elo %s, LLR "
+	        "%.3f [%.3f, %.3f]%s\n",
+	        MATCH_CMD, index + 1, m->counts.wins, m->counts.draws, m->counts.losses,
+	        interval_text(e, sizeof(e), p.elo, p.elo_lo, p.elo_hi),
+	        isnan(m->llr) ? 0.0 : m->llr, match_sprt_lower(&m->sprt),
+	        match_sprt_upper(&m->sprt),
+	        m->decision == MATCH_SPRT_CONTINUE ? ""
+	        : m->decision == MATCH_SPRT_H1     ? ": H1 accepted"
+	                                           : ": H0 accepted");
+}
+
+/* One model's figures as a JSON object. */
+static void json_model(json_writer_t *w, const char *key, const match_stats_t *s)
+{
+	json_begin_object(w, key);
+	json_int(w, "samples", s->samples);
+	json_double(w, "score", s->score);
+	json_double(w, "variance", s->variance);
+	json_double(w, "elo", s->elo);
+	json_double(w, "elo_low", s->elo_lo);
+	json_double(w, "elo_high", s->elo_hi);
+	json_double(w, "los", s->los);
+	json_double(w, "draw_ratio", s->draw_ratio);
+	json_double(w, "nelo", s->nelo);
+	json_double(w, "nelo_low", s->nelo_lo);
+	json_double(w, "nelo_high", s->nelo_hi);
+}
+
+/* "stats": both models (the pentanomial one with its counts) and the SPRT. An undefined
+ * figure is null (no games, a score of 0 or 1, no variance). */
+static void json_stats(json_writer_t *w, const match_t *m)
+{
+	match_stats_t g, p;
+	match_stats_compute(&m->counts, MATCH_STATS_TRINOMIAL, &g);
+	match_stats_compute(&m->counts, MATCH_STATS_PENTANOMIAL, &p);
+	json_begin_object(w, "stats");
+	json_model(w, "trinomial", &g);
+	json_end(w);
+	json_model(w, "pentanomial", &p);
+	json_begin_array(w, "counts");
+	for (int k = 0; k < 5; k++)
+		json_int(w, NULL, m->counts.pairs[k]);
+	json_end(w);
+	json_end(w);
+	if (m->sprt_on) {
+		const match_sprt_t *t = &m->sprt;
+		json_begin_object(w, "sprt");
+		json_double(w, "elo0", t->elo0);
+		json_double(w, "elo1", t->elo1);
+		json_double(w, "alpha", t->alpha);
+		json_double(w, "beta", t->beta);
+		json_string(w, "elo", t->normalized ? "normalized" : "logistic");
+		json_double(w, "llr", m->llr);
+		json_double(w, "lower", match_sprt_lower(t));
+		json_double(w, "upper", match_sprt_upper(t));
+		json_string(w, "decision",
+		            m->decision == MATCH_SPRT_H1   ? "H1"
+		            : m->decision == MATCH_SPRT_H0 ? "H0"
+		                                           : "continue");
+		json_end(w);
+	} else {
+		json_null(w, "sprt");
+	}
+	json_end(w);
+}
+
+/* ---- totals ------------------------------------------------------------------------ */
 
 /* One fault count's line: the total and each engine's. */
 static void print_fault(const match_t *m, const char *label, fault_t f)
@@ -73,6 +220,7 @@ void match_print_totals(const match_t *m)
 	cli_field(stdout, "games", "%d", m->played);
 	cli_field(stdout, "engine 1 score", "%d W, %d D, %d L (%.1f %%)", m->wins, m->draws,
 	          m->losses, m->played ? 100.0 * (m->wins + 0.5 * m->draws) / m->played : 0.0);
+	print_stats(m);
 	print_fault(m, "illegal moves", FAULT_ILLEGAL);
 	print_fault(m, "time losses", FAULT_TIME);
 	print_fault(m, "crashes", FAULT_CRASH);
@@ -182,6 +330,7 @@ static void json_totals(json_writer_t *w, const match_t *m)
 	json_double(w, "score", m->played ? (m->wins + 0.5 * m->draws) / m->played : 0.0);
 	for (int f = 1; f < NFAULTS; f++)
 		json_int(w, keys[f], m->eng[0].faults[f] + m->eng[1].faults[f]);
+	json_stats(w, m);
 	json_end(w);
 }
 

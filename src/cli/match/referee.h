@@ -47,6 +47,7 @@
 #include "args.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
+#include "stats.h"
 
 #define MATCH_CMD "match"
 
@@ -287,6 +288,14 @@ typedef struct match {
 	int played;              /* games recorded: games[0..played) */
 	int wins, draws, losses; /* engine 1's */
 	const char *stopped;     /* why the match stopped early, or NULL */
+
+	/* The statistics (stats.c), of the recorded games, under the lock as the totals. */
+	match_stats_counts_t counts; /* games, and pairs: games 2k and 2k+1, one opening */
+	bool sprt_on;                /* --sprt given */
+	match_sprt_t sprt;           /* its hypotheses, over the pairs' counts */
+	double llr;                  /* the LLR after the last recorded pair; NAN before */
+	match_sprt_decision_t decision;
+	char sprt_why[96]; /* m->stopped when the SPRT decides */
 } match_t;
 
 /* ---- rules.c: the end of a game ------------------------------------------------------- */
@@ -349,6 +358,8 @@ int match_slots_play(match_t *m);
 
 /* The text report's line for game `index` (0-based), with the header before the first. */
 void match_print_game_line(const match_t *m, int index, const game_rec_t *g);
+/* --sprt's progress line on stderr, after the pair that ends with game `index`. */
+void match_print_sprt_progress(const match_t *m, int index);
 /* The text report's totals. */
 void match_print_totals(const match_t *m);
 /* The match as one JSON object on stdout. */

@@ -21,6 +21,8 @@
  *     games[i]           the slot playing game i, unlocked  record(), once it is finished
  *     games[i].finished  the slot playing game i, locked    finish()
  *     played, totals     record(), from finish()            finish(); the report
+ *     counts, llr,       count(), from record()             the report
+ *       decision
  *     status             record() and stop()                the report, after the join
  *
  * Game i's record is written only by the slot that took it, and read by another thread
@@ -37,7 +39,7 @@
  * are played to their end and recorded, and games after i that were in play are played to
  * their end (their engines are in the middle of them) but not recorded. With one slot
  * that is exactly the match stopping after game i-1. A stop decided on a game as it is
- * recorded (stop_locked() from record(): a stopping rule over the results) falls to the
+ * recorded (stop_locked() from record(): --sprt's decision, count()) falls to the
  * next index, so that the match is then the same for any N. Either way every engine of
  * every slot is then stopped (quit, a short wait, SIGKILL) and reaped: no engine outlives
  * the command.
@@ -76,6 +78,32 @@ static void stop(match_t *m, int index, const char *why)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* Engine 1's points in a finished game, in halves: 2 a win, 1 a draw, 0 a loss. */
+static int half_points(const game_rec_t *g) { return g->winner < 0 ? 1 : g->winner == 0 ? 2 : 0; }
+
+/* Counts game `index` into the statistics: the game, and with it the pair of games
+ * index - 1 and index when it completes one (games 2k and 2k+1 share an opening, colours
+ * reversed). After a pair, --sprt's LLR, a progress line on stderr, and a stop before the
+ * next game once a bound is crossed (not a failure: the exit status stays). Under m->lock. */
+static void count(match_t *m, int index)
+{
+	match_stats_add_game(&m->counts, half_points(&m->games[index]));
+	if (index % 2 == 0)
+		return;
+	match_stats_add_pair(&m->counts, half_points(&m->games[index - 1]),
+	                     half_points(&m->games[index]));
+	if (!m->sprt_on || m->decision != MATCH_SPRT_CONTINUE)
+		return;
+	m->llr = match_sprt_llr(&m->sprt, &m->counts, MATCH_STATS_PENTANOMIAL);
+	m->decision = match_sprt_decide(&m->sprt, m->llr);
+	match_print_sprt_progress(m, index);
+	if (m->decision != MATCH_SPRT_CONTINUE) {
+		snprintf(m->sprt_why, sizeof(m->sprt_why), "SPRT: %s accepted after %d games",
+		         m->decision == MATCH_SPRT_H1 ? "H1" : "H0", index + 1);
+		stop_locked(m, index + 1, m->sprt_why);
+	}
+}
+
 /* Counts game `index`, the next in order, and reports it. Under m->lock. */
 static void record(match_t *m, int index)
 {
@@ -98,6 +126,7 @@ static void record(match_t *m, int index)
 		m->eng[g->fault_engine].faults[g->fault]++;
 		m->status = CLI_EXIT_FAIL;
 	}
+	count(m, index);
 	match_log_note(&m->log, "game %d: %s %s", index + 1, g->result, g->reason);
 	if (!m->json)
 		match_print_game_line(m, index, g);
