@@ -17,7 +17,7 @@ is unfair) when that exceeds the cores. At 1 thread every driver searches alike 
 drivers differ only in how threads share work), which makes the 1-thread row a control:
 its interval must contain 0.
 
-Usage: bench/play.py [--cutoff PATH] [--threads 1,2] [--tc 2+0.02,8+0.08] [--games N]
+Usage: bench/play.py [--cutoff PATH] [--threads 1,2] [--tc 2+0.02,8+0.08] [--games N[,N]]
                      [--drivers lazysmp,ybw,abdada] [--openings FILE|builtin]
                      [--concurrency C] [--bench-repeat R] [--bench-positions N]
                      [--out DIR]
@@ -36,12 +36,12 @@ def run_json(cmd):
     return json.loads(out.stdout)
 
 
-def match(a, threads, tc, base, other):
+def match(a, threads, tc, games, base, other):
     engine = a.cutoff + " uci"
     cmd = [a.cutoff, "match", "--engine", engine, "--engine", engine,
            "--option", "Threads=%d" % threads, "--option1", "Algorithm=%s" % base,
            "--option2", "Algorithm=%s" % other, "--openings", a.openings,
-           "--games", str(a.games), "--tc", tc, "--max-moves", str(a.max_moves),
+           "--games", str(games), "--tc", tc, "--max-moves", str(a.max_moves),
            "--concurrency", str(a.concurrency), "--json"]
     print("# " + " ".join(cmd), file=sys.stderr, flush=True)
     return run_json(cmd)
@@ -84,7 +84,8 @@ def main():
     ap.add_argument("--cutoff", default=os.path.join(here, "..", "build", "cutoff"))
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--tc", default="2+0.02,8+0.08")
-    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--games", default="100",
+                    help="games a match, or a list with one count per time control")
     ap.add_argument("--max-moves", type=int, default=120)
     ap.add_argument("--drivers", default="lazysmp,ybw,abdada")
     ap.add_argument("--openings", default="builtin")
@@ -95,15 +96,20 @@ def main():
     a = ap.parse_args()
     threads = [int(t) for t in a.threads.split(",")]
     tcs = a.tc.split(",")
+    games = [int(g) for g in a.games.split(",")]
+    if len(games) == 1:
+        games = games * len(tcs)
+    if len(games) != len(tcs):
+        sys.exit("--games: one count, or one per time control (%d)" % len(tcs))
     drivers = a.drivers.split(",")
     base, others = drivers[0], drivers[1:]
     os.makedirs(a.out, exist_ok=True)
 
     results = {}
     for t in threads:
-        for tc in tcs:
+        for tc, g in zip(tcs, games):
             for d in others:
-                m = match(a, t, tc, base, d)
+                m = match(a, t, tc, g, base, d)
                 results[(t, tc, d)] = m
                 with open(os.path.join(a.out, "match-%s-%dt-%s.json" % (d, t, tc)), "w") as f:
                     json.dump(m, f, indent=1)
