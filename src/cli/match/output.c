@@ -127,7 +127,7 @@ void match_print_sprt_progress(const match_t *m, int index)
 	                                           : ": H0 accepted");
 }
 
-/* One model's figures as a JSON object. */
+/* Opens the JSON object `key` with one model's figures; the caller adds to it and ends it. */
 static void json_model(json_writer_t *w, const char *key, const match_stats_t *s)
 {
 	json_begin_object(w, key);
