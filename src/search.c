@@ -568,16 +568,30 @@ static inline bool tt_settles(const cutoff_tt_hit_t *hit, int32_t alpha, int32_t
 }
 
 /* The table's verdict before searching a node: true with *value when its bounds settle
- * the node for this window (never at the root); *move is the table's move or NONE. In the
- * solve mode an answer that does not hold at every depth is a contact with the horizon. */
+ * the node for this window (never at the root); *move is the table's move or NONE.
+ *
+ * In the solve mode an answer that does not hold at every depth is a contact with the
+ * horizon: one that the entries exact to the end do not settle by themselves. Both
+ * answers come from one read of the bucket (cutoff_tt_probe_by's `end`). Why that
+ * matters: call a node full when its depth is at least the length of its longest line, so
+ * that no leaf below it meets the depth limit. A full node meets the horizon only through
+ * a table answer from an entry deep enough but not exact to the end, and such an entry
+ * was stored by a full node that met the horizon: by induction over the stores, none
+ * exists, and a search whose root is full is solved. A second look at the bucket breaks
+ * the induction: another thread's write between the reads takes away the end entry that
+ * settled the node (seen under the simulator: an entry caught half rewritten, which reads
+ * as torn and is skipped; an exact value of a shallower search, which replaces an end
+ * bound; an eviction), the node then counts a contact, stores its value as not exact to
+ * the end at a full depth, and that entry makes every later search through it, a warm
+ * re-search of the same root included, unsolved. */
 static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta,
                              uint64_t key, int32_t *value, cutoff_move_t *move)
 {
-	cutoff_tt_hit_t hit;
+	cutoff_tt_hit_t hit, end;
 	int writer;
 	s->count.tt_probes++;
-	bool found = CUTOFF_PROFILING ? cutoff_tt_probe_by(s->tt, key, depth, ply, &hit, &writer)
-	                              : cutoff_tt_probe(s->tt, key, depth, ply, &hit);
+	bool found =
+		cutoff_tt_probe_by(s->tt, key, depth, ply, &hit, s->solve ? &end : NULL, &writer);
 	*move = hit.move;
 	if (!found)
 		return false;
@@ -588,14 +602,8 @@ static inline bool tt_lookup(cutoff_searcher_t *s, int ply, int depth, int32_t a
 		s->count.tt_hits_shared += writer == CUTOFF_TT_IMPORTED;
 	if (ply == 0 || !s->tt_cutoffs || !tt_settles(&hit, alpha, beta, value))
 		return false;
-	if (s->solve) {
-		/* Does the answer hold at every depth? Only if the entries exact to the end
-		 * settle the node by themselves (a second look at the bucket just read). */
-		cutoff_tt_hit_t end;
-		cutoff_tt_probe(s->tt, key, CUTOFF_TT_DEPTH_END, ply, &end);
-		if (!tt_settles(&end, alpha, beta, value))
-			s->horizon++;
-	}
+	if (s->solve && !tt_settles(&end, alpha, beta, value))
+		s->horizon++;
 	s->count.tt_cutoffs++;
 	return true;
 }

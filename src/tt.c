@@ -293,14 +293,22 @@ static inline void hit_nothing(cutoff_tt_hit_t *hit)
 }
 
 /* Combines the bucket's entries of `key` into *hit; returns the index of the deepest one,
- * or -1 when there is none. */
-static int probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
-                        cutoff_tt_hit_t *hit)
+ * or -1 when there is none. With `end` (the solve mode's question, search.c), the entries
+ * exact to the end are combined into *end as well, from the same reads: what *hit says and
+ * what *end says then describe one view of the bucket, whatever other threads write
+ * meanwhile (a second probe could find an end entry replaced by a weaker one, and answer
+ * differently). Inlined with `end` a constant, so a plain probe pays nothing for it. */
+static inline __attribute__((always_inline)) int probe_bucket(const tt_bucket_t *b, uint64_t key,
+                                                              int depth, int ply,
+                                                              cutoff_tt_hit_t *hit,
+                                                              cutoff_tt_hit_t *end)
 {
 	int deepest = -1;
 	int move_depth = -1;
 
 	hit_nothing(hit);
+	if (end)
+		hit_nothing(end);
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
 		uint64_t d = entry_read(&b->e[i], key);
 		if (!d)
@@ -322,21 +330,35 @@ static int probe_bucket(const tt_bucket_t *b, uint64_t key, int depth, int ply,
 			hit->lower = v;
 		if ((bound & CUTOFF_BOUND_UPPER) && v < hit->upper)
 			hit->upper = v;
+		if (end && edepth == CUTOFF_TT_DEPTH_END) {
+			end->depth = edepth;
+			if ((bound & CUTOFF_BOUND_LOWER) && v > end->lower)
+				end->lower = v;
+			if ((bound & CUTOFF_BOUND_UPPER) && v < end->upper)
+				end->upper = v;
+		}
 	}
 	return deepest;
 }
 
+static inline int probe_bucket_either(const tt_bucket_t *b, uint64_t key, int depth, int ply,
+                                      cutoff_tt_hit_t *hit, cutoff_tt_hit_t *end)
+{
+	return end ? probe_bucket(b, key, depth, ply, hit, end)
+	           : probe_bucket(b, key, depth, ply, hit, NULL);
+}
+
 bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
-                        cutoff_tt_hit_t *hit, int *writer)
+                        cutoff_tt_hit_t *hit, cutoff_tt_hit_t *end, int *writer)
 {
 	uint64_t i = bucket_index(tt, key);
 	int deepest;
 	cutoff_charge(CUTOFF_CHARGE_TT_PROBE);
 	if (!tt->locks) {
-		deepest = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+		deepest = probe_bucket_either(&tt->buckets[i], key, depth, ply, hit, end);
 	} else {
 		cutoff_spinlock_lock(&tt->locks[i]);
-		deepest = probe_bucket(&tt->buckets[i], key, depth, ply, hit);
+		deepest = probe_bucket_either(&tt->buckets[i], key, depth, ply, hit, end);
 		cutoff_spinlock_unlock(&tt->locks[i]);
 	}
 	*writer = -1;
@@ -357,7 +379,7 @@ bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cu
 		hit_nothing(hit);
 		return false;
 	}
-	return cutoff_tt_probe_by(tt, key, depth, ply, hit, &writer);
+	return cutoff_tt_probe_by(tt, key, depth, ply, hit, NULL, &writer);
 }
 
 /* Writes `data` into entry i of `b` unless it holds exactly that already (then the cache

@@ -54,10 +54,12 @@ static inline int32_t cutoff_tt_value_from_node(int32_t v, int ply)
 cutoff_tt_t *cutoff_tt_new_placed(void *topology, size_t mb, unsigned flags, int *err);
 
 /* cutoff_tt_probe, which also writes into *writer the thread that last wrote the deepest
- * entry of the position (-1 when not known: no hit, or a table without CUTOFF_TT_WRITERS).
- * Advisory only: see tt.c. */
+ * entry of the position (-1 when not known: no hit, or a table without CUTOFF_TT_WRITERS;
+ * advisory only: see tt.c), and, when `end` is not NULL, into *end the bounds of the
+ * position's entries exact to the end (CUTOFF_TT_DEPTH_END; depth -1 when there is none),
+ * read in the same pass over the bucket as *hit's. */
 bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
-                        cutoff_tt_hit_t *hit, int *writer);
+                        cutoff_tt_hit_t *hit, cutoff_tt_hit_t *end, int *writer);
 
 /* What a store did. */
 typedef enum cutoff_tt_stored {
