@@ -145,6 +145,8 @@ bad "'8'" search --game connect4 --moves 448
 bad "--position" search --game connect4 --position 4444444
 bad "'abc'" search --game rtree --seed abc
 bad "'-1'" search --game rtree --seed -1
+bad "cutoff search: --seed: expected an integer" search --game rtree --seed -1
+bad "cutoff search: --seed: expected an integer" search --game pgame --seed x
 bad "'44'" search --game connect4 --depth 44
 bad "1..43" search --game connect4 --depth 44
 bad "'31'" search --game rtree --depth 31
