@@ -230,6 +230,10 @@ bad "'-1'" tree --seed -1
 bad "'18446744073709551616'" tree --seed 18446744073709551616
 bad "'+1'" tree --seed +1
 bad "--seed" tree --seed ''
+# The seeds S..S+N-1 are a plain range: one that would pass 2^64-1 is refused.
+bad "--seed 18446744073709551615 with --trees 3: the seeds S..S+N-1 would pass 2^64-1" \
+	tree --seed 18446744073709551615 --trees 3
+bad "use --seed at most 18446744073709551605" tree --seed 18446744073709551610 --trees 11
 bad "'maybe'" tree --guess maybe
 bad "'True'" tree --guess True
 bad "'99999'" tree --guess 99999
@@ -370,6 +374,13 @@ fi
 if good_json "tree --order best --algo serial/alphabeta --json" \
 	tree --order best --algo serial/alphabeta --json; then
 	has leaves_mean 431 "serial/alphabeta on best-ordered b=d=6 trees"
+fi
+run tree --seed 18446744073709551613 --trees 3 --depth 4
+if [ "$status" -eq 0 ] && [ -z "$stderr" ] &&
+	[[ $stdout == *"(seeds 18446744073709551613..18446744073709551615)"* ]]; then
+	ok "tree --seed 2^64-3 --trees 3: seeds up to 2^64-1, the last one allowed"
+else
+	fail "tree --seed 2^64-3 --trees 3 -> exit $status: $(show "$stdout$stderr")"
 fi
 run tree --trees 3
 if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'mismatches\ +0$'\n' ]]; then
