@@ -404,6 +404,13 @@ if good_json "ttbench --json" ttbench --threads 2 --mb 1 --seconds 0.1 --json; t
 	has corrupt_hits 0 "ttbench"
 fi
 
+# --- match --tc: the accepted range in the message ----------------------------------------
+# (The engines exit at once: a --tc taken by mistake fails fast instead of playing.)
+for tc in 0 1000001 1000000.5 1+1000001 1e9; do
+	bad "BASE above 0 and INC from 0, each at most 1000000 s with at most 9 decimals, got '$tc'" \
+		match --engine false --engine false --tc "$tc"
+done
+
 # --- input files that cannot be read: one rule for every command that reads one ----------
 # Exit 2 (args.h: a file named on the command line that cannot be read is a usage error),
 # nothing on stdout, one line naming the option, the file and the reason.
