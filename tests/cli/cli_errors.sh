@@ -411,6 +411,50 @@ for tc in 0 1000001 1000000.5 1+1000001 1e9; do
 		match --engine false --engine false --tc "$tc"
 done
 
+# --- more threads than CPUs: one warning on stderr (search, tree, solve, epd) -------------
+# Run pinned to one CPU of those this test may use (taskset), so that 2 threads exceed it
+# on any machine. Not from uci (its stdout is the protocol; the referee warns for matches)
+# nor from bench (it sweeps thread counts on purpose). run moves the warning into
+# $threads_warning (lib.bash).
+cpu=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*: *\([0-9]*\).*/\1/p')
+if [ -n "$cpu" ] && taskset -c "$cpu" true 2>/dev/null; then
+	# pinned ARGS...: run, on CPU $cpu alone.
+	pinned() {
+		local saved=$cutoff
+		cutoff=taskset
+		run -c "$cpu" "$saved" "$@"
+		cutoff=$saved
+	}
+	printf '%s\n' '6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "mate";' >"$tmp/one.epd"
+	want="warning: --threads 2 exceeds the 1 CPU this process may run on"
+	for cmd in "search --game rtree --depth 5" "tree --trees 2 --algo ybw" \
+		"solve --moves 2252576253462244111563365343671351441 --algo ybw" \
+		"epd --file $tmp/one.epd --depth 2"; do
+		set -- $cmd
+		pinned "$@" --threads 2
+		if [ "$status" -eq 0 ] && [ -z "$stderr" ] && one_line "$threads_warning" &&
+			[[ $threads_warning == "cutoff $1: $want"* ]]; then
+			ok "$1 --threads 2 on 1 CPU: one warning ($(show "$threads_warning"))"
+		else
+			fail "$1 --threads 2 on 1 CPU -> exit $status, warning '$(show "$threads_warning")', stderr: $(show "$stderr")"
+		fi
+		pinned "$@" --threads 1
+		if [ "$status" -eq 0 ] && [ -z "$threads_warning$stderr" ]; then
+			ok "$1 --threads 1 on 1 CPU: no warning"
+		else
+			fail "$1 --threads 1 on 1 CPU -> exit $status: $(show "$threads_warning$stderr")"
+		fi
+	done
+	pinned uci <<<$'setoption name Threads value 2\nisready\ngo depth 2\nquit'
+	if [ "$status" -eq 0 ] && [ -z "$threads_warning$stderr" ] && [[ $stdout == *$'\nbestmove '* ]]; then
+		ok "uci with Threads 2 on 1 CPU: nothing on stderr"
+	else
+		fail "uci with Threads 2 on 1 CPU -> exit $status: $(show "$threads_warning$stderr")"
+	fi
+else
+	ok "more threads than CPUs: skipped (taskset cannot pin this test to one CPU)"
+fi
+
 # --- input files that cannot be read: one rule for every command that reads one ----------
 # Exit 2 (args.h: a file named on the command line that cannot be read is a usage error),
 # nothing on stdout, one line naming the option, the file and the reason.
