@@ -2,15 +2,18 @@
  * args.c — the option parser, error lines and report lines shared by the subcommands.
  * The conventions are in args.h.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "args.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cutoff.h"
 
@@ -669,6 +672,34 @@ void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_dri
 	cfg->log_user = log;
 }
 
+int cli_usable_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN); /* a mask wider than cpu_set_t's 1024 CPUs */
+	return n > 0 ? (int)n : 1;
+}
+
+/* More threads than CPUs take turns on them, and a parallel search is then often slower
+ * than on fewer threads (YBW on 64 threads over 2 CPUs: several times slower than 1), so
+ * the user is told. Not under mpirun: there every rank runs this same command line, and
+ * the cluster's own warning (cli_cluster_configure: rank 0, with the remedy for mpirun's
+ * binding) speaks for them. */
+static void warn_threads(const char *cmd, int threads)
+{
+	const char *ranks = getenv("OMPI_COMM_WORLD_SIZE");
+	int cpus = cli_usable_cpus();
+	if (threads <= cpus || (ranks && atoi(ranks) > 1))
+		return;
+	cli_error(cmd,
+	          "warning: --threads %d exceeds the %d CPU%s this process may run on (its "
+	          "affinity mask): the threads take turns on %s, and the search may be slower "
+	          "than on %d thread%s",
+	          threads, cpus, cpus == 1 ? "" : "s", cpus == 1 ? "it" : "them", cpus,
+	          cpus == 1 ? "" : "s");
+}
+
 cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
                                 const cutoff_config_t *cfg, const cli_log_t *log)
 {
@@ -676,5 +707,7 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
 	cutoff_engine_t *engine = cutoff_engine_new(game, cfg, &err);
 	if (!engine)
 		cli_fail(cmd, "cannot make the engine", err, log);
+	else
+		warn_threads(cmd, cfg->threads);
 	return engine;
 }

@@ -240,8 +240,14 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
                        cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log);
 
+/* The CPUs this process may run on: its affinity mask (sched_getaffinity), else the CPUs
+ * online; at least 1. */
+int cli_usable_cpus(void);
+
 /* cutoff_engine_new, or NULL after "cutoff <cmd>: cannot make the engine: ..." (cli_fail,
- * with the warning kept in *log). */
+ * with the warning kept in *log). With more threads than cli_usable_cpus(), a warning on
+ * stderr ("cutoff <cmd>: warning: --threads N exceeds the C CPUs ..."), except under
+ * mpirun, where the cluster's own warning speaks. */
 cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
                                 const cutoff_config_t *cfg, const cli_log_t *log);
 

@@ -191,7 +191,7 @@ static bool pgame_setup(search_game_t *g, const char *position, int cells, int l
 	int rc;
 	cutoff_pgame_params_t p;
 	cutoff_pgame_params_default(&p);
-	if (position && !cli_parse_uint64("search", "--seed", position, &p.seed))
+	if (position && !cli_parse_uint64("search", "seed", position, &p.seed))
 		return false;
 	p.cells = cells;
 	p.legal = legal;
@@ -267,7 +267,7 @@ static bool game_setup(search_game_t *g, const char *position, int64_t depth, in
 	}
 	case GAME_RTREE: {
 		uint64_t seed = 1;
-		if (position && !cli_parse_uint64("search", "--seed", position, &seed))
+		if (position && !cli_parse_uint64("search", "seed", position, &seed))
 			return false;
 		cutoff_rtree_params_t p;
 		cutoff_rtree_params_default(&p);

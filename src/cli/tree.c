@@ -5,10 +5,10 @@
  * value (cutoff_rtree_value, a full negamax), so the command is a correctness check as
  * well as a measurement: it fails when any value differs.
  *
- * Tree i (from 0) is the one drawn with seed S + i (mod 2^64), searched to its full depth
- * with the full window (in one search, or by iterative deepening with --iterate), on a
- * cleared table and a fresh move-ordering history, so that no tree profits from the one
- * before. By default the engine keeps the tree's own move order (--ordering none), which
+ * Tree i (from 0) is the one drawn with seed S + i (the last, S + N - 1, at most
+ * 2^64 - 1), searched to its full depth with the full window (in one search, or by
+ * iterative deepening with --iterate), on a cleared table and a fresh move-ordering
+ * history, so that no tree profits from the one before. By default the engine keeps the tree's own move order (--ordering none), which
  * is what the minimal-tree comparison is about; --ordering all measures the engine's
  * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
  *
@@ -41,7 +41,7 @@ static const char tree_usage[] =
 	"  --branching B     children per inner node, 1..64; default 6\n"
 	"  --depth D         depth of every leaf, 1..30; default 6\n"
 	"  --trees N         trees to search, 1..1000000; default 20\n"
-	"  --seed S          tree i uses seed S+i, 0..2^64-1; default 1\n"
+	"  --seed S          tree i uses seed S+i, 0..2^64-1 (S+N-1 too); default 1\n"
 	"  --order ORDER     move order: natural, best or worst (best and worst sort the\n"
 	"                    moves by their true value, found by reading the subtrees);\n"
 	"                    default natural\n"
@@ -153,6 +153,16 @@ static bool check_args(tree_args_t *a, const char *guess_text)
 	if (a->value_min > a->value_max) {
 		cli_error("tree", "--min %" PRId64 " is greater than --max %" PRId64, a->value_min,
 		          a->value_max);
+		return false;
+	}
+	/* The seeds are a plain range, never one that wraps past 2^64-1 to 0: the report's
+	 * "seeds S..S+N-1" then means what it says. */
+	if (a->seed > UINT64_MAX - (uint64_t)(a->trees - 1)) {
+		cli_error("tree",
+		          "--seed %" PRIu64 " with --trees %" PRId64 ": the seeds S..S+N-1 would "
+		          "pass 2^64-1 (%" PRIu64 "); use --seed at most %" PRIu64
+		          " or fewer trees",
+		          a->seed, a->trees, UINT64_MAX, UINT64_MAX - (uint64_t)(a->trees - 1));
 		return false;
 	}
 	if (guess_text) {

@@ -145,6 +145,8 @@ bad "'8'" search --game connect4 --moves 448
 bad "--position" search --game connect4 --position 4444444
 bad "'abc'" search --game rtree --seed abc
 bad "'-1'" search --game rtree --seed -1
+bad "cutoff search: --seed: expected an integer" search --game rtree --seed -1
+bad "cutoff search: --seed: expected an integer" search --game pgame --seed x
 bad "'44'" search --game connect4 --depth 44
 bad "1..43" search --game connect4 --depth 44
 bad "'31'" search --game rtree --depth 31
@@ -228,6 +230,10 @@ bad "'-1'" tree --seed -1
 bad "'18446744073709551616'" tree --seed 18446744073709551616
 bad "'+1'" tree --seed +1
 bad "--seed" tree --seed ''
+# The seeds S..S+N-1 are a plain range: one that would pass 2^64-1 is refused.
+bad "--seed 18446744073709551615 with --trees 3: the seeds S..S+N-1 would pass 2^64-1" \
+	tree --seed 18446744073709551615 --trees 3
+bad "use --seed at most 18446744073709551605" tree --seed 18446744073709551610 --trees 11
 bad "'maybe'" tree --guess maybe
 bad "'True'" tree --guess True
 bad "'99999'" tree --guess 99999
@@ -369,6 +375,13 @@ if good_json "tree --order best --algo serial/alphabeta --json" \
 	tree --order best --algo serial/alphabeta --json; then
 	has leaves_mean 431 "serial/alphabeta on best-ordered b=d=6 trees"
 fi
+run tree --seed 18446744073709551613 --trees 3 --depth 4
+if [ "$status" -eq 0 ] && [ -z "$stderr" ] &&
+	[[ $stdout == *"(seeds 18446744073709551613..18446744073709551615)"* ]]; then
+	ok "tree --seed 2^64-3 --trees 3: seeds up to 2^64-1, the last one allowed"
+else
+	fail "tree --seed 2^64-3 --trees 3 -> exit $status: $(show "$stdout$stderr")"
+fi
 run tree --trees 3
 if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout =~ $'\n'mismatches\ +0$'\n' ]]; then
 	ok "tree text report shows no mismatches"
@@ -389,6 +402,57 @@ good_help ttbench --help
 if good_json "ttbench --json" ttbench --threads 2 --mb 1 --seconds 0.1 --json; then
 	has threads 2 "ttbench"
 	has corrupt_hits 0 "ttbench"
+fi
+
+# --- match --tc: the accepted range in the message ----------------------------------------
+# (The engines exit at once: a --tc taken by mistake fails fast instead of playing.)
+for tc in 0 1000001 1000000.5 1+1000001 1e9; do
+	bad "BASE above 0 and INC from 0, each at most 1000000 s with at most 9 decimals, got '$tc'" \
+		match --engine false --engine false --tc "$tc"
+done
+
+# --- more threads than CPUs: one warning on stderr (search, tree, solve, epd) -------------
+# Run pinned to one CPU of those this test may use (taskset), so that 2 threads exceed it
+# on any machine. Not from uci (its stdout is the protocol; the referee warns for matches)
+# nor from bench (it sweeps thread counts on purpose). run moves the warning into
+# $threads_warning (lib.bash).
+cpu=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*: *\([0-9]*\).*/\1/p')
+if [ -n "$cpu" ] && taskset -c "$cpu" true 2>/dev/null; then
+	# pinned ARGS...: run, on CPU $cpu alone.
+	pinned() {
+		local saved=$cutoff
+		cutoff=taskset
+		run -c "$cpu" "$saved" "$@"
+		cutoff=$saved
+	}
+	printf '%s\n' '6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "mate";' >"$tmp/one.epd"
+	want="warning: --threads 2 exceeds the 1 CPU this process may run on"
+	for cmd in "search --game rtree --depth 5" "tree --trees 2 --algo ybw" \
+		"solve --moves 2252576253462244111563365343671351441 --algo ybw" \
+		"epd --file $tmp/one.epd --depth 2"; do
+		set -- $cmd
+		pinned "$@" --threads 2
+		if [ "$status" -eq 0 ] && [ -z "$stderr" ] && one_line "$threads_warning" &&
+			[[ $threads_warning == "cutoff $1: $want"* ]]; then
+			ok "$1 --threads 2 on 1 CPU: one warning ($(show "$threads_warning"))"
+		else
+			fail "$1 --threads 2 on 1 CPU -> exit $status, warning '$(show "$threads_warning")', stderr: $(show "$stderr")"
+		fi
+		pinned "$@" --threads 1
+		if [ "$status" -eq 0 ] && [ -z "$threads_warning$stderr" ]; then
+			ok "$1 --threads 1 on 1 CPU: no warning"
+		else
+			fail "$1 --threads 1 on 1 CPU -> exit $status: $(show "$threads_warning$stderr")"
+		fi
+	done
+	pinned uci <<<$'setoption name Threads value 2\nisready\ngo depth 2\nquit'
+	if [ "$status" -eq 0 ] && [ -z "$threads_warning$stderr" ] && [[ $stdout == *$'\nbestmove '* ]]; then
+		ok "uci with Threads 2 on 1 CPU: nothing on stderr"
+	else
+		fail "uci with Threads 2 on 1 CPU -> exit $status: $(show "$threads_warning$stderr")"
+	fi
+else
+	ok "more threads than CPUs: skipped (taskset cannot pin this test to one CPU)"
 fi
 
 # --- input files that cannot be read: one rule for every command that reads one ----------

@@ -19,7 +19,7 @@
 
 #include "referee.h"
 
-/* "10", "1.5", "0.01": seconds into ns, at most 1e6 s and 9 decimals; no sign. */
+/* "10", "1.5", "0.01": seconds into ns, at most MATCH_TC_MAX_S s and 9 decimals; no sign. */
 static bool parse_seconds(const char *s, size_t n, int64_t *ns)
 {
 	size_t i = 0;
@@ -28,7 +28,7 @@ static bool parse_seconds(const char *s, size_t n, int64_t *ns)
 		return false;
 	for (; i < n && isdigit((unsigned char)s[i]); i++) {
 		whole = whole * 10 + (s[i] - '0');
-		if (whole > 1000000)
+		if (whole > MATCH_TC_MAX_S)
 			return false;
 	}
 	if (i < n && s[i] == '.') {
@@ -42,7 +42,7 @@ static bool parse_seconds(const char *s, size_t n, int64_t *ns)
 			frac += (s[i] - '0') * scale;
 		}
 	}
-	if (i != n)
+	if (i != n || (whole == MATCH_TC_MAX_S && frac > 0))
 		return false;
 	*ns = whole * NS_PER_S + frac;
 	return true;

@@ -92,7 +92,7 @@ static const char match_usage[] =
 	"                       (docs/match-statistics.md)\n"
 	"time control (at most one; default --tc 10+0.1)\n"
 	"  --tc BASE[+INC]      seconds on each clock, and seconds added after each move:\n"
-	"                       60, 10+0.1, 1+0.01\n"
+	"                       60, 10+0.1, 1+0.01 (BASE above 0, each at most 1000000)\n"
 	"  --movetime MS        a fixed time per move (go movetime), 1..86400000\n"
 	"  --depth D            a fixed depth per move (go depth), 1..255\n"
 	"  --nodes N            a fixed node count per move (go nodes), 1..2^64-1\n"
@@ -322,8 +322,9 @@ static bool set_control(match_t *m, const options_t *o)
 	if (tc->mode == TC_CLOCK && !match_tc_parse(tc->text, &tc->base, &tc->inc)) {
 		cli_error(MATCH_CMD,
 		          "--tc: expected BASE or BASE+INC in seconds (10+0.1, 1+0.01, 60), BASE "
-		          "above 0, got %s",
-		          cli_quote(q, sizeof(q), tc->text));
+		          "above 0 and INC from 0, each at most %d s with at most 9 decimals, "
+		          "got %s",
+		          MATCH_TC_MAX_S, cli_quote(q, sizeof(q), tc->text));
 		return false;
 	}
 	if (tc->mode == TC_NODES && o->nodes == 0) {

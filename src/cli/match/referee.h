@@ -194,7 +194,12 @@ typedef struct tc {
 	int64_t timeout;   /* ns: the longest wait for a bestmove where no clock runs */
 } tc_t;
 
-/* "BASE" or "BASE+INC" in seconds into ns; false when malformed or BASE is 0. */
+/* The longest BASE and INC of --tc, in seconds. */
+enum {
+	MATCH_TC_MAX_S = 1000000
+};
+/* "BASE" or "BASE+INC" in seconds into ns; false when malformed, when BASE is 0, or when
+ * either is above MATCH_TC_MAX_S seconds or has more than 9 decimals. */
 bool match_tc_parse(const char *text, int64_t *base, int64_t *inc);
 /* A clock or --movetime: a move's time is charged against a limit. */
 bool match_tc_timed(const tc_t *tc);

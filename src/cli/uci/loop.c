@@ -199,16 +199,27 @@ static bool join_cluster(uci_session_t *s)
 	return true;
 }
 
-/* A rank other than 0 under mpirun: runs the lines rank 0 passes on, to their end. */
+/* A rank other than 0 under mpirun: runs the lines rank 0 passes on, to their end.
+ * Rank 0 ends the channel exactly once, after quit or at the end of its input: so the
+ * channel is drained after a quit, and only then (waiting again after the end itself was
+ * received would wait for ever). */
 static void follow_lines(uci_session_t *s)
 {
 	char *line = malloc(UCI_LINE_MAX + 1);
-	while (line && cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1))
-		if (run_line(s, line) == UCI_QUIT)
+	if (!line) { /* rank 0 would wait for ever for this rank to take its lines */
+		cli_error("uci", "rank %d: out of memory for a command line; ending every rank",
+		          cli_cluster_rank(s->cluster));
+		cli_cluster_abort(s->cluster, CLI_EXIT_FAIL);
+		return;
+	}
+	bool ended = false;
+	while (!ended) {
+		ended = !cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1);
+		if (!ended && run_line(s, line) == UCI_QUIT)
 			break;
-	/* After quit, rank 0 still ends the channel: wait for that. */
-	while (line && cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1))
-		;
+	}
+	while (!ended)
+		ended = !cli_cluster_recv_line(s->cluster, line, UCI_LINE_MAX + 1);
 	free(line);
 }
 
