@@ -48,11 +48,13 @@ def match(a, threads, tc, games, base, other):
 
 
 def bench(a, threads, drivers):
+    # OUT/bench is this script's, as its other files in OUT, which each run writes over:
+    # --replace lets the bench replace the report an earlier run left there.
     out = os.path.join(a.out, "bench")
     cmd = [a.cutoff, "bench", "--workload", "chess", "--threads", ",".join(map(str, threads)),
            "--drivers", ",".join(drivers), "--repeat", str(a.bench_repeat),
            "--positions", str(a.bench_positions),
-           "--quality-ms", "0", "--stockfish", "off", "--out", out]
+           "--quality-ms", "0", "--stockfish", "off", "--out", out, "--replace"]
     print("# " + " ".join(cmd), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "results.json")) as f:

@@ -5,7 +5,9 @@
 # quality at equal time for chess), writing its report folder (report.txt, results.json,
 # results.csv, runs.csv, plots). About five minutes on a 2-core machine.
 #
-#   OUT_DIR     the report folder; default bench-report-YYYYMMDD-HHMMSS (UTC) here
+#   OUT_DIR     the report folder; default bench-report-YYYYMMDD-HHMMSS (UTC) here, a
+#               fresh one each run. A folder that holds a report is refused before the
+#               sweep; BENCH_ARGS=--replace replaces that report (its files only)
 #   BENCH_ARGS  more options for `cutoff bench` (e.g. BENCH_ARGS="--repeat 5")
 #
 # Data: $CUTOFF_DATA_DIR, else ../shared/data beside the repository when it is there (the

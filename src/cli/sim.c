@@ -120,8 +120,9 @@ static const char sim_usage[] =
 	"\n"
 	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
 	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
-	"--rtree-branching, --rtree-depth, --hash, --out (default sim-report-DATE), --plot,\n"
-	"--note, --no-progress, --placement and the drivers' options ('cutoff bench --help').\n"
+	"--rtree-branching, --rtree-depth, --hash, --out (default sim-report-DATE; a folder\n"
+	"that holds a report is refused), --replace, --plot, --note, --no-progress,\n"
+	"--placement and the drivers' options ('cutoff bench --help').\n"
 	"Not --stockfish, --quality-ms or --hog: they measure the real machine.\n";
 /* clang-format on */
 

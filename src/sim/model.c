@@ -4,8 +4,9 @@
  * A file is plain text: one `name value` a line, the value in nanoseconds (at most three
  * decimals: the simulator counts picoseconds; node_jitter alone is a percentage, kept in
  * thousandths the same way), `#` to the end of a line a comment, blank
- * lines ignored. A field not named keeps its default; a name twice, an unknown name, a
- * value that is not a number in [0, 1e9] ns are errors that name the line.
+ * lines ignored; a line may be of any length. A field not named keeps its default; a name
+ * twice, an unknown name, a value that is not a decimal number in [0, 1e9] ns (hex, inf
+ * and nan are not read), a NUL byte are errors that name the line.
  *
  * The defaults are this machine's, from `cutoff sim --calibrate` (docs/simulation.md
  * gives the run): the node costs are a real serial search's time per node on each
@@ -18,8 +19,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #define FIELD(f, what)                                                                             \
 	{                                                                                          \
@@ -103,6 +106,72 @@ cutoff_sim_model_t cutoff_sim_model_for(const cutoff_sim_model_t *m, const char 
 	return r;
 }
 
+/* A value as the files write it: decimal digits with an optional sign, point and exponent
+ * ("105.051", "-1", "1e3"), parsed into *v. strtod alone would also take hex ("0x10"),
+ * "inf" and "nan", which no model file means. */
+static bool decimal_value(const char *s, double *v)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t whole = strspn(p, "0123456789");
+	p += whole;
+	size_t frac = 0;
+	if (*p == '.') {
+		frac = strspn(p + 1, "0123456789");
+		p += 1 + frac;
+	}
+	if (whole + frac == 0)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		size_t exp = strspn(p, "0123456789");
+		if (exp == 0)
+			return false;
+		p += exp;
+	}
+	if (*p != '\0')
+		return false;
+	*v = strtod(s, NULL);
+	return true;
+}
+
+/* One line of a file (len bytes, its newline among them), into *m: NULL when it is a
+ * field's value, blank or a comment, else what is wrong with it. */
+static const char *model_line(char *line, size_t len, cutoff_sim_model_t *m, bool seen[])
+{
+	/* A NUL ends the line for every string function below: what follows it would be
+	 * read as nothing, so the line is refused instead. */
+	if (memchr(line, '\0', len))
+		return "a NUL byte in the line (not a text file?)";
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	static const char space[] = " \t\r\n\v\f";
+	char *save = NULL;
+	const char *name = strtok_r(line, space, &save);
+	if (!name)
+		return NULL; /* blank or comment */
+	const char *value = strtok_r(NULL, space, &save);
+	if (!value || strtok_r(NULL, space, &save))
+		return "expected 'name value-in-ns'";
+	int i = 0;
+	while (i < cutoff_sim_nfields && strcmp(cutoff_sim_fields[i].name, name))
+		i++;
+	if (i == cutoff_sim_nfields)
+		return "unknown name (docs/simulation.md)";
+	if (seen[i])
+		return "name given twice";
+	bool pct = cutoff_sim_fields[i].offset == offsetof(cutoff_sim_model_t, node_jitter);
+	double ns;
+	if (!decimal_value(value, &ns))
+		return "the value is not a decimal number (such as 105.051; hex, inf and nan are "
+		       "not read)";
+	if (!(ns >= 0 && ns <= (pct ? 100 : 1e9)))
+		return pct ? "a percentage, 0 .. 100" : "value not in 0 .. 1e9 ns";
+	seen[i] = true;
+	*field(m, i) = (uint64_t)llround(ns * 1000.0);
+	return NULL;
+}
+
 bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -111,44 +180,28 @@ bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, s
 		return false;
 	}
 	bool seen[64] = { false };
-	char line[512];
+	char *line = NULL; /* a line of any length (a comment may be long) */
+	size_t cap = 0;
+	ssize_t len;
 	int no = 0;
-	bool ok = true;
-	while (ok && fgets(line, sizeof(line), f)) {
+	const char *wrong = NULL;
+	errno = 0;
+	while (!wrong && (len = getline(&line, &cap, f)) >= 0) {
 		no++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		char name[64], extra[8];
-		double ns;
-		int got = sscanf(line, "%63s %lf %7s", name, &ns, extra);
-		if (got <= 0)
-			continue; /* blank or comment */
-		int i = 0;
-		while (i < cutoff_sim_nfields && strcmp(cutoff_sim_fields[i].name, name))
-			i++;
-		bool pct = i < cutoff_sim_nfields &&
-		           cutoff_sim_fields[i].offset == offsetof(cutoff_sim_model_t, node_jitter);
-		if (got != 2 || i == cutoff_sim_nfields || seen[i] ||
-		    !(ns >= 0 && ns <= (pct ? 100 : 1e9))) {
-			snprintf(err, errlen, "%s:%d: %s", path, no,
-			         got != 2                  ? "expected 'name value-in-ns'"
-			         : i == cutoff_sim_nfields ? "unknown name (docs/simulation.md)"
-			         : seen[i]                 ? "name given twice"
-			         : pct                     ? "a percentage, 0 .. 100"
-			                                   : "value not in 0 .. 1e9 ns");
-			ok = false;
-			break;
-		}
-		seen[i] = true;
-		*field(m, i) = (uint64_t)llround(ns * 1000.0);
+		wrong = model_line(line, (size_t)len, m, seen);
+		errno = 0;
 	}
-	if (ok && ferror(f)) {
-		snprintf(err, errlen, "cannot read the cost model %s", path);
-		ok = false;
-	}
+	/* getline's -1 is the end of the file, or a failure (a folder, an I/O error, memory). */
+	int failed = 0;
+	if (!wrong && (ferror(f) || !feof(f)))
+		failed = errno ? errno : EIO;
+	if (wrong)
+		snprintf(err, errlen, "%s:%d: %s", path, no, wrong);
+	else if (failed)
+		snprintf(err, errlen, "cannot read the cost model %s: %s", path, strerror(failed));
+	free(line);
 	fclose(f);
-	return ok;
+	return !wrong && !failed;
 }
 
 void cutoff_sim_model_write(FILE *f, const cutoff_sim_model_t *m, const char *comment)

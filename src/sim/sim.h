@@ -54,9 +54,10 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m);
 /* The model for a workload ("chess", "connect4", "rtree"): `node` set to its own. */
 cutoff_sim_model_t cutoff_sim_model_for(const cutoff_sim_model_t *m, const char *workload);
 
-/* Reads a cost model file ('name value-in-ns' lines, '#' comments; the fields not named
- * keep their values in *m). Returns false with a message in err (naming the line) when
- * the file cannot be read or a line is wrong. */
+/* Reads a cost model file ('name value-in-ns' lines of any length, the value a decimal
+ * number, '#' comments; the fields not named keep their values in *m). Returns false with
+ * a message in err (naming the file, the line and what is wrong) when the file cannot be
+ * read or a line is wrong. */
 bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, size_t errlen);
 
 /* Writes the model as a file that cutoff_sim_model_read reads back exactly. */

@@ -11,7 +11,12 @@
 # that the machine's ceilings (compute, shared-array reads and writes, per-CPU latency) are
 # in the header, results.json and ceilings.csv, and each row's applicable ceiling agrees
 # with its speed-up; that --hog runs its processes beside the sweep, says so, and leaves
-# none behind; and that without gnuplot it still succeeds and says how to get it.
+# none behind; and that without gnuplot it still succeeds and says how to get it. The report
+# folder (issue 25, items 3 and 4): one that cannot be written (/proc/self, a folder without
+# write permission) is refused before the sweep; one that stops being a folder after the
+# sweep still gets the table printed, and exit 1; report-files.txt lists every file of the
+# folder; a second report into it is refused before its sweep unless --replace, which
+# removes the first report's files only (with or without a list, whatever the list says).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -385,10 +390,124 @@ else
 	fail "$over threads on $cores cores: exit $status: $stderr"
 fi
 
+# The report folder (issue 25, items 3 and 4). tiny ARGS...: the smallest sweep (one tree,
+# the serial search), with its progress lines on stderr, so that a refusal before the
+# sweep is seen as one line and nothing else.
+tiny() {
+	run bench --workload rtree --rtree-branching 6 --rtree-depth 3 --positions 1 --hash 1 \
+		--threads 1 --drivers serial --repeat 1 --stockfish off --plot none "$@"
+}
+# before_sweep WHAT STATUS NEEDLE: the last run stopped before its sweep with STATUS, one
+# line on stderr (no progress line) containing NEEDLE, nothing on stdout.
+before_sweep() {
+	if [ "$status" -eq "$2" ] && [ -z "$stdout" ] && one_line "$stderr" && [[ $stderr == *"$3"* ]]; then
+		ok "$1: exit $2 before the sweep: $(show "${stderr%$'\n'}")"
+	else
+		fail "$1: exit $status (expected $2 before the sweep, one line with '$3'): stderr $(show "$stderr"), stdout $(show "$stdout")"
+	fi
+}
+# A folder that cannot be written is said before the sweep, for root too: /proc/self is a
+# folder in which no file can be made, whoever asks.
+tiny --out /proc/self
+before_sweep "--out /proc/self" 1 "cannot write into the folder '/proc/self'"
+# A folder without write permission: as this user, or, as root (whom permissions do not
+# stop), as nobody through setpriv when it can run the command.
+mkdir -p "$tmp/shared/ro" && chmod 755 "$tmp" "$tmp/shared" && chmod 555 "$tmp/shared/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	tiny --out "$tmp/shared/ro"
+	before_sweep "--out a folder without write permission" 1 "cannot write into the folder"
+elif command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$cutoff" --help >/dev/null 2>&1; then
+	printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups "%s" "$@"\n' \
+		"$cutoff" >"$tmp/shared/nobody.sh"
+	chmod +x "$tmp/shared/nobody.sh"
+	cutoff_itself=$cutoff
+	cutoff=$tmp/shared/nobody.sh
+	tiny --out "$tmp/shared/ro"
+	cutoff=$cutoff_itself
+	before_sweep "--out a folder without write permission (as nobody)" 1 "cannot write into the folder"
+else
+	echo "skipped: running as root without setpriv for nobody: a folder without write permission"
+fi
+chmod 700 "$tmp"
+
+# A folder that stops being one after the sweep (gnuplot, the last program before the
+# report's files, replaces it by a file): the table is printed all the same, then one line
+# says which file could not be written, and the status is 1.
+printf '#!/bin/sh\nd=$PWD; cd / && rm -rf "$d" && : >"$d"\n' >"$tmp/gone.sh"
+chmod +x "$tmp/gone.sh"
+GNUPLOT=$tmp/gone.sh tiny --plot svg --no-progress --out "$tmp/gone"
+if [ "$status" -eq 1 ] && [[ $stdout == *"== rtree"* ]] && one_line "$stderr" &&
+	[[ $stderr == *"cannot write report.txt into the report folder '$tmp/gone'"* ]]; then
+	ok "a folder gone after the sweep: the table printed, exit 1, $(show "${stderr%$'\n'}")"
+else
+	fail "a folder gone after the sweep: exit $status, table printed: $([[ $stdout == *"== rtree"* ]] && echo yes || echo no), stderr $(show "$stderr")"
+fi
+
+# A second report into the same folder: refused before its sweep unless --replace, which
+# removes exactly the first report's files (report-files.txt lists them), not the user's.
+# The first draws its plots with a stand-in for gnuplot, so that the pictures and
+# plots.log are among its files.
+printf '#!/bin/sh\nfor f in speedup node-rate-per-thread time-split; do echo x >$f.svg; done\n' >"$tmp/draw.sh"
+chmod +x "$tmp/draw.sh"
+again=$tmp/again
+GNUPLOT=$tmp/draw.sh tiny --plot svg --no-progress --out "$again"
+listed=$(grep -v '^#' "$again/report-files.txt" 2>/dev/null | sort | tr '\n' ' ')
+present=$(ls "$again" | sort | tr '\n' ' ')
+if [ "$status" -eq 0 ] && [ -n "$listed" ] && [ "$listed" = "$present" ] &&
+	[[ $listed == *"speedup-rtree.dat"*"speedup.svg"* ]] && [[ $listed == *"plots.log"* ]]; then
+	ok "report-files.txt lists every file of the folder, pictures and plots.log among them"
+else
+	fail "report-files.txt: exit $status, lists '$listed', the folder holds '$present'"
+fi
+echo "mine" >"$again/notes.txt"
+mkdir "$again/data" && echo "mine" >"$again/data/report.txt"
+cp "$again/report.txt" "$tmp/first-report.txt"
+run bench --workload connect4 --positions 1 --threads 1 --drivers serial --repeat 1 \
+	--stockfish off --plot none --out "$again"
+before_sweep "a second report into the folder" 2 "holds a report already (report.txt): give --replace"
+if cmp -s "$again/report.txt" "$tmp/first-report.txt"; then ok "the refused run left the first report as it was"; else fail "the refused run changed the first report"; fi
+run bench --workload connect4 --positions 1 --threads 1 --drivers serial --repeat 1 \
+	--stockfish off --plot none --no-progress --out "$again" --replace
+listed=$(grep -v '^#' "$again/report-files.txt" 2>/dev/null | sort | tr '\n' ' ')
+present=$(ls "$again" | grep -vx -e notes.txt -e data | sort | tr '\n' ' ')
+if [ "$status" -eq 0 ] && [ -n "$listed" ] && [ "$listed" = "$present" ] &&
+	[[ $listed != *rtree* ]] && [[ $listed != *svg* ]] && grep -q "^== connect4" "$again/report.txt"; then
+	ok "--replace: the first report's files gone (rtree, pictures, plots.log), only the second's listed and there"
+else
+	fail "--replace: exit $status, lists '$listed', the folder holds '$present': $(show "$stderr")"
+fi
+if [ "$(cat "$again/notes.txt" "$again/data/report.txt" 2>/dev/null)" = "mine"$'\n'"mine" ]; then
+	ok "--replace kept the user's notes.txt and data/report.txt"
+else
+	fail "--replace removed or changed the user's files"
+fi
+# A report without report-files.txt (written before there were lists, or cut short):
+# --replace removes the names a report writes, nothing else; a list that names other
+# files is read through the same names.
+rm "$again/report-files.txt"
+: >"$again/speedup.png"
+tiny --no-progress --out "$again" --replace
+if [ "$status" -eq 0 ] && [ ! -e "$again/speedup.png" ] && [ ! -e "$again/speedup-connect4.dat" ] &&
+	[ -s "$again/notes.txt" ] && [ -s "$again/data/report.txt" ]; then
+	ok "--replace without a list: the report's names removed, the user's files kept"
+else
+	fail "--replace without a list: exit $status: $(show "$stderr"); $(ls "$again" | tr '\n' ' ')"
+fi
+printf 'notes.txt\n../first-report.txt\ndata\nreport.txt\n' >>"$again/report-files.txt"
+tiny --no-progress --out "$again" --replace
+if [ "$status" -eq 0 ] && [ -s "$again/notes.txt" ] && [ -s "$tmp/first-report.txt" ] &&
+	[ -s "$again/data/report.txt" ] && [ -s "$again/report.txt" ]; then
+	ok "--replace with a list naming the user's files: they are kept"
+else
+	fail "--replace with an edited list: exit $status: $(show "$stderr")"
+fi
+
 run bench --help
 if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ] &&
-	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]] && [[ $stdout == *"--hog N"* ]]; then
-	ok "bench --help (with what --profile-tt-writers costs, and --hog)"
+	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]] && [[ $stdout == *"--hog N"* ]] &&
+	[[ $stdout == *"--replace"* ]]; then
+	ok "bench --help (with what --profile-tt-writers costs, --hog and --replace)"
 else
 	fail "bench --help: exit $status"
 fi

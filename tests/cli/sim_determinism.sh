@@ -5,7 +5,8 @@
 # runs.csv, threads.csv and positions.csv, byte for byte. Checked for the clock schedule
 # (every driver at 1, 2, 7 and 16 virtual threads on random trees) and for the random
 # schedule with a seed, and for simulated ranks (--drivers cluster). A column whose name says "real" other than the one dropped fails
-# the test, so that a new real-time figure is seen here and dropped on purpose.
+# the test, so that a new real-time figure is seen here and dropped on purpose. And that a
+# folder that holds a report is refused unless --replace, as for `cutoff bench`.
 # Registered only where the simulator is built (tests/CMakeLists.txt).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
@@ -119,6 +120,27 @@ run sim --workload rtree --ranks 2 --out "$tmp/nope"
 [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *--ranks* ]] &&
 	ok "--ranks without the cluster among --drivers: exit 2, $(show "$stderr")" ||
 	fail "--ranks without the cluster: exit $status: $(show "$stderr")"
+
+# The report folder is the bench's (issue 25, item 4): one that holds a report is refused
+# before anything runs, unless --replace, which removes that report's files first.
+small=(sim --workload rtree --rtree-branching 4 --rtree-depth 3 --positions 1 --threads 1,2
+	--plot none --no-progress)
+mkdir -p "$tmp/twice"
+run "${small[@]}" --drivers lazysmp --out "$tmp/twice"
+run "${small[@]}" --drivers ybw --out "$tmp/twice"
+if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" &&
+	[[ $stderr == *"holds a report already"*"--replace"* ]] && grep -q '^rtree,lazysmp,2,' "$tmp/twice/results.csv"; then
+	ok "a second sim into the same folder: refused, $(show "$stderr")"
+else
+	fail "a second sim into the same folder: exit $status: $(show "$stderr")"
+fi
+run "${small[@]}" --drivers ybw --out "$tmp/twice" --replace
+if [ "$status" -eq 0 ] && grep -q '^rtree,ybw,2,' "$tmp/twice/results.csv" &&
+	! grep -q lazysmp "$tmp/twice/results.csv" && [ -s "$tmp/twice/report-files.txt" ]; then
+	ok "--replace: the second sim's report only"
+else
+	fail "sim --replace: exit $status: $(show "$stderr")"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

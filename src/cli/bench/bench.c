@@ -3,7 +3,8 @@
  * games, and which driver to use. Sweeps thread counts, drivers and workloads, with
  * repeats, and writes a report folder: the table (report.txt, also printed), every run and
  * every derived figure (results.json, results.csv, runs.csv, threads.csv), and plots drawn
- * by gnuplot.
+ * by gnuplot. The folder is checked before the sweep (folder.c), and the table printed
+ * before any file is written, so that minutes of results are never lost to the folder.
  *
  * The sweep interleaves: repeat 1 of every setting, then repeat 2, and so on, so that a
  * change in the machine's load spreads over every setting instead of landing on one. The
@@ -20,6 +21,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -37,6 +39,7 @@
 #include "bench/ceiling.h"
 #include "bench/common.h"
 #include "bench/files.h"
+#include "bench/folder.h"
 #include "bench/plots.h"
 #include "bench/probe.h"
 #include "bench/rows.h"
@@ -61,9 +64,9 @@ static const char bench_usage[] =
 	"random reads from and writes into one array of each workload's table size shared\n"
 	"by the threads, scale at each thread count, and the latency of a load on each CPU;\n"
 	"each speed-up is also given over the ceiling that applies to its workload.\n"
-	"Writes a report folder (report.txt, results.json, results.csv, runs.csv,\n"
-	"threads.csv, ceilings.csv, plots) and prints the table. A progress line goes to\n"
-	"stderr.\n"
+	"Prints the table, then writes a report folder (report.txt, results.json,\n"
+	"results.csv, runs.csv, threads.csv, ceilings.csv, plots; report-files.txt lists\n"
+	"them). A progress line goes to stderr.\n"
 	"\n"
 	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
 	"                    it is the baseline); default 1 .. the number of cores. More\n"
@@ -101,7 +104,12 @@ static const char bench_usage[] =
 	"                    depth, 1..10, when the position has no reference; default 2\n"
 	"  --stockfish S     the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the\n"
 	"                    PATH, /usr/games/stockfish) or 'off'; default auto\n"
-	"  --out DIR         the report folder; default bench-report-YYYYMMDD-HHMMSS\n"
+	"  --out DIR         the report folder, made when it is not there, checked before\n"
+	"                    the sweep; default bench-report-YYYYMMDD-HHMMSS. A folder that\n"
+	"                    holds a report is refused, unless --replace\n"
+	"  --replace         DIR may hold a report: after the sweep, that report's files\n"
+	"                    (those its report-files.txt lists) are removed, and nothing\n"
+	"                    else, before this one is written\n"
 	"  --plot P          svg, png or none; default svg (needs gnuplot: without it the\n"
 	"                    report says how to get it, and still succeeds)\n"
 	"  --note TEXT       a line for the report (the commit, what else ran)\n"
@@ -335,19 +343,6 @@ static bool parse_drivers(bench_t *b, const char *text)
 	return true;
 }
 
-static bool make_dir(const char *cmd, const char *dir)
-{
-	char q[CLI_QUOTE_SIZE];
-	if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
-		struct stat st;
-		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-			return true;
-	}
-	cli_error(cmd, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
-	          strerror(errno == EEXIST ? ENOTDIR : errno));
-	return false;
-}
-
 static int total_steps(const bench_t *b)
 {
 	int per = 0;
@@ -476,38 +471,65 @@ static bool sweep(bench_t *b)
 	return true;
 }
 
+/* A report file written by a writer that takes its path. */
+typedef struct report_file {
+	const char *name;
+	bool (*write)(const bench_t *b, const char *path);
+} report_file_t;
+
+static bool write_text(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	bench_print_text(b, f);
+	return fclose(f) == 0;
+}
+
+/* The CSV files of the rows, runs and threads: one writer, three paths. */
+static bool write_csv(bench_t *b, char *failed, size_t size)
+{
+	static const char *const names[] = { "results.csv", "runs.csv", "threads.csv" };
+	char path[3][PATH_MAX];
+	for (int i = 0; i < 3; i++) {
+		snprintf(failed, size, "%s", names[i]);
+		if (!bench_folder_file(b, names[i], path[i], sizeof(path[i])))
+			return false;
+	}
+	snprintf(failed, size, "results.csv, runs.csv or threads.csv");
+	return bench_write_csv(b, path[0], path[1], path[2]);
+}
+
+/* The report's files (the plots' are written before, by bench_plots), then their list;
+ * false after one line naming the file that could not be written. */
 static bool write_report(bench_t *b)
 {
-	char path[1024], q[CLI_QUOTE_SIZE];
+	const report_file_t files[] = {
+		{ "report.txt", write_text },
+		{ "results.json", bench_write_json },
+		{ "ceilings.csv", bench_ceiling_csv },
+		{ "chess-positions.txt",
+		  b->workloads[BENCH_CHESS] ? bench_write_chess_file : NULL },
+		{ "positions.csv", bench_write_positions_csv },
+		{ "searches.txt", bench_write_searches },
+	};
+	char path[PATH_MAX], failed[64], q[CLI_QUOTE_SIZE];
 	bool ok = true;
-	snprintf(path, sizeof(path), "%s/report.txt", b->out_dir);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		bench_print_text(b, f);
-		ok = fclose(f) == 0;
-	} else {
-		ok = false;
+	for (size_t i = 0; ok && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(failed, sizeof(failed), "%s", files[i].name);
+		ok = !files[i].write || (bench_folder_file(b, files[i].name, path, sizeof(path)) &&
+		                         files[i].write(b, path));
 	}
-	char rows[1024], runs[1024];
-	snprintf(path, sizeof(path), "%s/results.json", b->out_dir);
-	ok = ok && bench_write_json(b, path);
-	snprintf(rows, sizeof(rows), "%s/results.csv", b->out_dir);
-	snprintf(runs, sizeof(runs), "%s/runs.csv", b->out_dir);
-	snprintf(path, sizeof(path), "%s/threads.csv", b->out_dir);
-	ok = ok && bench_write_csv(b, rows, runs, path);
-	snprintf(path, sizeof(path), "%s/ceilings.csv", b->out_dir);
-	ok = ok && bench_ceiling_csv(b, path);
-	if (ok && b->workloads[BENCH_CHESS]) {
-		snprintf(path, sizeof(path), "%s/chess-positions.txt", b->out_dir);
-		ok = bench_write_chess_file(b, path);
+	ok = ok && write_csv(b, failed, sizeof(failed));
+	if (ok) {
+		snprintf(failed, sizeof(failed), "%s", BENCH_FILE_LIST);
+		ok = bench_folder_write_list(b);
 	}
-	snprintf(path, sizeof(path), "%s/positions.csv", b->out_dir);
-	ok = ok && bench_write_positions_csv(b, path);
-	snprintf(path, sizeof(path), "%s/searches.txt", b->out_dir);
-	ok = ok && bench_write_searches(b, path);
 	if (!ok)
-		cli_error(b->cmd, "cannot write the report into %s: %s",
-		          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+		cli_error(b->cmd,
+		          "cannot write %s into the report folder %s: %s (the table was printed "
+		          "on stdout; the report's other files are lost)",
+		          failed, cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
 	return ok;
 }
 
@@ -586,6 +608,7 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		  .max = 10 },
 		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
 		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->out_dir },
+		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->replace },
 		{ .name = "plot",
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &b->plot,
@@ -762,12 +785,33 @@ static int load_workloads(bench_t *b, const bench_opts_t *o)
 	return GO_ON;
 }
 
+/* After the sweep: the earlier report's files removed (--replace), the plots drawn (the
+ * table says what became of them), the table printed before any other file is written,
+ * so that it is had whatever becomes of the folder, then the report's files. The exit
+ * status. */
+static int publish(bench_t *b)
+{
+	bool cleared = bench_folder_clear(b);
+	if (cleared)
+		bench_plots(b);
+	else
+		snprintf(b->plot_note, sizeof(b->plot_note),
+		         "not written: the earlier report could not be removed");
+	bench_print_text(b, stdout);
+	fflush(stdout);
+	if (!cleared || !write_report(b))
+		return CLI_EXIT_FAIL;
+	printf("\nreport folder: %s\n", b->out_dir);
+	return CLI_EXIT_OK;
+}
+
 /* Rank 0's whole bench once the workloads are loaded: the references, the sweep beside
  * the hog, the rows, the plots and the report, written and printed. The exit status. */
 static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 {
-	if (!make_dir(b->cmd, b->out_dir))
-		return CLI_EXIT_FAIL;
+	int st = bench_folder_check(b);
+	if (st != CLI_EXIT_OK)
+		return st;
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
 	b->load_before = bench_load_average();
 	double t0 = cli_now_s();
@@ -785,12 +829,7 @@ static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 	if (b->progress && b->progress_tty)
 		fputs("\r\033[K", stderr);
 	bench_derive(b);
-	bench_plots(b);
-	if (!write_report(b))
-		return CLI_EXIT_FAIL;
-	bench_print_text(b, stdout);
-	printf("\nreport folder: %s\n", b->out_dir);
-	return CLI_EXIT_OK;
+	return publish(b);
 }
 
 /* Frees everything the bench holds and ends the cluster (aborting it on a failure: the

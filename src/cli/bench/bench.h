@@ -10,6 +10,8 @@
  *   text.c       report.txt, also printed: the header and each workload's tables
  *   files.c      results.json, results.csv, runs.csv, threads.csv, positions.csv
  *   plots.c      the plots' data, plots.gp, and gnuplot when it is found
+ *   folder.c     the report folder: made and checked before the sweep, the names of
+ *                its files and their list (report-files.txt), --replace
  *   fields.c     a row's figures and a thread's, each described once (name, unit,
  *                formats, source), walked by the text tables, the CSV and the JSON
  *   rows.c       the rows: each setting's runs made into medians and derived figures

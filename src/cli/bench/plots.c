@@ -6,6 +6,7 @@
  * any case, so that the plots can be drawn later; b->plot_note says what happened.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "bench/common.h"
 #include "bench/fields.h"
+#include "bench/folder.h"
 #include "bench/plots.h"
 #include "bench/rows.h"
 
@@ -32,15 +34,15 @@ static bool find_program(const char *name, char *buf, size_t size)
 	return false;
 }
 
-static FILE *open_in(const bench_t *b, const char *name)
+/* The report's file `name`, opened for writing (and recorded: folder.h). */
+static FILE *open_in(bench_t *b, const char *name)
 {
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/%s", b->out_dir, name);
-	return fopen(path, "w");
+	char path[PATH_MAX];
+	return bench_folder_file(b, name, path, sizeof(path)) ? fopen(path, "w") : NULL;
 }
 
 /* The speed-up panel of workload wk: its data file and its plot command. */
-static bool speedup_panel(const bench_t *b, FILE *gp, int wk, bool logs)
+static bool speedup_panel(bench_t *b, FILE *gp, int wk, bool logs)
 {
 	char name[64];
 	snprintf(name, sizeof(name), "speedup-%s.dat", bench_workload_names[wk]);
@@ -106,7 +108,7 @@ static bool speedup_panel(const bench_t *b, FILE *gp, int wk, bool logs)
 }
 
 /* speedup.EXT: the speed-up against the ideal line, one panel per workload. */
-static bool plot_speedup(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+static bool plot_speedup(bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
 {
 	/* speed-up against the ideal line, one panel per workload */
 	fprintf(gp, "set terminal %s size %d,420\nset output 'speedup.%s'\n", term, 420 * nw + 60,
@@ -139,7 +141,7 @@ static bool plot_speedup(const bench_t *b, FILE *gp, const char *ext, const char
 }
 
 /* node-rate-per-thread.EXT: each thread's node rate in the run of median time. */
-static bool plot_node_rate(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+static bool plot_node_rate(bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
 {
 	/* per-thread node rate of the run of median time, for every setting */
 	fprintf(gp, "set terminal %s size %d,460\nset output 'node-rate-per-thread.%s'\n", term,
@@ -182,7 +184,7 @@ static bool plot_node_rate(const bench_t *b, FILE *gp, const char *ext, const ch
 	return true;
 }
 
-static bool plot_time_split(const bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
+static bool plot_time_split(bench_t *b, FILE *gp, const char *ext, const char *term, int nw)
 {
 	/* Where each thread's time went, stacked: the run of median time of every driver at the
 	 * largest thread count, and the serial search beside them for scale. */
@@ -257,7 +259,7 @@ static bool plot_time_split(const bench_t *b, FILE *gp, const char *ext, const c
 }
 
 /* The data files and the gnuplot script; false when a file cannot be written. */
-static bool write_plot_files(const bench_t *b, const char *ext, const char *term)
+static bool write_plot_files(bench_t *b, const char *ext, const char *term)
 {
 	int nw = 0;
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
@@ -297,6 +299,14 @@ void bench_plots(bench_t *b)
 		         "not drawn: gnuplot was not found (apt-get install gnuplot-nox); the data "
 		         "and plots.gp are in the folder: run 'gnuplot plots.gp' there");
 		return;
+	}
+	/* gnuplot writes these itself: recorded whether it draws them all or not. */
+	char path[PATH_MAX], name[BENCH_FILE_NAME];
+	static const char *const pictures[] = { "speedup", "node-rate-per-thread", "time-split" };
+	bench_folder_file(b, "plots.log", path, sizeof(path));
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "%s.%s", pictures[i], ext[b->plot]);
+		bench_folder_file(b, name, path, sizeof(path));
 	}
 	fflush(NULL);
 	pid_t pid = fork();

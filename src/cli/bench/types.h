@@ -68,6 +68,12 @@ enum {
 };
 static inline bool bench_is_cluster(int driver) { return driver > BENCH_CLUSTER_ROW; }
 
+/* The report folder's files (folder.c): at most this many, each name shorter than this. */
+enum {
+	BENCH_MAX_FILES = 40,
+	BENCH_FILE_NAME = 32
+};
+
 /* One rank's share of a cluster run, summed over the positions (cutoff_cluster_stats). */
 typedef struct bench_rank {
 	double nodes, time_s, comm_s;
@@ -277,6 +283,11 @@ typedef struct bench {
 	const char *stockfish;   /* the binary, or NULL */
 	char stockfish_name[96];
 	const char *out_dir;
+	bool replace; /* --replace: an earlier report in out_dir is removed (folder.c) */
+	/* The files of the report written so far, by name in out_dir (bench_folder_file):
+	 * report-files.txt lists them. */
+	char files[BENCH_MAX_FILES][BENCH_FILE_NAME];
+	int nfiles;
 	int plot; /* 0 none, 1 svg, 2 png */
 	const char *note;
 	char date[40];

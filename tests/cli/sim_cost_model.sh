@@ -1,0 +1,81 @@
+#!/bin/bash
+# sim_cost_model.sh CUTOFF — `cutoff sim --cost-model FILE` reads the files of
+# docs/simulation.md ("The cost model") and refuses the others (issue 25, item 5).
+#
+# Read: a comment line of any length (600 bytes, and 100 KiB) before, between and after
+# the values, with the value after it in force (the report's cost-model line shows it).
+# Refused, each with exit 2 and one line on stderr naming FILE:LINE, the right line
+# however long the lines before it, and what was wrong: a hex value, inf, nan, a NUL byte
+# with text after it, an unknown name, a name twice. A refused file runs nothing.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sim_cost_model.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+unset CUTOFF_DATA_DIR GNUPLOT
+
+# ok, fail, run, one_line, show (lib.bash).
+. "$(dirname "$0")/lib.bash"
+
+long=$(head -c 600 /dev/zero | tr '\0' x)
+huge=$(head -c 102400 /dev/zero | tr '\0' y)
+
+# accepted NAME FILE: a one-search sweep under the model reads it, and node.rtree is 123.5.
+accepted() {
+	local what=$1 file=$2
+	run sim --cost-model "$file" --workload rtree --rtree-branching 4 --rtree-depth 3 \
+		--positions 1 --threads 1 --drivers serial --plot none --no-progress --out "$tmp/r$RANDOM"
+	if [ "$status" -eq 0 ] && [[ $stdout == *"cost model $file: "*"rtree 123.5 ns"* ]]; then
+		ok "$what: read, node.rtree 123.5 ns in force"
+	else
+		fail "$what: exit $status, stderr $(show "$stderr")"
+	fi
+}
+
+# refused WHAT LINE NEEDLE: the file $tmp/bad is refused with one line naming it at LINE
+# and saying NEEDLE, exit 2, nothing on stdout, no report folder.
+refused() {
+	local what=$1 line=$2 needle=$3 never=$tmp/never$RANDOM
+	run sim --cost-model "$tmp/bad" --workload rtree --rtree-depth 3 --positions 1 \
+		--threads 1 --drivers serial --plot none --no-progress --out "$never"
+	if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" &&
+		[[ $stderr == *"$tmp/bad:$line: "*"$needle"* ]] && [ ! -e "$never" ]; then
+		ok "$what: refused, $(show "${stderr%$'\n'}")"
+	else
+		fail "$what: exit $status, expected 2 and '$tmp/bad:$line: ...$needle...': $(show "$stderr")"
+	fi
+}
+
+printf '# %s\nnode.rtree 123.5\n' "$long" >"$tmp/long.txt"
+accepted "a 600-byte comment line, then the value" "$tmp/long.txt"
+printf 'node.rtree 123.5   # %s\n#%s' "$long" "$huge" >"$tmp/last.txt"
+accepted "a value with a 600-byte comment, a 100 KiB comment last (no newline)" "$tmp/last.txt"
+printf '# %s\n\n   \t\n# %s\nnode.rtree 123.5\nnode 100 # %s\n' "$huge" "$long" "$long" >"$tmp/mixed.txt"
+accepted "100 KiB and 600-byte comments, blank lines, two values" "$tmp/mixed.txt"
+
+printf '# %s\nnode.rtree 0x10\n' "$long" >"$tmp/bad"
+refused "a hex value after a 600-byte comment" 2 "not a decimal number"
+printf 'node 1\nnode.rtree 0X1p4\n' >"$tmp/bad"
+refused "a hex float" 2 "not a decimal number"
+printf 'node.rtree inf\n' >"$tmp/bad"
+refused "inf" 1 ""
+printf 'tt_probe 1\nnode.rtree nan\n' >"$tmp/bad"
+refused "nan" 2 ""
+printf 'node.rtree 5\0 and text after a NUL\n' >"$tmp/bad"
+refused "text after a NUL byte" 1 "NUL"
+printf '# %s\n# %s\nnode.rtree 5\nnode.rtre 5\n' "$huge" "$long" >"$tmp/bad"
+refused "an unknown name on line 4, after 100 KiB and 600-byte comments" 4 "unknown name"
+printf 'node.rtree 5 # %s\nnode.rtree 6\n' "$long" >"$tmp/bad"
+refused "a name twice, the first with a 600-byte comment" 2 "twice"
+printf 'node.rtree -1\n' >"$tmp/bad"
+refused "a negative value" 1 "0 .. 1e9"
+printf 'node.rtree 5 6\n' >"$tmp/bad"
+refused "two values" 1 "expected 'name value-in-ns'"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
