@@ -357,6 +357,30 @@ void match_write_json(const match_t *m)
 
 /* ---- PGN ------------------------------------------------------------------------------ */
 
+/* Engine text (a name; a reason quoting a bestmove) inside a tag's string (`tag`) or a
+ * comment: well-formed UTF-8 as it is and each broken sequence as U+FFFD (json.h), so
+ * that the file is UTF-8 whatever the engines sent; control bytes as blanks (a tag or a
+ * comment is printing characters on one line); in a tag " and \ escaped, in a comment
+ * '}' (which would end it) as ')'. */
+static void pgn_text(FILE *f, const char *s, bool tag)
+{
+	for (const char *p = s; *p;) {
+		int n = json_utf8_char(p);
+		unsigned char c = (unsigned char)*p;
+		if (n < 0)
+			fputs("\xef\xbf\xbd", f);
+		else if (n > 1)
+			fwrite(p, 1, (size_t)n, f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (tag && (c == '"' || c == '\\'))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(!tag && c == '}' ? ')' : c, f);
+		p += n > 0 ? n : -n;
+	}
+}
+
 /* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp
  * and FEN for an opening, TimeControl for --tc, PlyCount and Termination. */
 static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
@@ -372,11 +396,7 @@ static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
 	        round);
 	for (int c = 0; c < 2; c++) {
 		fprintf(f, "[%s \"", c == 0 ? "White" : "Black");
-		for (const char *p = names[c]; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				fputc('\\', f);
-			fputc(*p, f);
-		}
+		pgn_text(f, names[c], true);
 		fputs("\"]\n", f);
 	}
 	fprintf(f, "[Result \"%s\"]\n", g->result);
@@ -442,8 +462,7 @@ void match_write_pgn(const match_t *m, const game_rec_t *g, int round)
 	if (!pgn_moves(m, g))
 		return;
 	fputc('{', f);
-	for (const char *r = g->reason; *r; r++)
-		fputc(*r == '}' ? ')' : *r, f);
+	pgn_text(f, g->reason, false);
 	fprintf(f, "} %s\n\n", g->result);
 	fflush(f);
 }
