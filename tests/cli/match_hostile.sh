@@ -73,5 +73,107 @@ EOF
 	fi
 fi
 
+# ---- item 8: an option the engine rejects ---------------------------------------------
+# opts.sh: declares Threads (1..4) and Hash; answers a bad Threads as cutoff uci does and
+# any Hash as Stockfish does an option it does not know; plays fool's mate. FAKE_PIDFILE
+# gets its PID.
+cat >"$tmp/opts.sh" <<'EOF'
+moves=(f2f3 e7e5 g2g4 d8h4)
+echo $$ >>"$FAKE_PIDFILE"
+while IFS= read -r line; do
+	case $line in
+	uci)
+		echo "id name opts"
+		echo "option name Threads type spin default 1 min 1 max 4"
+		echo "option name Hash type spin default 1 min 1 max 16"
+		echo uciok
+		;;
+	"setoption name Threads value "[1-4]) ;;
+	"setoption name Threads value "*) echo "info string error: setoption: Threads: expected an integer in 1..4, got ${line##* }" ;;
+	"setoption name Hash value "*) echo "No such option: Hash" ;;
+	isready) echo readyok ;;
+	position*) pos=$line ;;
+	go*)
+		n=0
+		[[ $pos == *" moves "* ]] && read -r -a played <<<"${pos#* moves }" && n=${#played[@]}
+		echo "bestmove ${moves[$n]}"
+		;;
+	quit) exit 0 ;;
+	esac
+done
+EOF
+: >"$tmp/opts.pids"
+opts="env FAKE_PIDFILE=$tmp/opts.pids bash $tmp/opts.sh"
+# gone WHAT: every engine whose PID is in opts.pids has ended.
+gone() {
+	local pid alive=""
+	while read -r pid; do
+		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
+	done <"$tmp/opts.pids"
+	[ -z "$alive" ] || { fail "$1: engines still running:$alive" && kill $alive 2>/dev/null; }
+}
+# rejected WHAT PATTERN ARGS...: exit 2, nothing on stdout, one line on stderr that
+# matches the glob PATTERN, no game begun (no ucinewgame in the log), no engine left.
+rejected() {
+	local what=$1 pattern=$2
+	shift 2
+	run match --games 2 --log "$tmp/opts.log" "$@"
+	if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" && [[ ${stderr%$'\n'} == $pattern ]] &&
+		! grep -q ucinewgame "$tmp/opts.log"; then
+		ok "$what: exit 2 before any game, one line: ${stderr%$'\n'}"
+	else
+		fail "$what: exit $status, expected 2 and a line like '$pattern': $(show "$stdout $stderr")"
+	fi
+	gone "$what"
+}
+rejected "--option Threads=abc, rejected as cutoff uci does" \
+	"cutoff match: engine 1 ('env *') rejects an option: 'info string error: setoption: Threads: expected an integer in 1..4, got abc'; no game played (--ignore-option-errors plays on)" \
+	--engine "$opts" --engine "$opts" --option Threads=abc
+rejected "--option2 Hash=8, rejected as Stockfish does" "cutoff match: engine 2 (*) rejects an option: 'No such option: Hash'; no game*" \
+	--engine "$opts" --engine "$opts" --option1 Threads=2 --option2 Hash=8
+rejected "two options rejected: the first, and the count of the others" "cutoff match: engine 1 (*got 0' (and 1 more); no game*" \
+	--engine "$opts" --engine "$opts" --option Threads=0 --option Hash=2 --concurrency 2
+
+run match --engine "$opts" --engine "$opts" --games 2 --option Threads=2 --option1 Threads=1 --option2 Threads=1 --json
+if [ "$status" -eq 0 ] && [ -z "$stderr" ] && [[ $stdout == *'"option_errors":[]}'* ]]; then
+	ok "options the engine accepts: exit 0, nothing on stderr, \"option_errors\":[]"
+else
+	fail "accepted options: exit $status: $(show "$stdout $stderr")"
+fi
+want='"option_errors":["info string error: setoption: Threads: expected an integer in 1..4, got x"]'
+for n in 1 2; do
+	run match --engine "$opts" --engine "$opts" --games 4 --option Threads=x --ignore-option-errors --json --concurrency $n
+	nwarn=$(grep -cF "warning: engine " "$tmp/err")
+	nwant=$(grep -cF "rejects an option: 'info string error: setoption: Threads: expected an integer in 1..4, got x'; playing on (--ignore-option-errors)" "$tmp/err")
+	if [ "$status" -eq 0 ] && [ "$nwarn" -eq 2 ] && [ "$nwant" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+		[ "$(grep -oF "$want" <<<"$stdout" | wc -l)" -eq 2 ] && [[ $stdout == *'"games":4,"wins":2,"draws":0,"losses":2,'* ]]; then
+		ok "--ignore-option-errors --concurrency $n: 4 games played, exit 0, one warning per engine, $want for each"
+	else
+		fail "--ignore-option-errors --concurrency $n: exit $status, $nwarn warnings: $(show "$stdout $stderr")"
+	fi
+done
+gone "--ignore-option-errors"
+run match --engine "$opts" --engine "$opts" --games 2 --option Threads=x --ignore-option-errors
+if [ "$status" -eq 0 ] && [[ $stdout == *$'\nengine 1 rejected '*"'info string error: setoption: Threads: expected an integer in 1..4, got x'"$'\n'* ]]; then
+	ok "--ignore-option-errors, text report: the rejection under the engine's line"
+else
+	fail "--ignore-option-errors, text report: $(show "$stdout")"
+fi
+if echo quit | "$cutoff" uci >/dev/null 2>&1; then
+	rejected "cutoff uci as the engine, --option Threads=abc" \
+		"cutoff match: engine 1 ('$cutoff uci') rejects an option: 'info string error: setoption: Threads: expected an integer in 1..*; no game played*" \
+		--engine "$cutoff uci" --engine "$cutoff uci" --option Threads=abc --depth 1
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --depth 1 --max-moves 2 --option2 Threads=abc \
+		--ignore-option-errors --json
+	if [ "$status" -eq 0 ] && [[ $stdout == *'"option_errors":[]},{"engine":2,'*'"option_errors":["info string error: setoption: Threads: expected an integer in 1..'* ]] &&
+		[[ $stdout == *'"games":2,'* ]] && one_line "$stderr"; then
+		ok "cutoff uci, --option2 Threads=abc --ignore-option-errors: 2 games, exit 0, engine 2's rejection in the JSON, one warning"
+	else
+		fail "cutoff uci --ignore-option-errors: exit $status: $(show "$stdout $stderr")"
+	fi
+else
+	echo "skip - 'cutoff uci' is not available"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,15 +2,17 @@
  * engine.c — one engine of `cutoff match` as a child process: its command split into
  * words, the process started with pipes on its stdin and stdout (stderr goes to --log or
  * /dev/null), lines written and read with deadlines, the UCI handshake (uci, uciok, the
- * --option values checked against what the engine declared, isready, readyok), and its
- * end (quit, a short wait, SIGKILL).
+ * --option values checked against what the engine declared, isready, readyok, and the
+ * engine's rejections of its options in between), and its end (quit, a short wait,
+ * SIGKILL).
  *
  * Owns, per engine_t: the process (pid, the two pipe ends, both non-blocking and
- * close-on-exec so that no engine inherits the other's), the read buffer and the names of
- * the options the engine declared. Invariants: pid is 0 exactly when no process is held
- * (it is reaped before pid is cleared, so no zombie outlives a stop); `to` and `from`
- * are -1 when closed; rbuf[rpos..rlen) is what was read and not yet handed out, and a
- * line longer than the buffer is dropped whole (`skipping` until its newline).
+ * close-on-exec so that no engine inherits the other's), the read buffer, the names of
+ * the options the engine declared and its lines rejecting them. Invariants: pid is 0
+ * exactly when no process is held (it is reaped before pid is cleared, so no zombie
+ * outlives a stop); `to` and `from` are -1 when closed; rbuf[rpos..rlen) is what was
+ * read and not yet handed out, and a line longer than the buffer is dropped whole
+ * (`skipping` until its newline).
  *
  * Threads. With --concurrency each slot's engines are used by that slot's thread alone
  * (slots.c); nothing here is shared but the log (log.c locks it). Slots start their
@@ -400,9 +402,39 @@ static void note_option(engine_t *e, const char *rest)
 		e->declared[e->ndeclared++] = name;
 }
 
+/*
+ * A line by which the engine rejects an option it was sent: cutoff uci's "info string
+ * error: setoption: ..." (src/cli/uci/options.c) and Stockfish's "No such option: NAME".
+ * Only the lines between the setoptions and readyok are asked, so that an engine's other
+ * errors are not taken for one.
+ */
+static bool is_rejection(const char *p)
+{
+	if (strncmp(p, "No such option:", 15) == 0)
+		return true;
+	return match_word_is(&p, "info") && match_word_is(&p, "string") &&
+	       match_word_is(&p, "error:") && strncmp(p, "setoption", 9) == 0;
+}
+
+/* Keeps a rejection line of the engine's (the first MAX_REJECTED; NULL when memory ran
+ * out) and counts it. */
+static void note_rejection(engine_t *e, const char *line)
+{
+	if (e->nrejected < MAX_REJECTED)
+		e->rejected[e->nrejected] = strdup(line);
+	e->nrejected++;
+}
+
+/* Rejection i (< MAX_REJECTED) as text. */
+static const char *rejection(const engine_t *e, int i)
+{
+	return e->rejected[i] ? e->rejected[i] : "(a line lost: out of memory)";
+}
+
 /* Waits for a line that is exactly `want`, ignoring others (recording id name and the
- * options while waiting for uciok). 0, or a fault with `why` written. */
-fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size)
+ * options while waiting for uciok, and with `options` the lines rejecting an option). 0,
+ * or a fault with `why` written. */
+static fault_t expect(engine_t *e, const char *want, bool options, char *why, size_t size)
 {
 	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
 	for (;;) {
@@ -422,13 +454,61 @@ fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t siz
 		const char *p = line;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (match_word_is(&p, want) && *p == '\0')
+		if (options && is_rejection(p))
+			note_rejection(e, p);
+		else if (match_word_is(&p, want) && *p == '\0')
 			return FAULT_NONE;
-		if (match_word_is(&p, "id") && match_word_is(&p, "name") && *p)
+		else if (match_word_is(&p, "id") && match_word_is(&p, "name") && *p)
 			snprintf(e->name, sizeof(e->name), "%s", p);
 		else if (match_word_is(&p, "option"))
 			note_option(e, p);
 	}
+}
+
+fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size)
+{
+	return expect(e, want, false, why, size);
+}
+
+/* Drops the rejections of an earlier start. */
+static void forget_rejections(engine_t *e)
+{
+	for (int i = 0; i < e->nrejected && i < MAX_REJECTED; i++)
+		free(e->rejected[i]);
+	e->nrejected = 0;
+}
+
+/*
+ * After readyok: the engine's rejections of its options. Without --ignore-option-errors
+ * the first is the one-line error (the match fails before any game: the engine would
+ * play on its default, which is not the match that was asked for); with it, each is a
+ * warning, printed once for the match (by slot 1's engine, on its first start), and the
+ * report carries them. CLI_EXIT_OK or CLI_EXIT_USAGE.
+ */
+static int report_rejections(engine_t *e)
+{
+	char q[320];
+	if (e->nrejected == 0)
+		return CLI_EXIT_OK;
+	if (!e->ignore_option_errors) {
+		char more[48] = "";
+		if (e->nrejected > 1)
+			snprintf(more, sizeof(more), " (and %d more)", e->nrejected - 1);
+		cli_error(MATCH_CMD,
+		          "engine %d (%s) rejects an option: %s%s; no game played "
+		          "(--ignore-option-errors plays on)",
+		          e->id, e->q, cli_quote(q, sizeof(q), rejection(e, 0)), more);
+		return CLI_EXIT_USAGE;
+	}
+	if (e->slot > 1 || e->warned)
+		return CLI_EXIT_OK;
+	e->warned = true;
+	for (int i = 0; i < e->nrejected && i < MAX_REJECTED; i++)
+		cli_error(MATCH_CMD,
+		          "warning: engine %d (%s) rejects an option: %s; playing on "
+		          "(--ignore-option-errors)",
+		          e->id, e->q, cli_quote(q, sizeof(q), rejection(e, i)));
+	return CLI_EXIT_OK;
 }
 
 /*
@@ -444,6 +524,7 @@ int match_engine_start(engine_t *e)
 	for (int i = 0; i < e->ndeclared; i++)
 		free(e->declared[i]);
 	e->ndeclared = 0;
+	forget_rejections(e);
 	fault_t f = FAULT_NONE;
 	if (match_engine_send(e, "uci") != 0) {
 		f = FAULT_CRASH;
@@ -485,13 +566,17 @@ int match_engine_start(engine_t *e)
 			f = FAULT_CRASH;
 			snprintf(why, sizeof(why), "closed its input");
 		} else {
-			f = match_engine_expect(e, "readyok", why, sizeof(why));
+			f = expect(e, "readyok", e->nsetopts > 0, why, sizeof(why));
 		}
 	}
 	if (f != FAULT_NONE) {
 		cli_error(MATCH_CMD, "engine %d (%s): %s", e->id, e->q, why);
 		match_engine_stop(e, false);
 		return CLI_EXIT_FAIL;
+	}
+	if ((rc = report_rejections(e)) != CLI_EXIT_OK) {
+		match_engine_stop(e, true);
+		return rc;
 	}
 	e->broken = false;
 	return CLI_EXIT_OK;
@@ -548,4 +633,5 @@ void match_engine_free(engine_t *e)
 	free(e->rbuf);
 	for (int k = 0; k < e->ndeclared; k++)
 		free(e->declared[k]);
+	forget_rejections(e);
 }

@@ -192,6 +192,22 @@ static void print_fault(const match_t *m, const char *label, fault_t f)
 	          a->faults[f], b->faults[f]);
 }
 
+/* The options the engines rejected (--ignore-option-errors), each line as the engine
+ * said it, quoted. */
+static void print_rejections(const match_t *m)
+{
+	for (int i = 0; i < 2; i++) {
+		const engine_t *e = &m->eng[i];
+		char label[32], q[320];
+		snprintf(label, sizeof(label), "engine %d rejected", i + 1);
+		for (int k = 0; k < e->nrejected && k < MAX_REJECTED; k++)
+			cli_field(stdout, label, "%s",
+			          e->rejected[k] ? cli_quote(q, sizeof(q), e->rejected[k]) : "?");
+		if (e->nrejected > MAX_REJECTED)
+			cli_field(stdout, label, "and %d more", e->nrejected - MAX_REJECTED);
+	}
+}
+
 void match_print_totals(const match_t *m)
 {
 	const tc_t *tc = &m->tc;
@@ -201,6 +217,7 @@ void match_print_totals(const match_t *m)
 		snprintf(label, sizeof(label), "engine %d", i + 1);
 		cli_field(stdout, label, "%s (%s)", m->eng[i].name, m->eng[i].command);
 	}
+	print_rejections(m);
 	if (tc->mode == TC_CLOCK)
 		cli_field(stdout, "time control", "%s s, margin %" PRId64 " ms", tc->text,
 		          tc->margin / NS_PER_MS);
@@ -261,6 +278,10 @@ static void json_engines(json_writer_t *w, const match_t *m)
 		json_clock(w, "min_clock_s", e->min_clock);
 		for (int f = 1; f < NFAULTS; f++)
 			json_int(w, match_fault_names[f], e->faults[f]);
+		json_begin_array(w, "option_errors");
+		for (int k = 0; k < e->nrejected && k < MAX_REJECTED; k++)
+			json_string(w, NULL, e->rejected[k]);
+		json_end(w);
 		json_end(w);
 	}
 	json_end(w);

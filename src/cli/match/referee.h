@@ -58,6 +58,7 @@ enum {
 	READ_BUF_SIZE = 1 << 16, /* the longest line kept from an engine; longer ones are dropped */
 	REASON_SIZE = 256,
 	MAX_DECLARED = 512,   /* the engine options remembered for checking --option */
+	MAX_REJECTED = 16,    /* an engine's lines rejecting its options, kept for the report */
 	MAX_CONCURRENCY = 256 /* --concurrency: games at once */
 };
 
@@ -127,6 +128,12 @@ typedef struct engine {
 
 	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
 	int ndeclared;
+	/* Its lines rejecting an option, between the setoptions and readyok (engine.c says
+	 * which), the first MAX_REJECTED of them kept; nrejected counts them all. */
+	char *rejected[MAX_REJECTED];
+	int nrejected;
+	bool ignore_option_errors; /* --ignore-option-errors: a rejection is a warning */
+	bool warned;               /* the warning was printed (once per engine of the match) */
 
 	/* Totals: over the match in m->eng (summed from the recorded games); a slot's engines
 	 * count too, but nothing reads theirs. */
@@ -153,7 +160,9 @@ int match_engine_init(engine_t *e, const char *command, int64_t timeout, const c
 /* Stops the engine (asking it to quit) and frees what it holds. */
 void match_engine_free(engine_t *e);
 /* Starts the engine and has it ready: uci, uciok, the options, isready, readyok.
- * CLI_EXIT_OK, or an exit status after printing the one-line error. */
+ * CLI_EXIT_OK, or an exit status after printing the one-line error: CLI_EXIT_USAGE when
+ * the engine rejected an option (unless e->ignore_option_errors: then a warning, printed
+ * by the engine of slot 1 or of a match of one slot, on its first start only). */
 int match_engine_start(engine_t *e);
 /* Ends the engine: quit when `ask`, a short wait, then SIGKILL. */
 void match_engine_stop(engine_t *e, bool ask);

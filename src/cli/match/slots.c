@@ -209,14 +209,21 @@ static int slots_start(match_t *m, slot_t *slots)
 			int status = match_engine_init(
 				&slots[s].eng[k], p->command, p->timeout, p->setopts, p->nshared,
 				p->setopts + p->nshared, p->nsetopts - p->nshared);
+			slots[s].eng[k].ignore_option_errors = p->ignore_option_errors;
 			if (status == CLI_EXIT_OK)
 				status = match_engine_start(&slots[s].eng[k]);
 			if (status != CLI_EXIT_OK)
 				return status;
 		}
 	}
-	for (int k = 0; k < 2; k++)
-		snprintf(m->eng[k].name, sizeof(m->eng[k].name), "%s", slots[0].eng[k].name);
+	for (int k = 0; k < 2; k++) {
+		engine_t *e = &m->eng[k], *first = &slots[0].eng[k];
+		snprintf(e->name, sizeof(e->name), "%s", first->name);
+		/* The report's rejections (--ignore-option-errors) are slot 1's, as its name. */
+		for (int i = 0; i < first->nrejected && i < MAX_REJECTED; i++)
+			e->rejected[i] = first->rejected[i] ? strdup(first->rejected[i]) : NULL;
+		e->nrejected = first->nrejected;
+	}
 	return CLI_EXIT_OK;
 }
 
