@@ -175,5 +175,73 @@ else
 	echo "skip - 'cutoff uci' is not available"
 fi
 
+# ---- item 7: the referee killed by a signal ------------------------------------------
+# deaf.sh: a normal handshake; at its first go it starts a child (argv[0] is $marker, a
+# sleep that ignores SIGTERM) and stops reading its input for good, without answering.
+# With FAKE_STUBBORN=1 it ignores SIGTERM itself too. Nothing of it may outlive the
+# referee: the referee must forward the signal to the engines' process groups, SIGKILL
+# what ignored it, and end with the status of the signal (128 + its number).
+marker="hostile-child-${tmp##*/}"
+cat >"$tmp/deaf.sh" <<EOF
+[ -z "\${FAKE_STUBBORN:-}" ] || trap '' TERM
+while IFS= read -r line; do
+	case \$line in
+	uci) echo "id name deaf"; echo uciok ;;
+	isready) echo readyok ;;
+	go*)
+		(trap '' TERM; exec -a "$marker" sleep 1000) &
+		while :; do sleep 0.2; done
+		;;
+	quit) exit 0 ;;
+	esac
+done
+EOF
+# alive: the PIDs of the live processes of deaf.sh and of its children (a zombie has no
+# command line, so pgrep -f does not see one: PID 1 here may not reap the orphans).
+alive() { pgrep -f -- "$marker|$tmp/deaf.sh" | tr '\n' ' '; }
+default_int=
+env --default-signal=INT true 2>/dev/null && default_int="env --default-signal=INT"
+# killed SIGNAL NUMBER CONCURRENCY [env ...]: kills the referee with SIGNAL once each
+# slot's engine thinks, and checks its status and that nothing of the engines is left.
+killed() {
+	local sig=$1 num=$2 n=$3 what
+	shift 3
+	what="SIG$sig with --concurrency $n${*:+ ($*)}"
+	# A background job of a script starts with SIGINT ignored (and keeps it ignored, as a
+	# program should): env --default-signal=INT gives it the default back.
+	$default_int "$cutoff" match --engine "env $* bash $tmp/deaf.sh" --engine "env $* bash $tmp/deaf.sh" \
+		--games 4 --concurrency "$n" --tc 1000 >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! i st left
+	for ((i = 0; i < 100; i++)); do
+		[ "$(pgrep -fc -- "$marker")" -ge "$n" ] && break
+		sleep 0.1
+	done
+	kill -s "$sig" "$pid"
+	wait "$pid" 2>/dev/null # (no "Hangup" from bash)
+	st=$?
+	for ((i = 0; i < 50; i++)); do
+		left=$(alive)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	if [ "$st" -eq $((128 + num)) ] && [ -z "$left" ]; then
+		ok "$what: the referee ends with status $st, and no engine or engine's child is left"
+	else
+		fail "$what: status $st (expected $((128 + num))), left running: ${left:-none}; $(show "$(cat "$tmp/err")")"
+		[ -z "$left" ] || kill -9 $left 2>/dev/null
+	fi
+}
+killed TERM 15 1
+killed TERM 15 2
+killed TERM 15 2 FAKE_STUBBORN=1
+killed HUP 1 1
+killed HUP 1 2 FAKE_STUBBORN=1
+if [ -n "$default_int" ]; then
+	killed INT 2 1
+	killed INT 2 2 FAKE_STUBBORN=1
+else
+	echo "skip - env --default-signal is missing: no SIGINT check"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
