@@ -13,40 +13,82 @@ void json_init(json_writer_t *w, FILE *out)
 	w->out = out;
 }
 
+int json_utf8_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	/* The second byte's range is narrower after E0 (no overlong form), ED (no surrogate),
+	 * F0 (no overlong form) and F4 (nothing above U+10FFFF); the others take 80..BF. */
+	unsigned lo = 0x80, hi = 0xbf;
+	int n;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] < 0xc2)
+		return -1; /* a continuation byte, or the start of an overlong form */
+	if (p[0] < 0xe0) {
+		n = 2;
+	} else if (p[0] < 0xf0) {
+		n = 3;
+		lo = p[0] == 0xe0 ? 0xa0 : lo;
+		hi = p[0] == 0xed ? 0x9f : hi;
+	} else if (p[0] < 0xf5) {
+		n = 4;
+		lo = p[0] == 0xf0 ? 0x90 : lo;
+		hi = p[0] == 0xf4 ? 0x8f : hi;
+	} else {
+		return -1;
+	}
+	/* The terminator is outside every range: a sequence cut by the end stops there. */
+	for (int i = 1; i < n; i++, lo = 0x80, hi = 0xbf) {
+		if (p[i] < lo || p[i] > hi)
+			return -i;
+	}
+	return n;
+}
+
+/* The escape of an ASCII byte inside a JSON string, or NULL when it stands for itself. */
+static const char *ascii_escape(unsigned char c, char buf[8])
+{
+	switch (c) {
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\b':
+		return "\\b";
+	case '\f':
+		return "\\f";
+	case '\n':
+		return "\\n";
+	case '\r':
+		return "\\r";
+	case '\t':
+		return "\\t";
+	default:
+		if (c >= 0x20 && c != 0x7f)
+			return NULL;
+		snprintf(buf, 8, "\\u%04x", c);
+		return buf;
+	}
+}
+
+/* Writes `s` as a JSON string. The strings come from the user, from files and from the
+ * engines of `cutoff match` (an engine's name is whatever bytes it sent), so they are
+ * made valid here: well-formed UTF-8 passes through, each broken sequence becomes one
+ * U+FFFD (json_utf8_char), and control bytes (DEL too) are escaped. */
 static void put_string(FILE *out, const char *s)
 {
+	char buf[8];
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\b':
-			fputs("\\b", out);
-			break;
-		case '\f':
-			fputs("\\f", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			/* Bytes from 0x80 up pass through: the strings are ours or the user's
-			 * UTF-8 text. */
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
+	for (const char *p = s; *p;) {
+		int n = json_utf8_char(p);
+		const char *esc = n == 1 ? ascii_escape((unsigned char)*p, buf) : NULL;
+		if (esc)
+			fputs(esc, out);
+		else if (n > 0)
+			fwrite(p, 1, (size_t)n, out);
+		else
+			fputs("\xef\xbf\xbd", out); /* U+FFFD */
+		p += n > 0 ? n : -n;
 	}
 	fputc('"', out);
 }

@@ -7,6 +7,12 @@
  * deeper than JSON_MAX_DEPTH) writes nothing more and makes json_finish() fail, so a
  * broken document is reported instead of printed as if whole.
  *
+ * Strings (keys and values) may hold any bytes: the document is always valid UTF-8 and
+ * valid JSON. Well-formed UTF-8 is written as it is, each broken sequence (a byte such as
+ * 0xff, a truncated or overlong sequence, a surrogate) as one U+FFFD, and control bytes
+ * (DEL too) as escapes. An engine's name in `cutoff match --json` is whatever bytes the
+ * engine sent.
+ *
  * Usage:
  *     json_writer_t w;
  *     json_init(&w, stdout);
@@ -43,7 +49,7 @@ void json_begin_array(json_writer_t *w, const char *key);
 /* Closes the innermost open object or array. */
 void json_end(json_writer_t *w);
 
-/* A NULL string is written as null. */
+/* A NULL string is written as null; any other is made valid (above). */
 void json_string(json_writer_t *w, const char *key, const char *value);
 void json_int(json_writer_t *w, const char *key, int64_t value);
 void json_uint(json_writer_t *w, const char *key, uint64_t value);
@@ -51,6 +57,13 @@ void json_uint(json_writer_t *w, const char *key, uint64_t value);
 void json_double(json_writer_t *w, const char *key, double value);
 void json_bool(json_writer_t *w, const char *key, bool value);
 void json_null(json_writer_t *w, const char *key);
+
+/* The character at s (s[0] not the terminator) in well-formed UTF-8 (RFC 3629: no
+ * overlong form, no surrogate, nothing above U+10FFFF): its length, 1 to 4; or minus the
+ * length of the broken sequence there (the longest start of a well-formed one, at least
+ * one byte), which a writer replaces with one U+FFFD, as Unicode recommends. For any
+ * writer of text that must be UTF-8 (the PGN of `cutoff match` too). */
+int json_utf8_char(const char *s);
 
 /* Ends the document with a newline. Returns 0, or -1 when the writer was misused, the
  * document is incomplete, or the stream reports an error. */

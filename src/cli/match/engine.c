@@ -2,22 +2,28 @@
  * engine.c — one engine of `cutoff match` as a child process: its command split into
  * words, the process started with pipes on its stdin and stdout (stderr goes to --log or
  * /dev/null), lines written and read with deadlines, the UCI handshake (uci, uciok, the
- * --option values checked against what the engine declared, isready, readyok), and its
- * end (quit, a short wait, SIGKILL).
+ * --option values checked against what the engine declared, isready, readyok, and the
+ * engine's rejections of its options in between), and its end (quit, a short wait,
+ * SIGKILL to its process group).
  *
  * Owns, per engine_t: the process (pid, the two pipe ends, both non-blocking and
- * close-on-exec so that no engine inherits the other's), the read buffer and the names of
- * the options the engine declared. Invariants: pid is 0 exactly when no process is held
- * (it is reaped before pid is cleared, so no zombie outlives a stop); `to` and `from`
- * are -1 when closed; rbuf[rpos..rlen) is what was read and not yet handed out, and a
- * line longer than the buffer is dropped whole (`skipping` until its newline).
+ * close-on-exec so that no engine inherits the other's), the read buffer, the names of
+ * the options the engine declared and its lines rejecting them. Invariants: pid is 0
+ * exactly when no process is held (it is reaped before pid is cleared, so no zombie
+ * outlives a stop); the engine leads a process group of its own, registered with the
+ * match's reaper (reaper.c) from its fork until it is reaped, and that group is killed
+ * before the engine is reaped (while its pid cannot be reused), so that nothing it
+ * started outlives it; `to` and `from` are -1 when closed; rbuf[rpos..rlen) is what was
+ * read and not yet handed out, and a line longer than the buffer is dropped whole
+ * (`skipping` until its newline).
  *
  * Threads. With --concurrency each slot's engines are used by that slot's thread alone
  * (slots.c); nothing here is shared but the log (log.c locks it). Slots start their
  * engines again after a fault on their own threads, so forks may run side by side: every
  * pipe is made close-on-exec atomically (pipe2), so that a fork on another thread cannot
  * hand one engine's pipe to another, and the child makes only async-signal-safe calls
- * until exec.
+ * until exec. A fork happens inside the reaper's lock, so that a signal to the match
+ * either finds the new engine registered or stops it from being started.
  *
  * A read or write never blocks past its deadline: every wait is a poll() bounded by it.
  * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
@@ -227,18 +233,38 @@ static void engine_note(const engine_t *e, const char *what)
 		match_log_note(e->log, "engine %d %s", e->id, what);
 }
 
-/* Waits up to `ms` for the engine's process to end; true with *status set when it has. */
-static bool engine_reap(engine_t *e, int ms, int *status)
+/* Waits up to `ms` for the engine's process to end, without reaping it: while it is a
+ * zombie its pid, which names its process group, cannot be given to another process, so
+ * the group can still be signalled safely. True when it has ended (or was reaped by the
+ * reaper's thread, as the match dies). */
+static bool engine_ended(const engine_t *e, int ms)
 {
 	for (int waited = 0;; waited += 2) {
-		pid_t r = waitpid(e->pid, status, WNOHANG);
-		if (r == e->pid || (r < 0 && errno == ECHILD))
-			return r == e->pid;
+		siginfo_t info;
+		memset(&info, 0, sizeof(info));
+		int r = waitid(P_PID, (id_t)e->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+		if ((r == 0 && info.si_pid == e->pid) || (r < 0 && errno == ECHILD))
+			return true;
 		if (waited >= ms)
 			return false;
 		struct timespec ts = { 0, 2 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* Kills what is left of the engine's process group (the engine, if it still runs, and
+ * anything it started) and reaps the engine: pid is 0 after. True with *status set when
+ * this call reaped it. */
+static bool engine_collect(engine_t *e, int *status)
+{
+	kill(-e->pid, SIGKILL);
+	kill(e->pid, SIGKILL); /* in case it is no group's leader (setpgid failed) */
+	pid_t r;
+	while ((r = waitpid(e->pid, status, 0)) < 0 && errno == EINTR)
+		;
+	match_reaper_forget(e->reaper, e->pid);
+	e->pid = 0;
+	return r > 0;
 }
 
 static void engine_close_fds(engine_t *e)
@@ -250,7 +276,8 @@ static void engine_close_fds(engine_t *e)
 	e->to = e->from = -1;
 }
 
-/* Ends the engine: quit, a short wait, then SIGKILL. */
+/* Ends the engine: quit, a short wait, then SIGKILL to its process group (whatever it
+ * started goes with it). */
 void match_engine_stop(engine_t *e, bool ask)
 {
 	if (e->pid <= 0)
@@ -261,25 +288,22 @@ void match_engine_stop(engine_t *e, bool ask)
 		close(e->to);
 	e->to = -1;
 	int status;
-	if (!engine_reap(e, ask ? 500 : 0, &status)) {
-		kill(e->pid, SIGKILL);
-		waitpid(e->pid, &status, 0);
-	}
+	(void)engine_ended(e, ask ? 500 : 0);
+	(void)engine_collect(e, &status);
 	engine_note(e, "stopped");
 	engine_close_fds(e);
-	e->pid = 0;
 }
 
 /* After the engine's output closed: how it ended, for a message ("exited with status 1"). */
 void match_engine_describe_end(engine_t *e, char *buf, size_t size)
 {
 	int status;
-	if (e->pid > 0 && engine_reap(e, 300, &status)) {
-		e->pid = 0;
+	if (e->pid > 0 && engine_ended(e, 300)) {
+		bool reaped = engine_collect(e, &status);
 		engine_close_fds(e);
-		if (WIFEXITED(status))
+		if (reaped && WIFEXITED(status))
 			snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-		else if (WIFSIGNALED(status))
+		else if (reaped && WIFSIGNALED(status))
 			snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
 			         strsignal(WTERMSIG(status)));
 		else
@@ -302,24 +326,34 @@ static int engine_spawn(engine_t *e)
 		goto fail;
 	}
 	fflush(NULL);
+	match_reaper_enter(e->reaper);
 	pid_t pid = fork();
 	if (pid < 0) {
+		match_reaper_leave(e->reaper, 0);
 		cli_error(MATCH_CMD, "cannot fork: %s", strerror(errno));
 		goto fail;
 	}
 	if (pid == 0) {
-		/* The child: only async-signal-safe calls until exec. */
+		/* The child: only async-signal-safe calls until exec. A process group of its
+		 * own, which the referee signals whole (reaper.c). */
+		setpgid(0, 0);
 		int err_fd = e->log->fd >= 0 ? e->log->fd : open("/dev/null", O_WRONLY);
 		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 ||
 		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
 			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
+		match_reaper_child(e->reaper);
 		execvp(e->argv[0], e->argv);
 		int err = errno;
 		ssize_t w = write(ex[1], &err, sizeof(err));
 		(void)w;
 		_exit(127);
 	}
+	/* Also here, so that the group exists before anyone signals it (the child may not
+	 * have run yet); whichever call comes second fails harmlessly. */
+	setpgid(pid, pid);
+	match_reaper_leave(e->reaper, pid);
+	e->pid = pid;
 	close(in[0]);
 	close(out[1]);
 	close(ex[1]);
@@ -330,7 +364,8 @@ static int engine_spawn(engine_t *e)
 	while (got < 0 && errno == EINTR);
 	close(ex[0]);
 	if (got == (ssize_t)sizeof(err)) {
-		waitpid(pid, NULL, 0);
+		int status;
+		(void)engine_collect(e, &status);
 		close(in[1]);
 		close(out[0]);
 		char q[CLI_QUOTE_SIZE];
@@ -338,7 +373,6 @@ static int engine_spawn(engine_t *e)
 		          cli_quote(q, sizeof(q), e->argv[0]), strerror(err));
 		return -1;
 	}
-	e->pid = pid;
 	e->to = in[1];
 	e->from = out[0];
 	fcntl(e->to, F_SETFL, fcntl(e->to, F_GETFL) | O_NONBLOCK);
@@ -400,9 +434,39 @@ static void note_option(engine_t *e, const char *rest)
 		e->declared[e->ndeclared++] = name;
 }
 
+/*
+ * A line by which the engine rejects an option it was sent: cutoff uci's "info string
+ * error: setoption: ..." (src/cli/uci/options.c) and Stockfish's "No such option: NAME".
+ * Only the lines between the setoptions and readyok are asked, so that an engine's other
+ * errors are not taken for one.
+ */
+static bool is_rejection(const char *p)
+{
+	if (strncmp(p, "No such option:", 15) == 0)
+		return true;
+	return match_word_is(&p, "info") && match_word_is(&p, "string") &&
+	       match_word_is(&p, "error:") && strncmp(p, "setoption", 9) == 0;
+}
+
+/* Keeps a rejection line of the engine's (the first MAX_REJECTED; NULL when memory ran
+ * out) and counts it. */
+static void note_rejection(engine_t *e, const char *line)
+{
+	if (e->nrejected < MAX_REJECTED)
+		e->rejected[e->nrejected] = strdup(line);
+	e->nrejected++;
+}
+
+/* Rejection i (< MAX_REJECTED) as text. */
+static const char *rejection(const engine_t *e, int i)
+{
+	return e->rejected[i] ? e->rejected[i] : "(a line lost: out of memory)";
+}
+
 /* Waits for a line that is exactly `want`, ignoring others (recording id name and the
- * options while waiting for uciok). 0, or a fault with `why` written. */
-fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size)
+ * options while waiting for uciok, and with `options` the lines rejecting an option). 0,
+ * or a fault with `why` written. */
+static fault_t expect(engine_t *e, const char *want, bool options, char *why, size_t size)
 {
 	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
 	for (;;) {
@@ -422,13 +486,61 @@ fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t siz
 		const char *p = line;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (match_word_is(&p, want) && *p == '\0')
+		if (options && is_rejection(p))
+			note_rejection(e, p);
+		else if (match_word_is(&p, want) && *p == '\0')
 			return FAULT_NONE;
-		if (match_word_is(&p, "id") && match_word_is(&p, "name") && *p)
+		else if (match_word_is(&p, "id") && match_word_is(&p, "name") && *p)
 			snprintf(e->name, sizeof(e->name), "%s", p);
 		else if (match_word_is(&p, "option"))
 			note_option(e, p);
 	}
+}
+
+fault_t match_engine_expect(engine_t *e, const char *want, char *why, size_t size)
+{
+	return expect(e, want, false, why, size);
+}
+
+/* Drops the rejections of an earlier start. */
+static void forget_rejections(engine_t *e)
+{
+	for (int i = 0; i < e->nrejected && i < MAX_REJECTED; i++)
+		free(e->rejected[i]);
+	e->nrejected = 0;
+}
+
+/*
+ * After readyok: the engine's rejections of its options. Without --ignore-option-errors
+ * the first is the one-line error (the match fails before any game: the engine would
+ * play on its default, which is not the match that was asked for); with it, each is a
+ * warning, printed once for the match (by slot 1's engine, on its first start), and the
+ * report carries them. CLI_EXIT_OK or CLI_EXIT_USAGE.
+ */
+static int report_rejections(engine_t *e)
+{
+	char q[320];
+	if (e->nrejected == 0)
+		return CLI_EXIT_OK;
+	if (!e->ignore_option_errors) {
+		char more[48] = "";
+		if (e->nrejected > 1)
+			snprintf(more, sizeof(more), " (and %d more)", e->nrejected - 1);
+		cli_error(MATCH_CMD,
+		          "engine %d (%s) rejects an option: %s%s; no game played "
+		          "(--ignore-option-errors plays on)",
+		          e->id, e->q, cli_quote(q, sizeof(q), rejection(e, 0)), more);
+		return CLI_EXIT_USAGE;
+	}
+	if (e->slot > 1 || e->warned)
+		return CLI_EXIT_OK;
+	e->warned = true;
+	for (int i = 0; i < e->nrejected && i < MAX_REJECTED; i++)
+		cli_error(MATCH_CMD,
+		          "warning: engine %d (%s) rejects an option: %s; playing on "
+		          "(--ignore-option-errors)",
+		          e->id, e->q, cli_quote(q, sizeof(q), rejection(e, i)));
+	return CLI_EXIT_OK;
 }
 
 /*
@@ -444,6 +556,7 @@ int match_engine_start(engine_t *e)
 	for (int i = 0; i < e->ndeclared; i++)
 		free(e->declared[i]);
 	e->ndeclared = 0;
+	forget_rejections(e);
 	fault_t f = FAULT_NONE;
 	if (match_engine_send(e, "uci") != 0) {
 		f = FAULT_CRASH;
@@ -485,13 +598,19 @@ int match_engine_start(engine_t *e)
 			f = FAULT_CRASH;
 			snprintf(why, sizeof(why), "closed its input");
 		} else {
-			f = match_engine_expect(e, "readyok", why, sizeof(why));
+			f = expect(e, "readyok", e->nsetopts > 0, why, sizeof(why));
 		}
 	}
 	if (f != FAULT_NONE) {
+		/* Not "killed by signal 15" when the reaper killed it: the match is ending. */
+		match_reaper_check(e->reaper);
 		cli_error(MATCH_CMD, "engine %d (%s): %s", e->id, e->q, why);
 		match_engine_stop(e, false);
 		return CLI_EXIT_FAIL;
+	}
+	if ((rc = report_rejections(e)) != CLI_EXIT_OK) {
+		match_engine_stop(e, true);
+		return rc;
 	}
 	e->broken = false;
 	return CLI_EXIT_OK;
@@ -548,4 +667,5 @@ void match_engine_free(engine_t *e)
 	free(e->rbuf);
 	for (int k = 0; k < e->ndeclared; k++)
 		free(e->declared[k]);
+	forget_rejections(e);
 }

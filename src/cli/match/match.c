@@ -61,6 +61,11 @@ static const char match_usage[] =
 	"                       button; repeatable; the engine must declare the option\n"
 	"  --option1 NAME=VALUE, --option2 NAME=VALUE\n"
 	"                       the same for engine 1 or engine 2 only (sent after --option)\n"
+	"  --ignore-option-errors\n"
+	"                       play on when an engine rejects an option's value (an\n"
+	"                       'info string error: setoption ...' or 'No such option'\n"
+	"                       line before its readyok): a warning, and the lines in the\n"
+	"                       report; by default the match fails before its first game\n"
 	"  --concurrency N      games played at once, 1..256, each by its own two engine\n"
 	"                       processes; default 1. Results are reported in game order.\n"
 	"                       A warning when N times the most Threads an engine is given\n"
@@ -113,7 +118,7 @@ static const char match_usage[] =
 	"engine lost a game by a fault (illegal or malformed move, loss on time, crash or\n"
 	"closed pipe, no answer), failed its UCI handshake, or the system failed; 2 for a\n"
 	"bad command line, an openings file that cannot be read, an engine that cannot be\n"
-	"run, or an option that an engine does not declare.\n";
+	"run, or an option that an engine does not declare or rejects.\n";
 /* clang-format on */
 
 /*
@@ -185,7 +190,7 @@ typedef struct options {
 	int64_t games, movetime, depth, margin, timeout, max_moves, concurrency;
 	int64_t plies; /* 0 when not given */
 	uint64_t nodes;
-	bool json;
+	bool json, ignore_option_errors;
 	tc_mode_t mode;
 } options_t;
 
@@ -281,6 +286,9 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
 		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },
+		{ .name = "ignore-option-errors",
+		  .kind = CLI_FLAG,
+		  .dest.flag = &o->ignore_option_errors },
 		{ .name = "sprt", .kind = CLI_STRING, .dest.s = &o->sprt },
 		{ .name = "sprt-elo",
 		  .kind = CLI_CHOICE,
@@ -419,6 +427,7 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 		                           mu->nopts[0], mu->opts[1 + i], mu->nopts[1 + i]);
 		if (status != CLI_EXIT_OK)
 			return status;
+		m->eng[i].ignore_option_errors = o->ignore_option_errors;
 	}
 	m->json = o->json;
 	set_concurrency(m, o->concurrency);

@@ -192,6 +192,22 @@ static void print_fault(const match_t *m, const char *label, fault_t f)
 	          a->faults[f], b->faults[f]);
 }
 
+/* The options the engines rejected (--ignore-option-errors), each line as the engine
+ * said it, quoted. */
+static void print_rejections(const match_t *m)
+{
+	for (int i = 0; i < 2; i++) {
+		const engine_t *e = &m->eng[i];
+		char label[32], q[320];
+		snprintf(label, sizeof(label), "engine %d rejected", i + 1);
+		for (int k = 0; k < e->nrejected && k < MAX_REJECTED; k++)
+			cli_field(stdout, label, "%s",
+			          e->rejected[k] ? cli_quote(q, sizeof(q), e->rejected[k]) : "?");
+		if (e->nrejected > MAX_REJECTED)
+			cli_field(stdout, label, "and %d more", e->nrejected - MAX_REJECTED);
+	}
+}
+
 void match_print_totals(const match_t *m)
 {
 	const tc_t *tc = &m->tc;
@@ -201,6 +217,7 @@ void match_print_totals(const match_t *m)
 		snprintf(label, sizeof(label), "engine %d", i + 1);
 		cli_field(stdout, label, "%s (%s)", m->eng[i].name, m->eng[i].command);
 	}
+	print_rejections(m);
 	if (tc->mode == TC_CLOCK)
 		cli_field(stdout, "time control", "%s s, margin %" PRId64 " ms", tc->text,
 		          tc->margin / NS_PER_MS);
@@ -261,6 +278,10 @@ static void json_engines(json_writer_t *w, const match_t *m)
 		json_clock(w, "min_clock_s", e->min_clock);
 		for (int f = 1; f < NFAULTS; f++)
 			json_int(w, match_fault_names[f], e->faults[f]);
+		json_begin_array(w, "option_errors");
+		for (int k = 0; k < e->nrejected && k < MAX_REJECTED; k++)
+			json_string(w, NULL, e->rejected[k]);
+		json_end(w);
 		json_end(w);
 	}
 	json_end(w);
@@ -357,6 +378,30 @@ void match_write_json(const match_t *m)
 
 /* ---- PGN ------------------------------------------------------------------------------ */
 
+/* Engine text (a name; a reason quoting a bestmove) inside a tag's string (`tag`) or a
+ * comment: well-formed UTF-8 as it is and each broken sequence as U+FFFD (json.h), so
+ * that the file is UTF-8 whatever the engines sent; control bytes as blanks (a tag or a
+ * comment is printing characters on one line); in a tag " and \ escaped, in a comment
+ * '}' (which would end it) as ')'. */
+static void pgn_text(FILE *f, const char *s, bool tag)
+{
+	for (const char *p = s; *p;) {
+		int n = json_utf8_char(p);
+		unsigned char c = (unsigned char)*p;
+		if (n < 0)
+			fputs("\xef\xbf\xbd", f);
+		else if (n > 1)
+			fwrite(p, 1, (size_t)n, f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (tag && (c == '"' || c == '\\'))
+			fprintf(f, "\\%c", c);
+		else
+			fputc(!tag && c == '}' ? ')' : c, f);
+		p += n > 0 ? n : -n;
+	}
+}
+
 /* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp
  * and FEN for an opening, TimeControl for --tc, PlyCount and Termination. */
 static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
@@ -372,11 +417,7 @@ static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
 	        round);
 	for (int c = 0; c < 2; c++) {
 		fprintf(f, "[%s \"", c == 0 ? "White" : "Black");
-		for (const char *p = names[c]; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				fputc('\\', f);
-			fputc(*p, f);
-		}
+		pgn_text(f, names[c], true);
 		fputs("\"]\n", f);
 	}
 	fprintf(f, "[Result \"%s\"]\n", g->result);
@@ -442,8 +483,7 @@ void match_write_pgn(const match_t *m, const game_rec_t *g, int round)
 	if (!pgn_moves(m, g))
 		return;
 	fputc('{', f);
-	for (const char *r = g->reason; *r; r++)
-		fputc(*r == '}' ? ')' : *r, f);
+	pgn_text(f, g->reason, false);
 	fprintf(f, "} %s\n\n", g->result);
 	fflush(f);
 }

@@ -15,29 +15,33 @@
  *     book.c      the built-in openings (--openings builtin)
  *     engine.c    an engine's process and pipes: spawning it, lines in and out, the UCI
  *                 handshake, stopping it
+ *     reaper.c    the engines' process groups, and SIGTERM, SIGINT and SIGHUP: the
+ *                 engines stopped and reaped, then the referee ended by the signal
  *     clock.c     the time control: parsing --tc, the go command, charging a move's time
  *     rules.c     the end of a game: checkmate, stalemate, the fifty-move rule,
  *                 insufficient material, repetition, the move limit, forfeits; FEN fields
  *     log.c       the --log file and the growing strings the other files build lines in
  *
  * Calls run downward only: match.c calls the files below it; slots.c calls game.c,
- * engine.c, output.c and log.c; game.c calls engine.c,
- * clock.c, rules.c and log.c; output.c calls clock.c, rules.c and log.c; engine.c and
- * rules.c call log.c; openings.c reads book.c's constants; clock.c, book.c and log.c call
- * none of the others.
+ * engine.c, reaper.c, output.c and log.c; game.c calls engine.c, clock.c, rules.c and
+ * log.c; output.c calls clock.c, rules.c and log.c; engine.c calls reaper.c and log.c;
+ * reaper.c and rules.c call log.c; openings.c reads book.c's constants; clock.c, book.c
+ * and log.c call none of the others.
  *
  * Ownership. The match owns its two engines (m->eng: the commands, the names and the
  * totals of the report; never started), the records of its games, the openings and the
  * output files; slots.c owns the slots, each with two engine processes of its own and its
  * game_t; a game (game_t) owns only its list of position keys and borrows the rest.
- * Nothing here is global: everything one game needs is in its game_t and in the match it
- * reads, so that several games are played at a time (--concurrency), each with its own
- * engines; what the slots share in the match_t is under its lock (see struct match).
+ * Nothing here is global but the pipe a signal handler writes to (reaper.c says why):
+ * everything one game needs is in its game_t and in the match it reads, so that several
+ * games are played at a time (--concurrency), each with its own engines; what the slots
+ * share in the match_t is under its lock (see struct match).
  */
 #ifndef CUTOFF_CLI_MATCH_REFEREE_H
 #define CUTOFF_CLI_MATCH_REFEREE_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +62,7 @@ enum {
 	READ_BUF_SIZE = 1 << 16, /* the longest line kept from an engine; longer ones are dropped */
 	REASON_SIZE = 256,
 	MAX_DECLARED = 512,   /* the engine options remembered for checking --option */
+	MAX_REJECTED = 16,    /* an engine's lines rejecting its options, kept for the report */
 	MAX_CONCURRENCY = 256 /* --concurrency: games at once */
 };
 
@@ -92,6 +97,49 @@ void match_log_line(const match_log_t *log, int slot, int id, const char *dir, c
 void match_log_note(const match_log_t *log, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* ---- reaper.c: the engines' process groups, and the signals that end the match -------- */
+
+enum {
+	REAPER_NSIGNALS = 3,                    /* SIGTERM, SIGINT, SIGHUP */
+	REAPER_GRACE_MS = 500,                  /* from SIGTERM to SIGKILL */
+	REAPER_MAX_GROUPS = 2 * MAX_CONCURRENCY /* two engines a slot at a time */
+};
+
+typedef struct match_reaper {
+	pthread_mutex_t lock;            /* over groups, ngroups and dying */
+	pthread_cond_t end;              /* never signalled: what waits on it waits for the end */
+	pid_t groups[REAPER_MAX_GROUPS]; /* the engines running: each leads its group */
+	int ngroups;
+	bool dying;            /* a signal came: the engines are being stopped, the process ends */
+	pthread_mutex_t *hold; /* the match's lock, kept from the signal to the end */
+	const match_log_t *log;
+	int pipe[2]; /* the handler writes the signal's number; the watcher reads it */
+	pthread_t thread;
+	bool made, watching;
+	bool caught[REAPER_NSIGNALS]; /* a handler installed (the signal was not ignored) */
+	struct sigaction old[REAPER_NSIGNALS];
+} match_reaper_t;
+
+/* Starts watching for the signals, `hold` being the lock to keep when one comes.
+ * CLI_EXIT_OK, or CLI_EXIT_FAIL after the one-line error (match_reaper_end then cleans
+ * up). */
+int match_reaper_start(match_reaper_t *r, pthread_mutex_t *hold, const match_log_t *log);
+/* The old handlers back, the watcher stopped; after every engine was stopped and reaped.
+ * When a signal came meanwhile, never returns: the process ends by it. */
+void match_reaper_end(match_reaper_t *r);
+/* In an engine's child between fork and exec: the signals as they were before the match
+ * (async-signal-safe). */
+void match_reaper_child(const match_reaper_t *r);
+/* Around the fork of an engine: enter (waits for the end, never returning, once a signal
+ * came), then leave with the new engine's pid (0 when none was made). */
+void match_reaper_enter(match_reaper_t *r);
+void match_reaper_leave(match_reaper_t *r, pid_t pid);
+/* Waits for the end (never returning) once a signal came; else returns at once. Before
+ * reporting an engine's failure, which may be the reaper's doing. */
+void match_reaper_check(match_reaper_t *r);
+/* After the engine `pid` was reaped. */
+void match_reaper_forget(match_reaper_t *r, pid_t pid);
+
 /* ---- engine.c: an engine's process ---------------------------------------------------- */
 
 typedef enum fault {
@@ -115,6 +163,7 @@ typedef struct engine {
 	int nshared;   /* the first nshared of them came from --option, the rest from --optionN */
 	char name[80]; /* from "id name", else the program's name */
 	const match_log_t *log;
+	match_reaper_t *reaper; /* where its process group is registered; NULL: nowhere */
 	int64_t timeout; /* ns: the longest wait for readyok and uciok, and to write a line */
 
 	pid_t pid;    /* 0 when not running */
@@ -127,6 +176,12 @@ typedef struct engine {
 
 	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
 	int ndeclared;
+	/* Its lines rejecting an option, between the setoptions and readyok (engine.c says
+	 * which), the first MAX_REJECTED of them kept; nrejected counts them all. */
+	char *rejected[MAX_REJECTED];
+	int nrejected;
+	bool ignore_option_errors; /* --ignore-option-errors: a rejection is a warning */
+	bool warned;               /* the warning was printed (once per engine of the match) */
 
 	/* Totals: over the match in m->eng (summed from the recorded games); a slot's engines
 	 * count too, but nothing reads theirs. */
@@ -153,7 +208,9 @@ int match_engine_init(engine_t *e, const char *command, int64_t timeout, const c
 /* Stops the engine (asking it to quit) and frees what it holds. */
 void match_engine_free(engine_t *e);
 /* Starts the engine and has it ready: uci, uciok, the options, isready, readyok.
- * CLI_EXIT_OK, or an exit status after printing the one-line error. */
+ * CLI_EXIT_OK, or an exit status after printing the one-line error: CLI_EXIT_USAGE when
+ * the engine rejected an option (unless e->ignore_option_errors: then a warning, printed
+ * by the engine of slot 1 or of a match of one slot, on its first start only). */
 int match_engine_start(engine_t *e);
 /* Ends the engine: quit when `ask`, a short wait, then SIGKILL. */
 void match_engine_stop(engine_t *e, bool ask);
@@ -285,6 +342,7 @@ typedef struct match {
 	int64_t threads;   /* the most Threads (--option...) one engine is given; 1 by default */
 	bool unfair_clock; /* concurrency x threads exceeds cpus */
 	game_rec_t *games;
+	match_reaper_t reaper; /* its engines' groups while the slots play (reaper.c) */
 
 	pthread_mutex_t lock;
 	int next;                /* the next game to hand out */

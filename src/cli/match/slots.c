@@ -41,8 +41,11 @@
  * that is exactly the match stopping after game i-1. A stop decided on a game as it is
  * recorded (stop_locked() from record(): --sprt's decision, count()) falls to the
  * next index, so that the match is then the same for any N. Either way every engine of
- * every slot is then stopped (quit, a short wait, SIGKILL) and reaped: no engine outlives
- * the command.
+ * every slot is then stopped (quit, a short wait, SIGKILL to its process group) and
+ * reaped: no engine outlives the command. A signal (SIGTERM, SIGINT, SIGHUP) while the
+ * slots play is the reaper's (reaper.c, started before the first engine and ended after
+ * the last is reaped): it keeps m->lock, so that no game is recorded or handed out from
+ * then on, stops every engine and ends the process by the signal.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +204,7 @@ static int slots_start(match_t *m, slot_t *slots)
 		for (int k = 0; k < 2; k++) {
 			match_engine_clear(&slots[s].eng[k], k + 1, &m->log);
 			slots[s].eng[k].slot = m->concurrency > 1 ? s + 1 : 0;
+			slots[s].eng[k].reaper = &m->reaper;
 		}
 	}
 	for (int s = 0; s < m->concurrency; s++) {
@@ -209,14 +213,21 @@ static int slots_start(match_t *m, slot_t *slots)
 			int status = match_engine_init(
 				&slots[s].eng[k], p->command, p->timeout, p->setopts, p->nshared,
 				p->setopts + p->nshared, p->nsetopts - p->nshared);
+			slots[s].eng[k].ignore_option_errors = p->ignore_option_errors;
 			if (status == CLI_EXIT_OK)
 				status = match_engine_start(&slots[s].eng[k]);
 			if (status != CLI_EXIT_OK)
 				return status;
 		}
 	}
-	for (int k = 0; k < 2; k++)
-		snprintf(m->eng[k].name, sizeof(m->eng[k].name), "%s", slots[0].eng[k].name);
+	for (int k = 0; k < 2; k++) {
+		engine_t *e = &m->eng[k], *first = &slots[0].eng[k];
+		snprintf(e->name, sizeof(e->name), "%s", first->name);
+		/* The report's rejections (--ignore-option-errors) are slot 1's, as its name. */
+		for (int i = 0; i < first->nrejected && i < MAX_REJECTED; i++)
+			e->rejected[i] = first->rejected[i] ? strdup(first->rejected[i]) : NULL;
+		e->nrejected = first->nrejected;
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -257,7 +268,9 @@ int match_slots_play(match_t *m)
 	m->next = 0;
 	m->stop_at = (int)m->ngames;
 	m->status = CLI_EXIT_OK;
-	int status = slots_start(m, slots);
+	int status = match_reaper_start(&m->reaper, &m->lock, &m->log);
+	if (status == CLI_EXIT_OK)
+		status = slots_start(m, slots);
 	if (status == CLI_EXIT_OK)
 		slots_run(m, slots);
 	for (int s = 0; s < m->concurrency; s++) {
@@ -265,6 +278,7 @@ int match_slots_play(match_t *m)
 		for (int k = 0; k < 2; k++)
 			match_engine_free(&slots[s].eng[k]);
 	}
+	match_reaper_end(&m->reaper); /* every engine reaped: a late signal ends us alone */
 	pthread_mutex_destroy(&m->lock);
 	free(slots);
 	return status;
