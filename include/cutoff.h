@@ -102,7 +102,26 @@ enum {
 /* A short English description of a CUTOFF_E* code (or "unknown error"). Never NULL. */
 CUTOFF_API const char *cutoff_strerror(int code);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/*
+ * The version of this header. CMake reads the project's version from these lines, so the
+ * library, its CMake package (find_package(cutoff 0.1)) and pkg-config file say the same.
+ * 0.x: a minor release may change the API (CHANGELOG.md lists every change with its
+ * migration). Code that must build against several releases tests CUTOFF_VERSION_NUMBER,
+ * (MAJOR * 10000 + MINOR * 100 + PATCH).
+ */
+#define CUTOFF_VERSION_MAJOR 0
+#define CUTOFF_VERSION_MINOR 1
+#define CUTOFF_VERSION_PATCH 0
+#define CUTOFF_VERSION_NUMBER                                                                      \
+	(CUTOFF_VERSION_MAJOR * 10000 + CUTOFF_VERSION_MINOR * 100 + CUTOFF_VERSION_PATCH)
+#define CUTOFF_VERSION_STRING_(a, b, c) #a "." #b "." #c
+#define CUTOFF_VERSION_STRING_X(a, b, c) CUTOFF_VERSION_STRING_(a, b, c)
+#define CUTOFF_VERSION_STRING                                                                      \
+	CUTOFF_VERSION_STRING_X(CUTOFF_VERSION_MAJOR, CUTOFF_VERSION_MINOR, CUTOFF_VERSION_PATCH)
+
+/* The version of the library linked at run time, "MAJOR.MINOR.PATCH" (static, never NULL):
+ * CUTOFF_VERSION_STRING of the header it was built with, which may differ from the one a
+ * program was compiled with when the shared library is replaced. */
 CUTOFF_API const char *cutoff_version(void);
 
 /* ---------------------------------------------------------------------------------------
@@ -177,6 +196,12 @@ CUTOFF_API const char *cutoff_version(void);
  * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
  * for null-move pruning (config.pruning), reversible for repetitions. Without them the
  * search is the plain fixed-depth search that the classic figures assume.
+ *
+ * Fill it with designated initialisers (`.gen_moves = my_gen_moves`), as every example
+ * does, never by position: a field may be added, or leave, between releases (is_legal
+ * left the middle of the struct before 0.1.0 was released: CHANGELOG.md), and a positional initialiser would
+ * then put callbacks into the wrong fields without a word from the compiler. Fields left
+ * out are NULL, which is what an optional hook should be when the game lacks it.
  */
 typedef struct cutoff_game {
 	const char *name;  /* for messages; may be NULL */

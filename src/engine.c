@@ -111,10 +111,8 @@ const char *cutoff_strerror(int code)
 	}
 }
 
-/* The version CMake gives (project(... VERSION)), so that the two never disagree. */
-#ifndef CUTOFF_VERSION_STRING
-#error "the build passes CUTOFF_VERSION_STRING (CMakeLists.txt)"
-#endif
+/* The header's version, which CMake reads too (project(... VERSION)): the two never
+ * disagree. */
 const char *cutoff_version(void) { return CUTOFF_VERSION_STRING; }
 
 void cutoff_config_default(cutoff_config_t *cfg)
