@@ -124,6 +124,10 @@ CUTOFF_API const char *cutoff_strerror(int code);
  * program was compiled with when the shared library is replaced. */
 CUTOFF_API const char *cutoff_version(void);
 
+/* The most bytes a message of the library takes, its NUL included (cutoff_engine_error,
+ * cutoff_config_check, the log callback): a buffer this large never cuts one. */
+#define CUTOFF_ERROR_SIZE 256
+
 /* ---------------------------------------------------------------------------------------
  * 2. The game interface
  * ------------------------------------------------------------------------------------- */
@@ -462,15 +466,54 @@ typedef struct cutoff_engine cutoff_engine_t;
  * Validates the game (required callbacks present, sizes in range) and the configuration
  * (cfg may be NULL for the defaults), allocates every stack and the table, and returns the
  * engine, or NULL with *err set (when err is not NULL): CUTOFF_EINVAL for a NULL game or
- * a bad config field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out. On
- * failure the log callback, when set, is told which field was wrong.
+ * a bad config field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out,
+ * CUTOFF_ETHREAD when a thread cannot be started. On failure the log callback, when set,
+ * is told which field was wrong; without one, cutoff_config_check says it (there is no
+ * engine to ask cutoff_engine_error).
  */
 CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
                                               int *err);
 
+/*
+ * Checks `cfg` (NULL: the defaults) and `game` exactly as cutoff_engine_new does before it
+ * allocates anything, and writes why they are refused into msg, one line naming the field
+ * and what it must be ("config: threads 0 is not in 1..1024", "game: the required callback
+ * key is NULL"), or "" when they pass. The line is cut to size - 1 bytes and always
+ * NUL-terminated when size > 0; CUTOFF_ERROR_SIZE bytes never cut it; msg may be NULL
+ * (then nothing is written, whatever size says). Returns what cutoff_engine_new would say
+ * of them: 0, CUTOFF_EINVAL (a NULL game or a bad config field) or CUTOFF_EGAME (a bad
+ * game); what depends on the machine (CUTOFF_ENOMEM, CUTOFF_ETHREAD) is not tried. Tells
+ * no log callback. Reads only its arguments and writes only msg: any thread, any time.
+ */
+CUTOFF_API int cutoff_config_check(const cutoff_config_t *cfg, const cutoff_game_t *game, char *msg,
+                                   size_t size);
+
 /* Frees the engine and everything it owns. NULL is ignored. Must not be called while a
  * search of this engine runs. */
 CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
+
+/*
+ * Why the latest call of cutoff_engine_search, cutoff_engine_set_algo or
+ * cutoff_engine_set_tt_mb on this engine failed: one line in English that names what was
+ * wrong ("limits: depth 0 is not in 1..127 ...", "game: gen_moves returned no move at ply
+ * 3 ..."), or "" when that call succeeded (or none was made). It is the line the log
+ * callback (config.log) is told, kept for callers without one; cutoff_strerror names only
+ * the code. A cutoff_engine_search that returns CUTOFF_ETERMINAL says so here too.
+ *
+ * Who writes it: only those three calls, each of which empties it once it holds the
+ * engine and writes it when it fails. A call refused with CUTOFF_EBUSY (the engine is held
+ * by a search or another of them) or made with a NULL engine leaves it untouched; no other
+ * function touches it, so a failed search's line survives cutoff_engine_stop,
+ * cutoff_engine_thread_counters and the like.
+ *
+ * Lifetime and threads: the string is a fixed buffer inside the engine (CUTOFF_ERROR_SIZE
+ * bytes, nothing allocated, no global state), valid until cutoff_engine_free; its text
+ * changes at the next call that writes it. It is not guarded: read it from the thread
+ * that made the failed call, or from a thread that knows that call has returned and that
+ * none of the three runs on the engine meanwhile. "" (a static string) for a NULL
+ * engine; never NULL.
+ */
+CUTOFF_API const char *cutoff_engine_error(const cutoff_engine_t *engine);
 
 /* Forgets everything learnt: empties the table and the move-ordering history, so that the
  * next search runs as on a new engine. Returns CUTOFF_EBUSY while searching, CUTOFF_EINVAL

@@ -5,10 +5,14 @@
  * the options, each a field of cutoff_config_t named by its offset and kind, with its
  * range — the one place a driver option's range is written: cutoff_engine_new checks
  * every option against it (cutoff_driver_check_options), cutoff_config_set_option
- * refuses values outside it, front ends print it. The engine
- * finds a driver's operations here (cutoff_driver_ops); front ends find the names,
- * descriptions and options through the public functions below, so that a new driver
- * reaches the command line, the bench and UCI without another edit.
+ * refuses values outside it, front ends print it. The engine finds a driver's operations
+ * here (cutoff_driver_ops); front ends find the names, descriptions and options through
+ * the public functions below, so that a new driver reaches the command line, the bench
+ * and UCI without another edit.
+ *
+ * Also here, below the engine and the registry alike: cutoff_say, the one door of the
+ * library's messages (driver.h), which keeps a failure's message for the caller and tells
+ * the log.
  */
 #include "driver.h"
 
@@ -178,13 +182,13 @@ void cutoff_driver_config_default(cutoff_config_t *cfg)
 		cutoff_config_set_option(cfg, OPTIONS[i].name, FIELDS[i].def);
 }
 
-int cutoff_driver_check_options(const cutoff_config_t *cfg)
+int cutoff_driver_check_options(const cutoff_voice_t *v, const cutoff_config_t *cfg)
 {
 	for (int i = 0; i < OPTION_COUNT; i++) {
 		int value = 0;
 		cutoff_config_get_option(cfg, OPTIONS[i].name, &value);
 		if (value < OPTIONS[i].min || value > OPTIONS[i].max) {
-			cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %s %d is not in %d..%d",
+			cutoff_say(v, CUTOFF_LOG_WARN, "config: %s %d is not in %d..%d",
 			           FIELDS[i].field, value, OPTIONS[i].min, OPTIONS[i].max);
 			return CUTOFF_EINVAL;
 		}
@@ -192,16 +196,17 @@ int cutoff_driver_check_options(const cutoff_config_t *cfg)
 	return CUTOFF_OK;
 }
 
-/* The configuration's log, for the engine and the drivers' option checks alike: here, below
- * both, so that the registry does not call back into the engine. */
-void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+/* The one door of the library's messages (driver.h): formatted once, kept for the
+ * caller when the voice keeps it, told to the log when there is one. */
+void cutoff_say(const cutoff_voice_t *v, cutoff_log_level_t level, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[CUTOFF_ERROR_SIZE];
 	va_list ap;
-	if (!cfg || !cfg->log)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	cfg->log(cfg->log_user, level, buf);
+	if (v->keep && v->size > 0)
+		snprintf(v->keep, v->size, "%s", buf);
+	if (v->cfg && v->cfg->log)
+		v->cfg->log(v->cfg->log_user, level, buf);
 }

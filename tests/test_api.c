@@ -68,7 +68,7 @@ int main(void)
 	cutoff_config_t cfg;
 	struct log log = { 0 };
 
-	for (int code = 0; code >= -7; code--)
+	for (int code = 0; code >= CUTOFF_EPEER; code--)
 		CHECK(strcmp(cutoff_strerror(code), "unknown error") != 0, "code %d has a name",
 		      code);
 	CHECK(strcmp(cutoff_strerror(-999), "unknown error") == 0, "unknown codes are named so");

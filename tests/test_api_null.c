@@ -125,8 +125,25 @@ static void null_engine(void)
 	e = cutoff_engine_new(ttt, &cfg, NULL);
 	CHECK(e != NULL, "engine_new(err NULL): made");
 
+	COVER(cutoff_config_check);
+	{
+		char msg[CUTOFF_ERROR_SIZE];
+		memset(msg, POISON, sizeof(msg));
+		CHECK(cutoff_config_check(&cfg, NULL, msg, sizeof(msg)) == CUTOFF_EINVAL &&
+		              strstr(msg, "game") != NULL,
+		      "config_check(cfg, NULL game): CUTOFF_EINVAL, naming the game (%.40s)", msg);
+		CHECK(cutoff_config_check(NULL, ttt, msg, sizeof(msg)) == 0 && msg[0] == '\0',
+		      "config_check(NULL cfg): the defaults pass, \"\"");
+		CHECK(cutoff_config_check(&cfg, ttt, NULL, sizeof(msg)) == 0 &&
+		              cutoff_config_check(NULL, NULL, NULL, 0) == CUTOFF_EINVAL,
+		      "config_check(msg NULL): the code alone");
+	}
+
 	COVER(cutoff_engine_free);
 	cutoff_engine_free(NULL);
+	COVER(cutoff_engine_error);
+	CHECK(cutoff_engine_error(NULL) != NULL && cutoff_engine_error(NULL)[0] == '\0',
+	      "engine_error(NULL): \"\", never NULL");
 	COVER(cutoff_engine_clear);
 	CHECK(cutoff_engine_clear(NULL) == CUTOFF_EINVAL, "engine_clear(NULL)");
 	COVER(cutoff_engine_config);
