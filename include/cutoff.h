@@ -459,6 +459,16 @@ CUTOFF_API int cutoff_driver_options(cutoff_driver_t driver,
 CUTOFF_API int cutoff_config_get_option(const cutoff_config_t *cfg, const char *name, int *value);
 CUTOFF_API int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value);
 
+/* Sets the driver option called `name` from text, as a front end gets it: one of the
+ * option's words ("classic" for abdada-variant, "off" for lazy-skip; exactly as in its
+ * `words`, case included) or a whole decimal number ("12", "-3": an optional sign and
+ * digits, nothing around them), checked against the range as cutoff_config_set_option
+ * does. CUTOFF_EINVAL, *cfg unchanged, for an unknown name, text that is neither, a value
+ * out of range, or a NULL argument. Reads only its arguments: any thread, any number at
+ * once on different configurations. */
+CUTOFF_API int cutoff_config_set_option_str(cutoff_config_t *cfg, const char *name,
+                                            const char *text);
+
 typedef struct cutoff_engine cutoff_engine_t;
 
 /*

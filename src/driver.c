@@ -5,10 +5,11 @@
  * the options, each a field of cutoff_config_t named by its offset and kind, with its
  * range — the one place a driver option's range is written: cutoff_engine_new checks
  * every option against it (cutoff_driver_check_options), cutoff_config_set_option
- * refuses values outside it, front ends print it. The engine finds a driver's operations
- * here (cutoff_driver_ops); front ends find the names, descriptions and options through
- * the public functions below, so that a new driver reaches the command line, the bench
- * and UCI without another edit.
+ * refuses values outside it (and cutoff_config_set_option_str reads an option's words
+ * from the same table), front ends print it. The engine finds a driver's operations here
+ * (cutoff_driver_ops); front ends find the names, descriptions and options through the
+ * public functions below, so that a new driver reaches the command line, the bench and
+ * UCI without another edit.
  *
  * Also here, below the engine and the registry alike: cutoff_say, the one door of the
  * library's messages (driver.h), which keeps a failure's message for the caller and tells
@@ -16,6 +17,7 @@
  */
 #include "driver.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -173,6 +175,37 @@ int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value)
 		memcpy(field, &value, sizeof(int));
 	}
 	return CUTOFF_OK;
+}
+
+/* The value `text` writes: one of the option's words, or a whole decimal number (sign
+ * allowed, nothing else around it); false for anything else, or a number beyond int. */
+static bool option_value(const cutoff_driver_option_t *o, const char *text, int *value)
+{
+	for (int w = 0; o->words && w <= o->max - o->min; w++)
+		if (strcmp(o->words[w], text) == 0) {
+			*value = o->min + w;
+			return true;
+		}
+	const char *p = text + (*text == '-' || *text == '+');
+	long long v = 0;
+	if (*p == '\0')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (*p - '0')) > (long long)INT_MAX + 1)
+			return false;
+	v = *text == '-' ? -v : v;
+	if (*p != '\0' || v > INT_MAX || v < INT_MIN)
+		return false;
+	*value = (int)v;
+	return true;
+}
+
+int cutoff_config_set_option_str(cutoff_config_t *cfg, const char *name, const char *text)
+{
+	int i = find_option(name), value;
+	if (!cfg || i < 0 || !text || !option_value(&OPTIONS[i], text, &value))
+		return CUTOFF_EINVAL;
+	return cutoff_config_set_option(cfg, name, value);
 }
 
 void cutoff_driver_config_default(cutoff_config_t *cfg)

@@ -109,6 +109,13 @@ static void null_engine(void)
 		CHECK(cutoff_config_set_option(NULL, "min-split", 4) == CUTOFF_EINVAL &&
 		              cutoff_config_set_option(&c, NULL, 4) == CUTOFF_EINVAL,
 		      "config_set_option(NULL ...)");
+		COVER(cutoff_config_set_option_str);
+		cutoff_config_t c0 = c;
+		CHECK(cutoff_config_set_option_str(NULL, "min-split", "4") == CUTOFF_EINVAL &&
+		              cutoff_config_set_option_str(&c, NULL, "4") == CUTOFF_EINVAL &&
+		              cutoff_config_set_option_str(&c, "min-split", NULL) == CUTOFF_EINVAL &&
+		              memcmp(&c, &c0, sizeof(c)) == 0,
+		      "config_set_option_str(NULL ...): CUTOFF_EINVAL, cfg unchanged");
 	}
 
 	COVER(cutoff_engine_new);
