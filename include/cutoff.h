@@ -20,7 +20,9 @@
  *     (usually CUTOFF_EINVAL, or nothing for a function that returns nothing), and
  *     tests/test_api_null.c calls every public function with NULL in each pointer.
  *   - The library never prints, never exits and never aborts on bad input. Diagnostics go
- *     to the optional log callback of the engine configuration.
+ *     to the optional log callback of the engine configuration, and the reason of a
+ *     failed call, one line naming what was wrong, is kept for callers without one:
+ *     cutoff_engine_error (an engine's calls), cutoff_config_check (before an engine).
  *   - There is no global mutable state: any number of engines may live and search in one
  *     process at the same time, each from its own thread.
  *   - Nothing is allocated while a search runs: every stack, move list and table is made
@@ -700,6 +702,16 @@ typedef void (*cutoff_poll_fn)(void *user, cutoff_engine_t *engine, uint64_t nod
 /*
  * What a search may do. Start from cutoff_limits_default().
  *
+ * Two ways to ask, and a newcomer's first question is which:
+ *   - to the end of the game (a solver, a small game, an endgame): set `solve` and leave
+ *     `depth` 0, with `iterate` false — one search, as deep as the game goes, no depth to
+ *     guess; result.solved then says the value is the game's, and result.depth how long
+ *     the longest line it met was. (With `iterate` true it deepens until solved, which
+ *     pays only under a time limit.)
+ *   - to a depth (a playing engine, a game too large to solve): set `depth`, usually with
+ *     `iterate` and `time_ms`, and take the deepest iteration done in time.
+ * A depth of 0 without `solve` is refused (CUTOFF_EINVAL); cutoff_engine_error says why.
+ *
  * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required, except with `solve`, where 0
  *           means CUTOFF_MAX_PLY - 1: as deep as the game goes).
  * iterate   true: iterative deepening 1, 2, ..., depth (the info callback is called after
@@ -763,9 +775,11 @@ typedef struct cutoff_result {
 	int32_t value;           /* fail-soft value for the root window */
 	cutoff_bound_t bound;    /* what value says about the true value */
 	cutoff_move_t best_move; /* CUTOFF_MOVE_NONE only when no move was searched */
-	int depth;               /* the depth the value belongs to (deepest completed; with
-	                             limits.solve and depth 0, CUTOFF_MAX_PLY - 1 for the one
-	                             search; counters.seldepth is then its longest line) */
+	int depth;               /* the depth the value belongs to (deepest completed). A
+	                             single search with limits.solve and depth 0 searches
+	                             to CUTOFF_MAX_PLY - 1; once solved it reports the
+	                             longest line it met (counters.seldepth) instead, and
+	                             CUTOFF_MAX_PLY - 1 when not solved */
 	bool stopped;            /* a limit or cutoff_engine_stop() ended the search early */
 	bool solved;             /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
@@ -825,13 +839,15 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
  * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
  * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
  * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad
- * arguments or limits; CUTOFF_EBUSY when this engine is already searching; CUTOFF_EGAME
- * when the game broke its contract at the root or anywhere in the tree (a move count
- * outside 1 .. max_moves from gen_moves or 0 .. max_moves from gen_noisy, which includes
- * a non-terminal state without a move): the log callback names the callback, the count and
- * the ply, every thread stops, and the result holds no answer (value 0, bound NONE,
- * best_move NONE, no iterations; its counters and times say what was searched). The
- * engine stays usable.
+ * arguments or limits; CUTOFF_EBUSY when this engine is already searching (checked first:
+ * a busy engine's refusal says nothing of the arguments); CUTOFF_EGAME when the game broke
+ * its contract at the root or anywhere in the tree (a move count outside 1 .. max_moves
+ * from gen_moves or 0 .. max_moves from gen_noisy, which includes a non-terminal state
+ * without a move): every thread stops, and the result holds no answer (value 0, bound
+ * NONE, best_move NONE, no iterations; its counters and times say what was searched). The
+ * engine stays usable. Every failure but CUTOFF_EBUSY (and a NULL engine) leaves its
+ * reason, naming the limit, or the callback, count and ply, in cutoff_engine_error and
+ * tells it to the log callback.
  */
 CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
                                     const cutoff_limits_t *limits, cutoff_result_t *result,

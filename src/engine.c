@@ -816,6 +816,24 @@ static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t 
 	}
 }
 
+/*
+ * A solve with no depth (limits.solve, depth 0) is one search to CUTOFF_MAX_PLY - 1 plies,
+ * a bound and not a depth anybody asked for. Once solved, the depth it reports is the
+ * longest line it met (counters.seldepth: every line ended, at the end of the game or at
+ * a table entry exact to the end, within that many plies), and its one iteration says the
+ * same. Unsolved, it keeps CUTOFF_MAX_PLY - 1: the depth it did search to.
+ */
+static void solved_depth(const cutoff_limits_t *l, cutoff_result_t *r)
+{
+	const int deepest = CUTOFF_MAX_PLY - 1;
+	if (!l->solve || l->depth != 0 || !r->solved || r->depth != deepest ||
+	    r->counters.seldepth < 1 || r->counters.seldepth >= (uint64_t)deepest)
+		return;
+	r->depth = (int)r->counters.seldepth;
+	if (r->iterations > 0 && r->iteration[r->iterations - 1].depth == deepest)
+		r->iteration[r->iterations - 1].depth = r->depth;
+}
+
 /* A search refused before it starts (the engine held, its error emptied): NULL
  * arguments and bad limits, told to the engine's voice. */
 static int search_refused(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
@@ -883,6 +901,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	search_answer(e, r, last_resort);
 	r->stopped = r->depth < cutoff_final_depth(limits) && !r->solved &&
 	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
+	solved_depth(limits, r);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);
