@@ -778,8 +778,10 @@ typedef struct cutoff_result {
 	int depth;               /* the depth the value belongs to (deepest completed). A
 	                             single search with limits.solve and depth 0 searches
 	                             to CUTOFF_MAX_PLY - 1; once solved it reports the
-	                             longest line it met (counters.seldepth) instead, and
-	                             CUTOFF_MAX_PLY - 1 when not solved */
+	                             longest line it met (counters.seldepth) instead — on a
+	                             table warm from earlier solves, lines end at its exact
+	                             entries, so this may be far less than the game's
+	                             length — and CUTOFF_MAX_PLY - 1 when not solved */
 	bool stopped;            /* a limit or cutoff_engine_stop() ended the search early */
 	bool solved;             /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
