@@ -204,10 +204,10 @@ CUTOFF_API const char *cutoff_version(void);
  * search is the plain fixed-depth search that the classic figures assume.
  *
  * Fill it with designated initialisers (`.gen_moves = my_gen_moves`), as every example
- * does, never by position: a field may be added, or leave, between releases (is_legal
- * left the middle of the struct before 0.1.0 was released: CHANGELOG.md), and a positional initialiser would
- * then put callbacks into the wrong fields without a word from the compiler. Fields left
- * out are NULL, which is what an optional hook should be when the game lacks it.
+ * does, never by position: a field may come or go between releases (is_legal left the
+ * middle of the struct: CHANGELOG.md, 0.1.0), and a positional initialiser would then put
+ * callbacks into the wrong fields without a word from the compiler. Fields left out are
+ * NULL, which is what an optional hook should be when the game lacks it.
  */
 typedef struct cutoff_game {
 	const char *name;  /* for messages; may be NULL */
@@ -536,13 +536,15 @@ CUTOFF_API int cutoff_engine_clear(cutoff_engine_t *engine);
  * untouched, when either is NULL. */
 CUTOFF_API int cutoff_engine_config(const cutoff_engine_t *engine, cutoff_config_t *cfg);
 
-/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching;
- * CUTOFF_EINVAL for NULL or a value that is not a cutoff_algo_t. */
+/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching (checked
+ * first); CUTOFF_EINVAL for NULL or a value that is not a cutoff_algo_t (and then
+ * cutoff_engine_error says so). */
 CUTOFF_API int cutoff_engine_set_algo(cutoff_engine_t *engine, cutoff_algo_t algo);
 
 /* Replaces the table with an empty one of `mb` MiB (0: no table). CUTOFF_EBUSY while
- * searching; CUTOFF_EINVAL for NULL or a size out of range; CUTOFF_ENOMEM (the old table
- * is then kept) when the memory cannot be had. */
+ * searching (checked first); CUTOFF_EINVAL for NULL or a size out of range; CUTOFF_ENOMEM
+ * (the old table is then kept) when the memory cannot be had. A failure but CUTOFF_EBUSY
+ * leaves its reason in cutoff_engine_error. */
 CUTOFF_API int cutoff_engine_set_tt_mb(cutoff_engine_t *engine, size_t mb);
 
 /* The table's fill, per mille of sampled entries written by the latest search (0 without a

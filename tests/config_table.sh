@@ -83,7 +83,9 @@ else
 fi
 
 # The self-test: the first row left out, a bogus row added.
-first=$(awk -F'|' 'NR == 1 { if (match($2, /`[A-Za-z_][A-Za-z0-9_]*`/)) print substr($2, RSTART + 1, RLENGTH - 2) }' "$tmp/table")
+first=$(awk -F'|' 'NR == 1 && match($2, /`[A-Za-z_][A-Za-z0-9_]*`/) {
+	print substr($2, RSTART + 1, RLENGTH - 2)
+}' "$tmp/table")
 {
 	tail -n +2 "$tmp/table"
 	echo '| `no_such_field` | nothing | 0 |'
