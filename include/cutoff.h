@@ -20,7 +20,9 @@
  *     (usually CUTOFF_EINVAL, or nothing for a function that returns nothing), and
  *     tests/test_api_null.c calls every public function with NULL in each pointer.
  *   - The library never prints, never exits and never aborts on bad input. Diagnostics go
- *     to the optional log callback of the engine configuration.
+ *     to the optional log callback of the engine configuration, and the reason of a
+ *     failed call, one line naming what was wrong, is kept for callers without one:
+ *     cutoff_engine_error (an engine's calls), cutoff_config_check (before an engine).
  *   - There is no global mutable state: any number of engines may live and search in one
  *     process at the same time, each from its own thread.
  *   - Nothing is allocated while a search runs: every stack, move list and table is made
@@ -102,8 +104,31 @@ enum {
 /* A short English description of a CUTOFF_E* code (or "unknown error"). Never NULL. */
 CUTOFF_API const char *cutoff_strerror(int code);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/*
+ * The version of this header. CMake reads the project's version from these lines, so the
+ * library, its CMake package (find_package(cutoff 0.1)) and pkg-config file say the same.
+ * 0.x: a minor release may change the API (CHANGELOG.md lists every change with its
+ * migration). Code that must build against several releases tests CUTOFF_VERSION_NUMBER,
+ * (MAJOR * 10000 + MINOR * 100 + PATCH).
+ */
+#define CUTOFF_VERSION_MAJOR 0
+#define CUTOFF_VERSION_MINOR 1
+#define CUTOFF_VERSION_PATCH 0
+#define CUTOFF_VERSION_NUMBER                                                                      \
+	(CUTOFF_VERSION_MAJOR * 10000 + CUTOFF_VERSION_MINOR * 100 + CUTOFF_VERSION_PATCH)
+#define CUTOFF_VERSION_STRING_(a, b, c) #a "." #b "." #c
+#define CUTOFF_VERSION_STRING_X(a, b, c) CUTOFF_VERSION_STRING_(a, b, c)
+#define CUTOFF_VERSION_STRING                                                                      \
+	CUTOFF_VERSION_STRING_X(CUTOFF_VERSION_MAJOR, CUTOFF_VERSION_MINOR, CUTOFF_VERSION_PATCH)
+
+/* The version of the library linked at run time, "MAJOR.MINOR.PATCH" (static, never NULL):
+ * CUTOFF_VERSION_STRING of the header it was built with, which may differ from the one a
+ * program was compiled with when the shared library is replaced. */
 CUTOFF_API const char *cutoff_version(void);
+
+/* The most bytes a message of the library takes, its NUL included (cutoff_engine_error,
+ * cutoff_config_check, the log callback): a buffer this large never cuts one. */
+#define CUTOFF_ERROR_SIZE 256
 
 /* ---------------------------------------------------------------------------------------
  * 2. The game interface
@@ -177,6 +202,12 @@ CUTOFF_API const char *cutoff_version(void);
  * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
  * for null-move pruning (config.pruning), reversible for repetitions. Without them the
  * search is the plain fixed-depth search that the classic figures assume.
+ *
+ * Fill it with designated initialisers (`.gen_moves = my_gen_moves`), as every example
+ * does, never by position: a field may come or go between releases (is_legal left the
+ * middle of the struct: CHANGELOG.md, 0.1.0), and a positional initialiser would then put
+ * callbacks into the wrong fields without a word from the compiler. Fields left out are
+ * NULL, which is what an optional hook should be when the game lacks it.
  */
 typedef struct cutoff_game {
 	const char *name;  /* for messages; may be NULL */
@@ -430,6 +461,16 @@ CUTOFF_API int cutoff_driver_options(cutoff_driver_t driver,
 CUTOFF_API int cutoff_config_get_option(const cutoff_config_t *cfg, const char *name, int *value);
 CUTOFF_API int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value);
 
+/* Sets the driver option called `name` from text, as a front end gets it: one of the
+ * option's words ("classic" for abdada-variant, "off" for lazy-skip; exactly as in its
+ * `words`, case included) or a whole decimal number ("12", "-3": an optional sign and
+ * digits, nothing around them), checked against the range as cutoff_config_set_option
+ * does. CUTOFF_EINVAL, *cfg unchanged, for an unknown name, text that is neither, a value
+ * out of range, or a NULL argument. Reads only its arguments: any thread, any number at
+ * once on different configurations. */
+CUTOFF_API int cutoff_config_set_option_str(cutoff_config_t *cfg, const char *name,
+                                            const char *text);
+
 typedef struct cutoff_engine cutoff_engine_t;
 
 /*
@@ -437,15 +478,54 @@ typedef struct cutoff_engine cutoff_engine_t;
  * Validates the game (required callbacks present, sizes in range) and the configuration
  * (cfg may be NULL for the defaults), allocates every stack and the table, and returns the
  * engine, or NULL with *err set (when err is not NULL): CUTOFF_EINVAL for a NULL game or
- * a bad config field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out. On
- * failure the log callback, when set, is told which field was wrong.
+ * a bad config field, CUTOFF_EGAME for a bad game, CUTOFF_ENOMEM when memory runs out,
+ * CUTOFF_ETHREAD when a thread cannot be started. On failure the log callback, when set,
+ * is told which field was wrong; without one, cutoff_config_check says it (there is no
+ * engine to ask cutoff_engine_error).
  */
 CUTOFF_API cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg,
                                               int *err);
 
+/*
+ * Checks `cfg` (NULL: the defaults) and `game` exactly as cutoff_engine_new does before it
+ * allocates anything, and writes why they are refused into msg, one line naming the field
+ * and what it must be ("config: threads 0 is not in 1..1024", "game: the required callback
+ * key is NULL"), or "" when they pass. The line is cut to size - 1 bytes and always
+ * NUL-terminated when size > 0; CUTOFF_ERROR_SIZE bytes never cut it; msg may be NULL
+ * (then nothing is written, whatever size says). Returns what cutoff_engine_new would say
+ * of them: 0, CUTOFF_EINVAL (a NULL game or a bad config field) or CUTOFF_EGAME (a bad
+ * game); what depends on the machine (CUTOFF_ENOMEM, CUTOFF_ETHREAD) is not tried. Tells
+ * no log callback. Reads only its arguments and writes only msg: any thread, any time.
+ */
+CUTOFF_API int cutoff_config_check(const cutoff_config_t *cfg, const cutoff_game_t *game, char *msg,
+                                   size_t size);
+
 /* Frees the engine and everything it owns. NULL is ignored. Must not be called while a
  * search of this engine runs. */
 CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
+
+/*
+ * Why the latest call of cutoff_engine_search, cutoff_engine_set_algo or
+ * cutoff_engine_set_tt_mb on this engine failed: one line in English that names what was
+ * wrong ("limits: depth 0 is not in 1..127 ...", "game: gen_moves returned no move at ply
+ * 3 ..."), or "" when that call succeeded (or none was made). It is the line the log
+ * callback (config.log) is told, kept for callers without one; cutoff_strerror names only
+ * the code. A cutoff_engine_search that returns CUTOFF_ETERMINAL says so here too.
+ *
+ * Who writes it: only those three calls, each of which empties it once it holds the
+ * engine and writes it when it fails. A call refused with CUTOFF_EBUSY (the engine is held
+ * by a search or another of them) or made with a NULL engine leaves it untouched; no other
+ * function touches it, so a failed search's line survives cutoff_engine_stop,
+ * cutoff_engine_thread_counters and the like.
+ *
+ * Lifetime and threads: the string is a fixed buffer inside the engine (CUTOFF_ERROR_SIZE
+ * bytes, nothing allocated, no global state), valid until cutoff_engine_free; its text
+ * changes at the next call that writes it. It is not guarded: read it from the thread
+ * that made the failed call, or from a thread that knows that call has returned and that
+ * none of the three runs on the engine meanwhile. "" (a static string) for a NULL
+ * engine; never NULL.
+ */
+CUTOFF_API const char *cutoff_engine_error(const cutoff_engine_t *engine);
 
 /* Forgets everything learnt: empties the table and the move-ordering history, so that the
  * next search runs as on a new engine. Returns CUTOFF_EBUSY while searching, CUTOFF_EINVAL
@@ -456,13 +536,15 @@ CUTOFF_API int cutoff_engine_clear(cutoff_engine_t *engine);
  * untouched, when either is NULL. */
 CUTOFF_API int cutoff_engine_config(const cutoff_engine_t *engine, cutoff_config_t *cfg);
 
-/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching;
- * CUTOFF_EINVAL for NULL or a value that is not a cutoff_algo_t. */
+/* Changes the algorithm used by later searches. CUTOFF_EBUSY while searching (checked
+ * first); CUTOFF_EINVAL for NULL or a value that is not a cutoff_algo_t (and then
+ * cutoff_engine_error says so). */
 CUTOFF_API int cutoff_engine_set_algo(cutoff_engine_t *engine, cutoff_algo_t algo);
 
 /* Replaces the table with an empty one of `mb` MiB (0: no table). CUTOFF_EBUSY while
- * searching; CUTOFF_EINVAL for NULL or a size out of range; CUTOFF_ENOMEM (the old table
- * is then kept) when the memory cannot be had. */
+ * searching (checked first); CUTOFF_EINVAL for NULL or a size out of range; CUTOFF_ENOMEM
+ * (the old table is then kept) when the memory cannot be had. A failure but CUTOFF_EBUSY
+ * leaves its reason in cutoff_engine_error. */
 CUTOFF_API int cutoff_engine_set_tt_mb(cutoff_engine_t *engine, size_t mb);
 
 /* The table's fill, per mille of sampled entries written by the latest search (0 without a
@@ -622,6 +704,16 @@ typedef void (*cutoff_poll_fn)(void *user, cutoff_engine_t *engine, uint64_t nod
 /*
  * What a search may do. Start from cutoff_limits_default().
  *
+ * Two ways to ask, and a newcomer's first question is which:
+ *   - to the end of the game (a solver, a small game, an endgame): set `solve` and leave
+ *     `depth` 0, with `iterate` false — one search, as deep as the game goes, no depth to
+ *     guess; result.solved then says the value is the game's, and result.depth how long
+ *     the longest line it met was. (With `iterate` true it deepens until solved, which
+ *     pays only under a time limit.)
+ *   - to a depth (a playing engine, a game too large to solve): set `depth`, usually with
+ *     `iterate` and `time_ms`, and take the deepest iteration done in time.
+ * A depth of 0 without `solve` is refused (CUTOFF_EINVAL); cutoff_engine_error says why.
+ *
  * depth     plies to search, 1 .. CUTOFF_MAX_PLY - 1 (required, except with `solve`, where 0
  *           means CUTOFF_MAX_PLY - 1: as deep as the game goes).
  * iterate   true: iterative deepening 1, 2, ..., depth (the info callback is called after
@@ -685,9 +777,13 @@ typedef struct cutoff_result {
 	int32_t value;           /* fail-soft value for the root window */
 	cutoff_bound_t bound;    /* what value says about the true value */
 	cutoff_move_t best_move; /* CUTOFF_MOVE_NONE only when no move was searched */
-	int depth;               /* the depth the value belongs to (deepest completed; with
-	                             limits.solve and depth 0, CUTOFF_MAX_PLY - 1 for the one
-	                             search; counters.seldepth is then its longest line) */
+	int depth;               /* the depth the value belongs to (deepest completed). A
+	                             single search with limits.solve and depth 0 searches
+	                             to CUTOFF_MAX_PLY - 1; once solved it reports the
+	                             longest line it met (counters.seldepth) instead — on a
+	                             table warm from earlier solves, lines end at its exact
+	                             entries, so this may be far less than the game's
+	                             length — and CUTOFF_MAX_PLY - 1 when not solved */
 	bool stopped;            /* a limit or cutoff_engine_stop() ended the search early */
 	bool solved;             /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
@@ -747,13 +843,15 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
  * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
  * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
  * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad
- * arguments or limits; CUTOFF_EBUSY when this engine is already searching; CUTOFF_EGAME
- * when the game broke its contract at the root or anywhere in the tree (a move count
- * outside 1 .. max_moves from gen_moves or 0 .. max_moves from gen_noisy, which includes
- * a non-terminal state without a move): the log callback names the callback, the count and
- * the ply, every thread stops, and the result holds no answer (value 0, bound NONE,
- * best_move NONE, no iterations; its counters and times say what was searched). The
- * engine stays usable.
+ * arguments or limits; CUTOFF_EBUSY when this engine is already searching (checked first:
+ * a busy engine's refusal says nothing of the arguments); CUTOFF_EGAME when the game broke
+ * its contract at the root or anywhere in the tree (a move count outside 1 .. max_moves
+ * from gen_moves or 0 .. max_moves from gen_noisy, which includes a non-terminal state
+ * without a move): every thread stops, and the result holds no answer (value 0, bound
+ * NONE, best_move NONE, no iterations; its counters and times say what was searched). The
+ * engine stays usable. Every failure but CUTOFF_EBUSY (and a NULL engine) leaves its
+ * reason, naming the limit, or the callback, count and ply, in cutoff_engine_error and
+ * tells it to the log callback.
  */
 CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
                                     const cutoff_limits_t *limits, cutoff_result_t *result,

@@ -5,13 +5,19 @@
  * the options, each a field of cutoff_config_t named by its offset and kind, with its
  * range — the one place a driver option's range is written: cutoff_engine_new checks
  * every option against it (cutoff_driver_check_options), cutoff_config_set_option
- * refuses values outside it, front ends print it. The engine
- * finds a driver's operations here (cutoff_driver_ops); front ends find the names,
- * descriptions and options through the public functions below, so that a new driver
- * reaches the command line, the bench and UCI without another edit.
+ * refuses values outside it (and cutoff_config_set_option_str reads an option's words
+ * from the same table), front ends print it. The engine finds a driver's operations here
+ * (cutoff_driver_ops); front ends find the names, descriptions and options through the
+ * public functions below, so that a new driver reaches the command line, the bench and
+ * UCI without another edit.
+ *
+ * Also here, below the engine and the registry alike: cutoff_say, the one door of the
+ * library's messages (driver.h), which keeps a failure's message for the caller and tells
+ * the log.
  */
 #include "driver.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -171,6 +177,37 @@ int cutoff_config_set_option(cutoff_config_t *cfg, const char *name, int value)
 	return CUTOFF_OK;
 }
 
+/* The value `text` writes: one of the option's words, or a whole decimal number (sign
+ * allowed, nothing else around it); false for anything else, or a number beyond int. */
+static bool option_value(const cutoff_driver_option_t *o, const char *text, int *value)
+{
+	for (int w = 0; o->words && w <= o->max - o->min; w++)
+		if (strcmp(o->words[w], text) == 0) {
+			*value = o->min + w;
+			return true;
+		}
+	const char *p = text + (*text == '-' || *text == '+');
+	long long v = 0;
+	if (*p == '\0')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (*p - '0')) > (long long)INT_MAX + 1)
+			return false;
+	v = *text == '-' ? -v : v;
+	if (*p != '\0' || v > INT_MAX || v < INT_MIN)
+		return false;
+	*value = (int)v;
+	return true;
+}
+
+int cutoff_config_set_option_str(cutoff_config_t *cfg, const char *name, const char *text)
+{
+	int i = find_option(name), value;
+	if (!cfg || i < 0 || !text || !option_value(&OPTIONS[i], text, &value))
+		return CUTOFF_EINVAL;
+	return cutoff_config_set_option(cfg, name, value);
+}
+
 void cutoff_driver_config_default(cutoff_config_t *cfg)
 {
 	cfg->driver = CUTOFF_DRIVER_SERIAL;
@@ -178,13 +215,13 @@ void cutoff_driver_config_default(cutoff_config_t *cfg)
 		cutoff_config_set_option(cfg, OPTIONS[i].name, FIELDS[i].def);
 }
 
-int cutoff_driver_check_options(const cutoff_config_t *cfg)
+int cutoff_driver_check_options(const cutoff_voice_t *v, const cutoff_config_t *cfg)
 {
 	for (int i = 0; i < OPTION_COUNT; i++) {
 		int value = 0;
 		cutoff_config_get_option(cfg, OPTIONS[i].name, &value);
 		if (value < OPTIONS[i].min || value > OPTIONS[i].max) {
-			cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %s %d is not in %d..%d",
+			cutoff_say(v, CUTOFF_LOG_WARN, "config: %s %d is not in %d..%d",
 			           FIELDS[i].field, value, OPTIONS[i].min, OPTIONS[i].max);
 			return CUTOFF_EINVAL;
 		}
@@ -192,16 +229,17 @@ int cutoff_driver_check_options(const cutoff_config_t *cfg)
 	return CUTOFF_OK;
 }
 
-/* The configuration's log, for the engine and the drivers' option checks alike: here, below
- * both, so that the registry does not call back into the engine. */
-void cutoff_say(const cutoff_config_t *cfg, cutoff_log_level_t level, const char *fmt, ...)
+/* The one door of the library's messages (driver.h): formatted once, kept for the
+ * caller when the voice keeps it, told to the log when there is one. */
+void cutoff_say(const cutoff_voice_t *v, cutoff_log_level_t level, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[CUTOFF_ERROR_SIZE];
 	va_list ap;
-	if (!cfg || !cfg->log)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	cfg->log(cfg->log_user, level, buf);
+	if (v->keep && v->size > 0)
+		snprintf(v->keep, v->size, "%s", buf);
+	if (v->cfg && v->cfg->log)
+		v->cfg->log(v->cfg->log_user, level, buf);
 }

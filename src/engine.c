@@ -28,6 +28,12 @@
  *   shares     each thread's export ring (share.h): pushed by its searcher during a
  *              search, taken by cutoff_engine_export's caller (one per thread at a time,
  *              the caller's promise), emptied here before each search.
+ *   error      cutoff_engine_error's line: written (through cutoff_say, driver.h) only by a
+ *              call that holds `searching` — a search, set_algo, set_tt_mb, each emptying
+ *              it when it takes the engine (engine_take_speaking) — so two writers never
+ *              meet; a call refused with CUTOFF_EBUSY does not touch it. Read by the caller
+ *              once its call has returned (cutoff.h: not guarded against a reader on
+ *              another thread during a call).
  *   profile    each searcher's counters and transition clock (search.h) are written by
  *              its own thread during a search and read here after cutoff_pool_run returns:
  *              summed into the result, and per thread by cutoff_engine_thread_counters and
@@ -85,6 +91,8 @@ struct cutoff_engine {
 	uint64_t span_ns[2]; /* the latest search as the profiler times it: from the first
 	                        searching thread's start to the last one's end */
 	int searching;
+	char error[CUTOFF_ERROR_SIZE]; /* cutoff_engine_error: written only by a call that
+	                                  holds `searching` (engine_take) */
 };
 
 const char *cutoff_strerror(int code)
@@ -106,15 +114,16 @@ const char *cutoff_strerror(int code)
 		return "not supported";
 	case CUTOFF_ETHREAD:
 		return "thread creation failed";
+	case CUTOFF_EPEER:
+		return "another process of the cluster did not answer in time, or answered "
+		       "nonsense";
 	default:
 		return "unknown error";
 	}
 }
 
-/* The version CMake gives (project(... VERSION)), so that the two never disagree. */
-#ifndef CUTOFF_VERSION_STRING
-#error "the build passes CUTOFF_VERSION_STRING (CMakeLists.txt)"
-#endif
+/* The header's version, which CMake reads too (project(... VERSION)): the two never
+ * disagree. */
 const char *cutoff_version(void) { return CUTOFF_VERSION_STRING; }
 
 void cutoff_config_default(cutoff_config_t *cfg)
@@ -142,7 +151,20 @@ void cutoff_limits_default(cutoff_limits_t *lim)
 	lim->beta = CUTOFF_INF;
 }
 
-static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
+/* A voice that only tells cfg's log: for notes that fail nothing, and for the failures
+ * of cutoff_engine_new, which leaves no engine to keep them (cutoff_config_check does). */
+static cutoff_voice_t log_only(const cutoff_config_t *cfg)
+{
+	return (cutoff_voice_t){ cfg, NULL, 0 };
+}
+
+/* The voice of a call that holds the engine: its log, and its error buffer. */
+static cutoff_voice_t engine_voice(cutoff_engine_t *e)
+{
+	return (cutoff_voice_t){ &e->cfg, e->error, sizeof(e->error) };
+}
+
+static int check_game(const cutoff_voice_t *v, const cutoff_game_t *g)
 {
 	const char *missing = !g->gen_moves  ? "gen_moves"
 	                      : !g->play     ? "play"
@@ -151,94 +173,95 @@ static int check_game(const cutoff_game_t *g, const cutoff_config_t *cfg)
 	                      : !g->key      ? "key"
 	                                     : NULL;
 	if (missing) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: the required callback %s is NULL", missing);
+		cutoff_say(v, CUTOFF_LOG_WARN, "game: the required callback %s is NULL", missing);
 		return CUTOFF_EGAME;
 	}
 	if (g->state_size < 1 || g->state_size > CUTOFF_MAX_STATE) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: state_size %zu is not in 1..%d",
+		cutoff_say(v, CUTOFF_LOG_WARN, "game: state_size %zu is not in 1..%d",
 		           g->state_size, CUTOFF_MAX_STATE);
 		return CUTOFF_EGAME;
 	}
 	if (g->max_moves < 1 || g->max_moves > CUTOFF_MAX_MOVES) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: max_moves %d is not in 1..%d", g->max_moves,
+		cutoff_say(v, CUTOFF_LOG_WARN, "game: max_moves %d is not in 1..%d", g->max_moves,
 		           CUTOFF_MAX_MOVES);
 		return CUTOFF_EGAME;
 	}
 	return CUTOFF_OK;
 }
 
-static int check_config(const cutoff_config_t *c)
+static int check_config(const cutoff_voice_t *v, const cutoff_config_t *c)
 {
 	if (c->threads < 1 || c->threads > CUTOFF_MAX_THREADS) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: threads %d is not in 1..%d", c->threads,
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: threads %d is not in 1..%d", c->threads,
 		           CUTOFF_MAX_THREADS);
 		return CUTOFF_EINVAL;
 	}
 	if (c->tt_mb > CUTOFF_MAX_TT_MB) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: tt_mb %zu is not in 0..%zu", c->tt_mb,
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: tt_mb %zu is not in 0..%zu", c->tt_mb,
 		           (size_t)CUTOFF_MAX_TT_MB);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->algo > CUTOFF_ALGO_MTDF) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: algo %d is not a cutoff_algo_t",
 		           (int)c->algo);
 		return CUTOFF_EINVAL;
 	}
 	if (c->ordering & ~(unsigned)CUTOFF_ORDER_ALL) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
+		cutoff_say(v, CUTOFF_LOG_WARN,
 		           "config: ordering 0x%x has bits outside CUTOFF_ORDER_ALL", c->ordering);
 		return CUTOFF_EINVAL;
 	}
 	if (c->aspiration < 0 || c->aspiration >= CUTOFF_INF) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: aspiration %d is not in 0..%d",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: aspiration %d is not in 0..%d",
 		           (int)c->aspiration, CUTOFF_INF - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (!cutoff_driver_ops(c->driver)) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: driver %d is not a cutoff_driver_t",
 		           (int)c->driver);
 		return CUTOFF_EINVAL;
 	}
 	if (c->pruning & ~(unsigned)CUTOFF_PRUNE_ALL) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
+		cutoff_say(v, CUTOFF_LOG_WARN,
 		           "config: pruning 0x%x has bits outside CUTOFF_PRUNE_ALL", c->pruning);
 		return CUTOFF_EINVAL;
 	}
 	if (c->extensions & ~(unsigned)CUTOFF_EXTEND_ALL) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
+		cutoff_say(v, CUTOFF_LOG_WARN,
 		           "config: extensions 0x%x has bits outside CUTOFF_EXTEND_ALL",
 		           c->extensions);
 		return CUTOFF_EINVAL;
 	}
 	if (c->tt_min_depth < 0 || c->tt_min_depth > CUTOFF_MAX_PLY) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d",
 		           c->tt_min_depth, CUTOFF_MAX_PLY);
 		return CUTOFF_EINVAL;
 	}
 	if (c->share_ring != 0 && (c->share_ring < 16 || c->share_ring > 1 << 20 ||
 	                           (c->share_ring & (c->share_ring - 1)))) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
+		cutoff_say(v, CUTOFF_LOG_WARN,
 		           "config: share_ring %d is not 0 or a power of two in 16..1048576",
 		           c->share_ring);
 		return CUTOFF_EINVAL;
 	}
 	if (c->thread_base < 0 || c->thread_base > 1 << 20) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: thread_base %d is not in 0..1048576",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: thread_base %d is not in 0..1048576",
 		           c->thread_base);
 		return CUTOFF_EINVAL;
 	}
 	if ((unsigned)c->placement > CUTOFF_PLACE_SCATTER) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: placement %d is not a cutoff_placement_t",
 		           (int)c->placement);
 		return CUTOFF_EINVAL;
 	}
-	return cutoff_driver_check_options(c);
+	return cutoff_driver_check_options(v, c);
 }
 
 /* The engine's topology (the caller's, or this machine's loaded here; none when hwloc
  * cannot load one: memory is then plain and threads unbound) and its table. */
 static int engine_place(cutoff_engine_t *e, const cutoff_config_t *cfg)
 {
+	const cutoff_voice_t voice = log_only(cfg);
 	int rc = CUTOFF_OK;
 	e->topology = cfg->topology;
 	if (!e->topology) {
@@ -247,13 +270,13 @@ static int engine_place(cutoff_engine_t *e, const cutoff_config_t *cfg)
 			e->topology = topo;
 			e->own_topology = true;
 		} else {
-			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			cutoff_say(&voice, CUTOFF_LOG_WARN,
 			           "hwloc could not load the topology: running unplaced");
 		}
 	}
 	if (cfg->tt_mb > 0 &&
 	    !(e->tt = cutoff_tt_new_placed(e->topology, cfg->tt_mb, tt_flags(cfg), &rc))) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN,
+		cutoff_say(&voice, CUTOFF_LOG_WARN,
 		           "config: a table of %zu MiB could not be allocated", cfg->tt_mb);
 		return rc;
 	}
@@ -264,6 +287,7 @@ static int engine_place(cutoff_engine_t *e, const cutoff_config_t *cfg)
  * plan that cannot be made, or a thread that cannot be bound, is said and runs unbound). */
 static int engine_start_pool(cutoff_engine_t *e, const cutoff_config_t *cfg)
 {
+	const cutoff_voice_t voice = log_only(cfg);
 	int *plan = NULL, failures = 0;
 	if (cfg->placement != CUTOFF_PLACE_NONE && e->topology) {
 		plan = malloc(sizeof(int) * (size_t)cfg->threads);
@@ -273,20 +297,20 @@ static int engine_start_pool(cutoff_engine_t *e, const cutoff_config_t *cfg)
 			plan = NULL;
 		}
 		if (!plan)
-			cutoff_say(cfg, CUTOFF_LOG_WARN,
+			cutoff_say(&voice, CUTOFF_LOG_WARN,
 			           "placement: no plan could be made: running unbound");
 	}
 	int rc = cutoff_pool_new(cfg->threads, engine_pus(e->topology), e->topology, plan,
 	                         &failures, &e->pool);
 	free(plan);
 	if (rc < 0) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "config: %d threads could not be started",
+		cutoff_say(&voice, CUTOFF_LOG_WARN, "config: %d threads could not be started",
 		           cfg->threads);
 		return rc;
 	}
 	if (failures > 0)
 		cutoff_say(
-			cfg, CUTOFF_LOG_WARN,
+			&voice, CUTOFF_LOG_WARN,
 			"placement: %d of %d worker threads could not be bound: they run unbound",
 			failures, cfg->threads - 1);
 	return CUTOFF_OK;
@@ -318,6 +342,33 @@ static int engine_searchers(cutoff_engine_t *e, const cutoff_config_t *cfg)
 	return rc;
 }
 
+/* cutoff_engine_new's checks before it allocates, told to v (cfg NULL: the defaults). */
+static int check_new(const cutoff_voice_t *v, const cutoff_config_t *cfg, const cutoff_game_t *game)
+{
+	cutoff_config_t defaults;
+	int rc;
+	if (!cfg) {
+		cutoff_config_default(&defaults);
+		cfg = &defaults;
+	}
+	if (!game) {
+		cutoff_say(v, CUTOFF_LOG_WARN, "game: NULL");
+		return CUTOFF_EINVAL;
+	}
+	if ((rc = check_config(v, cfg)) < 0 || (rc = check_game(v, game)) < 0)
+		return rc;
+	return CUTOFF_OK;
+}
+
+int cutoff_config_check(const cutoff_config_t *cfg, const cutoff_game_t *game, char *msg,
+                        size_t size)
+{
+	const cutoff_voice_t v = { NULL, msg, msg ? size : 0 };
+	if (msg && size > 0)
+		msg[0] = '\0';
+	return check_new(&v, cfg, game);
+}
+
 cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_config_t *cfg, int *err)
 {
 	cutoff_config_t defaults;
@@ -328,12 +379,8 @@ cutoff_engine_t *cutoff_engine_new(const cutoff_game_t *game, const cutoff_confi
 		cutoff_config_default(&defaults);
 		cfg = &defaults;
 	}
-	if (!game) {
-		cutoff_say(cfg, CUTOFF_LOG_WARN, "game: NULL");
-		*err = CUTOFF_EINVAL;
-		return NULL;
-	}
-	if ((rc = check_config(cfg)) < 0 || (rc = check_game(game, cfg)) < 0) {
+	const cutoff_voice_t voice = log_only(cfg);
+	if ((rc = check_new(&voice, cfg, game)) < 0) {
 		*err = rc;
 		return NULL;
 	}
@@ -411,22 +458,33 @@ int cutoff_engine_clear(cutoff_engine_t *e)
 	return CUTOFF_OK;
 }
 
+/* Takes the engine for a call that reports its failures through cutoff_engine_error,
+ * emptying it; false (nothing touched) when the engine is busy. */
+static bool engine_take_speaking(cutoff_engine_t *e)
+{
+	if (!engine_take(e))
+		return false;
+	e->error[0] = '\0';
+	return true;
+}
+
 int cutoff_engine_set_tt_mb(cutoff_engine_t *e, size_t mb)
 {
 	int rc = CUTOFF_OK;
 	if (!e)
 		return CUTOFF_EINVAL;
-	if (mb > CUTOFF_MAX_TT_MB) {
-		cutoff_say(&e->cfg, CUTOFF_LOG_WARN, "tt_mb %zu is not in 0..%zu", mb,
-		           (size_t)CUTOFF_MAX_TT_MB);
-		return CUTOFF_EINVAL;
-	}
-	if (!engine_take(e))
+	if (!engine_take_speaking(e))
 		return CUTOFF_EBUSY;
+	const cutoff_voice_t voice = engine_voice(e);
 	cutoff_tt_t *tt = NULL;
-	if (mb > 0 && !(tt = cutoff_tt_new_placed(e->topology, mb, tt_flags(&e->cfg), &rc))) {
-		cutoff_say(&e->cfg, CUTOFF_LOG_WARN, "a table of %zu MiB could not be allocated",
-		           mb);
+	if (mb > CUTOFF_MAX_TT_MB) {
+		cutoff_say(&voice, CUTOFF_LOG_WARN, "set_tt_mb: %zu MiB is not in 0..%zu", mb,
+		           (size_t)CUTOFF_MAX_TT_MB);
+		rc = CUTOFF_EINVAL;
+	} else if (mb > 0 &&
+	           !(tt = cutoff_tt_new_placed(e->topology, mb, tt_flags(&e->cfg), &rc))) {
+		cutoff_say(&voice, CUTOFF_LOG_WARN,
+		           "set_tt_mb: a table of %zu MiB could not be allocated", mb);
 	} else {
 		cutoff_tt_free(e->tt);
 		e->tt = tt;
@@ -453,14 +511,23 @@ int cutoff_engine_config(const cutoff_engine_t *e, cutoff_config_t *cfg)
 
 int cutoff_engine_set_algo(cutoff_engine_t *e, cutoff_algo_t algo)
 {
-	if (!e || (unsigned)algo > CUTOFF_ALGO_MTDF)
+	int rc = CUTOFF_OK;
+	if (!e)
 		return CUTOFF_EINVAL;
-	if (!engine_take(e))
+	if (!engine_take_speaking(e))
 		return CUTOFF_EBUSY;
-	e->cfg.algo = algo;
+	if ((unsigned)algo > CUTOFF_ALGO_MTDF) {
+		const cutoff_voice_t v = engine_voice(e);
+		cutoff_say(&v, CUTOFF_LOG_WARN, "set_algo: %d is not a cutoff_algo_t", (int)algo);
+		rc = CUTOFF_EINVAL;
+	} else {
+		e->cfg.algo = algo;
+	}
 	engine_release(e);
-	return CUTOFF_OK;
+	return rc;
 }
+
+const char *cutoff_engine_error(const cutoff_engine_t *e) { return e ? e->error : ""; }
 
 void cutoff_engine_stop(cutoff_engine_t *e)
 {
@@ -479,32 +546,42 @@ int cutoff_engine_cancel_stop(cutoff_engine_t *e)
 	return CUTOFF_OK;
 }
 
-static int check_limits(const cutoff_engine_t *e, const cutoff_limits_t *l)
+/* The limits of a search, told to the engine's voice (its log and error). */
+static int check_limits(cutoff_engine_t *e, const cutoff_limits_t *l)
 {
-	const cutoff_config_t *c = &e->cfg;
+	const cutoff_voice_t v = engine_voice(e);
 	if (l->depth < (l->solve ? 0 : 1) || l->depth > CUTOFF_MAX_PLY - 1) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "limits: depth %d is not in %d..%d", l->depth,
-		           l->solve ? 0 : 1, CUTOFF_MAX_PLY - 1);
+		if (l->solve)
+			cutoff_say(
+				&v, CUTOFF_LOG_WARN,
+				"limits: depth %d is not in 0..%d (with limits.solve, 0 searches "
+				"to the end of the game)",
+				l->depth, CUTOFF_MAX_PLY - 1);
+		else
+			cutoff_say(&v, CUTOFF_LOG_WARN,
+			           "limits: depth %d is not in 1..%d (to search to the end of the "
+			           "game with no depth, set limits.solve and leave depth 0)",
+			           l->depth, CUTOFF_MAX_PLY - 1);
 		return CUTOFF_EINVAL;
 	}
 	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
-		cutoff_say(c, CUTOFF_LOG_WARN,
+		cutoff_say(&v, CUTOFF_LOG_WARN,
 		           "limits: window (%d, %d) is not -%d <= alpha < beta <= %d",
 		           (int)l->alpha, (int)l->beta, CUTOFF_INF, CUTOFF_INF);
 		return CUTOFF_EINVAL;
 	}
 	if (l->guess <= -CUTOFF_INF || l->guess >= CUTOFF_INF) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)",
+		cutoff_say(&v, CUTOFF_LOG_WARN, "limits: guess %d is not inside (-%d, %d)",
 		           (int)l->guess, CUTOFF_INF, CUTOFF_INF);
 		return CUTOFF_EINVAL;
 	}
 	if (l->played_length < 0 || (l->played_length > 0 && !l->played)) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "limits: played_length %d without a played array",
+		cutoff_say(&v, CUTOFF_LOG_WARN, "limits: played_length %d without a played array",
 		           l->played_length);
 		return CUTOFF_EINVAL;
 	}
 	if (l->time_ms > UINT64_MAX / 2000000u) {
-		cutoff_say(c, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd",
+		cutoff_say(&v, CUTOFF_LOG_WARN, "limits: time_ms %llu is absurd",
 		           (unsigned long long)l->time_ms);
 		return CUTOFF_EINVAL;
 	}
@@ -635,17 +712,19 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 	}
 }
 
-/* Tells the log how the game broke its contract (search.h, cutoff_fault_t). */
-static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
+/* Tells the log and the engine's error how the game broke its contract (search.h,
+ * cutoff_fault_t). */
+static void say_fault(cutoff_engine_t *e, const cutoff_fault_t *f)
 {
+	const cutoff_voice_t v = engine_voice(e);
 	if (f->count == 0)
 		cutoff_say(
-			&e->cfg, CUTOFF_LOG_WARN,
+			&v, CUTOFF_LOG_WARN,
 			"game: %s returned no move at ply %d, in a state that terminal says is not "
 			"over (a pass must be a move that gen_moves generates)",
 			f->callback, f->ply);
 	else
-		cutoff_say(&e->cfg, CUTOFF_LOG_WARN,
+		cutoff_say(&v, CUTOFF_LOG_WARN,
 		           "game: %s returned %d moves at ply %d, outside %d..%d (max_moves)",
 		           f->callback, f->count, f->ply,
 		           strcmp(f->callback, "gen_noisy") == 0 ? 0 : 1, e->game.max_moves);
@@ -653,7 +732,7 @@ static void say_fault(const cutoff_engine_t *e, const cutoff_fault_t *f)
 
 /* When some thread found the game breaking its contract, the search's answer is void:
  * tells the log, keeps only what the search cost (counters, times) and returns true. */
-static bool answer_is_void(const cutoff_engine_t *e, cutoff_result_t *r)
+static bool answer_is_void(cutoff_engine_t *e, cutoff_result_t *r)
 {
 	for (int i = 0; i < e->cfg.threads; i++) {
 		if (!e->searchers[i].fault.callback)
@@ -737,16 +816,50 @@ static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t 
 	}
 }
 
+/*
+ * A solve with no depth (limits.solve, depth 0) is one search to CUTOFF_MAX_PLY - 1 plies,
+ * a bound and not a depth anybody asked for. Once solved, the depth it reports is the
+ * longest line it met (counters.seldepth: every line ended, at the end of the game or at
+ * a table entry exact to the end, within that many plies), and its one iteration says the
+ * same. Unsolved, it keeps CUTOFF_MAX_PLY - 1: the depth it did search to.
+ */
+static void solved_depth(const cutoff_limits_t *l, cutoff_result_t *r)
+{
+	const int deepest = CUTOFF_MAX_PLY - 1;
+	if (!l->solve || l->depth != 0 || !r->solved || r->depth != deepest ||
+	    r->counters.seldepth < 1 || r->counters.seldepth >= (uint64_t)deepest)
+		return;
+	r->depth = (int)r->counters.seldepth;
+	if (r->iterations > 0 && r->iteration[r->iterations - 1].depth == deepest)
+		r->iteration[r->iterations - 1].depth = r->depth;
+}
+
+/* A search refused before it starts (the engine held, its error emptied): NULL
+ * arguments and bad limits, told to the engine's voice. */
+static int search_refused(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
+                          const cutoff_result_t *r)
+{
+	const char *null = !root ? "root" : !limits ? "limits" : !r ? "result" : NULL;
+	if (null) {
+		const cutoff_voice_t v = engine_voice(e);
+		cutoff_say(&v, CUTOFF_LOG_WARN, "search: %s is NULL", null);
+		return CUTOFF_EINVAL;
+	}
+	return check_limits(e, limits);
+}
+
 int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
                          cutoff_result_t *r, cutoff_info_fn info, void *info_user)
 {
 	int rc;
-	if (!e || !root || !limits || !r)
+	if (!e)
 		return CUTOFF_EINVAL;
-	if ((rc = check_limits(e, limits)) < 0)
-		return rc;
-	if (!engine_take(e))
+	if (!engine_take_speaking(e))
 		return CUTOFF_EBUSY;
+	if ((rc = search_refused(e, root, limits, r)) < 0) {
+		engine_release(e); /* a stop sent before stays for the next search */
+		return rc;
+	}
 
 	const cutoff_game_t *g = &e->game;
 	const cutoff_job_t job = { .cfg = &e->cfg,
@@ -767,6 +880,11 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 		r->value = value;
 		r->bound = CUTOFF_BOUND_EXACT;
 		rc = CUTOFF_ETERMINAL;
+		/* An answer, not a fault: kept for the caller, an INFO line for the log. */
+		const cutoff_voice_t v = engine_voice(e);
+		cutoff_say(&v, CUTOFF_LOG_INFO,
+		           "search: the root is terminal (value %d): there is no move to search",
+		           (int)value);
 		goto out;
 	}
 	/* The first legal move is the answer of last resort, when a stop comes before any
@@ -783,6 +901,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	search_answer(e, r, last_resort);
 	r->stopped = r->depth < cutoff_final_depth(limits) && !r->solved &&
 	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
+	solved_depth(limits, r);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);

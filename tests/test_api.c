@@ -68,10 +68,16 @@ int main(void)
 	cutoff_config_t cfg;
 	struct log log = { 0 };
 
-	for (int code = 0; code >= -7; code--)
+	for (int code = 0; code >= CUTOFF_EPEER; code--)
 		CHECK(strcmp(cutoff_strerror(code), "unknown error") != 0, "code %d has a name",
 		      code);
 	CHECK(strcmp(cutoff_strerror(-999), "unknown error") == 0, "unknown codes are named so");
+	CHECK(strcmp(cutoff_version(), CUTOFF_VERSION_STRING) == 0 &&
+	              CUTOFF_VERSION_NUMBER == CUTOFF_VERSION_MAJOR * 10000 +
+	                                               CUTOFF_VERSION_MINOR * 100 +
+	                                               CUTOFF_VERSION_PATCH,
+	      "the library's version %s is the header's %s", cutoff_version(),
+	      CUTOFF_VERSION_STRING);
 
 	/* Configurations. */
 	cutoff_config_default(&cfg);

@@ -109,6 +109,13 @@ static void null_engine(void)
 		CHECK(cutoff_config_set_option(NULL, "min-split", 4) == CUTOFF_EINVAL &&
 		              cutoff_config_set_option(&c, NULL, 4) == CUTOFF_EINVAL,
 		      "config_set_option(NULL ...)");
+		COVER(cutoff_config_set_option_str);
+		cutoff_config_t c0 = c;
+		CHECK(cutoff_config_set_option_str(NULL, "min-split", "4") == CUTOFF_EINVAL &&
+		              cutoff_config_set_option_str(&c, NULL, "4") == CUTOFF_EINVAL &&
+		              cutoff_config_set_option_str(&c, "min-split", NULL) == CUTOFF_EINVAL &&
+		              memcmp(&c, &c0, sizeof(c)) == 0,
+		      "config_set_option_str(NULL ...): CUTOFF_EINVAL, cfg unchanged");
 	}
 
 	COVER(cutoff_engine_new);
@@ -125,8 +132,25 @@ static void null_engine(void)
 	e = cutoff_engine_new(ttt, &cfg, NULL);
 	CHECK(e != NULL, "engine_new(err NULL): made");
 
+	COVER(cutoff_config_check);
+	{
+		char msg[CUTOFF_ERROR_SIZE];
+		memset(msg, POISON, sizeof(msg));
+		CHECK(cutoff_config_check(&cfg, NULL, msg, sizeof(msg)) == CUTOFF_EINVAL &&
+		              strstr(msg, "game") != NULL,
+		      "config_check(cfg, NULL game): CUTOFF_EINVAL, naming the game (%.40s)", msg);
+		CHECK(cutoff_config_check(NULL, ttt, msg, sizeof(msg)) == 0 && msg[0] == '\0',
+		      "config_check(NULL cfg): the defaults pass, \"\"");
+		CHECK(cutoff_config_check(&cfg, ttt, NULL, sizeof(msg)) == 0 &&
+		              cutoff_config_check(NULL, NULL, NULL, 0) == CUTOFF_EINVAL,
+		      "config_check(msg NULL): the code alone");
+	}
+
 	COVER(cutoff_engine_free);
 	cutoff_engine_free(NULL);
+	COVER(cutoff_engine_error);
+	CHECK(cutoff_engine_error(NULL) != NULL && cutoff_engine_error(NULL)[0] == '\0',
+	      "engine_error(NULL): \"\", never NULL");
 	COVER(cutoff_engine_clear);
 	CHECK(cutoff_engine_clear(NULL) == CUTOFF_EINVAL, "engine_clear(NULL)");
 	COVER(cutoff_engine_config);

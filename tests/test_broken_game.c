@@ -1,8 +1,9 @@
 /*
  * Games that break their contract inside the tree, and what the engine owes them: the
- * search ends with CUTOFF_EGAME and a log line that names the callback and the count, no
- * memory outside the engine's own is touched (this test runs under AddressSanitizer in
- * CI), and the engine searches correctly afterwards.
+ * search ends with CUTOFF_EGAME and a log line that names the callback and the count (the
+ * same line in cutoff_engine_error, for callers without a log), no memory outside the
+ * engine's own is touched (this test runs under AddressSanitizer in CI), and the engine
+ * searches correctly afterwards.
  *
  * The game: a hashed tree of branching 8 (= max_moves) and depth 6, whose ctx says how it
  * breaks at the nodes of ply 3 whose hash is 0 mod 5:
@@ -192,12 +193,16 @@ static void one(breakage_t mode, cutoff_driver_t driver, int threads, cutoff_alg
 	         mode == TOO_MANY ? 11 : mode == HUGE ? 300 : mode == NEGATIVE ? -1 : mode == NONE ? 0 : 9);
 	CHECK(mode == NONE ? strstr(seen.last, "no move") != NULL : strstr(seen.last, count) != NULL,
 	      "%s: the log line names the count: '%s'", mode_names[mode], seen.last);
+	CHECK(strcmp(cutoff_engine_error(e), seen.last) == 0,
+	      "%s, %s x%d: cutoff_engine_error gives the log's line without a log: '%s'",
+	      mode_names[mode], drivers[driver], threads, cutoff_engine_error(e));
 
 	/* Mended, the same engine searches on as if nothing had happened. */
 	ctx.mode = NOT_BROKEN;
 	lim.depth = DEPTH;
 	rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
-	CHECK(rc == 0 && r.value == negamax(&root) && r.bound == CUTOFF_BOUND_EXACT,
+	CHECK(rc == 0 && r.value == negamax(&root) && r.bound == CUTOFF_BOUND_EXACT &&
+	              cutoff_engine_error(e)[0] == '\0',
 	      "%s, %s x%d: afterwards rc %d value %d (negamax %d)", mode_names[mode],
 	      drivers[driver], threads, rc, (int)r.value, (int)negamax(&root));
 	cutoff_engine_free(e);

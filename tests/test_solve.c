@@ -11,7 +11,9 @@
  *   - every algorithm (minimax on the small games) keeps the contract for V on random
  *     windows, and says solved;
  *   - a single search to L is solved with V; a single search shallower than L that says
- *     solved has V (a value that met no horizon is the game's, whatever the depth);
+ *     solved has V (a value that met no horizon is the game's, whatever the depth); a
+ *     single search with no depth is solved with V and reports as its depth the longest
+ *     line it met (at most L), not CUTOFF_MAX_PLY - 1;
  *   - lazy SMP and YBW at 2, 4 and 8 threads (more threads than cores) give V, solved;
  *   - without solve nothing changes: the same search to L gives V, solved false;
  *   - the principal variation of a solved value, completed from the table, plays out to
@@ -99,6 +101,28 @@ static void check_pv(const cutoff_game_t *g, const cutoff_pgame_state_t *root,
 	      r->pv_length, p, (int)(p % 2 ? -v : v), (int)r->value);
 }
 
+/* One search with no depth (depth 0, not iterating), the solver's call: solved with V, and
+ * the depth it reports is the longest line it met (counters.seldepth, at most L), which its
+ * one iteration says too, not the CUTOFF_MAX_PLY - 1 it was allowed. */
+static void one_search_no_depth(const cutoff_game_t *g, const cutoff_pgame_state_t *root,
+                                int32_t truth, int length, int index)
+{
+	cutoff_limits_t lim;
+	cutoff_limits_default(&lim);
+	lim.solve = true;
+	setup_t su = { CUTOFF_ALGO_PVS, CUTOFF_DRIVER_SERIAL, 1, 4, 0 };
+	cutoff_result_t r;
+	int rc = search(g, &su, root, &lim, &r);
+	CHECK(rc == 0 && r.solved && r.value == truth && r.depth >= 1 && r.depth <= length &&
+	              (uint64_t)r.depth == r.counters.seldepth && r.iterations == 1 &&
+	              r.iteration[0].depth == r.depth,
+	      "game %d: one search with no depth: solved %d value %d (oracle %d), depth %d "
+	      "(seldepth %llu, longest line %d), iteration depth %d",
+	      index, r.solved, (int)r.value, (int)truth, r.depth,
+	      (unsigned long long)r.counters.seldepth, length,
+	      r.iterations ? r.iteration[0].depth : -1);
+}
+
 static void one_game(uint64_t *rng, int index, uint64_t *searched)
 {
 	cutoff_pgame_params_t p;
@@ -172,6 +196,8 @@ static void one_game(uint64_t *rng, int index, uint64_t *searched)
 	}
 	lim.depth = 0;
 	lim.iterate = true;
+	one_search_no_depth(g, &root, truth, length, index);
+	++*searched;
 
 	/* The parallel drivers, oversubscribed too. */
 	for (int driver = CUTOFF_DRIVER_LAZYSMP; driver < cutoff_driver_count(); driver++)

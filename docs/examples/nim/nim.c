@@ -76,7 +76,9 @@ static uint64_t nim_key(const void *ctx, const void *state)
 
 int main(void)
 {
-	/* Optional hooks (gen_noisy, play_null, in_check, reversible) are left NULL. */
+	/* Designated initialisers, never positional ones: a field may come or go between
+	 * releases (cutoff.h). Optional hooks (gen_noisy, play_null, in_check, reversible)
+	 * are left out, so NULL. */
 	const cutoff_game_t game = {
 		.name = "nim",
 		.state_size = sizeof(nim_state_t),
@@ -95,7 +97,10 @@ int main(void)
 	/* One engine serves any number of searches of its game. */
 	cutoff_engine_t *engine = cutoff_engine_new(&game, &cfg, &err);
 	if (engine == NULL) {
-		fprintf(stderr, "nim: cutoff_engine_new: %s\n", cutoff_strerror(err));
+		/* Which field was wrong: there is no engine to ask, so ask the checker. */
+		char why[CUTOFF_ERROR_SIZE];
+		cutoff_config_check(&cfg, &game, why, sizeof(why));
+		fprintf(stderr, "nim: cutoff_engine_new: %s: %s\n", cutoff_strerror(err), why);
 		return 1;
 	}
 
@@ -106,20 +111,23 @@ int main(void)
 		cutoff_result_t res;
 
 		cutoff_limits_default(&lim);
-		lim.depth = (int)pile; /* deep enough to reach the end of every line */
+		/* To the end of the game: the solve mode, one search with no depth to guess. */
+		lim.solve = true;
+		lim.depth = 0;
 		lim.iterate = false;
 		err = cutoff_engine_search(engine, &root, &lim, &res, NULL, NULL);
 		if (err != 0) {
-			fprintf(stderr, "nim %u: cutoff_engine_search: %s\n", pile,
-			        cutoff_strerror(err));
+			/* cutoff_strerror names the code; cutoff_engine_error says what was wrong. */
+			fprintf(stderr, "nim %u: cutoff_engine_search: %s: %s\n", pile,
+			        cutoff_strerror(err), cutoff_engine_error(engine));
 			status = 1;
 			break;
 		}
 		bool win = res.value > 0; /* values are for the side to move, as in negamax */
 		printf("nim %u: %s, take %u\n", pile, win ? "win" : "loss",
 		       (unsigned)res.best_move);
-		/* The one winning move leaves a multiple of 4. */
-		if (win != (pile % 4 != 0) || (win && res.best_move != pile % 4)) {
+		/* Solved: the value is the game's. The one winning move leaves a multiple of 4. */
+		if (!res.solved || win != (pile % 4 != 0) || (win && res.best_move != pile % 4)) {
 			fprintf(stderr, "nim %u: wrong answer (value %d)\n", pile, (int)res.value);
 			status = 1;
 		}

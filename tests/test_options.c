@@ -1,0 +1,100 @@
+/*
+ * The drivers' options set from text (cutoff_config_set_option_str, issue 25, item 10): a
+ * front end hands over what the user typed, a word or a number, and the registry reads it.
+ * For every option of every driver: each of its words sets the value it stands for, each
+ * number of its range sets itself, and the values just outside the range are refused;
+ * then text that is neither a word nor a whole number is refused, and every refusal
+ * leaves the configuration as it was.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "cutoff.h"
+
+/* Sets `text` into a copy of *cfg; the code, with *value the option's value afterwards,
+ * and *same whether a refusal left the copy as it was. */
+static int set(const cutoff_config_t *cfg, const char *name, const char *text, int *value,
+               bool *same)
+{
+	cutoff_config_t c = *cfg;
+	int rc = cutoff_config_set_option_str(&c, name, text);
+	cutoff_config_get_option(&c, name, value);
+	*same = memcmp(&c, cfg, sizeof(c)) == 0;
+	return rc;
+}
+
+static void one_option(const cutoff_config_t *cfg, const cutoff_driver_option_t *o)
+{
+	char text[32];
+	int value;
+	bool same;
+	for (int i = 0; o->words && i <= o->max - o->min; i++)
+		CHECK(set(cfg, o->name, o->words[i], &value, &same) == 0 && value == o->min + i,
+		      "%s %s: value %d (want %d)", o->name, o->words[i], value, o->min + i);
+	for (int v = o->min; v <= o->max; v++) {
+		snprintf(text, sizeof(text), "%d", v);
+		CHECK(set(cfg, o->name, text, &value, &same) == 0 && value == v, "%s %s: value %d",
+		      o->name, text, value);
+	}
+	const int outside[] = { o->min - 1, o->max + 1 };
+	for (int k = 0; k < 2; k++) {
+		snprintf(text, sizeof(text), "%d", outside[k]);
+		CHECK(set(cfg, o->name, text, &value, &same) == CUTOFF_EINVAL && same,
+		      "%s %s (outside %d..%d): refused, cfg unchanged", o->name, text, o->min,
+		      o->max);
+	}
+}
+
+int main(void)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	int options = 0;
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++, options++)
+			one_option(&cfg, &o[i]);
+	}
+	CHECK(options >= 7, "%d options checked", options);
+
+	/* The example of the issue: a word option by its word. */
+	int value;
+	bool same;
+	CHECK(set(&cfg, "abdada-variant", "classic", &value, &same) == 0 &&
+	              value == CUTOFF_ABDADA_CLASSIC,
+	      "abdada-variant classic");
+	CHECK(set(&cfg, "lazy-skip", "off", &value, &same) == 0 && value == 0, "lazy-skip off");
+	CHECK(set(&cfg, "min-split", "+5", &value, &same) == 0 && value == 5, "min-split +5");
+	CHECK(set(&cfg, "min-split", "007", &value, &same) == 0 && value == 7, "min-split 007");
+
+	/* Neither a word nor a whole number, or no such option. */
+	const struct {
+		const char *name, *text;
+	} bad[] = {
+		{ "abdada-variant", "Classic" },
+		{ "abdada-variant", "classic " },
+		{ "abdada-variant", "" },
+		{ "lazy-skip", "yes" },
+		{ "min-split", "" },
+		{ "min-split", "+" },
+		{ "min-split", "-" },
+		{ "min-split", " 4" },
+		{ "min-split", "4 " },
+		{ "min-split", "4x" },
+		{ "min-split", "0x10" },
+		{ "min-split", "4.0" },
+		{ "min-split", "on" },
+		{ "min-split", "99999999999999999999" },
+		{ "min-split", "-2147483649" },
+		{ "max-helpers", "2147483648" },
+		{ "no-such-option", "1" },
+		{ "", "1" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(set(&cfg, bad[i].name, bad[i].text, &value, &same) == CUTOFF_EINVAL && same,
+		      "%s \"%s\": refused, cfg unchanged", bad[i].name, bad[i].text);
+	printf("%d options set from their words and numbers; %zu bad texts refused\n", options,
+	       sizeof(bad) / sizeof(bad[0]));
+	return check_report();
+}
