@@ -863,7 +863,7 @@ CUTOFF_API int cutoff_engine_search(cutoff_engine_t *engine, const void *root,
  * Every engine owns one (config.tt_mb); it is public so that it can be tested, measured
  * (`cutoff ttbench`) and reused on its own. Any number of threads may probe and store at
  * once with no lock: an entry torn by concurrent writers is never returned as a hit. The
- * layout, replacement rule and memory-ordering argument open src/tt.c.
+ * layout, replacement rule and memory-ordering argument open src/core/tt.c.
  * ------------------------------------------------------------------------------------- */
 
 typedef struct cutoff_tt cutoff_tt_t;

@@ -48,7 +48,7 @@
 #define CUTOFF_CLUSTER_H
 
 /* CUTOFF_CLUSTER_NO_MPI: the protocol without MPI's constructor, for the simulator's
- * build (src/sim/net.c carries it on a simulated network instead). */
+ * build (src/cluster/transport_sim.c carries it on a simulated network instead). */
 #ifndef CUTOFF_CLUSTER_NO_MPI
 #include <mpi.h>
 #endif

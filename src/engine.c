@@ -44,15 +44,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "driver.h"
-#include "iterate.h"
-#include "platform.h"
-#include "pool.h"
-#include "search.h"
-#include "share.h"
-#include "topo.h"
-#include "tt.h"
+#include "base/atomic.h"
+#include "base/log.h"
+#include "base/platform.h"
+#include "base/pool.h"
+#include "base/topo.h"
+#include "core/iterate.h"
+#include "core/search.h"
+#include "core/share.h"
+#include "core/tt.h"
+#include "drivers/driver.h"
 
 /* The table flags for `cfg`: it remembers who wrote each entry when the profiler is built
  * in and asked for that (tt.c). */

@@ -1,11 +1,12 @@
 #!/bin/bash
 # architecture_list.sh SOURCE_DIR — docs/architecture.md's module list (the first fenced
 # block after "## Modules") is true of the tree:
-#   - every path it names at the start of an entry (src/tt.c, src/sim/, include/cutoff.h,
-#     and the files after a comma: "src/tt.c, tt.h") exists;
-#   - every source file of the library and the command (src/*.c, src/*.h, src/games/*.c,
-#     src/cluster/*, src/sim/*, include/*.h) is named there: by its path, by its name in an
-#     entry's text, or under a folder entry that ends in "/" (src/sim/, src/cli/ ...).
+#   - every path it names at the start of an entry (src/core/tt.c, src/sim/, include/cutoff.h,
+#     and the files after a comma: "src/core/tt.c, tt.h") exists;
+#   - every source file of the library and the command (src/*.c, src/*.h, src/base/*,
+#     src/core/*, src/drivers/*, src/games/*.c, src/cluster/*, src/sim/*, include/*.h) is
+#     named there: by its path, by its name in an entry's text, or under a folder entry
+#     that ends in "/" (src/sim/, src/cli/ ...).
 # Then a self-test: the same check on a copy of the list with one entry taken out and one
 # bogus entry added must fail and name both.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
@@ -31,14 +32,14 @@ if [ ! -s "$tmp/block" ]; then
 fi
 
 # The files the list must cover, relative to the root.
-(cd "$root" && ls src/*.c src/*.h src/games/*.c src/cluster/* src/sim/* include/*.h 2>/dev/null) |
+(cd "$root" && ls src/*.c src/*.h src/base/* src/core/* src/drivers/* src/games/*.c src/cluster/* src/sim/* include/*.h 2>/dev/null) |
 	sort >"$tmp/files"
 
 # check BLOCK: every problem on stdout, one a line; fails when there is any.
 check() {
 	local block=$1
 	# Entries: a path at the start of a line, and the names after it while each word so far
-	# ended with a comma ("src/tt.c, tt.h": src/tt.h).
+	# ended with a comma ("src/core/tt.c, tt.h": src/core/tt.h).
 	awk '$1 ~ /^(src|include|tests|bench|docs)\// {
 		w = $1; dir = w; sub(/[^\/]*$/, "", dir)
 		for (i = 1; ; i++) {
@@ -73,13 +74,13 @@ else
 	while IFS= read -r l; do fail "$l"; done <<<"$problems"
 fi
 
-# The self-test: take out the entry of src/tt.c and add a bogus one.
-grep -v '^src/tt\.c' "$tmp/block" >"$tmp/changed"
+# The self-test: take out the entry of src/core/tt.c and add a bogus one.
+grep -v '^src/core/tt\.c' "$tmp/block" >"$tmp/changed"
 echo "src/nowhere.c            a module that is not there" >>"$tmp/changed"
 if problems=$(check "$tmp/changed"); then
-	fail "self-test: a list without src/tt.c and with src/nowhere.c passes"
-elif [[ $problems == *"src/tt.c is missing"* && $problems == *"src/nowhere.c, which does not exist"* ]]; then
-	ok "self-test: a list without src/tt.c and with src/nowhere.c fails, naming both"
+	fail "self-test: a list without src/core/tt.c and with src/nowhere.c passes"
+elif [[ $problems == *"src/core/tt.c is missing"* && $problems == *"src/nowhere.c, which does not exist"* ]]; then
+	ok "self-test: a list without src/core/tt.c and with src/nowhere.c fails, naming both"
 else
 	fail "self-test: the changed list fails without naming both: $problems"
 fi

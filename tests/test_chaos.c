@@ -22,7 +22,7 @@
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "topo.h"
+#include "base/topo.h"
 
 enum {
 	MAX_THREADS = 16,

@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "cutoff_games.h"
-#include "topo.h"
+#include "base/topo.h"
 
 static const char *const positions[] = {
 	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -26,7 +26,7 @@
 #include "cutoff_games.h"
 #include "oracle.h"
 #include "random.h"
-#include "topo.h"
+#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

@@ -15,7 +15,7 @@
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "topo.h"
+#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

@@ -1,6 +1,6 @@
 /*
  * test_placement.c — topology description and thread placement plans (cutoff.h, section 6;
- * the rules open src/topo.c), on synthetic topologies made here, so that the figures do not
+ * the rules open src/base/topo.c), on synthetic topologies made here, so that the figures do not
  * depend on the machine. Synthetic PUs have operating-system index = logical index, and
  * so do their cores, so the expected plans are written out as arithmetic:
  *
@@ -20,7 +20,7 @@
 
 #include "check.h"
 #include "cutoff.h"
-#include "topo.h"
+#include "base/topo.h"
 
 enum {
 	MAXT = 200

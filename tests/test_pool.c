@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "cutoff_games.h"
-#include "pool.h"
+#include "base/pool.h"
 #include "random.h"
 
 enum {

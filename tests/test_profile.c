@@ -32,8 +32,8 @@
 
 #include "check.h"
 #include "cutoff_games.h"
-#include "search.h"
-#include "topo.h"
+#include "core/search.h"
+#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

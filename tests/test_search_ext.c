@@ -13,7 +13,7 @@
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "topo.h"
+#include "base/topo.h"
 
 static void *topology;
 static uint64_t rng = 99;

@@ -1,6 +1,6 @@
 /*
  * test_sim_cluster.c — the cluster layer's protocol (src/cluster/cluster.c) on the
- * simulator's network (src/sim/net.c): R ranks, each an OS thread with its own simulator
+ * simulator's network (src/cluster/transport_sim.c): R ranks, each an OS thread with its own simulator
  * and engine of T virtual threads, in virtual time with a message latency.
  *
  * Checks, on random trees searched to the leaves (iterative, the full window):
@@ -21,7 +21,7 @@
 #include "cluster/cluster.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "sim/net.h"
+#include "cluster/transport_sim.h"
 #include "sim/sim.h"
 
 enum { MAX_RANKS = 4 };

@@ -5,13 +5,15 @@
  * really uses for the library's objects (cutoff_objects) and for the simulated library
  * (cutoff_sim_static) into two files; this test reads them and checks that
  *   - the simulated library's sources are exactly the library's plus the files of
- *     src/sim/: every library file, once, none left out, nothing else outside src/sim/;
- *   - each driver of the registry (cutoff_driver_name: src/<name>.c) is one of the
+ *     src/sim/ and the simulated cluster transport (src/cluster/transport_sim.c): every
+ *     library file, once, none left out, nothing else outside those;
+ *   - each driver of the registry (cutoff_driver_name: src/drivers/<name>.c) is one of the
  *     library's sources, and src/sim/ has no file of the same name as any library file
  *     (a second copy of a driver, or of anything else, would be one);
- *   - in the library's sources and internal headers (src/, src/games/..., not src/sim/
- *     or src/cli/), only the seam names CUTOFF_SIM or includes a "sim/" header: atomic.h
- *     and platform.h (the backends) and pool.c (which gives way to sim/sched.c's pool);
+ *   - in the library's sources and internal headers (src/, src/base/, src/games/..., not
+ *     src/sim/ or src/cli/), only the seam names CUTOFF_SIM or includes a "sim/" header:
+ *     base/atomic.h and base/platform.h (the backends) and base/pool.c (which gives way to
+ *     sim/sched.c's pool);
  *     any other file that did would behave differently in the two modes.
  * It also checks that the comparison catches a library file left out, a file added
  * outside src/sim/, a driver copied into src/sim/, and a second seam file.
@@ -36,12 +38,12 @@ enum {
 
 typedef struct list {
 	int n;
-	char path[MAX_FILES][PATH_MAX_LEN]; /* relative to the source folder: "src/ybw.c" */
+	char path[MAX_FILES][PATH_MAX_LEN]; /* relative to the source folder: "src/drivers/ybw.c" */
 } list_t;
 
 static const char *source_dir = CUTOFF_SOURCE_DIR;
 
-/* The path relative to the source folder ("src/ybw.c"), or the path itself when it lies
+/* The path relative to the source folder ("src/drivers/ybw.c"), or the path itself when it lies
  * outside it. */
 static const char *relative(const char *p)
 {
@@ -96,7 +98,11 @@ static int count(const list_t *l, const char *p)
 	return k;
 }
 
-static bool in_sim(const char *p) { return !strncmp(p, "src/sim/", 8); }
+/* The simulator's own files: src/sim/, and the cluster transport over its network. */
+static bool in_sim(const char *p)
+{
+	return !strncmp(p, "src/sim/", 8) || !strcmp(p, "src/cluster/transport_sim.c");
+}
 
 static const char *base(const char *p)
 {
@@ -151,7 +157,8 @@ static int compare(const list_t *lib, const list_t *sim, bool say)
  * The seam: who names the simulator
  * ------------------------------------------------------------------------------------- */
 
-static const char *const seam[] = { "src/atomic.h", "src/platform.h", "src/pool.c" };
+static const char *const seam[] = { "src/base/atomic.h", "src/base/platform.h",
+	                             "src/base/pool.c" };
 
 static bool is_seam(const char *p)
 {
@@ -242,12 +249,12 @@ int main(void)
 	       "(%d differences)\n",
 	       lib.n, nsim, bad);
 	CHECK(find(&sim, "src/sim/sched.c") >= 0, "src/sim/sched.c (the pool) is not built in");
-	CHECK(find(&sim, "src/pool.c") >= 0, "src/pool.c is not in the simulated library");
+	CHECK(find(&sim, "src/base/pool.c") >= 0, "src/base/pool.c is not in the simulated library");
 
 	/* The registry's drivers are library files, in both. */
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		char p[64];
-		snprintf(p, sizeof(p), "src/%s.c", cutoff_driver_name((cutoff_driver_t)d));
+		snprintf(p, sizeof(p), "src/drivers/%s.c", cutoff_driver_name((cutoff_driver_t)d));
 		CHECK(count(&lib, p) == 1 && count(&sim, p) == 1,
 		      "driver %s: %s is not once in each library",
 		      cutoff_driver_name((cutoff_driver_t)d), p);
@@ -269,7 +276,7 @@ int main(void)
 
 	/* The checks catch what they are for. */
 	doctored = sim;
-	int k = find(&doctored, "src/ybw.c");
+	int k = find(&doctored, "src/drivers/ybw.c");
 	if (k >= 0)
 		snprintf(doctored.path[k], PATH_MAX_LEN, "src/sim/sched.c");
 	CHECK(compare(&lib, &doctored, false) > 0, "a library file left out is not seen");
@@ -280,10 +287,10 @@ int main(void)
 	add(&doctored, "src/sim/ybw.c");
 	CHECK(compare(&lib, &doctored, false) > 0, "a driver copied into src/sim/ is not seen");
 	doctored = files;
-	CHECK(outside_seam(&doctored, false) == 0 && (k = find(&doctored, "src/atomic.h")) >= 0,
-	      "src/atomic.h is a library header");
+	CHECK(outside_seam(&doctored, false) == 0 && (k = find(&doctored, "src/base/atomic.h")) >= 0,
+	      "src/base/atomic.h is a library header");
 	if (k >= 0) { /* a seam file presented as an ordinary one */
-		snprintf(doctored.path[k], PATH_MAX_LEN, "src/./atomic.h");
+		snprintf(doctored.path[k], PATH_MAX_LEN, "src/base/./atomic.h");
 		CHECK(outside_seam(&doctored, false) == 1, "a file that names CUTOFF_SIM outside "
 		                                           "the seam is not seen");
 	}

@@ -18,7 +18,7 @@
 #include "oracle.h"
 #include "random.h"
 #include "sim/sim.h"
-#include "topo.h"
+#include "base/topo.h"
 
 /* One hwloc topology for every engine (loading one takes milliseconds); NULL where sysfs
  * is missing, and then each engine loads its own quietly. */

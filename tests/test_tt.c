@@ -7,7 +7,7 @@
  * identically; a last check replays one random sequence of stores and probes on both kinds
  * and compares every answer.
  *
- * Two checks lean on the layout that opens src/tt.c, and say so where they do:
+ * Two checks lean on the layout that opens src/core/tt.c, and say so where they do:
  *   - a key goes to bucket (key * nbuckets) >> 64, nbuckets = entries / 4 (16384 for
  *     1 MiB): computed here to make keys that fight for one bucket;
  *   - hashfull samples the first 250 buckets, 1000 entries, so that for keys stored in

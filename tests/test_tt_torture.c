@@ -1,16 +1,16 @@
 /*
  * Many threads store and probe one small table at once, on purpose more threads than
  * cores, and every answer is checked: an entry torn by concurrent writers must never come
- * back as a hit (the XOR check of src/tt.c).
+ * back as a hit (the XOR check of src/core/tt.c).
  *
- * How a hit can be checked: src/tt_oracle.h. Every entry is a function of its key (the
+ * How a hit can be checked: src/core/tt_oracle.h. Every entry is a function of its key (the
  * move, the value seen from the ply, the least depth), so a hit that is not its key's, a
  * "corrupt hit", is seen: a mix of two writes, or of two keys. `cutoff ttbench` counts the
  * same corrupt hits with the same oracle while it measures; this test is what decides.
  *
  * The fight. The keys come from a small pool of random keys that all land in a few
  * buckets of a 1 MiB table (the bucket of a key is (key * nbuckets) >> 64, as the opening
- * comment of src/tt.c says), 8 keys for the 4 entries of each bucket, so that threads
+ * comment of src/core/tt.c says), 8 keys for the 4 entries of each bucket, so that threads
  * overwrite each other's entries all the time. Two shapes of pool:
  *   wide   4096 keys in 512 buckets: replacement among many keys, as in a full table;
  *   hot    32 keys in 4 buckets: every thread writes the same four cache lines, which is
@@ -39,7 +39,7 @@
 
 #include "check.h"
 #include "cutoff.h"
-#include "tt_oracle.h"
+#include "core/tt_oracle.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || defined(CUTOFF_TSAN)
 #define UNDER_SANITIZER 1

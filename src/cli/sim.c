@@ -30,7 +30,7 @@
 
 #include "cluster.h"
 #include "cluster/cluster.h" /* cutoff_cluster_make: the protocol over the simulated network */
-#include "sim/net.h"
+#include "cluster/transport_sim.h"
 #endif
 
 #ifndef CUTOFF_SIM
@@ -202,7 +202,7 @@ static void before(void *ctx, const bench_t *b, bench_run_t *run)
 	s->t0 = cli_now_s();
 }
 
-/* ---- ranks: a cluster of simulated engines on a simulated network (sim/net.h) ------- */
+/* ---- ranks: a cluster of simulated engines on a simulated network (cluster/transport_sim.h) ------- */
 
 /* One simulated rank other than 0: its own OS thread, simulator, engine and cluster. */
 typedef struct rank_job {

@@ -53,7 +53,7 @@
  *
  * Shared memory: the pair of threads of a measurement shares only its `pair_t` (the
  * turn words, the lock, the lines walked), every access through the compiler's __atomic
- * builtins (src/atomic.h is internal to the library; bench/probe.c does the same); each
+ * builtins (src/base/atomic.h is internal to the library; bench/probe.c does the same); each
  * side's timings are its own, read by the caller after pthread_join (which orders them).
  * Nothing here is global.
  */

@@ -10,7 +10,7 @@
  * entries are replaced and probes miss as in a real search. Key i of the pool is cutoff_oracle_mix(i ^
  * salt), a bijection, so the pool takes no memory whatever its size. Every entry is a
  * function of its key (move, value, least depth; only the bound, the ply and an extra
- * depth of 0..3 vary): src/tt_oracle.h, the oracle of tests/test_tt_torture.c, so that
+ * depth of 0..3 vary): src/core/tt_oracle.h, the oracle of tests/test_tt_torture.c, so that
  * every answer is checked and a corrupt hit (a torn entry, or another key's, returned as
  * a hit) is counted. A benchmark measures and a test decides: the count is reported, with
  * a warning when it is not 0, and the exit status stays 0; test_tt_torture is what fails
@@ -29,7 +29,7 @@
  * does: run it several times.
  *
  * The stop flag is the only memory shared while the threads run, besides the table. The
- * library's atomics layer (src/atomic.h) is internal and this command knows only the
+ * library's atomics layer (src/base/atomic.h) is internal and this command knows only the
  * public API, so the flag is read and written here with the compiler's __atomic builtins,
  * relaxed: it publishes nothing (each thread's counters are read after pthread_join,
  * which orders them), it only has to be seen sooner or later, and an atomic access makes
@@ -49,7 +49,7 @@
 #include "cutoff.h"
 #include "json.h"
 #include "report.h"
-#include "tt_oracle.h"
+#include "core/tt_oracle.h"
 
 static const char ttbench_usage[] =
 	"usage: cutoff ttbench [--threads N] [--mb M] [--seconds S] [--keys K] [--json]\n"

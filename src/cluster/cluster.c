@@ -39,8 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic.h"
-#include "platform.h"
+#include "base/atomic.h"
+#include "base/platform.h"
 
 enum {
 	TAGS = 32767, /* a search's messages carry tag 1 + (its number % TAGS): a receive

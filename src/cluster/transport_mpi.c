@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "cluster/cluster.h"
-#include "platform.h"
+#include "base/platform.h"
 
 _Static_assert(sizeof(MPI_Request) <= sizeof(cutoff_req_t), "an MPI_Request fits a request");
 

@@ -83,7 +83,7 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m)
 		.wake = 34090500,
 		.start = 2197500,
 		.quantum = 0,
-		/* Ranks (sim/net.h): one 4 KiB batch one way between two ranks here
+		/* Ranks (cluster/transport_sim.h): one 4 KiB batch one way between two ranks here
 		 * (bench/mpi_probe.c, docs/cluster.md), and a lookahead of 50 us, a modelling
 		 * choice: thread 0 polls about every 180 us of chess anyway. */
 		.net_latency = 2400000,

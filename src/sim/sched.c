@@ -51,8 +51,8 @@
 #include <string.h>
 
 #include "cutoff.h"
-#include "platform.h"
-#include "pool.h"
+#include "base/platform.h"
+#include "base/pool.h"
 #include "sim/sched.h"
 #include "sim/fiber.h"
 

@@ -5,6 +5,9 @@
  * is, every engine that thread creates runs its pool's threads as virtual threads
  * (sim/sched.c), in virtual time, under the cost model and schedule given here. Only the
  * objects compiled with CUTOFF_SIM have it (the `cutoff sim` program); docs/simulation.md.
+ *
+ * No sim.c: sched.c defines the simulator's object (new, install, stats, time) beside the
+ * scheduler whose state it is, and model.c the cost model's functions.
  */
 #ifndef CUTOFF_SIM_SIM_H
 #define CUTOFF_SIM_SIM_H
@@ -36,7 +39,7 @@ typedef struct cutoff_sim_model {
 	uint64_t start;          /* from the pool's hand-over to a worker running, and back */
 	uint64_t quantum;        /* a thread may run this far ahead of the earliest other */
 	uint64_t net_latency;    /* a simulated cluster's message, from send to deliverable */
-	uint64_t net_epoch;      /* its ranks meet every this much virtual time (sim/net.h) */
+	uint64_t net_epoch;      /* its ranks meet every this much virtual time (cluster/transport_sim.h) */
 } cutoff_sim_model_t;
 
 /* The model's fields by name, for the files and the reports (sim/model.c). */
@@ -107,7 +110,7 @@ uint64_t cutoff_sim_time_ns(const cutoff_sim_t *sim);
 
 /* Virtual time passes by `ns` for the calling OS thread's simulator (installed): its `now`
  * between jobs, or the running virtual thread's clock (a wait that is no work). The
- * simulated network's naps (sim/net.c); nothing when none is installed. */
+ * simulated network's naps (cluster/transport_sim.c); nothing when none is installed. */
 void cutoff_sim_wait_ns(uint64_t ns);
 
 /* The simulator's `now` moves forward to `ns` (no earlier): the ranks of a simulated

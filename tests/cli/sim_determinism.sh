@@ -96,7 +96,7 @@ if sweep "$tmp/random1" --schedule random --seed 9 && sweep "$tmp/random2" --sch
 	same "random schedule, seed 9" "$tmp/random1" "$tmp/random2"
 fi
 
-# Simulated ranks (src/sim/net.c): each rank an OS thread of its own, meeting the others
+# Simulated ranks (src/cluster/transport_sim.c): each rank an OS thread of its own, meeting the others
 # at the network's barriers; the second sweep has every thread on one CPU, so the OS
 # interleaves them otherwise, and nothing may change.
 if sweep "$tmp/ranks1" --drivers cluster --ranks 1,2,3 --threads 1,2 &&

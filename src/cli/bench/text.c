@@ -72,7 +72,7 @@ static void print_settings(const bench_t *b, FILE *out)
 		join_ints(list, sizeof(list), b->rank_counts, b->nrank_counts);
 		if (b->sim)
 			cli_field(out, "cluster",
-			          "ranks %s, simulated (sim/net.h: each rank its own "
+			          "ranks %s, simulated (cluster/transport_sim.h: each rank its own "
 			          "simulator, a message latency): cluster/R, each rank lazy SMP on "
 			          "the "
 			          "row's threads over its own table, sharing deep entries around a "

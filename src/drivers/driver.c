@@ -10,17 +10,11 @@
  * (cutoff_driver_ops); front ends find the names, descriptions and options through the
  * public functions below, so that a new driver reaches the command line, the bench and
  * UCI without another edit.
- *
- * Also here, below the engine and the registry alike: cutoff_say, the one door of the
- * library's messages (driver.h), which keeps a failure's message for the caller and tells
- * the log.
  */
-#include "driver.h"
+#include "drivers/driver.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 /* The registry: adding a driver is a value in cutoff_driver_t and a line here. */
@@ -227,19 +221,4 @@ int cutoff_driver_check_options(const cutoff_voice_t *v, const cutoff_config_t *
 		}
 	}
 	return CUTOFF_OK;
-}
-
-/* The one door of the library's messages (driver.h): formatted once, kept for the
- * caller when the voice keeps it, told to the log when there is one. */
-void cutoff_say(const cutoff_voice_t *v, cutoff_log_level_t level, const char *fmt, ...)
-{
-	char buf[CUTOFF_ERROR_SIZE];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (v->keep && v->size > 0)
-		snprintf(v->keep, v->size, "%s", buf);
-	if (v->cfg && v->cfg->log)
-		v->cfg->log(v->cfg->log_user, level, buf);
 }

@@ -73,7 +73,7 @@ typedef enum cutoff_charge_kind {
 	CUTOFF_CHARGE_KINDS
 } cutoff_charge_kind_t;
 
-#include "atomic.h"
+#include "base/atomic.h"
 
 enum {
 	CUTOFF_SPIN_PAUSES = 64

@@ -59,15 +59,15 @@
  * every depth and is stored at CUTOFF_TT_DEPTH_END. Counting is unconditional
  * (an add at a leaf); only the store and the table answer look at s->solve.
  */
-#include "search.h"
+#include "core/search.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic.h"
-#include "platform.h"
+#include "base/atomic.h"
+#include "base/platform.h"
 
 enum {
 	POLL_NODES = 1024,

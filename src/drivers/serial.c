@@ -6,7 +6,7 @@
  * deterministic: the same game, configuration, limits and table give the same nodes,
  * value and move, which tests/test_pinned.c pins.
  */
-#include "driver.h"
+#include "drivers/driver.h"
 
 static void job(const cutoff_job_t *job, int index)
 {

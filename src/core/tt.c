@@ -56,7 +56,7 @@
  * why it is asked for, not the default. Tables made through the public cutoff_tt_new have
  * no writers array.
  */
-#include "tt.h"
+#include "core/tt.h"
 
 #include <hwloc.h>
 #include <stdint.h>
@@ -67,9 +67,9 @@
 #include <unistd.h>
 #endif
 
-#include "atomic.h"
-#include "platform.h"
-#include "topo.h"
+#include "base/atomic.h"
+#include "base/platform.h"
+#include "base/topo.h"
 
 typedef struct tt_entry {
 	uint64_t check;

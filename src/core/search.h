@@ -11,11 +11,11 @@
 
 #include <stddef.h>
 
-#include "atomic.h"
+#include "base/atomic.h"
 #include "cutoff.h"
-#include "platform.h"
-#include "share.h"
-#include "tt.h"
+#include "base/platform.h"
+#include "core/share.h"
+#include "core/tt.h"
 
 enum {
 	CUTOFF_HISTORY_SIZE = 4096

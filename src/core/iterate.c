@@ -23,12 +23,12 @@
  * caller's window keeps the contract, so whichever thread answers, the answer is exact
  * where a serial search at that depth is.
  */
-#include "iterate.h"
+#include "core/iterate.h"
 
 #include <string.h>
 
-#include "atomic.h"
-#include "platform.h"
+#include "base/atomic.h"
+#include "base/platform.h"
 
 /* The deepest iteration a search may run: limits.depth, or with solve and depth 0 as deep
  * as the engine goes. */

@@ -38,9 +38,10 @@
 
 #include <stdbool.h>
 
+#include "base/log.h"
 #include "cutoff.h"
-#include "iterate.h"
-#include "search.h"
+#include "core/iterate.h"
+#include "core/search.h"
 
 typedef struct cutoff_driver_ops {
 	const char *name;        /* the word the command line and UCI use */
@@ -56,24 +57,6 @@ typedef struct cutoff_driver_ops {
 
 /* The registry: the driver's operations, or NULL when `driver` is not one. */
 const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver);
-
-/*
- * The library's messages, all through cutoff_say (defined in driver.c: below the engine
- * and the registry alike, so that the registry does not call back into the engine). A
- * voice says where a message goes: to the log of `cfg` (when it has one), and, for a
- * message that tells why a call failed, into `keep` too (the engine's error buffer,
- * cutoff_engine_error; or cutoff_config_check's caller's), cut to `size` and
- * NUL-terminated. A note that fails nothing (a placement refused) has no `keep`. A message
- * is at most CUTOFF_ERROR_SIZE - 1 bytes.
- */
-typedef struct cutoff_voice {
-	const cutoff_config_t *cfg; /* whose log hears it, or NULL: no log */
-	char *keep;                 /* where a failure's message is kept, or NULL */
-	size_t size;                /* of keep */
-} cutoff_voice_t;
-
-void cutoff_say(const cutoff_voice_t *v, cutoff_log_level_t level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Checks every driver's options in cfg against their ranges in the registry (whichever
  * driver is chosen: changing the driver alone cannot make a configuration invalid);

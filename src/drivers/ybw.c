@@ -80,9 +80,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic.h"
-#include "driver.h"
-#include "platform.h"
+#include "base/atomic.h"
+#include "drivers/driver.h"
+#include "base/platform.h"
 
 /*
  * A split point: one node whose younger brothers are searched by several threads. Made

@@ -26,7 +26,7 @@
 #include <ck_ring.h>
 #include <stdint.h>
 
-#include "atomic.h"
+#include "base/atomic.h"
 #include "cutoff.h"
 
 CK_RING_PROTOTYPE(cutoff_share, cutoff_tt_entry)

@@ -1,8 +1,9 @@
 /*
- * net.h — a simulated network for the cluster layer (internal; the `cutoff sim` program):
- * R ranks, each an OS thread with a simulator of its own installed (sim.h), exchanging
- * the cluster protocol's messages and collectives (src/cluster/transport.h) in virtual
- * time, with a modelled latency. docs/simulation.md, "Ranks".
+ * transport_sim.h — the cluster transport over a simulated network, cutoff_net_t (internal;
+ * built only into the `cutoff sim` program and the simulator's tests): R ranks, each an OS
+ * thread with a simulator of its own installed (sim/sim.h), exchanging the cluster
+ * protocol's messages and collectives (src/cluster/transport.h) in virtual time, with a
+ * modelled latency. docs/simulation.md, "Ranks".
  *
  * Time. The ranks' virtual clocks advance independently, each in its own simulator; they
  * meet at barriers every `epoch` ns of virtual time (a rank's transport call, or its nap,
@@ -22,8 +23,8 @@
  * and its posted receives are its own thread's. A rank that is done leaves
  * (cutoff_net_leave): the barriers stop waiting for it.
  */
-#ifndef CUTOFF_SIM_NET_H
-#define CUTOFF_SIM_NET_H
+#ifndef CUTOFF_CLUSTER_TRANSPORT_SIM_H
+#define CUTOFF_CLUSTER_TRANSPORT_SIM_H
 
 #include <stdint.h>
 
@@ -46,4 +47,4 @@ void cutoff_net_transport(cutoff_net_t *net, int rank, cutoff_transport_t *tp);
 /* Rank r is done: the barriers no longer wait for it. */
 void cutoff_net_leave(cutoff_net_t *net, int rank);
 
-#endif /* CUTOFF_SIM_NET_H */
+#endif /* CUTOFF_CLUSTER_TRANSPORT_SIM_H */

@@ -54,7 +54,7 @@
  * Placement: a worker binds itself (topo.c) before anything else, and cutoff_pool_new
  * returns only when all have tried (`ready`, under `lock`, signalled on `done`).
  */
-#include "pool.h"
+#include "base/pool.h"
 
 /* The simulator's objects (CUTOFF_SIM) have their pool of virtual threads instead:
  * sim/sched.c. */
@@ -66,10 +66,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "atomic.h"
+#include "base/atomic.h"
 #include "cutoff.h"
-#include "platform.h"
-#include "topo.h"
+#include "base/platform.h"
+#include "base/topo.h"
 
 /* While spinning: looks between two reads of the clock. */
 enum {

@@ -2,7 +2,7 @@
  * share.c — the rings of deep table stores a thread exports (share.h has the owners and
  * the ordering argument).
  */
-#include "share.h"
+#include "core/share.h"
 
 #include <stdlib.h>
 #include <string.h>

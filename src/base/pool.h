@@ -1,5 +1,11 @@
 /*
  * pool.h — an engine's persistent threads (internal). Invariants at the top of pool.c.
+ *
+ * The seam between the two pools: what this header declares has two definitions, one in each
+ * library. base/pool.c runs the workers as OS threads (the real library; compiled out
+ * in the simulated one); the simulator's scheduler (src/sim/sched.c) runs them as
+ * virtual threads (the cutoff-sim program and the simulator's tests). A caller cannot
+ * tell which it has.
  */
 #ifndef CUTOFF_POOL_H
 #define CUTOFF_POOL_H

@@ -76,8 +76,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic.h"
-#include "driver.h"
+#include "base/atomic.h"
+#include "drivers/driver.h"
 
 enum {
 	COUNT_BITS = 16,

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "cutoff.h"
-#include "search.h"
+#include "core/search.h"
 
 /*
  * One search as the drivers' jobs see it: written by the engine before the pool starts

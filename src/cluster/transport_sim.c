@@ -1,5 +1,6 @@
 /*
- * net.c — the simulated network (contract, time rule and ownership in net.h).
+ * transport_sim.c — the simulated network (contract, time rule and ownership in
+ * transport_sim.h).
  *
  * Requests. word[0] is the kind (a send, a receive, a collective), word[1] what it needs:
  * a send is complete at once (its message was copied into the outbox: buffered sending);
@@ -10,14 +11,14 @@
  * clock has reached the time the rule gives, its result computed then from the
  * contributions in rank order.
  */
-#include "sim/net.h"
+#include "cluster/transport_sim.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform.h"
+#include "base/platform.h"
 #include "sim/sim.h"
 
 enum { NET_MAX_RANKS = 64 };

@@ -26,7 +26,7 @@
  * Nothing here is shared between threads but a loaded topology, which is only read:
  * hwloc allows concurrent queries and binding calls on one topology.
  */
-#include "topo.h"
+#include "base/topo.h"
 
 #include <errno.h>
 #include <hwloc.h>

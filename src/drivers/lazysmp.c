@@ -26,7 +26,7 @@
  *
  * Option: config.lazysmp_skip (the skipping; on by default).
  */
-#include "driver.h"
+#include "drivers/driver.h"
 
 static const int SKIP_SIZE[20] = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4 };
 static const int SKIP_PHASE[20] = { 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7 };
