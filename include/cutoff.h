@@ -391,8 +391,8 @@ typedef struct cutoff_config {
 	                             every thread searches every depth */
 	int tt_min_depth; /* nodes with fewer plies left than this neither probe nor store
 	                             the table, 0 .. CUTOFF_MAX_PLY; default 0 (every node). Fewer
-	                             stores into a shared table where nodes are cheap: Connect
-	                             Four 751321 at 2 threads, 5: 7 % faster (docs/connect4.md) */
+	                             stores into a shared table where nodes are cheap (Connect
+	                             Four: docs/connect4.md, "Fewer table stores") */
 	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_SIMPLIFIED (the
 	                                           less total time of the two on hard Connect
 	                                           Four lines; each wins some: docs/connect4.md) */
@@ -404,9 +404,9 @@ typedef struct cutoff_config {
 	bool profile_tt_writers; /* the profiler: remember which thread last wrote each table
 	                             entry, for counters.tt_hits_other (else 0). Costs an array
 	                             of 2 bytes per entry beside the table (1/8 of its size) and
-	                             one more cache line per store and per hit: 6 to 10 % of
-	                             the nodes per second of a serial search with a table
-	                             (docs/measurements.md), so false by default */
+	                             one more cache line per store and per hit (its cost in
+	                             nodes per second: docs/measurements.md, "(f)"), so false
+	                             by default */
 	int share_ring;          /* sharing with other engines (section 7): each thread's ring
 	                             of deep table stores for cutoff_engine_export, in entries:
 	                             0 (the default: no ring, nothing exported) or a power of

@@ -138,7 +138,7 @@ static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 
 /* The calling thread's count of involuntary context switches (the scheduler took its CPU
  * while it could run): a change between two looks says another thread or program is
- * competing for this CPU. A system call (about 150 ns here); 0 where not available. */
+ * competing for this CPU. A system call (getrusage); 0 where not available. */
 static inline long cutoff_preemptions(void)
 {
 #ifdef __linux__

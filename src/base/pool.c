@@ -4,9 +4,8 @@
  * A job round trip has two hand-overs: the caller publishes a job to the workers, and the
  * last worker to finish tells the caller. Each side first spins for a bounded window (a
  * pause instruction between looks), then sleeps on a condition variable; sleeping costs a
- * futex wake-up on the other side, and waking a halted CPU costs about 10 us on a virtual
- * machine, twice per job, which dominated searches of 10-500 us (docs/measurements.md,
- * "(g)").
+ * futex wake-up on the other side, and waking a halted CPU of a virtual machine, twice per
+ * job, dominated short searches (docs/measurements.md, "(g)").
  *
  * Invariants.
  *

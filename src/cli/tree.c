@@ -86,8 +86,8 @@ _Static_assert(CUTOFF_RTREE_NATURAL == 0 && CUTOFF_RTREE_BEST == 1 && CUTOFF_RTR
 /* A guess or a value must stay an ordinary score (not a win), with room to negate it. */
 #define TREE_VALUE_LIMIT (CUTOFF_WIN_MIN - 1)
 
-/* The most leaf reads a run may be expected to make: a minute or two of work (a full read
- * of a tree costs about 7 ns a leaf on a 2020s x86 core). */
+/* The most leaf reads a run may be expected to make: a minute or two of work
+ * (docs/measurements.md, "(j) Figures behind the code's choices", leaf reads). */
 #define TREE_MAX_READS 1e10
 
 typedef struct tree_args {

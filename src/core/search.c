@@ -714,9 +714,8 @@ search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here,
 	/* Late move reduction: a late quiet move of a null-window node is first searched
 	 * shallower with a null window, and searched at full depth only if it beats alpha.
 	 * Not in PV nodes (an open window): reducing there missed quiet sacrifices such as
-	 * WAC.001's Qg6 at depths 3-6; at fixed depth 7 on WAC it solves 262 of 300 instead
-	 * of 247 for 2.5 times the nodes, at 200 ms a position 265 instead of 263
-	 * (`cutoff epd --file wac.epd --depth 7 | --movetime 200 --algo serial`). */
+	 * WAC.001's Qg6, and WAC as a whole solved fewer positions (docs/measurements.md,
+	 * "(j) Figures behind the code's choices", LMR). */
 	if (!bare && (s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;

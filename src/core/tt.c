@@ -52,8 +52,8 @@
  * and the argument above are untouched. Putting the writer into the entry instead would
  * need bits it does not have (every bit of data is used, and check must cover all of data
  * for the torn-entry argument), so the profile pays one more cache line per store and per
- * hit — 6 to 10 % of a serial search's speed with a table (docs/measurements.md), which is
- * why it is asked for, not the default. Tables made through the public cutoff_tt_new have
+ * hit (its cost: docs/measurements.md, "(f)"), which is why it is asked for, not the
+ * default. Tables made through the public cutoff_tt_new have
  * no writers array.
  */
 #include "core/tt.h"

@@ -37,9 +37,10 @@
  * without the eldest's bound. The second pass marks without looking (a count more, or
  * the slot taken over).
  *
- * What it costs alone (one thread, nothing to defer; docs/connect4.md, docs/benchmarks.md):
- * on Connect Four solves, whose nodes cost about 75 ns, 15-25 % of the time at minimum
- * depth 3 and about 5 % at the default 6; within the noise on chess and random trees.
+ * What it costs alone (one thread, nothing to defer): most where nodes are cheapest, as
+ * in Connect Four solves, and the less the higher the minimum depth; within the noise on
+ * chess and random trees (docs/connect4.md, "The drivers on the hard lines, ABDADA
+ * included").
  *
  * Why a side table. A table entry has no spare bit for "being searched": every bit of its
  * data word is used (value, bound, depth, move, generation) and its check word covers

@@ -172,11 +172,11 @@ static void split_lock(cutoff_spinlock_t *l, uint64_t *spin_ns)
 }
 
 /* How long a wait spins (pauses, then yields) before it sleeps: see platform.h for why it
- * must sleep. Measured (docs/benchmarks.md, "Why a 2-thread figure is what it is"): with
- * another program on one of two cores, 0 (sleep after the pauses) serves best, and on a
- * quiet machine worst (a wake-up at most split points: Connect Four 1.08 against 1.32);
- * 50 us keeps the quiet figures. So a thread that the scheduler preempted since its last
- * long wait (cutoff_preemptions moved) takes its CPU to be contended, and for the next
+ * must sleep. With another program on one of two cores, no spin (sleep after the pauses)
+ * serves best, and on a quiet machine worst (a wake-up at most split points); a short
+ * spin keeps the quiet figures (docs/benchmarks.md, "Why a 2-thread figure is what it
+ * is"). So a thread that the scheduler preempted since its last long wait
+ * (cutoff_preemptions moved) takes its CPU to be contended, and for the next
  * YBW_CONTENDED_NS its waits sleep at once. */
 enum {
 	YBW_SPIN_NS = 50000,

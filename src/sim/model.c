@@ -61,9 +61,9 @@ static uint64_t *field(cutoff_sim_model_t *m, int i)
 
 void cutoff_sim_model_default(cutoff_sim_model_t *m)
 {
-	/* Calibrated here (docs/simulation.md, "The default model"); picoseconds. From
-	 * `cutoff sim --calibrate` on 2026-12-02 04:30 UTC, Intel Xeon (2 vCPUs, KVM), with
-	 * 0.3 % of the CPUs used by anything else while it ran. */
+	/* Calibrated by `cutoff sim --calibrate` on one machine of this project, in
+	 * picoseconds; docs/simulation.md, "The default model", gives the date, the machine,
+	 * its load and how each field was measured. */
 	*m = (cutoff_sim_model_t){
 		.node = 105051,
 		.node_chess = 173092,
@@ -83,9 +83,10 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m)
 		.wake = 34090500,
 		.start = 2197500,
 		.quantum = 0,
-		/* Ranks (cluster/transport_sim.h): one 4 KiB batch one way between two ranks here
+		/* Ranks (cluster/transport_sim.h): one 4 KiB batch one way between two ranks
 		 * (bench/mpi_probe.c, docs/cluster.md), and a lookahead of 50 us, a modelling
-		 * choice: thread 0 polls about every 180 us of chess anyway. */
+		 * choice: thread 0 polls every 1024 nodes, longer than that at this model's
+		 * chess node cost. */
 		.net_latency = 2400000,
 		.net_epoch = 50000000,
 	};

@@ -14,10 +14,10 @@
  *            thread pinned to each CPU the run uses, one CPU after the other
  *
  * An earlier loop of random reads over a shared 64 MiB array, tried beside the compute
- * loop, read 2.1 to 2.8 at 2 threads inside a sweep and 1.8 alone, and was not kept as a
- * ceiling. The reads here are one of three memory figures, each at a workload's own table
- * size, and the rule of ceiling.c weighs each by the share of a node's time that its
- * kind of access takes (a few per cent), so that a scaling moved by its context moves the
+ * loop, read differently inside a sweep and alone, and was not kept as a ceiling
+ * (docs/measurements.md, "(j) Figures behind the code's choices"). The reads here are one
+ * of three memory figures, each at a workload's own table size, and the rule of ceiling.c
+ * weighs each by the share of a node's time that its kind of access takes, so that a scaling moved by its context moves the
  * ceiling that applies to a workload by little; their spread over the repeats is shown.
  *
  * Compute, reads and writes are scalings: one thread does `work` rounds or accesses, n

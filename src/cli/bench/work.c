@@ -5,8 +5,8 @@
  * cleared before every position, so that no position profits from the one before):
  *
  *   chess     a few positions of Stockfish 15.1's `bench` list (sf_bench_resolved.fen in
- *             the project's reference data), each at a depth where one thread of this
- *             machine took about 1 s, by iterative deepening as an engine plays: PVS,
+ *             the project's reference data), each at a depth where one thread takes
+ *             about a second (below), by iterative deepening as an engine plays: PVS,
  *             null-move pruning and late move reductions, quiescence and check extensions,
  *             the table's cut-offs, every move-ordering heuristic, 16 MiB table. Under
  *             pruning and table cut-offs the parallel drivers' values may differ from the
@@ -37,9 +37,8 @@
 /*
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
  * 15.1's bench positions, ../shared/data/chess/README.md), the opening, two middlegames and
- * an endgame. Depths: one thread of this project's 2-core machine (AMD EPYC, Release build)
- * took 0.5 to 1.5 s on each, serially, with the settings above (2.2, 2.8, 1.9 and 3.3 million
- * nodes). Reference moves: the serial search 2 plies deeper, recorded by `cutoff bench
+ * an endgame. Depths: about a second of one thread each, serially, with the settings
+ * above (docs/measurements.md, "(j) Figures behind the code's choices"). Reference moves: the serial search 2 plies deeper, recorded by `cutoff bench
  * --workload chess --drivers serial --threads 1 --quality-ms 1` run without them (it computes
  * the missing ones and writes chess-positions.txt into the report folder).
  */
