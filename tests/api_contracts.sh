@@ -98,5 +98,4 @@ else
 	fail "self-test: expected cutoff_two and cutoff_six bare, got: $(tr '\n' ';' <"$tmp/fake")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

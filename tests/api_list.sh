@@ -121,4 +121,9 @@ else
 fi
 
 echo "$passed passed, $failed failed"
+# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
+if [ $((passed + failed)) -eq 0 ]; then
+	echo "FAIL - no check ran"
+	exit 1
+fi
 [ "$failed" -eq 0 ]

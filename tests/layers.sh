@@ -105,7 +105,7 @@ fi
 # The self-test: drop the first listed arrow, add a bogus one.
 first=$(awk '$1 == "up" && $3 == "->" { print $2 " -> " $4; exit }' "$tmp/block")
 if [ -z "$first" ]; then
-	ok "self-test skipped: no upward include is listed"
+	echo "skip - the self-test: no upward include is listed"
 else
 	awk -v skip="$first" '!($1 == "up" && $2 " -> " $4 == skip)' "$tmp/block" >"$tmp/changed"
 	echo "up src/core/search.c -> src/cli/args.h  made up for the self-test" >>"$tmp/changed"
@@ -117,5 +117,4 @@ else
 	fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

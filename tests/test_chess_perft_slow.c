@@ -29,8 +29,7 @@ int main(void)
 	int npos = epd_read_perft(pos, EPD_MAX_POSITIONS);
 	CHECK(npos != -2, "perft.epd is malformed");
 	if (npos < 0) {
-		printf("perft.epd: skipped: data not found\n");
-		return check_report();
+		return check_skip("perft.epd: data not found");
 	}
 	int err;
 	cutoff_chess_t *chess = cutoff_chess_new(&err);

@@ -80,8 +80,8 @@ int main(void)
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
 		int n = dir ? read_set(dir, sets[k], pos) : -1;
 		if (n < 0) {
-			printf("skipped: data not found (CUTOFF_DATA_DIR/connect4/%s)\n", sets[k]);
-			return check_report();
+			printf("CUTOFF_DATA_DIR/connect4/%s: not found\n", sets[k]);
+			return check_skip("data not found");
 		}
 		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
 			cutoff_config_t cfg;

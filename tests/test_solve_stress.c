@@ -38,17 +38,8 @@
 #include "cutoff_games.h"
 #include "oracle.h"
 #include "random.h"
+#include "sanitizer.h"
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || defined(CUTOFF_TSAN)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef UNDER_SANITIZER
-#define UNDER_SANITIZER 0
-#endif
 
 static const int thread_counts[] = { 2, 3, 4, 8, 16 };
 

@@ -40,17 +40,8 @@
 #include "check.h"
 #include "cutoff.h"
 #include "core/tt_oracle.h"
+#include "sanitizer.h"
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || defined(CUTOFF_TSAN)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef UNDER_SANITIZER
-#define UNDER_SANITIZER 0
-#endif
 
 enum {
 	TABLE_MB = 1,

@@ -3,10 +3,10 @@
  * functions the scheduler, sched.c, defines.
  *
  * When the library is compiled with CUTOFF_SIM (the objects of `cutoff sim`, never the
- * library that is installed), atomic.h and platform.h take their functions from here, and
- * pool.c gives way to sim/pool.c: the same driver, table and search files then run on
- * virtual threads, coroutines on one OS thread under the scheduler of sim/sched.c, in
- * virtual time. Nothing else changes (docs/simulation.md).
+ * library that is installed), base/atomic.h and base/platform.h take their functions from
+ * here, and base/pool.c gives way to the pool of sim/sched.c: the same driver, table and
+ * search files then run on virtual threads, coroutines on one OS thread under that
+ * scheduler, in virtual time. Nothing else changes (docs/simulation.md).
  *
  * Every function here is, for the scheduler, one of three things:
  *

@@ -87,5 +87,4 @@ else
 	fail "perft --help: exit $status"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -170,5 +170,4 @@ else
 	fail "cutoff match: status $status, faults '$faults', $games games: $(show "$(cat "$tmp/match")")"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+report

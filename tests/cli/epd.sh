@@ -222,5 +222,4 @@ else
 	echo "skipped: data not found (\$CUTOFF_DATA_DIR/chess/wac.epd)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

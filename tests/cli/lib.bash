@@ -13,7 +13,11 @@
 #   one_line TEXT         true when TEXT is exactly one line ending in a newline
 #   show TEXT             TEXT cut short and on one line, for a FAIL message
 #   $python               the python3 interpreter, or "" when there is none
-# and ends with `echo "$passed passed, $failed failed"` and a status of its own choosing.
+#   report                the last command: prints "N passed, M failed" and returns 0
+#                         only when every check passed and at least one ran (a script
+#                         that checked nothing must not pass; one whose whole subject is
+#                         missing says so with `skip_all WHY`, which exits 77, CTest's
+#                         SKIP_RETURN_CODE, so that it counts as skipped, not passed)
 
 passed=0
 failed=0
@@ -69,4 +73,22 @@ one_line() {
 show() {
 	local t=${1:0:300}
 	printf '%s' "${t//$'\n'/\\n}"
+}
+
+report() {
+	echo "$passed passed, $failed failed"
+	if [ $((passed + failed)) -eq 0 ]; then
+		echo "FAIL - no check ran (a script with nothing to check calls skip_all)"
+		return 1
+	fi
+	[ "$failed" -eq 0 ]
+}
+
+skip_all() {
+	if [ "$failed" -gt 0 ]; then
+		report
+		exit
+	fi
+	echo "skipped: $* ($passed checks passed before)"
+	exit 77
 }

@@ -243,5 +243,4 @@ else
 	echo "skip - env --default-signal is missing: no SIGINT check"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

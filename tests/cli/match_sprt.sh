@@ -175,5 +175,4 @@ else
 	fail "--sprt-elo without --sprt: exit $status, $(show "$stderr")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -77,5 +77,4 @@ refused "a negative value" 1 "0 .. 1e9"
 printf 'node.rtree 5 6\n' >"$tmp/bad"
 refused "two values" 1 "expected 'name value-in-ns'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

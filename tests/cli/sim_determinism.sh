@@ -142,5 +142,4 @@ else
 	fail "sim --replace: exit $status: $(show "$stderr")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -33,4 +33,9 @@ if [ $failed -gt 0 ]; then
 	cat "$out"
 fi
 echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
+if [ $((passed + failed)) -eq 0 ]; then
+	echo "FAIL - no check ran"
+	exit 1
+fi
+[ "$failed" -eq 0 ]
