@@ -106,13 +106,13 @@ CUTOFF_API const char *cutoff_strerror(int code);
 
 /*
  * The version of this header. CMake reads the project's version from these lines, so the
- * library, its CMake package (find_package(cutoff 0.1)) and pkg-config file say the same.
+ * library, its CMake package (find_package(cutoff 0.2)) and pkg-config file say the same.
  * 0.x: a minor release may change the API (CHANGELOG.md lists every change with its
  * migration). Code that must build against several releases tests CUTOFF_VERSION_NUMBER,
  * (MAJOR * 10000 + MINOR * 100 + PATCH).
  */
 #define CUTOFF_VERSION_MAJOR 0
-#define CUTOFF_VERSION_MINOR 1
+#define CUTOFF_VERSION_MINOR 2
 #define CUTOFF_VERSION_PATCH 0
 #define CUTOFF_VERSION_NUMBER                                                                      \
 	(CUTOFF_VERSION_MAJOR * 10000 + CUTOFF_VERSION_MINOR * 100 + CUTOFF_VERSION_PATCH)

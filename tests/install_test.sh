@@ -10,6 +10,8 @@
 #      (no flag of a dependency: cutoff's headers include none)
 #   4. the same nim.c against libcutoff.a and `pkg-config --static --libs cutoff` (its
 #      Libs.private: ck, hwloc, threads, libm)
+# and that find_package(cutoff X.Y) accepts this minor version (0.2 for 0.2.0) and refuses
+# the one before and the one after.
 # Each program must exit 0 and print a line containing "nim". CFLAGS (the build's own C
 # flags, sanitizers included) are used for every compile and link.
 set -euo pipefail
@@ -86,13 +88,41 @@ mkdir -p "$tmp/static-src"
 cat >"$tmp/static-src/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.16)
 project(nim_static C)
-find_package(cutoff 0.1 REQUIRED COMPONENTS static)
+find_package(cutoff 0.2 REQUIRED COMPONENTS static)
 add_executable(nim_static "$example/nim.c")
 target_link_libraries(nim_static cutoff::cutoff_static)
 EOF
 quiet "$cmake" -S "$tmp/static-src" -B "$tmp/nim-static" "${configure_args[@]}"
 quiet "$cmake" --build "$tmp/nim-static"
 check_run "find_package, static" "$tmp/nim-static/nim_static"
+
+# The package tells old from new: 0.x promises the API within one minor version only, so
+# a project that asks for another minor version must be refused (SameMinorVersion).
+step "find_package(cutoff VERSION): the same minor version only"
+major=$(sed -n 's/^#define CUTOFF_VERSION_MAJOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
+minor=$(sed -n 's/^#define CUTOFF_VERSION_MINOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
+want_found() { # VERSION yes|no
+	local dir="$tmp/version-$1"
+	mkdir -p "$dir"
+	printf '%s\n' "cmake_minimum_required(VERSION 3.16)" "project(version_probe C)" \
+		"find_package(cutoff $1 QUIET)" \
+		"if(NOT cutoff_FOUND)" "  message(FATAL_ERROR \"cutoff $1: not found\")" "endif()" \
+		>"$dir/CMakeLists.txt"
+	local got=no
+	"$cmake" -S "$dir" -B "$dir/build" "${configure_args[@]}" >"$log" 2>&1 && got=yes
+	if [ "$got" != "$2" ]; then
+		echo "install_test: FAILED: find_package(cutoff $1) found=$got, expected $2" >&2
+		cat "$log" >&2
+		exit 1
+	fi
+	step "ok: find_package(cutoff $1): found=$got"
+}
+want_found "$major.$minor" yes
+want_found "$major.$minor.0" yes
+if [ "$minor" -gt 0 ]; then
+	want_found "$major.$((minor - 1))" no
+fi
+want_found "$major.$((minor + 1))" no
 
 step "pkg-config cutoff ($pc)"
 export PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
