@@ -42,6 +42,7 @@
 
 #include "args.h"
 #include "bench/ceiling.h"
+#include "bench/common.h"
 #include "bench/probe.h"
 #include "json.h"
 
@@ -60,23 +61,23 @@ typedef enum probe_kind {
 typedef struct probe_desc {
 	const char *key;   /* JSON "probe" and the CSV column */
 	const char *unit;  /* "scaling", "ns", "s" */
-	const char *label; /* the text header's label; %d: the threads or the CPU */
+	const char *label; /* the text header's label; %.0f: the threads or the CPU */
 	const char *fmt;   /* a value in the text header */
 	const char *help;  /* the text header's words after the values */
 } probe_desc_t;
 
 static const probe_desc_t PROBES[PROBE_NKINDS] = {
-	[PROBE_COMPUTE] = { "compute", "scaling", "ceiling at %d threads", "%.2f",
+	[PROBE_COMPUTE] = { "compute", "scaling", "ceiling at %.0f threads", "%.2f",
 	                    "the speed-up of a multiply loop here, before each repeat" },
-	[PROBE_READS] = { "reads", "scaling", "reads at %d threads", "%.2f",
+	[PROBE_READS] = { "reads", "scaling", "reads at %.0f threads", "%.2f",
 	                  "random 8-byte loads from one array shared by the threads" },
-	[PROBE_WRITES] = { "writes", "scaling", "writes at %d threads", "%.2f",
+	[PROBE_WRITES] = { "writes", "scaling", "writes at %.0f threads", "%.2f",
 	                   "random 8-byte read-modify-writes into one shared array" },
 	[PROBE_READ_NS] = { "read_ns", "ns", "read, 1 thread", "%.1f ns",
 	                    "one thread's time per random load" },
 	[PROBE_WRITE_NS] = { "write_ns", "ns", "write, 1 thread", "%.1f ns",
 	                     "one thread's time per random read-modify-write" },
-	[PROBE_LATENCY] = { "latency_ns", "ns", "latency on CPU %d", "%.1f ns",
+	[PROBE_LATENCY] = { "latency_ns", "ns", "latency on CPU %.0f", "%.1f ns",
 	                    "a dependent random load, pinned there" },
 	[PROBE_TIME] = { "probe_s", "s", "probes", "%.2f s",
 	                 "the time all the probes took before each repeat" },
@@ -165,9 +166,9 @@ static size_t append_series(const bench_t *b, const probe_series_t *s, char *tex
 	if (!bench_spread(s->v, b->repeat, s->stride, &med, &lo, &hi)) {
 		used += (size_t)snprintf(text + used, size - used, "%sn/a", used ? ", " : "");
 	} else {
-		snprintf(v[0], sizeof(v[0]), d->fmt, med);
-		snprintf(v[1], sizeof(v[1]), d->fmt, lo);
-		snprintf(v[2], sizeof(v[2]), d->fmt, hi);
+		bench_format_double(v[0], sizeof(v[0]), d->fmt, med);
+		bench_format_double(v[1], sizeof(v[1]), d->fmt, lo);
+		bench_format_double(v[2], sizeof(v[2]), d->fmt, hi);
 		v[1][strcspn(v[1], " ")] = '\0';
 		used += (size_t)snprintf(text + used, size - used, "%s%s (%s..%s)",
 		                         used ? ", " : "", v[0], v[1], v[2]);
@@ -189,7 +190,11 @@ void bench_ceiling_print(const bench_t *b, FILE *out)
 		const probe_desc_t *d = &PROBES[s[i].kind];
 		char label[40], text[1024] = "";
 		size_t used = 0;
-		snprintf(label, sizeof(label), d->label, s[i].cpu >= 0 ? s[i].cpu : s[i].threads);
+		if (strchr(d->label, '%'))
+			bench_format_double(label, sizeof(label), d->label,
+			                    s[i].cpu >= 0 ? s[i].cpu : s[i].threads);
+		else
+			snprintf(label, sizeof(label), "%s", d->label);
 		for (j = i; j < n && same_line(&s[i], &s[j]); j++)
 			used = append_series(b, &s[j], text, sizeof(text), used);
 		cli_field(out, label, "%s%s %s", text, s[i].kind == PROBE_COMPUTE ? ":" : ";",

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 #include "bench/common.h"
@@ -70,4 +71,42 @@ void bench_build_text(char *buf, size_t size)
 	         ""
 #endif
 	);
+}
+
+/* True when fmt holds exactly one conversion and it takes a double. */
+static bool one_double_conversion(const char *fmt)
+{
+	int conversions = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		p++;
+		p += strspn(p, "-+ #0");
+		p += strspn(p, "0123456789");
+		if (*p == '.') {
+			p++;
+			p += strspn(p, "0123456789");
+		}
+		if (!*p || !strchr("fFeEgG", *p))
+			return false;
+		conversions++;
+	}
+	return conversions == 1;
+}
+
+const char *bench_format_double(char *buf, size_t size, const char *fmt, double v)
+{
+	if (!one_double_conversion(fmt)) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, size, fmt, v); /* checked above: one conversion, of a double */
+#pragma GCC diagnostic pop
+	return buf;
 }

@@ -18,6 +18,13 @@ const char *bench_engine_name(bool stockfish, int driver);
  * on a terminal (b->progress_tty), one line each otherwise. */
 void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* snprintf(buf, size, fmt, v) for a format of this command's constant tables (a field's,
+ * a probe's): fmt must hold exactly one conversion, of a double (%f, %e or %g, with flags,
+ * width and precision), and any text and %% around it; any other format writes "?" and
+ * nothing is read past v. The one place where a format is not a literal (-Wformat=2).
+ * Returns buf. */
+const char *bench_format_double(char *buf, size_t size, const char *fmt, double v);
+
 /* a / b; NAN when either is NAN or b is not positive. */
 double bench_ratio(double a, double b);
 

@@ -271,7 +271,7 @@ const char *bench_cell(char *buf, size_t size, const char *fmt, double v)
 	if (isnan(v))
 		snprintf(buf, size, "n/a");
 	else
-		snprintf(buf, size, fmt, v);
+		bench_format_double(buf, size, fmt, v);
 	return buf;
 }
 
@@ -292,12 +292,9 @@ const char *bench_si(char *buf, size_t size, double v)
 
 void bench_csv_num(FILE *f, const char *fm, double v)
 {
-	if (isnan(v))
-		fputs(",n/a", f);
-	else {
-		fputc(',', f);
-		fprintf(f, fm, v);
-	}
+	char cell[64];
+	fputc(',', f);
+	fputs(isnan(v) ? "n/a" : bench_format_double(cell, sizeof(cell), fm, v), f);
 }
 
 /* A number field's value in row r. */

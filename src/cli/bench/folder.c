@@ -33,10 +33,10 @@ static const char *const fixed_names[] = { "report.txt",    "results.json",     
 	                                   "positions.csv", "chess-positions.txt", "searches.txt",
 	                                   "plots.gp",      "plots.log",           "published.dat",
 	                                   BENCH_FILE_LIST };
-static const char *const workload_names[] = { "speedup-%s.dat", "node-rate-%s.dat",
-	                                      "time-split-%s.dat" };
-static const char *const picture_names[] = { "speedup.%s", "node-rate-per-thread.%s",
-	                                     "time-split.%s" };
+/* Each workload's: STEM WORKLOAD .dat; each picture: STEM FORMAT. */
+static const char *const workload_names[] = { "speedup-", "node-rate-", "time-split-" };
+static const char *const picture_names[] = { "speedup.", "node-rate-per-thread.",
+	                                     "time-split." };
 static const char *const picture_formats[] = { "svg", "png" };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -53,12 +53,12 @@ static const char *report_name_at(int k, char out[BENCH_FILE_NAME])
 		return fixed_names[k];
 	k -= COUNT(fixed_names);
 	if (k < COUNT(workload_names) * BENCH_NWORKLOADS) {
-		snprintf(out, BENCH_FILE_NAME, workload_names[k / BENCH_NWORKLOADS],
+		snprintf(out, BENCH_FILE_NAME, "%s%s.dat", workload_names[k / BENCH_NWORKLOADS],
 		         bench_workload_names[k % BENCH_NWORKLOADS]);
 		return out;
 	}
 	k -= COUNT(workload_names) * BENCH_NWORKLOADS;
-	snprintf(out, BENCH_FILE_NAME, picture_names[k / COUNT(picture_formats)],
+	snprintf(out, BENCH_FILE_NAME, "%s%s", picture_names[k / COUNT(picture_formats)],
 	         picture_formats[k % COUNT(picture_formats)]);
 	return out;
 }
