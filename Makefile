@@ -7,9 +7,16 @@
 #                    bench-report-YYYYMMDD-HHMMSS; BENCH_ARGS adds options
 #   make asan        build-asan/, address+undefined sanitizers, every test but "slow"
 #   make tsan        build-tsan/, thread sanitizer, the tests labelled "concurrent"
-#                    (both SAN_BUILD_TYPE, default RelWithDebInfo, with assert() kept)
+#                    (both SAN_BUILD_TYPE, default RelWithDebInfo, with assert() kept,
+#                    compiled by SAN_CC, default clang: so CI builds with gcc and clang)
 #   make install     build/, installed under PREFIX (default /usr/local)
 #   make format      clang-format -i over src, include, tests and docs/examples
+#   make format-check  the same files, clang-format --dry-run --Werror: fails on a change
+#   make analyze     cppcheck over src/ (build/compile_commands.json); any finding fails,
+#                    but those tools/cppcheck.supp lists, each with its reason
+#   make coverage    build-coverage/ (gcc --coverage), every test but "slow", then gcovr:
+#                    line coverage of src/, in total and per file (text on stdout,
+#                    build-coverage/coverage/index.html)
 #   make clean       remove the build directories
 #
 # With CI=true in the environment every build adds -Werror (CUTOFF_WERROR=ON).
@@ -18,6 +25,7 @@
 
 BUILD_TYPE ?= Release
 SAN_BUILD_TYPE ?= RelWithDebInfo
+SAN_CC ?= clang
 PREFIX ?= /usr/local
 CMAKE ?= cmake
 CTEST ?= ctest
@@ -33,10 +41,14 @@ endif
 
 # Configuring again is cheap and keeps the cache in step with the variables above.
 CONFIGURE = $(CMAKE) -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) -DCUTOFF_WERROR=$(WERROR) \
-	-DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+	-DCMAKE_INSTALL_PREFIX=$(PREFIX) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
 	-DCUTOFF_SANITIZE=$(3) $(CMAKE_FLAGS)
 
-.PHONY: all deps build build-asan build-tsan test test-slow bench asan tsan install format clean
+# The files clang-format owns (make format, make format-check).
+FORMAT_FILES = find $(wildcard src include tests docs/examples) -name '*.[ch]' -print0
+
+.PHONY: all deps build build-asan build-tsan test test-slow bench asan tsan install format \
+	format-check analyze build-coverage coverage clean
 
 all: build
 
@@ -57,14 +69,18 @@ bench: build
 	BENCH_ARGS="$(BENCH_ARGS)" bench/run-main.sh build
 
 build-asan: deps
-	$(call CONFIGURE,build-asan,$(SAN_BUILD_TYPE),address) -DCUTOFF_ASSERTS=ON
+	@.ci/setup-deps $(SAN_CC)
+	$(call CONFIGURE,build-asan,$(SAN_BUILD_TYPE),address) -DCUTOFF_ASSERTS=ON \
+		-DCMAKE_C_COMPILER=$(SAN_CC)
 	$(CMAKE) --build build-asan -j $(NPROC)
 
 asan: build-asan
 	$(CTEST) --test-dir build-asan $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS)
 
 build-tsan: deps
-	$(call CONFIGURE,build-tsan,$(SAN_BUILD_TYPE),thread) -DCUTOFF_ASSERTS=ON
+	@.ci/setup-deps $(SAN_CC)
+	$(call CONFIGURE,build-tsan,$(SAN_BUILD_TYPE),thread) -DCUTOFF_ASSERTS=ON \
+		-DCMAKE_C_COMPILER=$(SAN_CC)
 	$(CMAKE) --build build-tsan -j $(NPROC)
 
 tsan: build-tsan
@@ -74,8 +90,36 @@ install: build
 	$(CMAKE) --install build --prefix $(PREFIX)
 
 format:
-	find $(wildcard src include tests docs/examples) -name '*.[ch]' -print0 \
-		| xargs -0 -r clang-format -i
+	@.ci/setup-deps clang-format
+	$(FORMAT_FILES) | xargs -0 -r clang-format -i
+
+format-check:
+	@.ci/setup-deps clang-format
+	$(FORMAT_FILES) | xargs -0 -r clang-format --dry-run --Werror
+
+# cppcheck's warning, portability and performance checks (not its style opinions) over the
+# library and the command, as compiled (the compile database gives the flags and paths).
+analyze: build
+	@.ci/setup-deps cppcheck
+	cppcheck --project=build/compile_commands.json --enable=warning,portability,performance \
+		--inline-suppr --suppressions-list=tools/cppcheck.supp --error-exitcode=1 \
+		--quiet -j $(NPROC) -i tests -i bench -i build
+	@echo "analyze: cppcheck found nothing (tools/cppcheck.supp lists what is set aside)"
+
+# Coverage: counters updated atomically, since the tests run many threads.
+build-coverage: deps
+	@.ci/setup-deps gcovr
+	$(call CONFIGURE,build-coverage,RelWithDebInfo,) -DCUTOFF_ASSERTS=ON \
+		"-DCMAKE_C_FLAGS=--coverage -fprofile-update=atomic" \
+		-DCMAKE_EXE_LINKER_FLAGS=--coverage -DCMAKE_SHARED_LINKER_FLAGS=--coverage
+	$(CMAKE) --build build-coverage -j $(NPROC)
+
+coverage: build-coverage
+	find build-coverage -name '*.gcda' -delete
+	$(CTEST) --test-dir build-coverage $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS)
+	mkdir -p build-coverage/coverage
+	gcovr --root . --filter 'src/' --object-directory build-coverage \
+		--html-details build-coverage/coverage/index.html --txt - --sort-percentage
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-coverage

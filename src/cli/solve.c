@@ -259,10 +259,10 @@ static int read_text(const solve_args_t *a, char **text, size_t *len)
 			buf = bigger;
 			cap *= 2;
 		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
-		n += got;
+		size_t got = fread(&buf[n], 1, cap - 1 - n, f);
 		if (got == 0)
 			break;
+		n += got;
 	}
 	if (!cli_close_input("solve", "file", a->file, f)) {
 		free(buf);
@@ -398,7 +398,7 @@ static int solve_lines(const solve_args_t *a, cutoff_engine_t *e, const solve_li
 	for (int64_t i = 0; i < count; i++) {
 		const solve_line_t *l = &lines[i];
 		int rc = a->no_clear ? CUTOFF_OK : cutoff_engine_clear(e);
-		cutoff_connect4_solution_t s;
+		cutoff_connect4_solution_t s = { 0 };
 		if (rc == CUTOFF_OK)
 			rc = cutoff_connect4_solve_with(e, &l->state, a->weak, a->method,
 			                                a->cc ? cli_cluster_search_by : NULL, a->cc,

@@ -629,7 +629,7 @@ void cutoff_sim_unlock(cutoff_sim_lock_t *l)
 		 * taken by someone else, and sleeps again). */
 		uint64_t at = sim->t[sim->cur].t.clock, best = UINT64_MAX;
 		unsigned count = 0, c;
-		int *link = &l->waiters, *best_link = NULL;
+		int *link = &l->waiters, *best_link = link; /* the list is not empty */
 		for (int i = *link; i >= 0; link = &sim->t[i].next_waiter, i = *link) {
 			uint64_t t = first_look(sim, &sim->t[i], at, &c);
 			if (t < best || (t == best && i < *best_link)) {

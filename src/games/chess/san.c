@@ -129,12 +129,12 @@ static int san_error(char *err, size_t errlen, const char *text, const char *fmt
 	if (!err || errlen == 0)
 		return CUTOFF_EINVAL;
 	char shown[32];
-	size_t o = 0, i = 0;
-	for (; text[i] && i < 20; i++) {
+	size_t o = 0, len = strnlen(text, 21);
+	for (size_t i = 0; i < len && i < 20; i++) {
 		unsigned char ch = (unsigned char)text[i];
 		shown[o++] = ch >= 0x20 && ch < 0x7f && ch != '\'' ? (char)ch : '?';
 	}
-	if (text[i]) {
+	if (len > 20) {
 		memcpy(shown + o, "...", 3);
 		o += 3;
 	}
