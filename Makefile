@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Thin wrapper over CMake and CTest; the build itself is described in CMakeLists.txt.
 #
 #   make test        build/ (BUILD_TYPE), every test but those labelled "slow"

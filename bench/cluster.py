@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """cluster.py — 1 rank against 2 ranks x 1 thread on this machine (docs/cluster.md).
 
 Runs `cutoff search --game chess --algo cluster --json --profile-tt-writers` on the first

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # connect4-lines.sh BUILD_DIR [LINES] [REPEATS] [THREADS] [HASH] — the weak solve of each of
 # the first LINES positions of Pons' Test_L1_R3 (the hard set), serially and by every
 # parallel driver at THREADS threads, ABDADA in both variants:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # connect4.sh BUILD_DIR [N] [N_HARD] [HASH] — exact Connect Four solving on Pons' test sets:
 # mean time and mean nodes per position, for every set, serially; the two ways of
 # narrowing the score (bisection and MTD(f)); and lazy SMP and YBW at 2 threads on the

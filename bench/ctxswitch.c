@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctxswitch.c — what a switch between two coroutines costs here, by three means a
  * simulation of many virtual threads on one OS thread could use (issue 15, item 1):

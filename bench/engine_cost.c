@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine_cost.c — what the engine costs per node over a game's own callbacks: the same
  * alpha-beta searched by the engine (serial, no table, the game's move order, no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # engine_cost.sh BUILD [TREES [DEPTH]] — instructions a node of the engine and of the plain
 # alpha-beta over the same callbacks (bench/engine_cost.c), counted by valgrind's callgrind:
 # exact and repeatable whatever else the machine is doing. BUILD is a build folder holding

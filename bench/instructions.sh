@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # instructions.sh BUILD_A BUILD_B [WORKLOAD...] — instructions per node of two builds of
 # the library on the same serial workloads (bench/profile_nps.c's: chess at depth 6,
 # connect4, tree-ab, tree-pvs, ttt), counted by valgrind's callgrind: exact and repeatable whatever else the

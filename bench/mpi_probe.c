@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mpi_probe.c — what Open MPI gives the cluster driver here (issue 16): the thread level
  * granted, a message's latency between two ranks (ping-pong of small and table-entry-batch

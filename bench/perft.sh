@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # perft.sh BUILD_DIR [RUNS] — times `cutoff perft` against Stockfish's `go perft` on the
 # same positions and depths, in one run, and prints the nodes per second of each and
 # their ratio (median of RUNS runs each, default 3; one thread each).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """play.py — the parallel drivers compared by play and by time to depth (docs/chess.md).
 
 For each thread count T and each time control, plays `cutoff match` between two `cutoff

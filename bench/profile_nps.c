@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile_nps.c — serial nodes per second, to measure what the profiler costs
  * (docs/measurements.md, section (f)). Built against a libcutoff.a by profile_overhead.sh;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # profile_overhead.sh [ROUNDS] — what the profiler costs in nodes per second (docs/
 # measurements.md, section (f)). Builds the library twice, with the profiler (build/) and
 # without (build-noprof/, -DCUTOFF_PROFILE=OFF), links bench/profile_nps.c against each,

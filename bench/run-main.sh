@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run-main.sh BUILD_DIR [OUT_DIR] — the main benchmark job (`make bench`): `cutoff bench` on
 # its defaults (threads 1 .. number of cores; the serial driver, lazy SMP and YBW; chess,
 # Connect Four and random trees; 3 interleaved repeats; Stockfish beside it when installed;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # scaling.sh BUILD_DIR [THREADS] [REPEATS] — time to depth against thread count, for the
 # serial driver, lazy SMP and YBW, on random trees, measured in one run.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # solve.sh BUILD_DIR [SEEDS] [CELLS...] — what solving to the end costs (cutoff_limits_t.solve)
 # on the random game with passes (`cutoff search --game pgame`), whose lines differ in
 # length, so that a caller cannot know the depth in advance.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # uci-games.sh [BUILD_DIR] [GAMES] [TC] — real games through `cutoff match`, to show that
 # `cutoff uci` plays whole games legally and never loses on time at fast controls:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # uci-latency.sh [BUILD_DIR] [ROUNDS] — how fast `cutoff uci` answers, as a GUI sees it:
 #
 #   stop      `go infinite`, 150 ms of search, `stop`: the time to `bestmove`

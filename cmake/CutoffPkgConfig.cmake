@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cutoff_install_pkgconfig(<template>)
 #
 # Installs cutoff.pc into <libdir>/pkgconfig. The file is made in two passes: at configure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cutoff — parallel alpha-beta game-tree search.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cutoff_chess.h — the chess adapter (included by cutoff_games.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cutoff_cluster.h — one search over several processes (MPI ranks), each with its own
  * engine and table: the cluster layer (libcutoff_cluster, built when MPI is found).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cutoff_connect4.h — the Connect Four adapter and its exact solver (included by
  * cutoff_games.h). docs/connect4.md has the design, the measurements and the commands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cutoff_games.h — the game adapters that ship with cutoff.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.c — the only door from the public API inward. An engine owns its game
  * description (a copy), its configuration, the table, the searchers and its driver's

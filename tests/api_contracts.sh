@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # api_contracts.sh INCLUDE_DIR — every public function declared in INCLUDE_DIR/*.h has its
 # contract: a comment that ends on the line right above its declaration. Functions declared
 # one under the other share the comment above the first of them, provided it names each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # api_list.sh INCLUDE_DIR LIST — the list of public functions (tests/api_functions.txt)
 # names exactly the functions declared with CUTOFF_API in INCLUDE_DIR/*.h: none missing,
 # none extra, none twice. test_api_null.c calls every function of the list with NULL in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # architecture_list.sh SOURCE_DIR — docs/architecture.md's module list (the first fenced
 # block after "## Modules") is true of the tree:
 #   - every path it names at the start of an entry (src/core/tt.c, src/sim/, include/cutoff.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h — the test helper: CHECK() counts a pass or prints the failure with its place,
  * check_report() prints "N passed, N failed" and gives the exit status.

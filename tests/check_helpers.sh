@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # check_helpers.sh — tests/cli/lib.bash's `report` and `skip_all`, run in child shells: a
 # script that ran no check fails, one that checked something passes only without a
 # failure, and skip_all exits 77 (CTest's SKIP_RETURN_CODE) unless a check has failed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chess_epd.h — reads the shared perft file, CUTOFF_DATA_DIR/chess/perft.epd, for the chess
  * tests: one position per line, "FEN ;D1 n1 ;D2 n2 ...". Not a test itself (the glob takes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # config_table.sh SOURCE_DIR — docs/architecture.md's table of the engine's configuration
 # (the table whose header is "| field | range | default |") names exactly the fields of
 # struct cutoff_config in include/cutoff.h: none missing, none that the struct lacks, none

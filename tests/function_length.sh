@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # function_length.sh SOURCE_DIR [LIMIT] — no function of the library or the command (every
 # .c and .h under SOURCE_DIR/src) is longer than LIMIT lines (default 80) unless the comment
 # directly above it says why, in a line that starts "Long:" (" * Long: one switch over the

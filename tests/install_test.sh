@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # install_test.sh BUILD_DIR SOURCE_DIR CC [CFLAGS]
 #
 # Installs the build into a scratch prefix under BUILD_DIR and checks that an outside

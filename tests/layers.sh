@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # layers.sh SOURCE_DIR — docs/architecture.md's layers (the first fenced block after
 # "## Layers") are true of the tree's includes:
 #   - every `layer N PATH` line names a folder (ending in "/") or a file that exists, and

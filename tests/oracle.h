@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * oracle.h — the tests' oracle for random trees: plain negamax over the game interface,
  * `depth` plies, sharing nothing with the engine (no table, no ordering, no window), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * random.h — the tests' random numbers: splitmix64 (Steele, Lea and Flood, "Fast
  * splittable pseudorandom number generators", 2014), one state per caller, so that every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sanitizer.h — UNDER_SANITIZER: 1 in a build with AddressSanitizer or ThreadSanitizer
  * (gcc's __SANITIZE_*__, clang's __has_feature, or the project's CUTOFF_TSAN), else 0.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # spdx.sh SOURCE_DIR — every source file names its licence (tools/spdx.sh --check), and
 # the check itself works: on a scratch tree, a file without the line fails it, a mention of
 # the identifier inside a comment does not count, --apply makes it pass, and a second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ABDADA's own behaviour, beside the exactness every driver gets elsewhere (test_parallel,
  * test_lazysmp_exact, test_chaos, test_connect4, test_chess_search, test_noalloc):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The library's boundary: every bad argument gets an error code (never a crash, a print
  * or an exit), the log callback names the field that was wrong, and the engine is left

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * NULL in every pointer argument of every public function: each function is called with
  * NULL in each of its pointer arguments in turn (the others valid), and with NULL in all

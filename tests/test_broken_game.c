@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Games that break their contract inside the tree, and what the engine owes them: the
  * search ends with CUTOFF_EGAME and a log line that names the callback and the count (the

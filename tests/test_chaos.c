@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Chaos: searches with random drivers, algorithms, thread counts (1..16, more threads
  * than cores on purpose) and tables, each stopped by another thread at a random moment.

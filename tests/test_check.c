@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_check.c — the test helper itself (check.h): a test that ran no check fails, one
  * whose subject is missing is skipped (77), and a failure is not hidden by a skip. The

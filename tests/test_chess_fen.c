@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Chess FEN and UCI moves: every kind of malformed or impossible FEN is refused with a
  * message that starts with the name of the field at fault (and leaves the output alone);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Chess perft, the deep counts: every count of CUTOFF_DATA_DIR/chess/perft.epd above 5
  * million nodes (test_chess_perft runs the others), up to the start position at depth 7

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Chess SAN (Standard Algebraic Notation), written and read:
  *

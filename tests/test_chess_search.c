@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Chess through the parallel drivers: at a fixed depth, with quiescence and check
  * extensions (exact), without speculative pruning, and with the table used for move

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_connect4.c — the Connect Four adapter and solver against oracles.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_connect4_sets.c — every position of Pons' easy and medium Connect Four test sets,
  * solved exactly by every driver, against the scores in the files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The contract test: every search algorithm, on random cases, against brute-force negamax.
  *

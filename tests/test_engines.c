@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Two engines in one process: searches run at the same time in two threads give exactly
  * the results (value, best move, node count) that the same searches give one at a time —

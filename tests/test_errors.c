@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Why a call failed, for a caller without a log callback (issue 25, item 10): the engine's
  * cutoff_engine_error and, before an engine exists, cutoff_config_check. Checked here:

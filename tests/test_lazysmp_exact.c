@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Exactness of the drivers whose every thread iterates from the root (lazy SMP, and ABDADA
  * in both variants, its busy marks at every depth and from depth 3) on single-depth

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The statistics of `cutoff match` (src/cli/match/stats.c, compiled into this test) against
  * worked examples whose answers are computed here a second, independent way:

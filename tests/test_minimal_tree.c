@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The minimal-tree identity (Knuth and Moore, 1975): with perfect move ordering, fail-soft
  * alpha-beta over a uniform tree of branching b and depth d reads exactly

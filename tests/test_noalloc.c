@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * No allocation while a search runs: this test is linked with malloc, calloc, realloc and
  * aligned_alloc wrapped (-Wl,--wrap, tests/CMakeLists.txt), so every call the library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The drivers' options set from text (cutoff_config_set_option_str, issue 25, item 10): a
  * front end hands over what the user typed, a word or a number, and the registry reads it.

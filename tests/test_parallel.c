@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Exactness of the parallel drivers, every one of the registry after the serial one (lazy
  * SMP, YBW and ABDADA today; a driver added there is tested here with no edit): on exact

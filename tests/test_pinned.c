@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The pinned bench: exact serial node counts, values and best moves of fixed searches, as
  * Weiss's CI pins its bench. A serial search is deterministic, so these figures move only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_placement.c — topology description and thread placement plans (cutoff.h, section 6;
  * the rules open src/base/topo.c), on synthetic topologies made here, so that the figures do not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The thread pool's job hand-over (pool.c), directly and through engines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The profiler's invariants, which hold exactly (never a speed):
  *   - the result's counters are the sum of every thread's (seldepth: the maximum), and the

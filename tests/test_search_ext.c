@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The search beyond the plain fixed-depth tree: quiescence and repetitions (exact, each
  * against an oracle of the same definition written here), and the speculative pruning

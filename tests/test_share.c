@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The library's side of sharing a table with other engines (cutoff.h, section 7), on
  * random trees, with no MPI: what a cluster layer relies on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_cluster.c — the cluster layer's protocol (src/cluster/cluster.c) on the
  * simulator's network (src/cluster/transport_sim.c): R ranks, each an OS thread with its own simulator

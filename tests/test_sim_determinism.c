@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_determinism.c — a simulated run is a function of its inputs (issue 15, item 6):
  * the same searches on a fresh simulator with the same model, schedule and seed give, bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_exact.c — exactness of every driver on virtual threads (issue 15, item 6): the
  * simulated library (the library's own sources compiled with CUTOFF_SIM) run at 1, 2, 7,

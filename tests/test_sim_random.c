@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_random.c — exactness under random schedules (issue 15, item 4): the simulator's
  * CUTOFF_SIM_RANDOM schedule picks the next virtual thread by a seeded random choice at

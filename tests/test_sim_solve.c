@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_solve.c — parallel solves must say they are solved, under the simulator's
  * random schedules (issue 25, item 2; test_solve_stress.c hunts the same on real threads).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_sources.c — the simulated library runs the same driver files as the real one
  * (issue 15, item 1: "no driver logic is written twice: simulation swaps backends, nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sim_util.h — what the simulator's tests (tests/test_sim_*.c) share: a simulator made
  * and installed on this OS thread, an engine on it, a random tree and its brute-force

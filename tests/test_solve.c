@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The solve mode (cutoff_limits_t.solve) against an exact oracle, on a game with passes and
  * plain scores whose lines differ in length (cutoff_pgame: cells fill one a move, a side

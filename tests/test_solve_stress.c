@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_solve_stress.c — parallel solves must say they are solved (issue 25, item 2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The transposition table through its public API (cutoff.h, section 5), on one thread:
  * round trips of every bound, a lower and an upper bound of one position side by side,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Many threads store and probe one small table at once, on purpose more threads than
  * cores, and every answer is checked: an entry torn by concurrent writers must never come

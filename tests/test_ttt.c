@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tic-tac-toe through the library: the classic node counts from the empty board with
  * moves in square order and every visited position counted (the root included) —

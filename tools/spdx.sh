@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # spdx.sh --check|--apply [ROOT] — every source file of cutoff names its licence in its
 # first lines: "SPDX-License-Identifier: MIT" (LICENSE holds the text).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic.h — the only place in cutoff that names ck_pr, ck_spinlock or __atomic.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.c — cutoff_say (log.h): a message formatted once, kept for the caller when the voice
  * keeps it, told to the log when there is one. No state of its own.

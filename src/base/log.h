@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.h — the library's one door for messages (internal): cutoff_say.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * platform.h — the library's one clock, one yield and one spin-wait (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pool.c — persistent worker threads: created once with the engine, reused by every job.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pool.h — an engine's persistent threads (internal). Invariants at the top of pool.c.
  *

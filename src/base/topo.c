@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topo.c — what hwloc sees of the machine, and where an engine's threads go.
  *

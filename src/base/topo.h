@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topo.h — hwloc topologies and thread binding for the engine (internal). The public half,
  * cutoff_topology_describe() and cutoff_topology_plan(), is in cutoff.h (section 6); the

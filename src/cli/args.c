@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * args.c — the option parser, error lines and report lines shared by the subcommands.
  * The conventions are in args.h.

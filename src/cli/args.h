@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * args.h — what every subcommand of the `cutoff` command shares: the option parser, the
  * one-line error messages, the exit codes and the aligned lines of a text report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cluster.c — `--algo cluster`, UCI and the bench under mpirun: the command line's side
  * of the cluster layer (contract in cluster.h). Three builds:

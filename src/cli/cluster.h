@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cluster.h — the command line's side of the cluster layer (include/cutoff_cluster.h):
  * `--algo cluster` under mpirun, for search and UCI. In a build without MPI every entry

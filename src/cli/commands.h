@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * commands.h — the subcommands of the `cutoff` command, dispatched by main.c.
  *

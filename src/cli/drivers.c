@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * drivers.c — `cutoff drivers`: the library's parallel drivers and their options, as its
  * registry lists them (cutoff_driver_count and the functions beside it). Every other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * epd.c — `cutoff epd`: runs a chess test suite (Win at Chess, Bratko-Kopec, ...) written in
  * EPD, and says how many positions the engine solves.

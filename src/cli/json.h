@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json.h — a tiny streaming JSON writer for the `--json` output of the subcommands.
  *

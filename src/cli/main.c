@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c — the `cutoff` command: finds the subcommand and hands it the rest of the line.
  *

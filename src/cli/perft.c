@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perft.c — `cutoff perft`: counts the leaves of the legal-move tree of a chess position,
  * the standard exactness test (and speed test) of a move generator.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c — counters and profiles as JSON, the parallel settings, and moves as words
  * (contract in report.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h — the search's counters and profile as JSON, for every subcommand that
  * reports them (search, tree, bench); their sums are the library's cutoff_counters_add and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * search.c — `cutoff search`: one search of one position of any of the games, reported
  * with every counter of the search (and each thread's), so that one run of `cutoff bench`,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim.c — `cutoff sim`: the drivers on many virtual threads (docs/simulation.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim_calibrate.c — `cutoff sim --calibrate FILE`: this machine's cost model for the
  * simulator (sim/sim.h), measured with real threads, written as a cost model file.

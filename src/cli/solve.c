@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * solve.c — `cutoff solve`: exact Connect Four scores (cutoff_connect4_solve), of one
  * position (--moves) or of every line of a test-set file (--file), checked against the

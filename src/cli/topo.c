@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topo.c — `cutoff topo`: what hwloc sees of the CPUs this process may use, and where an
  * engine with N threads under a placement policy would put each of them. The plan is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tree.c — `cutoff tree`: searches a run of synthetic uniform random trees with one
  * algorithm and compares the leaves it reads with Knuth and Moore's minimal tree, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttbench.c — `cutoff ttbench`: how many probes and stores per second the shared table
  * takes, with one thread and with N, on the lock-free table and on a table of the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cluster.c — one search over several ranks (contract and design in
  * include/cutoff_cluster.h; figures in docs/cluster.md): the protocol, over a transport

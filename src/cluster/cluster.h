@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cluster.h — the cluster layer's inside (internal): the protocol (cluster.c) made over a
  * transport (transport.h). The public API is include/cutoff_cluster.h; its constructor

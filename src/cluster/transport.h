@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport.h — what the cluster layer's protocol (cluster.c) needs of a message-passing
  * library (internal): non-blocking point-to-point messages and five non-blocking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport_mpi.c — the cluster's transport (transport.h) over MPI, and the public
  * constructor that checks MPI's state and makes a cluster over a communicator

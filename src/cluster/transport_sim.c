@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport_sim.c — the simulated network (contract, time rule and ownership in
  * transport_sim.h).

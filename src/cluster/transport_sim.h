@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * transport_sim.h — the cluster transport over a simulated network, cutoff_net_t (internal;
  * built only into the `cutoff sim` program and the simulator's tests): R ranks, each an OS

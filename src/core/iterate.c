@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * iterate.c — iterative deepening, aspiration windows and the end of a search: the loop
  * every driver's searching threads run (cutoff_iterate), and the rule that picks one

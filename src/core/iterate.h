@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * iterate.h — iterative deepening, aspiration windows and the rules that end a search
  * (internal), shared by every driver. Invariants at the top of iterate.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * search.c — the exact serial core: negamax, fail-soft alpha-beta, PVS and MTD(f).
  *

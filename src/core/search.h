@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * search.h — the search core (internal): one searcher runs negamax, fail-soft alpha-beta,
  * PVS or MTD(f) over a game, with its own stacks, counters and principal variation. A

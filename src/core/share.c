@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * share.c — the rings of deep table stores a thread exports (share.h has the owners and
  * the ordering argument).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * share.h — a thread's export of its deep table stores (internal): the library's side of
  * sharing a table with other engines (cutoff.h, section 7; the cluster layer in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tt.c — the shared, lock-free transposition table.
  *

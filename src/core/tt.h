@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tt.h — the shared transposition table. Its functions are public (cutoff.h, section 5);
  * this header is where the core includes them from. Layout, replacement rule and the

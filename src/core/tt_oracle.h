@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tt_oracle.h — what the table may answer, for the programs that hammer it with made-up
  * entries and check every answer: tests/test_tt_torture.c, which decides (a corrupt hit

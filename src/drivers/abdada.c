@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * abdada.c — ABDADA: every thread iterates from the root, and defers the moves another
  * thread is searching.

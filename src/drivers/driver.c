@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver.c — the registry of drivers: one line a driver, and each driver's options.
  *

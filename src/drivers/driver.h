@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver.h — the seam between the engine and a parallel search scheme (internal).
  *

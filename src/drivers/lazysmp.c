@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lazysmp.c — the lazy SMP driver: every thread runs its own iterative deepening.
  *

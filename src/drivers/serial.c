@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * serial.c — the serial driver: thread 0 searches alone.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ybw.c — Young Brothers Wait with helpful masters.
  *

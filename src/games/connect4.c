@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * connect4.c — Connect Four on bitboards, and the exact solver over the public API.
  *

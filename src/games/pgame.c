@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pgame.c — a random game with passes (cutoff_games.h): a model of an Othello endgame.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtree.c — synthetic uniform random trees, rebuilt from hashes instead of stored.
  *

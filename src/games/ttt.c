@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttt.c — tic-tac-toe, the smallest complete game adapter.
  *

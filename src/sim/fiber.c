@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fiber.c — coroutines on guarded stacks over Boost.Context's fcontext (fiber.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fiber.h — coroutines on guarded stacks, for the simulator's virtual threads (internal).
  *

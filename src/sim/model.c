@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.c — the cost model's fields, defaults and files (sim.h).
  *

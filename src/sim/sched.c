@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sched.c — virtual threads, their scheduler and virtual time; the pool of a simulated
  * engine (pool.h's functions, in place of pool.c).

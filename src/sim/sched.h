@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sched.h — the simulator's half of the seam (internal; only with CUTOFF_SIM), whose
  * functions the scheduler, sched.c, defines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim.h — the simulator of many threads on one: what `cutoff sim` drives (internal).
  *

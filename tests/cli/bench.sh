@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench.sh CUTOFF — checks `cutoff bench` on tiny sweeps (no timing is asserted): its usage
 # errors (one line on stderr naming the option, nothing on stdout, exit 2); that a sweep
 # writes its report folder (report.txt, results.json, results.csv, runs.csv) with the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # chess_perft.sh CUTOFF — checks `cutoff perft`: its errors (one line on stderr naming the
 # option or the FEN field, nothing on stdout, exit 2) and its counts, which are oracles
 # (Chess Programming Wiki, "Perft Results"): 197281 leaves at depth 4 from the start,

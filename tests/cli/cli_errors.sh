@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cli_errors.sh CUTOFF — checks the `cutoff` command's handling of its command line.
 #
 # Bad invocations must exit non-zero, print exactly one line on stderr that names the

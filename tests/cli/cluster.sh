@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cluster.sh CUTOFF — the command line's cluster (`--algo cluster` and UCI under mpirun,
 # docs/cluster.md), registered only where MPI was found. Checked, with 2-3 ranks on this
 # machine (oversubscribed):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # connect4.sh CUTOFF — `cutoff solve --game connect4` on its command line.
 #
 # Bad move strings and bad options must exit 2 with exactly one line on stderr that names

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # drivers.sh CUTOFF — the parallel drivers through the `cutoff` command.
 #
 # `cutoff tree` checks every tree's value against a full negamax of the tree, so a run with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # epd.sh CUTOFF — checks `cutoff epd`: a small suite written here (two mates in one, a hanging
 # queen, a poisoned capture to avoid) is solved at depth 4 by every driver, with 1 and 2
 # threads; the JSON report has its fields; the text report its totals; malformed lines are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.bash — what the command tests share (sourced, not a test: the glob registers *.sh).
 #
 # Before sourcing, a script sets `cutoff` (the command under test) and `tmp` (its own

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # match.sh CUTOFF — checks `cutoff match`, the UCI referee, against fake engines: small bash
 # scripts that play a fixed list of moves (one per ply, whatever the position), answer an
 # illegal or malformed move, never answer, exit, or never finish the handshake. The games

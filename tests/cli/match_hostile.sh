@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # match_hostile.sh CUTOFF — `cutoff match` against engines that behave as no engine should
 # (issue 25): an engine whose name and moves hold bytes that are not UTF-8 and control
 # bytes; an engine that stops reading its input and leaves a child behind when the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # match_sprt.sh CUTOFF — `cutoff match --sprt` stops on its own, with the right decision,
 # against fake engines whose results are drawn from a known distribution.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sim_calibrate.sh CUTOFF — `cutoff sim --calibrate FILE`, the cost model measured here.
 #
 # The real `cutoff` runs the calibration itself (cutoff-sim, which could read the file

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sim_cost_model.sh CUTOFF — `cutoff sim --cost-model FILE` reads the files of
 # docs/simulation.md ("The cost model") and refuses the others (issue 25, item 5).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sim_determinism.sh CUTOFF — `cutoff sim` is deterministic (issue 15, item 6): the same
 # sweep run twice into two folders writes the same results.csv, apart from the columns
 # that depend on real time (the simulator's own speed, sim_nodes_per_real_s), and the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # solve.sh CUTOFF — `cutoff search --solve` from the command line: the game with passes
 # solved with no depth (its value is its oracle's, the report says solved), by iterative
 # deepening too, under the parallel drivers; --solve off without a depth and the game's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # uci.sh CUTOFF — checks `cutoff uci`, the UCI chess engine, through live sessions: the
 # engine runs as a coprocess, each command is written to it and each answer awaited with a
 # timeout, so no check depends on how fast the machine is (the timeouts are generous: 5 to

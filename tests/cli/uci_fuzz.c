@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci_fuzz.c — a seeded fuzzer of `cutoff uci`: random sessions of valid and invalid
  * commands, each in a fresh `cutoff uci` process over pipes, and everything the engine

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cluster_fault.sh MPIEXEC PROGRAM RANKS kill|hang — a rank that dies (SIGKILL) or hangs
 # (SIGSTOP) in the middle of a cluster search ends the run with an error within a bounded
 # time (test_cluster_fault.c): mpirun exits non-zero within 60 s, and after a hang the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cluster.c — the cluster layer (include/cutoff_cluster.h) under mpirun with 2-4
  * ranks on this machine (more ranks than cores: oversubscribed, where races show).

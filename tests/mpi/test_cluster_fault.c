@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cluster_fault.c — a rank that dies or hangs in the middle of a cluster search
  * (tests/mpi/cluster_fault.sh runs it under mpirun and judges the outcome).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cluster_level.c — cutoff_cluster_new refuses what it cannot run on: MPI not yet
  * initialized, and MPI initialized with a thread level below MPI_THREAD_MULTIPLE (here

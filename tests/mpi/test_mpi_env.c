@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_mpi_env.c — the MPI environment the cluster driver (issue 16, docs/cluster.md) needs,
  * checked where it will run: under mpirun with 2 or more ranks.

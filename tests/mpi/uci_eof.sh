@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # uci_eof.sh MPIEXEC CUTOFF — `mpirun -np N cutoff uci` whose input ends without `quit`
 # (a GUI that closes the pipe or dies) ends every rank (issue 25, item 1): end of input acts
 # as quit on rank 0, which ends the command channel, and the other ranks leave on that.

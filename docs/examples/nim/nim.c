@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nim.c — how to write a cutoff game adapter, on the smallest game worth searching.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.c — `cutoff bench`: how well parallel search scales on this machine and these
  * games, and which driver to use. Sweeps thread counts, drivers and workloads, with

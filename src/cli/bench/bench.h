@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench.h — the one header of `cutoff bench` (src/cli/bench/) for the rest of the command
  * line: `cutoff sim` runs the bench's sweep with its own hooks (sim.c), and `cutoff sim

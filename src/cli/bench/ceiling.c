@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ceiling.c — the machine's ceilings as `cutoff bench` reports them: every figure of
  * the probes (probe.c) as one list of series, described once and walked by the text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ceiling.h — the machine's ceilings as `cutoff bench` reports them, and the ceiling that
  * applies to each workload's rows (ceiling.c).

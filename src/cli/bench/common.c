@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * common.c — the few things every file of `cutoff bench` uses: the workloads' and
  * engines' names as every output writes them, the progress line on stderr, the build in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * common.h — the few things every file of `cutoff bench` uses (common.c): the names of
  * the workloads and engines in every output, and the progress line on stderr. It calls

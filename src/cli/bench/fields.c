@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fields.c — every figure of a row, of a thread of a run, of a rank of a cluster run and
  * of a run, described once: its name (the JSON key and the CSV column), its unit, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fields.h — a row's figures, a thread's, a cluster rank's and a run's, each described
  * once (fields.c), and the writers that walk those descriptions: the text tables'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * files.c — the report of `cutoff bench` for programs: results.json (everything: the
  * machine, the settings, the workloads and their positions, every run with its counters,

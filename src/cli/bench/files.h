@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * files.h — the report of `cutoff bench` for programs (files.c): results.json and the
  * CSV files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * folder.c — the report folder of `cutoff bench` and `cutoff sim` (folder.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * folder.h — the report folder of `cutoff bench` and `cutoff sim` (folder.c): made and
  * checked before the sweep, each of the report's files named through it, the list of

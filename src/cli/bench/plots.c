@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plots.c — the plots of `cutoff bench`, drawn by gnuplot when it is found: each
  * workload's speed-up against the ideal line (under `cutoff sim` with the published

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plots.h — the plots of `cutoff bench` (plots.c).
  */

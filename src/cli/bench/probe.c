@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe.c — the machine's ceilings for `cutoff bench`: what this machine, and
  * whatever else runs on it, lets n threads have, measured before every repeat of the

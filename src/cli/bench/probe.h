@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe.h — the machine's ceilings, measured before each repeat of the sweep (probe.c):
  * a compute loop, shared-array reads and writes at each table size, per-CPU latency.

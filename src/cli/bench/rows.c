@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rows.c — the rows of `cutoff bench`: each setting's runs over its repeats made into one
  * row of medians, and the figures derived against the baseline.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rows.h — the rows of `cutoff bench` (rows.c): each setting's runs made into one row of
  * medians and derived figures.

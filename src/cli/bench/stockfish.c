@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stockfish.c — Stockfish beside cutoff in `cutoff bench`: the same chess positions, the
  * same thread counts and table size, in the same run, spoken to over UCI through pipes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stockfish.h — Stockfish beside cutoff in `cutoff bench` (stockfish.c): found, its depth
  * per position chosen, then run at each thread count over UCI.

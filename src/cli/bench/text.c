@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.c — the report of `cutoff bench` for a reader: report.txt, also printed. The
  * header (the machine, its ceilings, the build, the settings), then each workload's table,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.h — the report of `cutoff bench` for a reader (text.c): report.txt, also printed.
  */

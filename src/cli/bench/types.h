@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * types.h — what the files of `cutoff bench` (src/cli/bench/) share: the workloads, the
  * runs, the rows and the whole sweep's state (bench_t), and the limits they are sized by.

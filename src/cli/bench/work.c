@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * work.c — the workloads of `cutoff bench` and one measured run over them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * work.h — the workloads of `cutoff bench` and the measured runs over them (work.c):
  * loading the positions, one run of one setting, the quality runs at equal time, the

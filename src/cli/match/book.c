@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * book.c — the openings of `cutoff match --openings builtin`: a small balanced set of
  * well-known mainline openings, each a line of 6 to 10 plies in SAN, so that a match

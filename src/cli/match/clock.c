@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c — the time control of `cutoff match`: --tc parsed into ns, the go command each
  * move is asked with, and a move's time charged to the side that took it.

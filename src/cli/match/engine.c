@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.c — one engine of `cutoff match` as a child process: its command split into
  * words, the process started with pipes on its stdin and stdout (stderr goes to --log or

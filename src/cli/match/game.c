@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game.c — one game of `cutoff match`: both engines told of the new game, then, until the
  * rules or a fault end it, the side to move is sent the position and a go command, its

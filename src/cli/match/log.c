@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.c — the bottom of `cutoff match`: the growing strings the other files build their
  * lines in (the position command, a setoption, a game's moves), and the --log file.

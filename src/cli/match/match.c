@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * match.c — `cutoff match`: a small UCI referee. Two engines, each a child process spoken
  * to through pipes (engine.c), play games under a clock (clock.c); the referee checks every

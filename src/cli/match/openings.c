@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * openings.c — the start positions of `cutoff match --openings SOURCE`, from one of three
  * sources:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.c — what `cutoff match` reports: a line per game and the totals as text, or the
  * whole match as one JSON object (--json), and each game as PGN (--pgn), its moves in SAN.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reaper.c — the engines of `cutoff match` when the referee is told to end: SIGTERM, SIGINT
  * or SIGHUP is forwarded to every engine's process group (SIGTERM, a grace of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * referee.h — what the files of `cutoff match` (src/cli/match/) share: the engines, the
  * time control, one game in play, the record of a game, the match, and the functions each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rules.c — how a game of `cutoff match` ends: by the rules of chess, by the move limit, or
  * by a fault of one engine, and the FEN fields the other files read.

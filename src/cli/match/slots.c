@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * slots.c — the games of `cutoff match` played --concurrency at a time: N slots, each with
  * its own two engine processes and its own game_t, take the games in order and play them

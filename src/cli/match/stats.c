@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stats.c — the statistics of a match (stats.h): a model's counts read as a discrete law of
  * sample scores, its mean and variance, and from them the Elo difference, its interval, the

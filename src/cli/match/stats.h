@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stats.h — the statistics of a match between two engines, from the counts of its results:
  * the score, its variance, the Elo difference with a 95 % interval, the likelihood of

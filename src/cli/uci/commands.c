@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/commands.c — what each UCI command does, on the main thread: reads its words
  * (parse.c), then changes the options (options.c), the position, or starts and stops the

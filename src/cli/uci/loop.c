@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/loop.c — `cutoff uci`: the session, and its loop over the command lines.
  *

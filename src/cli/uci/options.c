@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/options.c — the options of `cutoff uci`: the table of them (what `uci` lists, what
  * setoption accepts), and the engine made from them.

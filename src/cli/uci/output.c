@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/output.c — every line `cutoff uci` writes to stdout, from any of its threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/parse.c — the words of a UCI line: tokens, and what `position`, `go` and
  * `setoption` say.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/search_thread.c — the threads of a `go`: the search thread, which searches and
  * prints the info lines and the bestmove, and the watchdog of a timed `go`; and the main

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/time_plan.c — how long `cutoff uci` thinks about one move: the time budget of a
  * `go`, from its clock.

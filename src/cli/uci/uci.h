@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uci/uci.h — what the files of `cutoff uci` share: the session, the options, one `go`,
  * and the functions one file calls in another. Private to src/cli/uci/.

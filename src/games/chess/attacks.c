@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * attacks.c — builds the context's tables: leaper attacks, magic bitboards for the
  * sliders, lines and segments between squares, castling masks and Zobrist keys.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chess.h — the chess adapter's internals: the position, the context's tables, the attack
  * look-ups and copy-make, all inline because perft and the search spend their time here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * eval.c — a simple static evaluation and the draw by insufficient material.
  *

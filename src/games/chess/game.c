@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * game.c — the context's constructor, the game-interface callbacks and the public chess
  * functions.

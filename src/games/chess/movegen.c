@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movegen.c — legal move generation, legal move counting and perft.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * position.c — FEN in and out, keys from scratch, moves as text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * san.c — moves in Standard Algebraic Notation (SAN), as EPD test suites and PGN write them.
  *
