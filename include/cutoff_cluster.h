@@ -144,23 +144,23 @@ void cutoff_cluster_cancel_stop(cutoff_cluster_t *cl);
 
 /* One rank's share of the latest cluster search, gathered to every rank. */
 typedef struct cutoff_cluster_stats {
-	uint64_t nodes;            /* the rank's engine's nodes */
-	double time_s;             /* the rank's wall time in cutoff_cluster_search */
-	double comm_s;             /* of which spent in the layer: exchanges, rounds, the end */
-	uint64_t rounds;           /* allreduce rounds completed */
-	uint64_t sent_entries;     /* entries sent (own and passed on) */
+	uint64_t nodes;        /* the rank's engine's nodes */
+	double time_s;         /* the rank's wall time in cutoff_cluster_search */
+	double comm_s;         /* of which spent in the layer: exchanges, rounds, the end */
+	uint64_t rounds;       /* allreduce rounds completed */
+	uint64_t sent_entries; /* entries sent (own and passed on) */
 	uint64_t sent_messages;
-	uint64_t sent_bytes;       /* bytes on the wire, headers included */
+	uint64_t sent_bytes; /* bytes on the wire, headers included */
 	uint64_t received_entries;
 	uint64_t received_messages;
 	uint64_t received_bytes;
-	uint64_t stored_entries;   /* received entries written into the table */
+	uint64_t stored_entries;    /* received entries written into the table */
 	uint64_t forwarded_entries; /* received entries passed on around the ring */
-	uint64_t dropped_entries;  /* exported entries not sent: rings full, batch overflow,
+	uint64_t dropped_entries;   /* exported entries not sent: rings full, batch overflow,
 	                              no free send slot */
-	uint64_t tt_hits_shared;   /* the rank's search found an imported entry (counted only
+	uint64_t tt_hits_shared;    /* the rank's search found an imported entry (counted only
 	                              with config.profile_tt_writers) */
-	int shared_depth;          /* the adaptive shared depth at the end */
+	int shared_depth;           /* the adaptive shared depth at the end */
 } cutoff_cluster_stats_t;
 
 /* The stats of `rank` for the latest search into *out. CUTOFF_EINVAL for NULL or a bad

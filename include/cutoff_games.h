@@ -85,25 +85,25 @@ typedef enum cutoff_rtree_model {
 } cutoff_rtree_model_t;
 
 typedef struct cutoff_rtree_params {
-	int branching;              /* 1 .. CUTOFF_MAX_MOVES */
-	int depth;                  /* 0 .. CUTOFF_MAX_PLY - 1 */
+	int branching;                /* 1 .. CUTOFF_MAX_MOVES */
+	int depth;                    /* 0 .. CUTOFF_MAX_PLY - 1 */
 	int32_t value_min, value_max; /* value_min <= value_max, both within
 	                                 (-CUTOFF_WIN_MIN, CUTOFF_WIN_MIN); default -100, 100;
 	                                 INCREMENTAL: the step range, and depth times the
 	                                 largest step must stay below CUTOFF_WIN_MIN */
 	cutoff_rtree_order_t order;
-	cutoff_rtree_model_t model;   /* default IID */
-	int32_t noisy_step;  /* INCREMENTAL, > 0: moves that gain at least this step are noisy
+	cutoff_rtree_model_t model; /* default IID */
+	int32_t noisy_step; /* INCREMENTAL, > 0: moves that gain at least this step are noisy
 	                        (gen_noisy lists them, for quiescence search); 0 (default): the
 	                        tree has no gen_noisy */
-	bool null_moves;     /* INCREMENTAL: the tree has play_null (passing gains nothing, and
+	bool null_moves;    /* INCREMENTAL: the tree has play_null (passing gains nothing, and
 	                        the side to move changes), for null-move pruning; default false */
 } cutoff_rtree_params_t;
 
 typedef struct cutoff_rtree_state {
-	uint64_t hash;  /* names the node */
-	uint32_t ply;   /* distance from the tree's root */
-	int32_t sum;    /* INCREMENTAL: the path's score for the side to move; IID: 0 */
+	uint64_t hash; /* names the node */
+	uint32_t ply;  /* distance from the tree's root */
+	int32_t sum;   /* INCREMENTAL: the path's score for the side to move; IID: 0 */
 } cutoff_rtree_state_t;
 
 typedef struct cutoff_rtree cutoff_rtree_t;
@@ -129,7 +129,8 @@ CUTOFF_API void cutoff_rtree_root(const cutoff_rtree_t *tree, uint64_t seed,
 
 /* The true negamax value of `state` for its side to move, searched to the leaves; 0 when
  * an argument is NULL. */
-CUTOFF_API int32_t cutoff_rtree_value(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *state);
+CUTOFF_API int32_t cutoff_rtree_value(const cutoff_rtree_t *tree,
+                                      const cutoff_rtree_state_t *state);
 
 /* The minimal tree's leaf count b^ceil(d/2) + b^floor(d/2) - 1 (Knuth and Moore), or
  * UINT64_MAX when it does not fit in 64 bits; 0 for branching < 1 or depth < 0. */
@@ -206,7 +207,7 @@ CUTOFF_API int cutoff_pgame_solve(const cutoff_pgame_t *game, const cutoff_pgame
 #endif
 
 /* The larger adapters have headers of their own. */
-#include "cutoff_connect4.h"
 #include "cutoff_chess.h"
+#include "cutoff_connect4.h"
 
 #endif /* CUTOFF_GAMES_H */

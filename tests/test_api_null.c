@@ -114,7 +114,8 @@ static void null_engine(void)
 		cutoff_config_t c0 = c;
 		CHECK(cutoff_config_set_option_str(NULL, "min-split", "4") == CUTOFF_EINVAL &&
 		              cutoff_config_set_option_str(&c, NULL, "4") == CUTOFF_EINVAL &&
-		              cutoff_config_set_option_str(&c, "min-split", NULL) == CUTOFF_EINVAL &&
+		              cutoff_config_set_option_str(&c, "min-split", NULL) ==
+		                      CUTOFF_EINVAL &&
 		              memcmp(&c, &c0, sizeof(c)) == 0,
 		      "config_set_option_str(NULL ...): CUTOFF_EINVAL, cfg unchanged");
 	}

@@ -25,7 +25,15 @@
 #include "check.h"
 #include "cutoff.h"
 
-typedef enum mode { NOT_BROKEN, TOO_MANY, HUGE, NEGATIVE, NONE, NOISY, MODES } breakage_t;
+typedef enum mode {
+	NOT_BROKEN,
+	TOO_MANY,
+	HUGE,
+	NEGATIVE,
+	NONE,
+	NOISY,
+	MODES
+} breakage_t;
 
 static const char *const mode_names[MODES] = { "not broken", "11 moves", "300 moves",
 	                                       "-1 moves",   "0 moves",  "9 noisy moves" };
@@ -39,7 +47,10 @@ typedef struct node {
 	int ply;
 } node_t;
 
-enum { BRANCHING = 8, DEPTH = 6 };
+enum {
+	BRANCHING = 8,
+	DEPTH = 6
+};
 
 static uint64_t mix(uint64_t z)
 {
@@ -57,11 +68,20 @@ static int gen_moves(const void *ctx, const void *state, cutoff_move_t *moves, i
 	int written = BRANCHING, returned = BRANCHING;
 	if (breaks_here(n)) {
 		switch (c->mode) {
-		case TOO_MANY: written = returned = 11; break;
-		case HUGE: written = CUTOFF_MAX_MOVES, returned = 300; break;
-		case NEGATIVE: written = 0, returned = -1; break;
-		case NONE: written = returned = 0; break;
-		default: break;
+		case TOO_MANY:
+			written = returned = 11;
+			break;
+		case HUGE:
+			written = CUTOFF_MAX_MOVES, returned = 300;
+			break;
+		case NEGATIVE:
+			written = 0, returned = -1;
+			break;
+		case NONE:
+			written = returned = 0;
+			break;
+		default:
+			break;
 		}
 	}
 	for (int i = 0; i < written; i++) {
@@ -191,8 +211,13 @@ static void one(breakage_t mode, cutoff_driver_t driver, int threads, cutoff_alg
 	      drivers[driver], threads, (int)algo, rc, CUTOFF_EGAME, (int)r.bound, seen.last);
 	char count[16];
 	snprintf(count, sizeof count, "%d",
-	         mode == TOO_MANY ? 11 : mode == HUGE ? 300 : mode == NEGATIVE ? -1 : mode == NONE ? 0 : 9);
-	CHECK(mode == NONE ? strstr(seen.last, "no move") != NULL : strstr(seen.last, count) != NULL,
+	         mode == TOO_MANY   ? 11
+	         : mode == HUGE     ? 300
+	         : mode == NEGATIVE ? -1
+	         : mode == NONE     ? 0
+	                            : 9);
+	CHECK(mode == NONE ? strstr(seen.last, "no move") != NULL
+	                   : strstr(seen.last, count) != NULL,
 	      "%s: the log line names the count: '%s'", mode_names[mode], seen.last);
 	CHECK(strcmp(cutoff_engine_error(e), seen.last) == 0,
 	      "%s, %s x%d: cutoff_engine_error gives the log's line without a log: '%s'",

@@ -22,11 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
 #include "sanitizer.h"
-#include "base/topo.h"
 
 enum {
 	MAX_THREADS = 16,

@@ -24,8 +24,7 @@ int main(void)
 	int after_failure = check_skip("skipped after a failure");
 	int report_failed = check_report();
 	check_failed = saved;
-	CHECK(after_failure == 1, "check_skip() after a failure returned %d, not 1",
-	      after_failure);
+	CHECK(after_failure == 1, "check_skip() after a failure returned %d, not 1", after_failure);
 	CHECK(report_failed == 1, "check_report() with a failure returned %d", report_failed);
 	return check_report();
 }

@@ -18,9 +18,9 @@
  */
 #include <string.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
-#include "base/topo.h"
 
 static const char *const positions[] = {
 	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -20,10 +20,10 @@
  */
 #include <hwloc.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

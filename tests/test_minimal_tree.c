@@ -9,9 +9,9 @@
  */
 #include <hwloc.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
-#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

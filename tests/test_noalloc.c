@@ -86,7 +86,8 @@ int main(void)
 				__atomic_store_n(&counting, 1, __ATOMIC_SEQ_CST);
 				int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
 				__atomic_store_n(&counting, 0, __ATOMIC_SEQ_CST);
-				CHECK(rc == 0, "driver %d algo %d seed %d: rc %d", driver, algo, seed, rc);
+				CHECK(rc == 0, "driver %d algo %d seed %d: rc %d", driver, algo,
+				      seed, rc);
 				searches++;
 			}
 			cutoff_engine_free(e);

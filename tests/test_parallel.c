@@ -14,10 +14,10 @@
 #include <hwloc.h>
 #include <stdlib.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "base/topo.h"
 
 static hwloc_topology_t topology;
 

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff.h"
-#include "base/topo.h"
 
 enum {
 	MAXT = 200

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/pool.h"
 #include "check.h"
 #include "cutoff_games.h"
-#include "base/pool.h"
 #include "random.h"
 
 enum {

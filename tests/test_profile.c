@@ -31,10 +31,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
-#include "cutoff_games.h"
-#include "core/search.h"
 #include "base/topo.h"
+#include "check.h"
+#include "core/search.h"
+#include "cutoff_games.h"
 
 static hwloc_topology_t topology;
 

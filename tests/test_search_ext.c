@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "base/topo.h"
 
 static void *topology;
 static uint64_t rng = 99;

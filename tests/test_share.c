@@ -26,7 +26,9 @@
 #include "check.h"
 #include "cutoff_games.h"
 
-enum { RING = 1 << 14 };
+enum {
+	RING = 1 << 14
+};
 
 static cutoff_tt_entry_t taken[4 * RING];
 
@@ -86,9 +88,12 @@ static void test_export(const cutoff_game_t *g, const cutoff_rtree_state_t *root
 		       (x->bound == CUTOFF_BOUND_UPPER && x->move != CUTOFF_MOVE_NONE) ||
 		       x->value < -CUTOFF_WIN || x->value > CUTOFF_WIN;
 	}
-	CHECK(shallow == 0 && deep == 0, "%d exported entries shallower than the export depth, "
-	      "%d deeper than the search", shallow, deep);
-	CHECK(bad == 0, "%d exported entries with a bad bound, value or an upper bound's move", bad);
+	CHECK(shallow == 0 && deep == 0,
+	      "%d exported entries shallower than the export depth, "
+	      "%d deeper than the search",
+	      shallow, deep);
+	CHECK(bad == 0, "%d exported entries with a bad bound, value or an upper bound's move",
+	      bad);
 
 	/* Depth 255: only values exact to the end, which a search that does not solve has
 	 * none of. */
@@ -145,7 +150,8 @@ static void test_import(const cutoff_game_t *g, const cutoff_rtree_state_t *root
 	      "value after import %d = %d, exact", r->value, value);
 	CHECK(r->counters.nodes < fresh_nodes, "imported entries save nodes: %llu < %llu",
 	      (unsigned long long)r->counters.nodes, (unsigned long long)fresh_nodes);
-	CHECK(r->counters.tt_hits_shared > 0 && r->counters.tt_hits_shared <= r->counters.tt_hits_other,
+	CHECK(r->counters.tt_hits_shared > 0 &&
+	              r->counters.tt_hits_shared <= r->counters.tt_hits_other,
 	      "hits on imported entries counted: %llu (other %llu)",
 	      (unsigned long long)r->counters.tt_hits_shared,
 	      (unsigned long long)r->counters.tt_hits_other);
@@ -154,11 +160,16 @@ static void test_import(const cutoff_game_t *g, const cutoff_rtree_state_t *root
 	cutoff_tt_entry_t junk[3] = {
 		{ .key = 1, .move = 0, .value = 5, .depth = 3, .bound = 0 },
 		{ .key = 2, .move = 0, .value = 5, .depth = 3, .bound = 4 },
-		{ .key = 3, .move = 0, .value = CUTOFF_WIN + 1, .depth = 3, .bound = CUTOFF_BOUND_EXACT },
+		{ .key = 3,
+		  .move = 0,
+		  .value = CUTOFF_WIN + 1,
+		  .depth = 3,
+		  .bound = CUTOFF_BOUND_EXACT },
 	};
 	CHECK(cutoff_engine_import(b, junk, 3) == 0, "malformed entries are not written");
-	cutoff_tt_entry_t good = { .key = 4, .move = 1, .value = 7, .depth = 3,
-		                   .bound = CUTOFF_BOUND_EXACT };
+	cutoff_tt_entry_t good = {
+		.key = 4, .move = 1, .value = 7, .depth = 3, .bound = CUTOFF_BOUND_EXACT
+	};
 	CHECK(cutoff_engine_import(b, &good, 1) == 1, "a good one is");
 	CHECK(cutoff_engine_import(b, &good, -1) == CUTOFF_EINVAL, "n < 0: CUTOFF_EINVAL");
 	cutoff_engine_t *none = NULL;
@@ -220,8 +231,8 @@ static void test_poll(const cutoff_game_t *g, const cutoff_rtree_state_t *root)
 	CHECK(cutoff_engine_search(e, root, &lim, r, NULL, NULL) == 0, "lazy SMP search");
 	CHECK(seen.calls > 0 && !seen.wrong_engine, "lazy SMP: %d polls with its engine",
 	      seen.calls);
-	CHECK(r->value == value && !r->stopped, "a hook that does nothing: value %d = %d",
-	      r->value, value);
+	CHECK(r->value == value && !r->stopped, "a hook that does nothing: value %d = %d", r->value,
+	      value);
 
 	seen = (poll_seen_t){ .engine = e, .stop_at = 2 };
 	cutoff_engine_clear(e);
@@ -266,7 +277,8 @@ static void test_thread_base(const cutoff_game_t *g, const cutoff_rtree_state_t 
 	int err = 0;
 	CHECK(!cutoff_engine_new(g, &cfg, &err) && err == CUTOFF_EINVAL, "thread_base -1 refused");
 	cfg.thread_base = (1 << 20) + 1;
-	CHECK(!cutoff_engine_new(g, &cfg, &err) && err == CUTOFF_EINVAL, "thread_base 2^20+1 refused");
+	CHECK(!cutoff_engine_new(g, &cfg, &err) && err == CUTOFF_EINVAL,
+	      "thread_base 2^20+1 refused");
 	CHECK(cutoff_engine_export_depth(NULL, 1) == CUTOFF_EINVAL, "export_depth(NULL)");
 	free(r);
 }

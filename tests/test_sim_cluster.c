@@ -20,12 +20,14 @@
 
 #include "check.h"
 #include "cluster/cluster.h"
+#include "cluster/transport_sim.h"
 #include "cutoff_games.h"
 #include "random.h"
-#include "cluster/transport_sim.h"
 #include "sim/sim.h"
 
-enum { MAX_RANKS = 4 };
+enum {
+	MAX_RANKS = 4
+};
 
 typedef struct rank_out {
 	int32_t value;
@@ -100,8 +102,12 @@ static void run(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *root,
 	cutoff_net_t *net = cutoff_net_new(ranks, m.net_latency / 1000, m.net_epoch / 1000, 0);
 	job_t jobs[MAX_RANKS];
 	for (int r = 0; r < ranks; r++) {
-		jobs[r] = (job_t){ .net = net, .rank = r, .threads = threads, .tree = tree,
-			           .root = root, .lim = *lim };
+		jobs[r] = (job_t){ .net = net,
+			           .rank = r,
+			           .threads = threads,
+			           .tree = tree,
+			           .root = root,
+			           .lim = *lim };
 		pthread_create(&jobs[r].thread, NULL, rank_main, &jobs[r]);
 	}
 	for (int r = 0; r < ranks; r++) {
@@ -133,20 +139,21 @@ int main(void)
 				run(tree, &root, &lim, ranks, threads, out);
 				for (int r = 0; r < ranks; r++) {
 					cutoff_rtree_state_t child;
-					cutoff_rtree_game(tree)->play(cutoff_rtree_game(tree)->ctx, &root,
-					                              out[r].move, &child);
+					cutoff_rtree_game(tree)->play(cutoff_rtree_game(tree)->ctx,
+					                              &root, out[r].move, &child);
 					CHECK(out[r].rc == 0 && out[r].value == truth &&
 					              out[r].bound == CUTOFF_BOUND_EXACT &&
 					              out[r].move == out[0].move &&
 					              -cutoff_rtree_value(tree, &child) == truth,
-					      "tree %d (b %d d %d), %d ranks x %d threads, rank %d: rc %d "
+					      "tree %d (b %d d %d), %d ranks x %d threads, rank "
+					      "%d: rc %d "
 					      "value %d (want %d), move %u (rank 0's %u)",
 					      t, p.branching, p.depth, ranks, threads, r, out[r].rc,
 					      out[r].value, truth, out[r].move, out[0].move);
 				}
 				CHECK(out[0].sent == out[0].received,
-				      "tree %d, %d ranks x %d: %llu entries sent, %llu received", t, ranks,
-				      threads, (unsigned long long)out[0].sent,
+				      "tree %d, %d ranks x %d: %llu entries sent, %llu received", t,
+				      ranks, threads, (unsigned long long)out[0].sent,
 				      (unsigned long long)out[0].received);
 				total_sent += out[0].sent;
 			}
@@ -160,8 +167,10 @@ int main(void)
 				CHECK(a[r].nodes == b[r].nodes && a[r].time_ns == b[r].time_ns &&
 				              a[r].value == b[r].value && a[r].move == b[r].move,
 				      "rank %d twice: nodes %llu / %llu, virtual ns %llu / %llu", r,
-				      (unsigned long long)a[r].nodes, (unsigned long long)b[r].nodes,
-				      (unsigned long long)a[r].time_ns, (unsigned long long)b[r].time_ns);
+				      (unsigned long long)a[r].nodes,
+				      (unsigned long long)b[r].nodes,
+				      (unsigned long long)a[r].time_ns,
+				      (unsigned long long)b[r].time_ns);
 			/* The node limit is the sum over ranks. */
 			cutoff_limits_t nl = lim;
 			nl.nodes = 2000;

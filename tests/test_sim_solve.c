@@ -69,7 +69,8 @@ static void describe(const scase_t *c, const char *driver, char *buf, size_t n)
 {
 	if (c->pgame)
 		snprintf(buf, n,
-		         "seed %" PRIu64 ": %s x%d; pgame %d cells legal %d%% score %d seed %" PRIu64
+		         "seed %" PRIu64
+		         ": %s x%d; pgame %d cells legal %d%% score %d seed %" PRIu64
 		         "; %s; replay: test_sim_solve --seed %" PRIu64,
 		         c->seed, driver, c->threads, c->pg.cells, c->pg.legal, (int)c->pg.score,
 		         c->pg.seed, c->iterate ? "iterated" : "one search", c->seed);

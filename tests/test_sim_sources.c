@@ -158,8 +158,7 @@ static int compare(const list_t *lib, const list_t *sim, bool say)
  * The seam: who names the simulator
  * ------------------------------------------------------------------------------------- */
 
-static const char *const seam[] = { "src/base/atomic.h", "src/base/platform.h",
-	                             "src/base/pool.c" };
+static const char *const seam[] = { "src/base/atomic.h", "src/base/platform.h", "src/base/pool.c" };
 
 static bool is_seam(const char *p)
 {
@@ -250,7 +249,8 @@ int main(void)
 	       "(%d differences)\n",
 	       lib.n, nsim, bad);
 	CHECK(find(&sim, "src/sim/sched.c") >= 0, "src/sim/sched.c (the pool) is not built in");
-	CHECK(find(&sim, "src/base/pool.c") >= 0, "src/base/pool.c is not in the simulated library");
+	CHECK(find(&sim, "src/base/pool.c") >= 0,
+	      "src/base/pool.c is not in the simulated library");
 
 	/* The registry's drivers are library files, in both. */
 	for (int d = 0; d < cutoff_driver_count(); d++) {
@@ -288,7 +288,8 @@ int main(void)
 	add(&doctored, "src/sim/ybw.c");
 	CHECK(compare(&lib, &doctored, false) > 0, "a driver copied into src/sim/ is not seen");
 	doctored = files;
-	CHECK(outside_seam(&doctored, false) == 0 && (k = find(&doctored, "src/base/atomic.h")) >= 0,
+	CHECK(outside_seam(&doctored, false) == 0 &&
+	              (k = find(&doctored, "src/base/atomic.h")) >= 0,
 	      "src/base/atomic.h is a library header");
 	if (k >= 0) { /* a seam file presented as an ordinary one */
 		snprintf(doctored.path[k], PATH_MAX_LEN, "src/base/./atomic.h");

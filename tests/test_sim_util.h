@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/topo.h"
 #include "check.h"
 #include "cutoff_games.h"
 #include "oracle.h"
 #include "random.h"
 #include "sim/sim.h"
-#include "base/topo.h"
 
 /* One hwloc topology for every engine (loading one takes milliseconds); NULL where sysfs
  * is missing, and then each engine loads its own quietly. */

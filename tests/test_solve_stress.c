@@ -41,7 +41,6 @@
 #include "random.h"
 #include "sanitizer.h"
 
-
 static const int thread_counts[] = { 2, 3, 4, 8, 16 };
 
 /* What a case's searches must answer, and how to name the case in a failure. */
@@ -104,8 +103,8 @@ static void check_search(cutoff_engine_t *e, const void *root, bool iterate, con
 	unsolved += right && !r.solved;
 	CHECK(right && r.solved,
 	      "%s, %s x%d, %s, %s: rc %d value %d (want %d) bound %d solved %d depth %d", w->what,
-	      setting_name(s), threads, iterate ? "iterated" : "one search", pass, rc,
-	      (int)r.value, (int)w->value, (int)r.bound, r.solved, r.depth);
+	      setting_name(s), threads, iterate ? "iterated" : "one search", pass, rc, (int)r.value,
+	      (int)w->value, (int)r.bound, r.solved, r.depth);
 }
 
 /* A case's root under one driver setting and thread count: a cold solve then a warm one
@@ -164,8 +163,8 @@ static void pgame_case(uint64_t *rng, int index)
 	want_t w;
 	int length;
 	CHECK(cutoff_pgame_solve(game, &root, &w.value, &length) == 0, "pgame oracle");
-	snprintf(w.what, sizeof w.what, "pgame %d (%d cells, legal %d%%, seed %" PRIu64 ")",
-	         index, p.cells, p.legal, p.seed);
+	snprintf(w.what, sizeof w.what, "pgame %d (%d cells, legal %d%%, seed %" PRIu64 ")", index,
+	         p.cells, p.legal, p.seed);
 	solve_everywhere(rng, cutoff_pgame_game(game), &root, &w, 0);
 	cutoff_pgame_free(game);
 }
@@ -197,8 +196,8 @@ static void rtree_case(uint64_t *rng, int index)
 /* A position of a seeded random playout with `empty` cells left whose value the game does
  * not know without a search (not terminal: nobody wins at once, so the search has work).
  * False when the playout ended first or the position is terminal. */
-static bool connect4_position(uint64_t *rng, int empty, cutoff_connect4_state_t *st,
-                              char *moves, size_t len)
+static bool connect4_position(uint64_t *rng, int empty, cutoff_connect4_state_t *st, char *moves,
+                              size_t len)
 {
 	cutoff_connect4_start(st);
 	size_t k = 0;

@@ -39,10 +39,9 @@
 #include <time.h>
 
 #include "check.h"
-#include "cutoff.h"
 #include "core/tt_oracle.h"
+#include "cutoff.h"
 #include "sanitizer.h"
-
 
 enum {
 	TABLE_MB = 1,

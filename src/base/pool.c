@@ -67,9 +67,9 @@
 #include <stdlib.h>
 
 #include "base/atomic.h"
-#include "cutoff.h"
 #include "base/platform.h"
 #include "base/topo.h"
+#include "cutoff.h"
 
 /* While spinning: looks between two reads of the clock. */
 enum {

@@ -67,8 +67,14 @@ bool cli_cluster_check_options(const char *cmd, bool cluster, const cli_opt_t *o
 
 #ifdef CUTOFF_CLI_MPI
 
-enum { LINE_MAX_BYTES = (1 << 20) + 1, TAG_LINE = 1, TAG_END = 2 }; /* UCI's longest line */
-enum { BENCH_RANKS_MAX = 32 }; /* the most first-R clusters (bench/types.h's BENCH_MAX_RANKS) */
+enum {
+	LINE_MAX_BYTES = (1 << 20) + 1,
+	TAG_LINE = 1,
+	TAG_END = 2
+}; /* UCI's longest line */
+enum {
+	BENCH_RANKS_MAX = 32
+}; /* the most first-R clusters (bench/types.h's BENCH_MAX_RANKS) */
 
 /* A command line on its way to the other ranks (rank 0 keeps it until its sends complete). */
 typedef struct pending {
@@ -90,8 +96,8 @@ struct cli_cluster {
 	cutoff_cluster_t *cl; /* the cluster the calls use (cli_cluster_use): the world's, or
 	                         that of the first R ranks; NULL: not a member */
 	cli_cluster_opts_t opts;
-	int rank, size;       /* MPI: in the world; simulated: in cl */
-	bool warned;          /* the binding warning was given */
+	int rank, size; /* MPI: in the world; simulated: in cl */
+	bool warned;    /* the binding warning was given */
 #ifdef CUTOFF_CLI_MPI
 	cutoff_cluster_t *world;                      /* every rank's */
 	cutoff_cluster_t *first[BENCH_RANKS_MAX + 1]; /* [R]: the first R ranks' (prepared;
@@ -121,7 +127,8 @@ void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
 	    cfg->threads > topo.pus) {
 		cc->warned = true;
 		fprintf(stderr,
-		        "cutoff: warning: rank 0 may run on %d processing unit%s (mpirun binds ranks "
+		        "cutoff: warning: rank 0 may run on %d processing unit%s (mpirun binds "
+		        "ranks "
 		        "by default), fewer than its %d threads: start it with mpirun --bind-to "
 		        "none\n",
 		        topo.pus, topo.pus == 1 ? "" : "s", cfg->threads);
@@ -172,9 +179,9 @@ bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
 	cutoff_cluster_stats_t s;
 	if (!cc || cutoff_cluster_stats(cc->cl, rank, &s) < 0)
 		return false;
-	*out = (cli_rank_stats_t){ s.nodes,          s.time_s,           s.comm_s,
-		                   s.sent_entries,   s.received_entries, s.stored_entries,
-		                   s.sent_bytes,     s.tt_hits_shared };
+	*out = (cli_rank_stats_t){ s.nodes,        s.time_s,           s.comm_s,
+		                   s.sent_entries, s.received_entries, s.stored_entries,
+		                   s.sent_bytes,   s.tt_hits_shared };
 	return true;
 }
 
@@ -188,16 +195,21 @@ void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 	for (int i = 0; i < size; i++) {
 		cutoff_cluster_stats_t s;
 		cutoff_cluster_stats(cc->cl, i, &s);
-		fprintf(out, "%5d %12llu %9.0f %8.3f %6.1f %10llu %10llu %10llu %10llu %9llu %9.2f %8llu %6d\n",
-		        i, (unsigned long long)s.nodes, ratio((double)s.nodes, s.time_s) / 1e3, s.time_s,
-		        100 * ratio(s.comm_s, s.time_s), (unsigned long long)s.sent_entries,
-		        (unsigned long long)s.received_entries, (unsigned long long)s.stored_entries,
-		        (unsigned long long)s.forwarded_entries, (unsigned long long)s.dropped_entries,
-		        (double)s.sent_bytes / 1e6, (unsigned long long)s.tt_hits_shared, s.shared_depth);
+		fprintf(out,
+		        "%5d %12llu %9.0f %8.3f %6.1f %10llu %10llu %10llu %10llu %9llu %9.2f "
+		        "%8llu %6d\n",
+		        i, (unsigned long long)s.nodes, ratio((double)s.nodes, s.time_s) / 1e3,
+		        s.time_s, 100 * ratio(s.comm_s, s.time_s),
+		        (unsigned long long)s.sent_entries, (unsigned long long)s.received_entries,
+		        (unsigned long long)s.stored_entries,
+		        (unsigned long long)s.forwarded_entries,
+		        (unsigned long long)s.dropped_entries, (double)s.sent_bytes / 1e6,
+		        (unsigned long long)s.tt_hits_shared, s.shared_depth);
 	}
-	fprintf(out, "(sent, received, stored, passed on, dropped: table entries of 16 bytes; "
-	             "shared: hits on entries from\nanother rank, counted with --profile-tt-writers "
-	             "only; depth: the adaptive least depth shared)\n");
+	fprintf(out,
+	        "(sent, received, stored, passed on, dropped: table entries of 16 bytes; "
+	        "shared: hits on entries from\nanother rank, counted with --profile-tt-writers "
+	        "only; depth: the adaptive least depth shared)\n");
 }
 
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
@@ -239,15 +251,17 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 {
 	int provided = MPI_THREAD_SINGLE, initialized = 0;
 	MPI_Initialized(&initialized);
-	if (!initialized && MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+	if (!initialized &&
+	    MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 		cli_error(cmd, "--algo cluster: MPI could not be started");
 		return NULL;
 	}
 	MPI_Query_thread(&provided);
 	if (provided < MPI_THREAD_MULTIPLE) {
-		cli_error(cmd, "--algo cluster: this MPI grants thread level %d, below "
-		               "MPI_THREAD_MULTIPLE (%d), which the cluster needs: use an MPI "
-		               "built with thread support (Debian's Open MPI has it)",
+		cli_error(cmd,
+		          "--algo cluster: this MPI grants thread level %d, below "
+		          "MPI_THREAD_MULTIPLE (%d), which the cluster needs: use an MPI "
+		          "built with thread support (Debian's Open MPI has it)",
 		          provided, MPI_THREAD_MULTIPLE);
 		MPI_Finalize();
 		return NULL;
@@ -277,7 +291,6 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 		cli_error(cmd, "rank %d: cannot silence standard output", cc->rank);
 	return cc;
 }
-
 
 bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
 {
@@ -309,20 +322,11 @@ bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
 
 bool cli_cluster_use(cli_cluster_t *cc, int ranks)
 {
-	cc->cl = ranks == cc->size ? cc->world
+	cc->cl = ranks == cc->size                        ? cc->world
 	         : ranks >= 1 && ranks <= BENCH_RANKS_MAX ? cc->first[ranks]
-	                                                   : NULL;
+	                                                  : NULL;
 	return cc->cl != NULL;
 }
-
-
-
-
-
-
-
-
-
 
 int cli_cluster_size(const cli_cluster_t *cc) { return cc ? cc->size : 1; }
 
@@ -338,8 +342,6 @@ void cli_cluster_rendezvous(cli_cluster_t *cc)
 		nap_ms(1);
 	}
 }
-
-
 
 /* Frees the lines whose sends completed (all of them, waiting, when `all`). */
 static void reap(cli_cluster_t *cc, bool all)
@@ -480,7 +482,11 @@ void cli_cluster_abort(cli_cluster_t *cc, int status)
 	(void)cc;
 	exit(status ? status : 1);
 }
-void cli_cluster_send_line(cli_cluster_t *cc, const char *line) { (void)cc; (void)line; }
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line)
+{
+	(void)cc;
+	(void)line;
+}
 bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
 {
 	(void)cc;
@@ -498,7 +504,6 @@ cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
 	return NULL;
 }
 
-
 cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 {
 	(void)o;
@@ -508,14 +513,22 @@ cli_cluster_t *cli_cluster_start(const char *cmd, const cli_cluster_opts_t *o)
 	return NULL;
 }
 
-int cli_cluster_rank(const cli_cluster_t *cc) { (void)cc; return 0; }
+int cli_cluster_rank(const cli_cluster_t *cc)
+{
+	(void)cc;
+	return 0;
+}
 const char *cli_cluster_text(const cli_cluster_t *cc, char *buf, size_t size)
 {
 	(void)cc;
 	snprintf(buf, size, "none");
 	return buf;
 }
-void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg) { (void)cc; (void)cfg; }
+void cli_cluster_configure(cli_cluster_t *cc, cutoff_config_t *cfg)
+{
+	(void)cc;
+	(void)cfg;
+}
 int cli_cluster_search(cli_cluster_t *cc, cutoff_engine_t *e, const void *root,
                        const cutoff_limits_t *lim, cutoff_result_t *r, cutoff_info_fn info,
                        void *info_user)
@@ -537,7 +550,11 @@ bool cli_cluster_stats(const cli_cluster_t *cc, int rank, cli_rank_stats_t *out)
 	(void)out;
 	return false;
 }
-int cli_cluster_size(const cli_cluster_t *cc) { (void)cc; return 1; }
+int cli_cluster_size(const cli_cluster_t *cc)
+{
+	(void)cc;
+	return 1;
+}
 void cli_cluster_rendezvous(cli_cluster_t *cc) { (void)cc; }
 bool cli_cluster_prepare(cli_cluster_t *cc, const int *ranks, int n)
 {
@@ -552,8 +569,16 @@ bool cli_cluster_use(cli_cluster_t *cc, int ranks)
 	(void)ranks;
 	return false;
 }
-const char *cli_cluster_error(const cli_cluster_t *cc) { (void)cc; return ""; }
-void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out) { (void)cc; (void)out; }
+const char *cli_cluster_error(const cli_cluster_t *cc)
+{
+	(void)cc;
+	return "";
+}
+void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
+{
+	(void)cc;
+	(void)out;
+}
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
 {
 	(void)cc;
@@ -561,8 +586,16 @@ void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const cha
 	(void)key;
 }
 void cli_cluster_end(cli_cluster_t *cc) { (void)cc; }
-void cli_cluster_abort(cli_cluster_t *cc, int status) { (void)cc; exit(status); }
-void cli_cluster_send_line(cli_cluster_t *cc, const char *line) { (void)cc; (void)line; }
+void cli_cluster_abort(cli_cluster_t *cc, int status)
+{
+	(void)cc;
+	exit(status);
+}
+void cli_cluster_send_line(cli_cluster_t *cc, const char *line)
+{
+	(void)cc;
+	(void)line;
+}
 bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
 {
 	(void)cc;
@@ -570,6 +603,5 @@ bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size)
 	(void)size;
 	return false;
 }
-
 
 #endif

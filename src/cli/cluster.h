@@ -18,8 +18,8 @@
 
 /* The options of `--algo cluster`: the driver inside each rank and the exchange. */
 typedef struct cli_cluster_opts {
-	int driver;   /* index in cli_cluster_driver_names: lazysmp, abdada */
-	int exchange; /* index in cli_cluster_exchange_names: ring, all, none */
+	int driver;          /* index in cli_cluster_driver_names: lazysmp, abdada */
+	int exchange;        /* index in cli_cluster_exchange_names: ring, all, none */
 	int64_t share_depth; /* the least depth of a shared entry (cutoff_cluster_config_t's
 	                        min_depth); -1: the layer's default */
 } cli_cluster_opts_t;
@@ -40,10 +40,10 @@ extern const char *const cli_cluster_exchange_names[]; /* "ring", "all", "none",
 #define CLI_CLUSTER_USAGE                                                                          \
 	"  --algo cluster    under mpirun: every rank searches with its own engine and table,\n"   \
 	"                    sharing deep entries (docs/cluster.md); only rank 0 prints\n"         \
-	"  --cluster-driver D  the driver inside each rank: lazysmp or abdada; default lazysmp\n" \
-	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"          \
-	"  --share-depth D   cluster: the least depth of a shared entry, 0..255, raised by\n"   \
-	"                    one while batches overflow and back while they are light;\n"     \
+	"  --cluster-driver D  the driver inside each rank: lazysmp or abdada; default lazysmp\n"  \
+	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"              \
+	"  --share-depth D   cluster: the least depth of a shared entry, 0..255, raised by\n"      \
+	"                    one while batches overflow and back while they are light;\n"          \
 	"                    default 2\n"
 
 typedef struct cli_cluster cli_cluster_t;

@@ -26,7 +26,8 @@ int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator coun
 int cli_uci(int argc, char **argv);   /* cutoff uci: a UCI chess engine (uci/) */
 int cli_match(int argc, char **argv); /* cutoff match: a UCI referee for engine games (match/) */
 int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (epd.c) */
-int cli_bench(int argc, char **argv); /* cutoff bench: the scaling sweep and its report (bench/bench.c) */
+int cli_bench(int argc,
+              char **argv); /* cutoff bench: the scaling sweep and its report (bench/bench.c) */
 int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (drivers.c) */
 
 /* cutoff sim: the drivers on virtual threads (sim.c; in `cutoff` it runs cutoff-sim). */

@@ -47,10 +47,10 @@
 
 #include "args.h"
 #include "commands.h"
+#include "core/tt_oracle.h"
 #include "cutoff.h"
 #include "json.h"
 #include "report.h"
-#include "core/tt_oracle.h"
 
 static const char ttbench_usage[] =
 	"usage: cutoff ttbench [--threads N] [--mb M] [--seconds S] [--keys K] [--json]\n"

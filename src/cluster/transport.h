@@ -48,7 +48,8 @@ typedef struct cutoff_transport {
 	void (*iallreduce)(void *ctx, const void *in, void *out, int n, cutoff_dtype_t type,
 	                   cutoff_op_t op, cutoff_req_t *req);
 	/* Each rank's in[0 .. size) summed over the ranks; rank r gets element r in *out. */
-	void (*ireduce_scatter_u64)(void *ctx, const uint64_t *in, uint64_t *out, cutoff_req_t *req);
+	void (*ireduce_scatter_u64)(void *ctx, const uint64_t *in, uint64_t *out,
+	                            cutoff_req_t *req);
 	/* Each rank's `bytes` of in, every rank's into out in rank order. */
 	void (*iallgather)(void *ctx, const void *in, int bytes, void *out, cutoff_req_t *req);
 	void (*ibcast)(void *ctx, void *buf, int bytes, int root, cutoff_req_t *req);

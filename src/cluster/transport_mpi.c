@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cluster/cluster.h"
 #include "base/platform.h"
+#include "cluster/cluster.h"
 
 _Static_assert(sizeof(MPI_Request) <= sizeof(cutoff_req_t), "an MPI_Request fits a request");
 

@@ -22,9 +22,20 @@
 #include "base/platform.h"
 #include "sim/sim.h"
 
-enum { NET_MAX_RANKS = 64 };
-enum { REQ_SEND = 1, REQ_RECV = 2, REQ_COLL = 3 };
-enum { C_ALLREDUCE, C_REDSCAT, C_ALLGATHER, C_BCAST };
+enum {
+	NET_MAX_RANKS = 64
+};
+enum {
+	REQ_SEND = 1,
+	REQ_RECV = 2,
+	REQ_COLL = 3
+};
+enum {
+	C_ALLREDUCE,
+	C_REDSCAT,
+	C_ALLGATHER,
+	C_BCAST
+};
 
 typedef struct msg {
 	int src, dest, tag, bytes;
@@ -104,10 +115,7 @@ static bool grow(void **p, int *cap, int need, size_t size)
 	return true;
 }
 
-static void oom(void)
-{
-	abort(); /* the simulator cannot go on without its network */
-}
+static void oom(void) { abort(); /* the simulator cannot go on without its network */ }
 
 /* ---- the barrier and the exchange ---------------------------------------------------- */
 
@@ -210,7 +218,9 @@ static void t_isend(void *ctx, const void *buf, int bytes, int dest, int tag, cu
 	sync_rank(rs);
 	if (!grow((void **)&rs->out, &rs->capout, rs->nout + 1, sizeof(msg_t)))
 		oom();
-	msg_t m = { rs->rank, dest, tag, bytes, cutoff_now_ns(), rs->seq++, malloc((size_t)bytes + 1) };
+	msg_t m = {
+		rs->rank, dest, tag, bytes, cutoff_now_ns(), rs->seq++, malloc((size_t)bytes + 1)
+	};
 	if (!m.data)
 		oom();
 	memcpy(m.data, buf, (size_t)bytes);
@@ -232,13 +242,13 @@ static void t_irecv(void *ctx, void *buf, int bytes, int tag, cutoff_req_t *req)
 }
 
 /* Element i of an allreduce of type T: every rank's, combined in rank order. */
-#define REDUCE_ELEMENT(T, n, c, i, op, dst)                                                         \
+#define REDUCE_ELEMENT(T, n, c, i, op, dst)                                                        \
 	do {                                                                                       \
 		T acc_ = 0;                                                                        \
 		for (int q_ = 0; q_ < (n)->ranks; q_++) {                                          \
 			T v_;                                                                      \
-			memcpy(&v_, (c)->part[q_].in + (size_t)(i) * 8, 8);                       \
-			acc_ = q_ == 0                ? v_                                         \
+			memcpy(&v_, (c)->part[q_].in + (size_t)(i)*8, 8);                          \
+			acc_ = q_ == 0                 ? v_                                        \
 			       : (op) == CUTOFF_OP_SUM ? acc_ + v_                                 \
 			       : (op) == CUTOFF_OP_MIN ? (v_ < acc_ ? v_ : acc_)                   \
 			                               : (v_ > acc_ ? v_ : acc_);                  \
@@ -273,8 +283,8 @@ static void copy_result(const cutoff_net_t *n, int rank, const coll_t *c)
 	}
 	case C_ALLGATHER:
 		for (int q = 0; q < n->ranks; q++)
-			memcpy((unsigned char *)me->out + (size_t)q * (size_t)me->bytes, c->part[q].in,
-			       (size_t)me->bytes);
+			memcpy((unsigned char *)me->out + (size_t)q * (size_t)me->bytes,
+			       c->part[q].in, (size_t)me->bytes);
 		break;
 	case C_BCAST:
 		if (rank != me->root)

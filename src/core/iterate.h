@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cutoff.h"
 #include "core/search.h"
+#include "cutoff.h"
 
 /*
  * One search as the drivers' jobs see it: written by the engine before the pool starts
@@ -23,9 +23,9 @@ typedef struct cutoff_job {
 	cutoff_searcher_t *searchers; /* searchers[i] belongs to thread i */
 	cutoff_result_t *results;     /* results[i] is written by thread i */
 	cutoff_control_t *control;
-	void *driver;                 /* the driver's state */
-	uint64_t t0;                  /* the search's start, cutoff_now_ns() */
-	cutoff_info_fn info;          /* called by thread 0 after each iteration but the last */
+	void *driver;        /* the driver's state */
+	uint64_t t0;         /* the search's start, cutoff_now_ns() */
+	cutoff_info_fn info; /* called by thread 0 after each iteration but the last */
 	void *info_user;
 } cutoff_job_t;
 
@@ -48,8 +48,7 @@ void cutoff_iterate(const cutoff_job_t *job, int index, cutoff_skip_fn skips, bo
 int cutoff_final_depth(const cutoff_limits_t *lim);
 
 /* True when an iteration at `depth` has proven its value for good (iterate.c). */
-bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound,
-                        int depth);
+bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound, int depth);
 
 /*
  * Of `threads` results of threads that each ran their own iterative deepening, the one to

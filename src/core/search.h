@@ -13,10 +13,10 @@
 #include <stddef.h>
 
 #include "base/atomic.h"
-#include "cutoff.h"
 #include "base/platform.h"
 #include "core/share.h"
 #include "core/tt.h"
+#include "cutoff.h"
 
 enum {
 	CUTOFF_HISTORY_SIZE = 4096

@@ -40,9 +40,9 @@
 #include <stdbool.h>
 
 #include "base/log.h"
-#include "cutoff.h"
 #include "core/iterate.h"
 #include "core/search.h"
+#include "cutoff.h"
 
 typedef struct cutoff_driver_ops {
 	const char *name;        /* the word the command line and UCI use */

@@ -82,8 +82,8 @@
 #include <string.h>
 
 #include "base/atomic.h"
-#include "drivers/driver.h"
 #include "base/platform.h"
+#include "drivers/driver.h"
 
 /*
  * A split point: one node whose younger brothers are searched by several threads. Made
@@ -133,17 +133,17 @@ enum {
 };
 
 typedef struct ybw_thread {
-	void *assigned;          /* cutoff_split_t *: booked for it, or NULL (atomic) */
-	int state;               /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
-	cutoff_split_t *waiting; /* a helpful master's own split point, under ybw->lock */
-	int nsplits;             /* owner only */
-	cutoff_split_t *splits;  /* CUTOFF_MAX_PLY split points, owner only */
-	uint32_t *move_nodes;    /* CUTOFF_MAX_PLY rows of max_moves, one per split point
+	void *assigned;           /* cutoff_split_t *: booked for it, or NULL (atomic) */
+	int state;                /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
+	cutoff_split_t *waiting;  /* a helpful master's own split point, under ybw->lock */
+	int nsplits;              /* owner only */
+	cutoff_split_t *splits;   /* CUTOFF_MAX_PLY split points, owner only */
+	uint32_t *move_nodes;     /* CUTOFF_MAX_PLY rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
-	int *booked;             /* book_helpers' list of the threads it booked (at most
+	int *booked;              /* book_helpers' list of the threads it booked (at most
 	                            max_helpers), owner only */
-	cutoff_park_t park;      /* where the thread sleeps in wait_for_work (platform.h) */
-	long preemptions;        /* its involuntary context switches at its last long wait */
+	cutoff_park_t park;       /* where the thread sleeps in wait_for_work (platform.h) */
+	long preemptions;         /* its involuntary context switches at its last long wait */
 	uint64_t contended_until; /* until then (ns) its waits sleep without spinning */
 } __attribute__((aligned(64))) ybw_thread_t;
 
@@ -210,9 +210,9 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		if (CUTOFF_PROFILING)
 			y->t[i].move_nodes =
 				malloc(sizeof(uint32_t) * CUTOFF_MAX_PLY * (size_t)game->max_moves);
-		y->t[i].booked = malloc(sizeof(int) * (size_t)(threads < y->max_helpers
-		                                                       ? threads
-		                                                       : y->max_helpers));
+		y->t[i].booked =
+			malloc(sizeof(int) *
+		               (size_t)(threads < y->max_helpers ? threads : y->max_helpers));
 		if (!y->t[i].splits || !y->t[i].booked ||
 		    (CUTOFF_PROFILING && !y->t[i].move_nodes)) {
 			destroy(y);

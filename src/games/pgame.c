@@ -92,8 +92,7 @@ static cutoff_pgame_state_t pgame_child(const cutoff_pgame_params_t *p,
 	return c;
 }
 
-static int pgame_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves,
-                           int32_t *hints)
+static int pgame_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
 {
 	const cutoff_pgame_t *g = ctx;
 	cutoff_pgame_state_t s = pgame_load(state);

@@ -83,7 +83,9 @@ static inline cutoff_rtree_state_t rtree_load(const void *state)
 static inline cutoff_rtree_state_t rtree_child(const cutoff_rtree_params_t *p,
                                                const cutoff_rtree_state_t *s, uint32_t i)
 {
-	cutoff_rtree_state_t c = {.hash = rtree_child_hash(s->hash, i), .ply = s->ply + 1, .sum = 0};
+	cutoff_rtree_state_t c = { .hash = rtree_child_hash(s->hash, i),
+		                   .ply = s->ply + 1,
+		                   .sum = 0 };
 	if (p->model == CUTOFF_RTREE_INCREMENTAL)
 		c.sum = -(s->sum + rtree_draw(p, c.hash));
 	return c;
@@ -182,8 +184,9 @@ static bool rtree_play_null(const void *ctx, const void *state, void *child)
 {
 	(void)ctx;
 	cutoff_rtree_state_t s = rtree_load(state);
-	cutoff_rtree_state_t c = {
-		.hash = rtree_name_mix(s.hash ^ UINT64_C(0x6e756c6c6d6f7665)), .ply = s.ply + 1, .sum = -s.sum};
+	cutoff_rtree_state_t c = { .hash = rtree_name_mix(s.hash ^ UINT64_C(0x6e756c6c6d6f7665)),
+		                   .ply = s.ply + 1,
+		                   .sum = -s.sum };
 	memcpy(child, &c, sizeof c);
 	return true;
 }
@@ -244,10 +247,12 @@ static bool rtree_params_valid(const cutoff_rtree_params_t *p)
 		return false;
 	if (p->value_min <= -CUTOFF_WIN_MIN || p->value_max >= CUTOFF_WIN_MIN)
 		return false;
-	if (p->noisy_step < 0 || ((p->noisy_step > 0 || p->null_moves) && p->model != CUTOFF_RTREE_INCREMENTAL))
+	if (p->noisy_step < 0 ||
+	    ((p->noisy_step > 0 || p->null_moves) && p->model != CUTOFF_RTREE_INCREMENTAL))
 		return false;
 	if (p->model == CUTOFF_RTREE_INCREMENTAL) {
-		int64_t step = p->value_max > -(int64_t)p->value_min ? p->value_max : -(int64_t)p->value_min;
+		int64_t step = p->value_max > -(int64_t)p->value_min ? p->value_max
+		                                                     : -(int64_t)p->value_min;
 		if (step * p->depth >= CUTOFF_WIN_MIN)
 			return false;
 	} else if (p->model != CUTOFF_RTREE_IID) {
@@ -296,10 +301,7 @@ cutoff_rtree_t *cutoff_rtree_new(const cutoff_rtree_params_t *params, int *err)
 	return tree;
 }
 
-void cutoff_rtree_free(cutoff_rtree_t *tree)
-{
-	free(tree);
-}
+void cutoff_rtree_free(cutoff_rtree_t *tree) { free(tree); }
 
 const cutoff_game_t *cutoff_rtree_game(const cutoff_rtree_t *tree)
 {

@@ -38,15 +38,9 @@ static inline cutoff_ttt_state_t ttt_load(const void *state)
 	return s;
 }
 
-static inline int ttt_count(uint16_t mask)
-{
-	return __builtin_popcount(mask);
-}
+static inline int ttt_count(uint16_t mask) { return __builtin_popcount(mask); }
 
-static inline bool ttt_x_to_move(cutoff_ttt_state_t s)
-{
-	return ttt_count(s.x) == ttt_count(s.o);
-}
+static inline bool ttt_x_to_move(cutoff_ttt_state_t s) { return ttt_count(s.x) == ttt_count(s.o); }
 
 static bool ttt_has_line(uint16_t mask)
 {
@@ -134,10 +128,7 @@ static const cutoff_game_t ttt_game = {
 	.play_null = NULL,
 };
 
-const cutoff_game_t *cutoff_ttt_game(void)
-{
-	return &ttt_game;
-}
+const cutoff_game_t *cutoff_ttt_game(void) { return &ttt_game; }
 
 void cutoff_ttt_start(cutoff_ttt_state_t *state)
 {

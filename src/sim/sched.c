@@ -51,11 +51,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cutoff.h"
 #include "base/platform.h"
 #include "base/pool.h"
-#include "sim/sched.h"
+#include "cutoff.h"
 #include "sim/fiber.h"
+#include "sim/sched.h"
 
 _Thread_local cutoff_sim_run_t *cutoff_sim_self;
 

@@ -40,7 +40,8 @@ typedef struct cutoff_sim_model {
 	uint64_t start;          /* from the pool's hand-over to a worker running, and back */
 	uint64_t quantum;        /* a thread may run this far ahead of the earliest other */
 	uint64_t net_latency;    /* a simulated cluster's message, from send to deliverable */
-	uint64_t net_epoch;      /* its ranks meet every this much virtual time (cluster/transport_sim.h) */
+	uint64_t
+		net_epoch; /* its ranks meet every this much virtual time (cluster/transport_sim.h) */
 } cutoff_sim_model_t;
 
 /* The model's fields by name, for the files and the reports (sim/model.c). */

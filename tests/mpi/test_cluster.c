@@ -44,7 +44,7 @@ static int rank, size, checks, failures;
 		checks++;                                                                          \
 		if (!(cond)) {                                                                     \
 			failures++;                                                                \
-			fprintf(stderr, "FAIL rank %d %s:%d: ", rank, __FILE__, __LINE__);        \
+			fprintf(stderr, "FAIL rank %d %s:%d: ", rank, __FILE__, __LINE__);         \
 			fprintf(stderr, __VA_ARGS__);                                              \
 			fprintf(stderr, "\n");                                                     \
 		}                                                                                  \
@@ -110,14 +110,16 @@ static void test_trees(cutoff_cluster_t *cl, cutoff_driver_t driver, int threads
 		lim.depth = p.depth;
 		lim.iterate = true;
 		int rc = cutoff_cluster_search(cl, e, &root, &lim, &result, NULL, NULL);
-		CHECK(rc == 0, "%s tree %d: %s (%s)", name, t, cutoff_strerror(rc), cutoff_cluster_error(cl));
-		CHECK(result.value == truth && result.bound == CUTOFF_BOUND_EXACT && !result.stopped,
+		CHECK(rc == 0, "%s tree %d: %s (%s)", name, t, cutoff_strerror(rc),
+		      cutoff_cluster_error(cl));
+		CHECK(result.value == truth && result.bound == CUTOFF_BOUND_EXACT &&
+		              !result.stopped,
 		      "%s tree %d (b %d, d %d): %d, want %d exact", name, t, p.branching, p.depth,
 		      result.value, truth);
 		cutoff_rtree_state_t child;
 		g->play(g->ctx, &root, result.best_move, &child);
-		CHECK(-cutoff_rtree_value(tree, &child) == truth, "%s tree %d: the move keeps the value",
-		      name, t);
+		CHECK(-cutoff_rtree_value(tree, &child) == truth,
+		      "%s tree %d: the move keeps the value", name, t);
 		CHECK(same_everywhere(result.best_move) && same_everywhere(result.value),
 		      "%s tree %d: every rank answers the same", name, t);
 		add_traffic(cl);
@@ -139,8 +141,10 @@ static void test_trees(cutoff_cluster_t *cl, cutoff_driver_t driver, int threads
 			nl.beta = v + k * 3;
 			cutoff_engine_clear(e);
 			rc = cutoff_cluster_search(cl, e, &root, &nl, &result, NULL, NULL);
-			bool side = nl.beta <= v ? result.value >= nl.beta : result.value <= nl.alpha;
-			CHECK(rc == 0 && side && (nl.beta <= v ? result.value <= v : result.value >= v),
+			bool side =
+				nl.beta <= v ? result.value >= nl.beta : result.value <= nl.alpha;
+			CHECK(rc == 0 && side &&
+			              (nl.beta <= v ? result.value <= v : result.value >= v),
 			      "%s tree %d: window (%d, %d) at depth %d gave %d, serial %d", name, t,
 			      nl.alpha, nl.beta, nl.depth, result.value, v);
 		}
@@ -306,8 +310,10 @@ static void test_null(void)
 	cutoff_cluster_config_default(&c);
 	c.batch = 8;
 	int err = 0;
-	CHECK(!cutoff_cluster_new(MPI_COMM_WORLD, &c, &err) && err == CUTOFF_EINVAL, "batch 8 refused");
-	CHECK(cutoff_cluster_rank(NULL) == -1 && cutoff_cluster_size(NULL) == -1, "rank, size of NULL");
+	CHECK(!cutoff_cluster_new(MPI_COMM_WORLD, &c, &err) && err == CUTOFF_EINVAL,
+	      "batch 8 refused");
+	CHECK(cutoff_cluster_rank(NULL) == -1 && cutoff_cluster_size(NULL) == -1,
+	      "rank, size of NULL");
 	CHECK(cutoff_cluster_configure(NULL, NULL) == CUTOFF_EINVAL, "configure(NULL)");
 	CHECK(cutoff_cluster_search(NULL, NULL, NULL, NULL, NULL, NULL, NULL) == CUTOFF_EINVAL,
 	      "search(NULL)");

@@ -34,7 +34,10 @@ static void check(int rank, int ok, const char *what)
 	}
 }
 
-static uint64_t key_of(int rank, int i) { return (uint64_t)rank * 0x9e3779b97f4a7c15u + (uint64_t)i; }
+static uint64_t key_of(int rank, int i)
+{
+	return (uint64_t)rank * 0x9e3779b97f4a7c15u + (uint64_t)i;
+}
 
 int main(int argc, char **argv)
 {

@@ -128,10 +128,7 @@ static bool game_play_null(const void *ctx, const void *state, void *child)
 	return true;
 }
 
-static bool game_in_check(const void *ctx, const void *state)
-{
-	return chess_in_check(ctx, state);
-}
+static bool game_in_check(const void *ctx, const void *state) { return chess_in_check(ctx, state); }
 
 /* Plies since the last capture or pawn move: how far back a repetition may lie. */
 static int game_reversible(const void *ctx, const void *state)
