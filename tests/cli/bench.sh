@@ -504,6 +504,46 @@ else
 	fail "--replace with an edited list: exit $status: $(show "$stderr")"
 fi
 
+# A Stockfish that hangs, or dies, ends the bench with one line naming what it waited for,
+# within --stockfish-timeout, and leaves no process behind (its process group is killed:
+# the sleep it started goes too). Each run is bounded by `timeout`, so that a bench that
+# waits for ever (as it did before the UCI client had deadlines) fails instead of hanging.
+fake_sf() { # NAME BODY: a fake engine, its input loop's cases
+	printf '#!/bin/bash\n# %s\nwhile read -r line; do\n\tcase $line in\n%s\n\tquit) exit 0 ;;\n\tesac\ndone\n' \
+		"$1" "$2" >"$tmp/$1"
+	chmod +x "$tmp/$1"
+}
+fake_sf sf-mute '*) sleep 1000 ;;'
+fake_sf sf-no-bestmove 'uci) echo "id name Stuck"; echo uciok ;;
+isready) echo readyok ;;
+go*) sleep 1000 ;;'
+fake_sf sf-dies 'uci) echo "id name Dies"; echo uciok ;;
+isready) echo readyok ;;
+go*) exit 3 ;;'
+for sf in sf-mute:"said nothing for 1 s, waiting for uciok" \
+	sf-no-bestmove:"said nothing for 1 s, waiting for bestmove" \
+	sf-dies:"exited with status 3, waiting for bestmove"; do
+	name=${sf%%:*} want=${sf#*:}
+	start=$SECONDS
+	status=0
+	timeout 60 "$cutoff" bench --workload chess --positions 1 --threads 1 --repeat 1 \
+		--drivers serial --quality-ms 0 --plot none --no-progress --stockfish "$tmp/$name" \
+		--stockfish-timeout 1 --out "$tmp/$name-report" >"$tmp/out" 2>"$tmp/err" || status=$?
+	took=$((SECONDS - start))
+	left=$(pgrep -f "$tmp/$name" || true)
+	errline=$(grep -v 'warning: --threads' "$tmp/err" || true)
+	if [ "$status" -eq 124 ]; then
+		fail "stockfish $name: the bench still waited after 60 s"
+	elif [ "$status" -eq 0 ] || ! one_line "$errline"$'\n' || [[ $errline != *"$want"* ]]; then
+		fail "stockfish $name: exit $status, stderr $(show "$(cat "$tmp/err")")"
+	elif [ -n "$left" ]; then
+		fail "stockfish $name: processes left: $left"
+		kill -9 $left 2>/dev/null
+	else
+		ok "stockfish $name: exit $status in ${took} s, nothing left: $errline"
+	fi
+done
+
 run bench --help
 if [ "$status" -eq 0 ] && [[ $stdout == usage:* ]] && [ -z "$stderr" ] &&
 	[[ $stdout == *"--profile-tt-writers"*"6 to 10 %"* ]] && [[ $stdout == *"--hog N"* ]] &&

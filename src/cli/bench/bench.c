@@ -105,6 +105,9 @@ static const char bench_usage[] =
 	"                    depth, 1..10, when the position has no reference; default 2\n"
 	"  --stockfish S     the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the\n"
 	"                    PATH, /usr/games/stockfish) or 'off'; default auto\n"
+	"  --stockfish-timeout S  the longest Stockfish may stay silent, in an answer or\n"
+	"                    a search, before the bench ends with an error, 1..3600 s;\n"
+	"                    default 60\n"
 	"  --out DIR         the report folder, made when it is not there, checked before\n"
 	"                    the sweep; default bench-report-YYYYMMDD-HHMMSS. A folder that\n"
 	"                    holds a report is refused, unless --replace\n"
@@ -557,6 +560,7 @@ static void default_options(bench_t *b, bench_opts_t *o)
 	memset(o, 0, sizeof(*o));
 	o->workload = "chess,connect4,rtree";
 	o->stockfish = b->sim ? "off" : "auto";
+	b->stockfish_timeout_s = 60;
 	o->repeat = b->sim ? 1 : 5;
 	o->rb = 8;
 	o->rd = 11;
@@ -608,6 +612,11 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		  .min = 1,
 		  .max = 10 },
 		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
+		{ .name = "stockfish-timeout",
+		  .kind = CLI_INT,
+		  .dest.i = &b->stockfish_timeout_s,
+		  .min = 1,
+		  .max = 3600 },
 		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->out_dir },
 		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->replace },
 		{ .name = "plot",

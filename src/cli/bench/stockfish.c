@@ -10,26 +10,22 @@
  * threads against one thread of itself: time to depth, node rate, nodes. Times are the
  * `time` field of its last `info depth D` line (milliseconds), nodes its `nodes` field.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "args.h"
 #include "bench/common.h"
 #include "bench/stockfish.h"
+#include "uci_client.h"
 
-static bool executable(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
+enum {
+	NS_PER_S = 1000000000,
+	QUIT_GRACE_MS = 500 /* from quit to SIGKILL */
+};
 
 const char *bench_sf_find(const char *opt, char *buf, size_t size)
 {
@@ -37,118 +33,113 @@ const char *bench_sf_find(const char *opt, char *buf, size_t size)
 		return NULL;
 	if (opt && strcmp(opt, "auto") != 0) {
 		snprintf(buf, size, "%s", opt);
-		return executable(buf) ? buf : NULL;
+		return uci_client_executable(buf) ? buf : NULL;
 	}
 	const char *env = getenv("STOCKFISH");
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
-		return executable(buf) ? buf : NULL;
+		return uci_client_executable(buf) ? buf : NULL;
 	}
-	const char *path = getenv("PATH");
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-		if (n > 0 && (int)n < (int)size - 12) {
-			snprintf(buf, size, "%.*s/stockfish", (int)n, path);
-			if (executable(buf))
-				return buf;
-		}
-		path += n + (path[n] == ':');
-	}
-	snprintf(buf, size, "/usr/games/stockfish");
-	return executable(buf) ? buf : NULL;
+	return uci_client_find("stockfish", buf, size);
 }
 
+/* Stockfish's process, and SIGPIPE as it was before it started (ignored meanwhile, so
+ * that a Stockfish that dies shows up as a failed write, not as the bench's death). */
 typedef struct sf {
-	pid_t pid;
-	FILE *to, *from;
+	bench_t *b;
+	uci_client_t c;
+	struct sigaction old_pipe;
 } sf_t;
+
+/* The deadline of the next answer: --stockfish-timeout from now. */
+static int64_t sf_deadline(const sf_t *s)
+{
+	return (int64_t)cli_now_ns() + s->b->stockfish_timeout_s * NS_PER_S;
+}
 
 static bool sf_send(sf_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool sf_send(sf_t *s, const char *fmt, ...)
 {
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(s->to, fmt, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputc('\n', s->to);
-	return fflush(s->to) == 0;
+	return n >= 0 && (size_t)n < sizeof(line) &&
+	       uci_client_send(&s->c, line, sf_deadline(s)) == 0;
 }
 
-/* Reads lines until one starts with `word`; false at the end of the stream. */
-static bool sf_wait(sf_t *s, const char *word, char *line, size_t size)
+/* The next line, within --stockfish-timeout; false after one line on stderr that says
+ * what went wrong (silent too long, or ended, and how). */
+static bool sf_read(sf_t *s, const char *waiting_for, char **line)
+{
+	switch (uci_client_read(&s->c, sf_deadline(s), line)) {
+	case UCI_LINE_OK:
+		return true;
+	case UCI_LINE_TIMEOUT:
+		cli_error(s->b->cmd,
+		          "stockfish (%s) said nothing for %" PRId64 " s, waiting for %s "
+		          "(--stockfish-timeout)",
+		          s->b->stockfish, s->b->stockfish_timeout_s, waiting_for);
+		return false;
+	default: {
+		char how[128];
+		uci_client_describe_end(&s->c, how, sizeof(how));
+		cli_error(s->b->cmd, "stockfish (%s) %s, waiting for %s", s->b->stockfish, how,
+		          waiting_for);
+		return false;
+	}
+	}
+}
+
+/* Reads lines until one starts with `word`; false after one line on stderr. */
+static bool sf_wait(sf_t *s, const char *word)
 {
 	size_t n = strlen(word);
-	while (fgets(line, (int)size, s->from)) {
+	char *line;
+	while (sf_read(s, word, &line))
 		if (strncmp(line, word, n) == 0)
 			return true;
-	}
 	return false;
 }
 
 static void sf_close(sf_t *s)
 {
-	if (s->to) {
-		sf_send(s, "quit");
-		fclose(s->to);
-	}
-	if (s->from)
-		fclose(s->from);
-	if (s->pid > 0)
-		waitpid(s->pid, NULL, 0);
-	memset(s, 0, sizeof(*s));
+	uci_client_free(&s->c);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 }
 
 static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 {
-	int in[2], out[2];
-	char line[512];
 	memset(s, 0, sizeof(*s));
-	if (pipe(in) < 0 || pipe(out) < 0) {
-		cli_error(b->cmd, "stockfish: cannot make a pipe: %s", strerror(errno));
-		return false;
-	}
-	s->pid = fork();
-	if (s->pid < 0) {
-		cli_error(b->cmd, "stockfish: cannot fork: %s", strerror(errno));
-		return false;
-	}
-	if (s->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0)
-			dup2(null, 2);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		execl(b->stockfish, b->stockfish, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	s->to = fdopen(in[1], "w");
-	s->from = fdopen(out[0], "r");
-	if (!s->to || !s->from) {
+	s->b = b;
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &s->old_pipe);
+	if (uci_client_init(&s->c, NULL) != 0) {
+		cli_error(b->cmd, "stockfish: out of memory");
 		sf_close(s);
 		return false;
 	}
-	if (!sf_send(s, "uci")) {
+	char why[256], *argv[] = { (char *)b->stockfish, NULL }, *line;
+	uci_start_t st = uci_client_start(&s->c, argv, -1, why, sizeof(why));
+	if (st != UCI_START_OK) {
+		cli_error(b->cmd, "stockfish (%s): %s%s", b->stockfish,
+		          st == UCI_START_CANNOT_RUN ? "cannot run it: " : "", why);
 		sf_close(s);
 		return false;
 	}
-	while (fgets(line, sizeof(line), s->from)) {
-		if (strncmp(line, "id name ", 8) == 0) {
-			line[strcspn(line, "\r\n")] = '\0';
+	bool ok = sf_send(s, "uci");
+	while (ok && (ok = sf_read(s, "uciok", &line)) && strncmp(line, "uciok", 5) != 0)
+		if (strncmp(line, "id name ", 8) == 0)
 			snprintf(b->stockfish_name, sizeof(b->stockfish_name), "%.90s", line + 8);
-		}
-		if (strncmp(line, "uciok", 5) == 0)
-			break;
+	if (ok &&
+	    !(sf_send(s, "setoption name Threads value %d", threads) &&
+	      sf_send(s, "setoption name Hash value %zu", hash_mb) && sf_send(s, "isready"))) {
+		cli_error(b->cmd, "stockfish (%s) does not read its input", b->stockfish);
+		ok = false;
 	}
-	if (!sf_send(s, "setoption name Threads value %d", threads) ||
-	    !sf_send(s, "setoption name Hash value %zu", hash_mb) || !sf_send(s, "isready") ||
-	    !sf_wait(s, "readyok", line, sizeof(line))) {
-		cli_error(b->cmd, "stockfish (%s) does not answer as a UCI engine", b->stockfish);
+	if (!ok || !sf_wait(s, "readyok")) {
 		sf_close(s);
 		return false;
 	}
@@ -177,18 +168,19 @@ static bool parse_info(const char *line, sf_info_t *info)
 }
 
 /* Searches `fen` to `depth` (or, when target_s > 0, until an iteration has taken at least
- * target_s: then *info is that iteration). */
+ * target_s: then *info is that iteration). False after one line on stderr. */
 static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_t *info, char *best,
                   size_t best_size)
 {
-	char line[4096];
+	char *line;
 	memset(info, 0, sizeof(*info));
-	if (!sf_send(s, "ucinewgame") || !sf_send(s, "isready") ||
-	    !sf_wait(s, "readyok", line, sizeof(line)) || !sf_send(s, "position fen %s", fen) ||
-	    !sf_send(s, "go depth %d", depth))
+	if (!sf_send(s, "ucinewgame") || !sf_send(s, "isready") || !sf_wait(s, "readyok") ||
+	    !sf_send(s, "position fen %s", fen) || !sf_send(s, "go depth %d", depth)) {
+		cli_error(s->b->cmd, "stockfish (%s) stopped answering", s->b->stockfish);
 		return false;
+	}
 	bool stopped = false;
-	while (fgets(line, sizeof(line), s->from)) {
+	while (sf_read(s, "bestmove", &line)) {
 		sf_info_t i;
 		if (parse_info(line, &i) && !stopped) {
 			*info = i;
@@ -201,6 +193,10 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 			if (best)
 				snprintf(best, best_size, "%.*s", (int)strcspn(line + 9, " \r\n"),
 				         line + 9);
+			if (info->depth <= 0)
+				cli_error(s->b->cmd,
+				          "stockfish (%s) answered with no completed iteration",
+				          s->b->stockfish);
 			return info->depth > 0;
 		}
 	}
@@ -223,9 +219,7 @@ bool bench_sf_calibrate(bench_t *b, const double *target_s)
 		               i + 1, w->nitems, target_s[i]);
 		sf_info_t info;
 		ok = sf_go(&s, it->text, 60, target_s[i], &info, NULL, 0);
-		if (!ok)
-			cli_error(b->cmd, "stockfish (%s) stopped answering", b->stockfish);
-		else
+		if (ok)
 			it->sf_depth = info.depth;
 	}
 	sf_close(&s);
@@ -244,10 +238,8 @@ bool bench_sf_run(bench_t *b, bench_run_t *run)
 		sf_info_t info;
 		char best[16] = "";
 		ok = sf_go(&s, it->text, it->sf_depth, 0, &info, best, sizeof(best));
-		if (!ok) {
-			cli_error(b->cmd, "stockfish (%s) stopped answering", b->stockfish);
+		if (!ok)
 			break;
-		}
 		double t = (double)info.time_ms / 1000.0;
 		run->time_s += t;
 		run->counters.nodes += info.nodes;

@@ -278,10 +278,11 @@ typedef struct bench {
 	int cores, pus, packages, numa;
 	int64_t quality_ms;
 	int placement;
-	bool profiled;           /* cutoff_profile_available() */
-	bool tt_writers;         /* --profile-tt-writers: config.profile_tt_writers on */
-	cutoff_config_t options; /* the drivers' options (cutoff_config_get_option) */
-	const char *stockfish;   /* the binary, or NULL */
+	bool profiled;               /* cutoff_profile_available() */
+	bool tt_writers;             /* --profile-tt-writers: config.profile_tt_writers on */
+	cutoff_config_t options;     /* the drivers' options (cutoff_config_get_option) */
+	const char *stockfish;       /* the binary, or NULL */
+	int64_t stockfish_timeout_s; /* the longest Stockfish may stay silent (seconds) */
 	char stockfish_name[96];
 	const char *out_dir;
 	bool replace; /* --replace: an earlier report in out_dir is removed (folder.c) */

@@ -1,47 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * engine.c — one engine of `cutoff match` as a child process: its command split into
- * words, the process started with pipes on its stdin and stdout (stderr goes to --log or
- * /dev/null), lines written and read with deadlines, the UCI handshake (uci, uciok, the
- * --option values checked against what the engine declared, isready, readyok, and the
- * engine's rejections of its options in between), and its end (quit, a short wait,
- * SIGKILL to its process group).
+ * engine.c — one engine of `cutoff match`: its command split into words, its process (a
+ * uci_client_t: started, spoken to with deadlines, ended with its process group; the
+ * client's invariants are in uci_client.h), the UCI handshake (uci, uciok, the --option
+ * values checked against what the engine declared, isready, readyok, and the engine's
+ * rejections of its options in between), and its end (quit, a short wait, SIGKILL).
  *
- * Owns, per engine_t: the process (pid, the two pipe ends, both non-blocking and
- * close-on-exec so that no engine inherits the other's), the read buffer, the names of
- * the options the engine declared and its lines rejecting them. Invariants: pid is 0
- * exactly when no process is held (it is reaped before pid is cleared, so no zombie
- * outlives a stop); the engine leads a process group of its own, registered with the
- * match's reaper (reaper.c) from its fork until it is reaped, and that group is killed
- * before the engine is reaped (while its pid cannot be reused), so that nothing it
- * started outlives it; `to` and `from` are -1 when closed; rbuf[rpos..rlen) is what was
- * read and not yet handed out, and a line longer than the buffer is dropped whole
- * (`skipping` until its newline).
+ * Owns, per engine_t: the client, the names of the options the engine declared and its
+ * lines rejecting them. The client's hooks tie it to the match: every line to the log
+ * (log.c), and the process group to the match's reaper (reaper.c) from its start until
+ * it is reaped, the start inside the reaper's lock, so that a signal to the match either
+ * finds the new engine registered or stops it from being started.
  *
  * Threads. With --concurrency each slot's engines are used by that slot's thread alone
- * (slots.c); nothing here is shared but the log (log.c locks it). Slots start their
- * engines again after a fault on their own threads, so forks may run side by side: every
- * pipe is made close-on-exec atomically (pipe2), so that a fork on another thread cannot
- * hand one engine's pipe to another, and the child makes only async-signal-safe calls
- * until exec. A fork happens inside the reaper's lock, so that a signal to the match
- * either finds the new engine registered or stops it from being started.
- *
- * A read or write never blocks past its deadline: every wait is a poll() bounded by it.
+ * (slots.c); nothing here is shared but the log (log.c locks it) and the reaper (locked).
  * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
  * failed write, never as the referee's death.
  */
-#define _GNU_SOURCE /* pipe2 */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "referee.h"
 
@@ -108,121 +87,41 @@ bad:
 	return -1;
 }
 
-/* Hands out the next whole line held (without its newline or a trailing \r), or false. */
-static bool take_line(engine_t *e, char **line)
+/* The client's hooks: the referee's log and reaper (engine_t's own). */
+static void hook_line(void *user, const char *dir, const char *text, size_t n)
 {
-	for (;;) {
-		char *start = e->rbuf + e->rpos;
-		char *nl = memchr(start, '\n', e->rlen - e->rpos);
-		if (!nl)
-			return false;
-		size_t n = (size_t)(nl - start);
-		e->rpos += n + 1;
-		if (e->skipping) {
-			e->skipping = false;
-			continue;
-		}
-		if (n > 0 && start[n - 1] == '\r')
-			n--;
-		start[n] = '\0';
-		match_log_line(e->log, e->slot, e->id, "<", start, n);
-		*line = start;
-		return true;
-	}
+	const engine_t *e = user;
+	match_log_line(e->log, e->slot, e->id, dir, text, n);
 }
-
-/* One poll() of up to `ms` and one read(): 1 when data came (e->rtime set), 0 when none,
- * -1 at the end of the engine's output. */
-static int fill(engine_t *e, int ms)
+static void hook_enter(void *user) { match_reaper_enter(((engine_t *)user)->reaper); }
+static void hook_leave(void *user, pid_t pid)
 {
-	/* Keep the partial line at the front, or drop it when it fills the buffer. */
-	memmove(e->rbuf, e->rbuf + e->rpos, e->rlen - e->rpos);
-	e->rlen -= e->rpos;
-	e->rpos = 0;
-	if (e->rlen >= READ_BUF_SIZE - 1) {
-		e->rlen = 0;
-		e->skipping = true;
-	}
-	struct pollfd pfd = { .fd = e->from, .events = POLLIN };
-	int rc = poll(&pfd, 1, ms);
-	if (rc < 0)
-		return errno == EINTR ? 0 : -1;
-	if (rc == 0)
-		return 0;
-	ssize_t got = read(e->from, e->rbuf + e->rlen, READ_BUF_SIZE - 1 - e->rlen);
-	if (got == 0)
-		return -1;
-	if (got < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-	e->rtime = (int64_t)cli_now_ns();
-	e->rlen += (size_t)got;
-	return 1;
+	match_reaper_leave(((engine_t *)user)->reaper, pid);
+}
+static void hook_forget(void *user, pid_t pid)
+{
+	match_reaper_forget(((engine_t *)user)->reaper, pid);
 }
 
 /*
  * The next line from the engine, waiting until `deadline` at most; a line that arrived
  * after the deadline counts as none. *line points into the engine's buffer until the next
- * call; e->rtime is when the read that completed it returned.
+ * call; e->proc.rtime is when the read that completed it returned.
  */
-read_status_t match_engine_read(engine_t *e, int64_t deadline, char **line)
+uci_read_t match_engine_read(engine_t *e, int64_t deadline, char **line)
 {
-	for (;;) {
-		if (take_line(e, line))
-			return e->rtime > deadline ? LINE_TIMEOUT : LINE_OK;
-		int64_t left = deadline - (int64_t)cli_now_ns();
-		if (left <= 0)
-			return LINE_TIMEOUT;
-		int64_t ms = (left + NS_PER_MS - 1) / NS_PER_MS;
-		if (fill(e, ms > 86400000 ? 86400000 : (int)ms) < 0)
-			return LINE_EOF;
-	}
+	return uci_client_read(&e->proc, deadline, line);
 }
 
 /* Reads and drops whatever the engine has said and not been asked for, so that a stray
  * bestmove cannot be taken for the answer to the next go. */
-void match_engine_drain(engine_t *e)
-{
-	char *line;
-	do {
-		while (take_line(e, &line))
-			;
-	} while (fill(e, 0) > 0);
-}
+void match_engine_drain(engine_t *e) { uci_client_drain(&e->proc); }
 
 /* Writes `text` and a newline to the engine, within --timeout. 0, or -1 when the pipe is
  * broken or the engine does not read. */
 int match_engine_send(engine_t *e, const char *text)
 {
-	size_t n = strlen(text);
-	match_log_line(e->log, e->slot, e->id, ">", text, n);
-	char *msg = malloc(n + 1);
-	if (!msg)
-		return -1;
-	memcpy(msg, text, n);
-	msg[n++] = '\n';
-	size_t done = 0;
-	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
-	int status = 0;
-	while (done < n) {
-		ssize_t w = write(e->to, msg + done, n - done);
-		if (w > 0) {
-			done += (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-			status = -1;
-			break;
-		}
-		int64_t left = deadline - (int64_t)cli_now_ns();
-		if (left <= 0) {
-			status = -1;
-			break;
-		}
-		struct pollfd pfd = { .fd = e->to, .events = POLLOUT };
-		(void)poll(&pfd, 1, (int)((left + NS_PER_MS - 1) / NS_PER_MS));
-	}
-	free(msg);
-	return status;
+	return uci_client_send(&e->proc, text, (int64_t)cli_now_ns() + e->timeout);
 }
 
 /* A note in the log about the engine: "engine 1 WHAT", or "engine 1 of slot 2 WHAT". */
@@ -234,85 +133,20 @@ static void engine_note(const engine_t *e, const char *what)
 		match_log_note(e->log, "engine %d %s", e->id, what);
 }
 
-/* Waits up to `ms` for the engine's process to end, without reaping it: while it is a
- * zombie its pid, which names its process group, cannot be given to another process, so
- * the group can still be signalled safely. True when it has ended (or was reaped by the
- * reaper's thread, as the match dies). */
-static bool engine_ended(const engine_t *e, int ms)
-{
-	for (int waited = 0;; waited += 2) {
-		siginfo_t info;
-		memset(&info, 0, sizeof(info));
-		int r = waitid(P_PID, (id_t)e->pid, &info, WEXITED | WNOHANG | WNOWAIT);
-		if ((r == 0 && info.si_pid == e->pid) || (r < 0 && errno == ECHILD))
-			return true;
-		if (waited >= ms)
-			return false;
-		struct timespec ts = { 0, 2 * 1000000 };
-		nanosleep(&ts, NULL);
-	}
-}
-
-/* Kills what is left of the engine's process group (the engine, if it still runs, and
- * anything it started) and reaps the engine: pid is 0 after. True with *status set when
- * this call reaped it. */
-static bool engine_collect(engine_t *e, int *status)
-{
-	kill(-e->pid, SIGKILL);
-	kill(e->pid, SIGKILL); /* in case it is no group's leader (setpgid failed) */
-	pid_t r;
-	while ((r = waitpid(e->pid, status, 0)) < 0 && errno == EINTR)
-		;
-	match_reaper_forget(e->reaper, e->pid);
-	e->pid = 0;
-	return r > 0;
-}
-
-static void engine_close_fds(engine_t *e)
-{
-	if (e->to >= 0)
-		close(e->to);
-	if (e->from >= 0)
-		close(e->from);
-	e->to = e->from = -1;
-}
-
 /* Ends the engine: quit, a short wait, then SIGKILL to its process group (whatever it
  * started goes with it). */
 void match_engine_stop(engine_t *e, bool ask)
 {
-	if (e->pid <= 0)
+	if (e->proc.pid <= 0)
 		return;
-	if (ask && e->to >= 0)
-		(void)match_engine_send(e, "quit");
-	if (e->to >= 0)
-		close(e->to);
-	e->to = -1;
-	int status;
-	(void)engine_ended(e, ask ? 500 : 0);
-	(void)engine_collect(e, &status);
+	uci_client_stop(&e->proc, ask, 500);
 	engine_note(e, "stopped");
-	engine_close_fds(e);
 }
 
 /* After the engine's output closed: how it ended, for a message ("exited with status 1"). */
 void match_engine_describe_end(engine_t *e, char *buf, size_t size)
 {
-	int status;
-	if (e->pid > 0 && engine_ended(e, 300)) {
-		bool reaped = engine_collect(e, &status);
-		engine_close_fds(e);
-		if (reaped && WIFEXITED(status))
-			snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-		else if (reaped && WIFSIGNALED(status))
-			snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
-			         strsignal(WTERMSIG(status)));
-		else
-			snprintf(buf, size, "ended");
-	} else {
-		snprintf(buf, size, "closed its pipe");
-		match_engine_stop(e, false);
-	}
+	uci_client_describe_end(&e->proc, buf, size);
 }
 
 /*
@@ -321,83 +155,26 @@ void match_engine_describe_end(engine_t *e, char *buf, size_t size)
  */
 static int engine_spawn(engine_t *e)
 {
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, ex[2] = { -1, -1 };
-	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(ex, O_CLOEXEC) != 0) {
-		cli_error(MATCH_CMD, "cannot make pipes: %s", strerror(errno));
-		goto fail;
-	}
-	fflush(NULL);
-	match_reaper_enter(e->reaper);
-	pid_t pid = fork();
-	if (pid < 0) {
-		match_reaper_leave(e->reaper, 0);
-		cli_error(MATCH_CMD, "cannot fork: %s", strerror(errno));
-		goto fail;
-	}
-	if (pid == 0) {
-		/* The child: only async-signal-safe calls until exec. A process group of its
-		 * own, which the referee signals whole (reaper.c). */
-		setpgid(0, 0);
-		int err_fd = e->log->fd >= 0 ? e->log->fd : open("/dev/null", O_WRONLY);
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 ||
-		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		match_reaper_child(e->reaper);
-		execvp(e->argv[0], e->argv);
-		int err = errno;
-		ssize_t w = write(ex[1], &err, sizeof(err));
-		(void)w;
-		_exit(127);
-	}
-	/* Also here, so that the group exists before anyone signals it (the child may not
-	 * have run yet); whichever call comes second fails harmlessly. */
-	setpgid(pid, pid);
-	match_reaper_leave(e->reaper, pid);
-	e->pid = pid;
-	close(in[0]);
-	close(out[1]);
-	close(ex[1]);
-	int err = 0;
-	ssize_t got;
-	do
-		got = read(ex[0], &err, sizeof(err));
-	while (got < 0 && errno == EINTR);
-	close(ex[0]);
-	if (got == (ssize_t)sizeof(err)) {
-		int status;
-		(void)engine_collect(e, &status);
-		close(in[1]);
-		close(out[0]);
-		char q[CLI_QUOTE_SIZE];
+	char why[REASON_SIZE], q[CLI_QUOTE_SIZE];
+	switch (uci_client_start(&e->proc, e->argv, e->log->fd, why, sizeof(why))) {
+	case UCI_START_OK:
+		break;
+	case UCI_START_CANNOT_RUN:
 		cli_error(MATCH_CMD, "--engine %s: cannot run %s: %s", e->q,
-		          cli_quote(q, sizeof(q), e->argv[0]), strerror(err));
+		          cli_quote(q, sizeof(q), e->argv[0]), why);
 		return -1;
+	default:
+		cli_error(MATCH_CMD, "%s", why);
+		return -2;
 	}
-	e->to = in[1];
-	e->from = out[0];
-	fcntl(e->to, F_SETFL, fcntl(e->to, F_GETFL) | O_NONBLOCK);
-	fcntl(e->from, F_SETFL, fcntl(e->from, F_GETFL) | O_NONBLOCK);
-	e->rlen = e->rpos = 0;
-	e->skipping = false;
 	if (e->log->f) {
 		match_sb_t what = { 0 };
-		match_sb_printf(&what, "started: pid %d: ", (int)pid);
+		match_sb_printf(&what, "started: pid %d: ", (int)e->proc.pid);
 		match_sb_str(&what, e->command);
 		engine_note(e, match_sb_text(&what));
 		free(what.p);
 	}
 	return 0;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (out[i] >= 0)
-			close(out[i]);
-		if (ex[i] >= 0)
-			close(ex[i]);
-	}
-	return -2;
 }
 
 bool match_word_is(const char **p, const char *word)
@@ -472,13 +249,13 @@ static fault_t expect(engine_t *e, const char *want, bool options, char *why, si
 	int64_t deadline = (int64_t)cli_now_ns() + e->timeout;
 	for (;;) {
 		char *line;
-		read_status_t rs = match_engine_read(e, deadline, &line);
-		if (rs == LINE_TIMEOUT) {
+		uci_read_t rs = match_engine_read(e, deadline, &line);
+		if (rs == UCI_LINE_TIMEOUT) {
 			snprintf(why, size, "no '%s' within %" PRId64 " s", want,
 			         e->timeout / NS_PER_S);
 			return FAULT_HANG;
 		}
-		if (rs == LINE_EOF) {
+		if (rs == UCI_LINE_EOF) {
 			char how[100];
 			match_engine_describe_end(e, how, sizeof(how));
 			snprintf(why, size, "%s before '%s'", how, want);
@@ -621,7 +398,7 @@ void match_engine_clear(engine_t *e, int id, const match_log_t *log)
 {
 	memset(e, 0, sizeof(*e));
 	e->id = id;
-	e->to = e->from = -1;
+	e->proc.to = e->proc.from = -1;
 	e->min_clock = INT64_MAX;
 	e->log = log;
 }
@@ -646,8 +423,12 @@ int match_engine_init(engine_t *e, const char *command, int64_t timeout, const c
 	const char *base = strrchr(e->argv[0], '/');
 	snprintf(e->name, sizeof(e->name), "%s", base ? base + 1 : e->argv[0]);
 	e->setopts = calloc((size_t)(nshared + nown) + 1, sizeof(char *));
-	e->rbuf = malloc(READ_BUF_SIZE);
-	if (!e->setopts || !e->rbuf) {
+	uci_client_hooks_t hooks = { .user = e,
+		                     .line = hook_line,
+		                     .enter = hook_enter,
+		                     .leave = hook_leave,
+		                     .forget = hook_forget };
+	if (!e->setopts || uci_client_init(&e->proc, &hooks) != 0) {
 		cli_error(MATCH_CMD, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
@@ -665,7 +446,7 @@ void match_engine_free(engine_t *e)
 	free(e->argv);
 	free(e->words);
 	free(e->setopts);
-	free(e->rbuf);
+	uci_client_free(&e->proc);
 	for (int k = 0; k < e->ndeclared; k++)
 		free(e->declared[k]);
 	forget_rejections(e);

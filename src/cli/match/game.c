@@ -99,15 +99,15 @@ static fault_t await_bestmove(game_t *gm, engine_t *e, int64_t t0, int64_t limit
 	char why[REASON_SIZE];
 	for (;;) {
 		char *line = NULL;
-		read_status_t rs = match_engine_read(e, t0 + limit, &line);
-		if (rs == LINE_EOF) {
+		uci_read_t rs = match_engine_read(e, t0 + limit, &line);
+		if (rs == UCI_LINE_EOF) {
 			char how[100];
 			match_engine_describe_end(e, how, sizeof(how));
 			snprintf(why, sizeof(why), "%s while thinking", how);
 			match_forfeit(gm, gm->colour, FAULT_CRASH, why);
 			return FAULT_CRASH;
 		}
-		if (rs == LINE_TIMEOUT) {
+		if (rs == UCI_LINE_TIMEOUT) {
 			int64_t waited = (int64_t)cli_now_ns() - t0;
 			(void)match_tc_charge(gm, e, gm->colour, waited, limit);
 			if (match_tc_timed(tc)) {
@@ -170,7 +170,7 @@ static fault_t ask_move(game_t *gm)
 		f = await_bestmove(gm, e, t0, limit, &text);
 	if (f != FAULT_NONE)
 		return f;
-	int64_t took = e->rtime - t0;
+	int64_t took = e->proc.rtime - t0;
 	e->moves++;
 	gm->g->nmoves[colour]++;
 	if (!match_tc_charge(gm, e, colour, took, limit)) {

@@ -53,6 +53,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "stats.h"
+#include "uci_client.h"
 
 #define MATCH_CMD "match"
 
@@ -60,7 +61,6 @@
 #define NS_PER_S INT64_C(1000000000)
 
 enum {
-	READ_BUF_SIZE = 1 << 16, /* the longest line kept from an engine; longer ones are dropped */
 	REASON_SIZE = 256,
 	MAX_DECLARED = 512,   /* the engine options remembered for checking --option */
 	MAX_REJECTED = 16,    /* an engine's lines rejecting its options, kept for the report */
@@ -167,12 +167,7 @@ typedef struct engine {
 	match_reaper_t *reaper; /* where its process group is registered; NULL: nowhere */
 	int64_t timeout; /* ns: the longest wait for readyok and uciok, and to write a line */
 
-	pid_t pid;    /* 0 when not running */
-	int to, from; /* the engine's stdin (we write) and stdout (we read), non-blocking */
-	char *rbuf;
-	size_t rlen, rpos; /* bytes held, bytes already handed out */
-	bool skipping;     /* dropping the rest of an over-long line */
-	int64_t rtime;     /* when the last read() returned data */
+	uci_client_t proc; /* the process, its pipes and its lines (uci_client.h) */
 	bool broken;       /* faulted: started again before the next game */
 
 	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
@@ -191,12 +186,6 @@ typedef struct engine {
 	int64_t min_clock; /* the least clock left after a move (ns); INT64_MAX when none */
 	int moves;
 } engine_t;
-
-typedef enum read_status {
-	LINE_OK,
-	LINE_TIMEOUT,
-	LINE_EOF
-} read_status_t;
 
 /* Engine `id` (1 or 2), not running and holding nothing, which match_engine_free()
  * accepts; it logs to `log`. */
@@ -221,7 +210,7 @@ int match_engine_send(engine_t *e, const char *text);
 /* The next line, waiting until `deadline` at most; a line that arrived after the deadline
  * counts as none. *line points into the engine's buffer until the next call; e->rtime is
  * when the read that completed it returned. */
-read_status_t match_engine_read(engine_t *e, int64_t deadline, char **line);
+uci_read_t match_engine_read(engine_t *e, int64_t deadline, char **line);
 /* Drops whatever the engine has said and not been asked for. */
 void match_engine_drain(engine_t *e);
 /* Waits for a line that is exactly `want`, ignoring others. FAULT_NONE, or a fault with

@@ -164,7 +164,7 @@ static bool restart_broken(slot_t *s)
 {
 	for (int k = 0; k < 2; k++) {
 		engine_t *e = &s->eng[k];
-		if (!e->broken && e->pid > 0)
+		if (!e->broken && e->proc.pid > 0)
 			continue;
 		match_engine_stop(e, false);
 		if (match_engine_start(e) != CLI_EXIT_OK)
