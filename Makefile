@@ -115,12 +115,15 @@ build-coverage: deps
 		-DCMAKE_EXE_LINKER_FLAGS=--coverage -DCMAKE_SHARED_LINKER_FLAGS=--coverage
 	$(CMAKE) --build build-coverage -j $(NPROC)
 
+# The figures are printed even when a test failed (the failure is then the exit status).
 coverage: build-coverage
 	find build-coverage -name '*.gcda' -delete
-	$(CTEST) --test-dir build-coverage $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS)
 	mkdir -p build-coverage/coverage
+	status=0; $(CTEST) --test-dir build-coverage $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS) \
+		|| status=$$?; \
 	gcovr --root . --filter 'src/' --object-directory build-coverage \
-		--html-details build-coverage/coverage/index.html --txt - --sort-percentage
+		--html-details build-coverage/coverage/index.html --txt - --sort-percentage \
+		&& exit $$status
 
 clean:
 	rm -rf build build-asan build-tsan build-coverage
