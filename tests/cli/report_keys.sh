@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# report_keys.sh PATH-TO-CUTOFF — the reports keep their keys: the JSON keys (as paths,
+# arrays collapsed to []) and CSV columns of `cutoff search --json` (serial and two parallel
+# drivers), `cutoff bench` and `cutoff sim` (results.json, results.csv, runs.csv,
+# threads.csv) are those of tests/data/report-keys.txt, written by main at 33bbcd1, before
+# the counters became one list in the library (issue 26): the reports of 0.1.0, whose
+# keys no change since had touched. A key may be added to the file when a report gains
+# one; none may be renamed or dropped. Skipped without python3.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+cutoff=$1
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/report_keys.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+. "$here/lib.bash"
+want=$here/../data/report-keys.txt
+[ -n "$python" ] || skip_all "python3 not found"
+
+# KEYS LABEL FILE: the key paths of a JSON file, one "LABEL PATH" a line.
+keys() {
+	"$python" - "$1" "$2" <<'PY'
+import json, sys
+label, path = sys.argv[1], sys.argv[2]
+out = set()
+def walk(v, p):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            q = p + "." + k if p else k
+            out.add(q)
+            walk(x, q)
+    elif isinstance(v, list):
+        for x in v:
+            walk(x, p + "[]")
+walk(json.load(open(path)), "")
+for k in sorted(out):
+    print(label, k)
+PY
+}
+# COLUMNS LABEL FILE: the columns of a CSV file's header, one "LABEL csv:NAME" a line.
+columns() { head -n 1 "$2" | tr ',' '\n' | sed "s/^/$1 csv:/"; }
+
+"$cutoff" search --game rtree --depth 6 --json >"$tmp/serial.json" 2>/dev/null &&
+	"$cutoff" search --game rtree --depth 6 --algo ybw --threads 2 --json >"$tmp/ybw.json" 2>/dev/null &&
+	"$cutoff" search --game rtree --depth 6 --algo abdada --threads 2 --json >"$tmp/abdada.json" 2>/dev/null ||
+	fail "cutoff search --json did not run"
+sweep=(--workload rtree --rtree-branching 6 --rtree-depth 5 --positions 2 --hash 1
+	--threads 1,2 --drivers serial,lazysmp,ybw,abdada --repeat 1 --plot none --no-progress)
+"$cutoff" bench "${sweep[@]}" --stockfish off --quality-ms 0 --out "$tmp/bench" \
+	>/dev/null 2>&1 || fail "cutoff bench did not run"
+have_sim=false
+if "$cutoff" sim --help >/dev/null 2>&1; then
+	have_sim=true
+	"$cutoff" sim "${sweep[@]}" --out "$tmp/sim" >/dev/null 2>&1 || fail "cutoff sim did not run"
+fi
+{
+	for d in serial ybw abdada; do keys "search-$d" "$tmp/$d.json"; done
+	for r in bench sim; do
+		[ "$r" = sim ] && ! $have_sim && continue
+		keys "$r" "$tmp/$r/results.json"
+		for c in results runs threads; do columns "$r-$c" "$tmp/$r/$c.csv"; done
+	done
+} 2>/dev/null | LC_ALL=C sort -u >"$tmp/have"
+
+if [ "${REPORT_KEYS_WRITE:-}" = 1 ]; then # how the file was made
+	cp "$tmp/have" "$want"
+	echo "wrote $want"
+fi
+$have_sim || grep -v '^sim' "$want" >"$tmp/want-nosim" || true
+compare=$want
+$have_sim || compare=$tmp/want-nosim
+gone=$(LC_ALL=C comm -23 "$compare" "$tmp/have")
+added=$(LC_ALL=C comm -13 "$compare" "$tmp/have")
+n=$(wc -l <"$compare")
+if [ -z "$gone" ]; then
+	ok "every one of the $n keys and columns of the reports before is still there"
+else
+	fail "keys or columns gone: $(show "$gone")"
+fi
+if [ -z "$added" ]; then
+	ok "no key or column beyond those"
+else
+	fail "new keys or columns (add them to tests/data/report-keys.txt if meant): $(show "$added")"
+fi
+report
