@@ -573,81 +573,117 @@ CUTOFF_API int cutoff_engine_cancel_stop(cutoff_engine_t *engine);
  * 4. Limits, results, info
  * ------------------------------------------------------------------------------------- */
 
-/* Counters of one search, summed over its threads. */
-typedef struct cutoff_counters {
-	uint64_t nodes;              /* positions visited, the root included */
-	uint64_t leaves;             /* static evaluations and terminal scores */
-	uint64_t cutoffs;            /* nodes left early because a move reached beta */
-	uint64_t first_move_cutoffs; /* of those, cut by the first move tried */
-	uint64_t researches;         /* PVS re-searches after a null-window probe landed inside */
-	uint64_t mtdf_passes;        /* null-window passes made by MTD(f) */
-	uint64_t tt_probes;          /* table look-ups */
-	uint64_t tt_hits;            /* look-ups that found the position */
-	uint64_t tt_cutoffs;         /* nodes answered by the table alone */
-	uint64_t
-		aspiration_researches; /* root searches repeated after an aspiration window failed */
-	uint64_t splits;               /* YBW: split points made */
-	uint64_t null_cutoffs;         /* null-move searches that cut off */
-	uint64_t reductions;           /* late moves searched reduced */
-	uint64_t reduction_researches; /* of those, searched again at full depth */
-	uint64_t repetitions;          /* nodes scored as a draw by repetition */
-	uint64_t qnodes;               /* nodes of quiescence search (also counted in nodes) */
-	uint64_t seldepth;             /* the deepest ply reached, quiescence included (UCI's
-	                                seldepth): a maximum over threads and iterations so far,
-	                                not a sum */
+/*
+ * Counters of one search, summed over its threads (seldepth: the maximum).
+ *
+ * Each counter is described once, in the list below (the search's and the profiler's)
+ * or in its driver's own file (a driver's), and the library lists them all:
+ * cutoff_counter_count() and cutoff_counter_info(i) give each one's name (the JSON key
+ * of the command's reports), unit, meaning and who counts it, and
+ * cutoff_counter_value(c, i) reads it from any cutoff_counters_t. The search's and the
+ * profiler's counters are also fields of the struct, by their names; the drivers' live in
+ * driver[], each driver's at the slots the registry gives it, and are read through the
+ * list (cutoff_counter_find("splits")).
+ *
+ * The profiler's counters (CUTOFF_COUNTED_BY_PROFILER, and a driver's marked so) are 0
+ * when the library is built without it (cutoff_profile_available); the others are
+ * counted in every build.
+ *
+ * Expected node types (Knuth and Moore), for nodes_pv .. cut_node_first_cutoffs: the root
+ * is PV; a PV node's first child is PV and its other children CUT (a PVS re-search after
+ * a probe landed inside the window is PV again); every child of a CUT node is ALL, every
+ * child of an ALL node CUT. Null move searches count as a later child. Typed are the
+ * nodes of alpha-beta, PVS and MTD(f), leaves and table answers included, so that
+ * nodes_pv + nodes_cut + nodes_all == nodes - qnodes for those algorithms (minimax types
+ * nothing). "Interior" means a node that searched at least one move.
+ *
+ * CUTOFF_COUNTERS(X) calls X(name, unit, who, meaning) for each counter of the struct; who
+ * is SEARCH, SEARCH_MAX (the search's, a maximum) or PROFILER.
+ */
+#define CUTOFF_COUNTERS(X)                                                                         \
+	X(nodes, "nodes", SEARCH, "positions visited, the root included")                          \
+	X(leaves, "nodes", SEARCH, "static evaluations and terminal scores")                       \
+	X(cutoffs, "nodes", SEARCH, "nodes left early because a move reached beta")                \
+	X(first_move_cutoffs, "nodes", SEARCH, "of the cut-offs, those by the first move tried")   \
+	X(researches, "searches", SEARCH,                                                          \
+	  "PVS re-searches after a null-window probe landed inside the window")                    \
+	X(mtdf_passes, "searches", SEARCH, "null-window passes made by MTD(f)")                    \
+	X(tt_probes, "probes", SEARCH, "table look-ups")                                           \
+	X(tt_hits, "probes", SEARCH, "look-ups that found the position")                           \
+	X(tt_cutoffs, "nodes", SEARCH, "nodes answered by the table alone")                        \
+	X(aspiration_researches, "searches", SEARCH,                                               \
+	  "root searches repeated after an aspiration window failed")                              \
+	X(null_cutoffs, "nodes", SEARCH, "null-move searches that cut off")                        \
+	X(reductions, "moves", SEARCH, "late moves searched reduced")                              \
+	X(reduction_researches, "moves", SEARCH, "of those, searched again at full depth")         \
+	X(repetitions, "nodes", SEARCH, "nodes scored as a draw by repetition")                    \
+	X(qnodes, "nodes", SEARCH, "nodes of quiescence search (also counted in nodes)")           \
+	X(seldepth, "plies", SEARCH_MAX,                                                           \
+	  "the deepest ply reached, quiescence included (UCI's seldepth): a maximum over "         \
+	  "threads and iterations so far, not a sum")                                              \
+	X(nodes_pv, "nodes", PROFILER, "nodes of expected type PV")                                \
+	X(nodes_cut, "nodes", PROFILER, "nodes of expected type CUT")                              \
+	X(nodes_all, "nodes", PROFILER, "nodes of expected type ALL")                              \
+	X(cut_nodes_wrong, "nodes", PROFILER,                                                      \
+	  "interior expected-CUT nodes that searched every move without a cut-off")                \
+	X(all_nodes_wrong, "nodes", PROFILER,                                                      \
+	  "expected-ALL nodes that cut off (a move reached beta; null-move and table cut-offs "    \
+	  "are not cut-offs anywhere)")                                                            \
+	X(cut_node_cutoffs, "nodes", PROFILER, "cut-offs at expected-CUT nodes (part of cutoffs)") \
+	X(cut_node_first_cutoffs, "nodes", PROFILER, "of those, by the first move tried")          \
+	X(tt_hits_other, "probes", PROFILER,                                                       \
+	  "of tt_hits, those whose deepest entry of the position was last written by another "     \
+	  "thread of the engine; only with config.profile_tt_writers, else 0")                     \
+	X(tt_stores, "nodes", SEARCH, "nodes that stored their result into the table")             \
+	X(tt_stores_same, "nodes", SEARCH,                                                         \
+	  "of those, stores that found the entry holding exactly what they would write, and "      \
+	  "wrote nothing")                                                                         \
+	X(tt_hits_shared, "probes", PROFILER,                                                      \
+	  "of tt_hits_other, those whose deepest entry came from another engine through "          \
+	  "cutoff_engine_import; only with config.profile_tt_writers, else 0")
 
-	/* The profiler's counters (all 0 when it is compiled out: cutoff_profile_available).
-	 *
-	 * Expected node types (Knuth and Moore): the root is PV; a PV node's first child is PV
-	 * and its other children CUT (a PVS re-search after a probe landed inside the window
-	 * is PV again); every child of a CUT node is ALL, every child of an ALL node CUT. Null
-	 * move searches count as a later child. Typed are the nodes of alpha-beta, PVS and
-	 * MTD(f), leaves and table answers included, so that
-	 * nodes_pv + nodes_cut + nodes_all == nodes - qnodes for those algorithms (minimax
-	 * types nothing). "Interior" below means a node that searched at least one move. */
-	uint64_t nodes_pv, nodes_cut, nodes_all;
-	uint64_t cut_nodes_wrong;        /* interior expected-CUT nodes that searched every move
-	                                without a cut-off */
-	uint64_t all_nodes_wrong;        /* expected-ALL nodes that cut off (as in `cutoffs`: a move
-	                                reached beta; null-move and table cut-offs are not
-	                                counted as cut-offs anywhere) */
-	uint64_t cut_node_cutoffs;       /* cut-offs at expected-CUT nodes (part of cutoffs) */
-	uint64_t cut_node_first_cutoffs; /* of those, by the first move tried */
-	uint64_t tt_hits_other;          /* of tt_hits, those whose deepest entry of the position
-	                                was last written by another thread of the engine; only
-	                                with config.profile_tt_writers, else 0 */
-	uint64_t split_helpers;          /* YBW: helpers booked, over all split points made (this
-	                                thread's split points): helpers per split point is
-	                                split_helpers / splits */
-	uint64_t split_cutoffs;          /* YBW: split points (made by this thread) that cut off,
-	                                voiding the moves still being searched below them */
-	uint64_t split_nodes_lost;       /* YBW: nodes this thread searched for moves it took from
-	                                a split point and left unfinished because a cut-off at
-	                                that split point or above it made them void (a move
-	                                nested in another such move counted once); a stop is not
-	                                a cut-off and loses nothing here */
-	uint64_t deferred;               /* ABDADA: younger moves put off because another thread
-	                                was searching them */
-	uint64_t deferred_tt;            /* ABDADA: of those, revisited and answered by the table
-	                                at once (the child's one node, a table cut-off) */
-	uint64_t deferred_busy;          /* ABDADA: of those, still busy when revisited (searched
-	                                all the same, beside the other thread) */
-	uint64_t second_passes;          /* ABDADA: nodes that came back to deferred moves */
-	uint64_t busy_collisions;        /* ABDADA: marks that met another position's in their
-	                                slot of the side table (classic: not made; simplified:
-	                                the other's overwritten) */
-	uint64_t split_nodes_after_cut;  /* YBW: nodes of moves searched to the end at a split
-	                                point although a move before them in the order cut it
-	                                off (work the serial search never does, which
-	                                split_nodes_lost misses: it counts unfinished moves);
-	                                counted by the thread whose move cut */
-	uint64_t tt_stores;              /* nodes that stored their result into the table */
-	uint64_t tt_stores_same;         /* of those, stores that found the entry holding exactly
-	                                what they would write, and wrote nothing */
-	uint64_t tt_hits_shared;         /* of tt_hits_other, those whose deepest entry came from
-	                                another engine through cutoff_engine_import; only with
-	                                config.profile_tt_writers, else 0 */
+/* Slots for the drivers' own counters: every driver's, side by side (the registry's
+ * order), so that a result's counters mean the same whatever driver made them. */
+#define CUTOFF_DRIVER_COUNTERS 32
+
+typedef struct cutoff_counters {
+#define CUTOFF_COUNTER_FIELD_(name, unit, who, meaning) uint64_t name;
+	CUTOFF_COUNTERS(CUTOFF_COUNTER_FIELD_)
+#undef CUTOFF_COUNTER_FIELD_
+	uint64_t driver[CUTOFF_DRIVER_COUNTERS]; /* the drivers' counters, read through the list */
 } cutoff_counters_t;
+
+/* Who counts a counter. */
+typedef enum cutoff_counted_by {
+	CUTOFF_COUNTED_BY_SEARCH,   /* the search, in every build */
+	CUTOFF_COUNTED_BY_PROFILER, /* the search's profiler: 0 without it */
+	CUTOFF_COUNTED_BY_DRIVER    /* a driver (`driver` names it), in every build unless
+	                               `profiler` */
+} cutoff_counted_by_t;
+
+/* One counter, as the library describes it. */
+typedef struct cutoff_counter_info {
+	const char *name;    /* the JSON key of the command's reports: "nodes", "splits" */
+	const char *unit;    /* what it counts: "nodes", "moves", "probes", "searches", ... */
+	const char *meaning; /* one line */
+	cutoff_counted_by_t counted_by;
+	bool profiler;          /* 0 when the library is built without the profiler */
+	bool maximum;           /* a maximum over threads and searches (seldepth), not a sum */
+	cutoff_driver_t driver; /* with CUTOFF_COUNTED_BY_DRIVER: whose; else SERIAL */
+} cutoff_counter_info_t;
+
+/* How many counters there are: the search's and the profiler's (in the order of the
+ * struct), then each driver's (in the registry's order). */
+CUTOFF_API int cutoff_counter_count(void);
+
+/* Counter i (0 .. cutoff_counter_count()-1), or NULL for another i. Static: never freed. */
+CUTOFF_API const cutoff_counter_info_t *cutoff_counter_info(int i);
+
+/* The value of counter i in *c; 0 for a bad i or a NULL c. */
+CUTOFF_API uint64_t cutoff_counter_value(const cutoff_counters_t *c, int i);
+
+/* The index of the counter called `name`, or -1. */
+CUTOFF_API int cutoff_counter_find(const char *name);
 
 /*
  * Where one thread's time in a search went, from clock reads at the transitions only

@@ -339,6 +339,9 @@ static int engine_searchers(cutoff_engine_t *e, const cutoff_config_t *cfg)
 		}
 	}
 	e->drv = cutoff_driver_ops(cfg->driver);
+	int base = cutoff_driver_counter_base(cfg->driver);
+	for (int i = 0; i < cfg->threads && rc == CUTOFF_OK; i++)
+		e->searchers[i].driver_count = &e->searchers[i].count.driver[base];
 	if (rc == CUTOFF_OK && e->drv->create)
 		rc = e->drv->create(cfg, &e->game, e->searchers, &e->drv_state);
 	return rc;

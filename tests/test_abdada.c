@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "counter.h"
 #include "cutoff_games.h"
 
 static cutoff_engine_t *make(const cutoff_game_t *g, int threads, cutoff_abdada_variant_t variant,
@@ -70,16 +71,18 @@ static void mechanism(cutoff_abdada_variant_t variant)
 		cutoff_engine_free(e);
 		printf("%s x%d: 6 searches, %d wrong; deferred %llu (answered by the table %llu, "
 		       "still busy %llu), second passes %llu, collisions %llu\n",
-		       name, threads, wrong, (unsigned long long)sum.deferred,
-		       (unsigned long long)sum.deferred_tt, (unsigned long long)sum.deferred_busy,
-		       (unsigned long long)sum.second_passes,
-		       (unsigned long long)sum.busy_collisions);
+		       name, threads, wrong, (unsigned long long)COUNTER(&sum, "deferred"),
+		       (unsigned long long)COUNTER(&sum, "deferred_tt"),
+		       (unsigned long long)COUNTER(&sum, "deferred_busy"),
+		       (unsigned long long)COUNTER(&sum, "second_passes"),
+		       (unsigned long long)COUNTER(&sum, "busy_collisions"));
 		CHECK(wrong == 0, "%s x%d: every value is the tree's", name, threads);
-		CHECK(sum.deferred_tt <= sum.deferred && sum.deferred_busy <= sum.deferred &&
-		              sum.second_passes <= sum.deferred,
+		CHECK(COUNTER(&sum, "deferred_tt") <= COUNTER(&sum, "deferred") &&
+		              COUNTER(&sum, "deferred_busy") <= COUNTER(&sum, "deferred") &&
+		              COUNTER(&sum, "second_passes") <= COUNTER(&sum, "deferred"),
 		      "%s x%d: the figures add up", name, threads);
 		if (threads == 1)
-			CHECK(sum.deferred == 0, "%s: one thread never defers", name);
+			CHECK(COUNTER(&sum, "deferred") == 0, "%s: one thread never defers", name);
 	}
 
 	int searches = 0;
@@ -87,7 +90,7 @@ static void mechanism(cutoff_abdada_variant_t variant)
 	cutoff_engine_t *e = make(g, 4, variant, 2);
 	const time_t give_up = time(NULL) + 60;
 	for (; e && (searches < 200 || time(NULL) < give_up) &&
-	       (sum.deferred == 0 || sum.second_passes == 0);
+	       (COUNTER(&sum, "deferred") == 0 || COUNTER(&sum, "second_passes") == 0);
 	     searches++) {
 		cutoff_rtree_state_t root;
 		cutoff_result_t r;
@@ -101,7 +104,7 @@ static void mechanism(cutoff_abdada_variant_t variant)
 	}
 	cutoff_engine_free(e);
 	printf("%s x4: moves deferred and revisited after %d searches\n", name, searches);
-	CHECK(sum.deferred > 0 && sum.second_passes > 0,
+	CHECK(COUNTER(&sum, "deferred") > 0 && COUNTER(&sum, "second_passes") > 0,
 	      "%s x4: threads defer moves others are searching (%d searches)", name, searches);
 	cutoff_rtree_free(tree);
 }

@@ -238,6 +238,15 @@ static void null_engine(void)
 	CHECK(cutoff_engine_thread_profile(NULL, 0, NULL) == CUTOFF_EINVAL,
 	      "thread_profile(NULL, 0, NULL)");
 
+	COVER(cutoff_counter_count);
+	COVER(cutoff_counter_info);
+	COVER(cutoff_counter_value);
+	COVER(cutoff_counter_find);
+	CHECK(cutoff_counter_count() > 0, "counter_count");
+	CHECK(cutoff_counter_info(-1) == NULL, "counter_info(-1)");
+	CHECK(cutoff_counter_value(NULL, 0) == 0, "counter_value(NULL, 0)");
+	CHECK(cutoff_counter_find(NULL) == -1, "counter_find(NULL)");
+
 	COVER(cutoff_counters_add);
 	cutoff_counters_t sum;
 	memset(&sum, POISON, sizeof(sum));

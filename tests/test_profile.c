@@ -34,6 +34,7 @@
 #include "base/topo.h"
 #include "check.h"
 #include "core/search.h"
+#include "counter.h"
 #include "cutoff_games.h"
 
 static hwloc_topology_t topology;
@@ -122,8 +123,10 @@ static void check_sums(cutoff_engine_t *e, int threads, const cutoff_result_t *r
 		CHECK(c.tt_hits_other <= c.tt_hits && c.cut_node_cutoffs <= c.cutoffs &&
 		              c.cut_node_first_cutoffs <= c.cut_node_cutoffs &&
 		              c.cut_node_first_cutoffs <= c.first_move_cutoffs &&
-		              c.all_nodes_wrong <= c.cutoffs && c.split_cutoffs <= c.splits &&
-		              c.split_nodes_lost <= c.nodes && c.split_nodes_after_cut <= c.nodes,
+		              c.all_nodes_wrong <= c.cutoffs &&
+		              COUNTER(&c, "split_cutoffs") <= COUNTER(&c, "splits") &&
+		              COUNTER(&c, "split_nodes_lost") <= c.nodes &&
+		              COUNTER(&c, "split_nodes_after_cut") <= c.nodes,
 		      "%s thread %d: a part exceeds its whole", what, i);
 		if (typed)
 			CHECK(c.nodes_pv + c.nodes_cut + c.nodes_all == c.nodes - c.qnodes,
@@ -229,9 +232,11 @@ static void serial(void)
 		CHECK(search(e, tree, 3, 6, true, &r) == 0, "%s: search", what);
 		check_sums(e, 2, &r, algo != CUTOFF_ALGO_MINIMAX, what);
 		const cutoff_counters_t *c = &r.counters;
-		CHECK(c->tt_hits_other == 0 && c->splits == 0 && c->split_helpers == 0 &&
-		              c->split_cutoffs == 0 && c->split_nodes_lost == 0 &&
-		              c->split_nodes_after_cut == 0,
+		CHECK(c->tt_hits_other == 0 && COUNTER(c, "splits") == 0 &&
+		              COUNTER(c, "split_helpers") == 0 &&
+		              COUNTER(c, "split_cutoffs") == 0 &&
+		              COUNTER(c, "split_nodes_lost") == 0 &&
+		              COUNTER(c, "split_nodes_after_cut") == 0,
 		      "%s: other-thread hits or split figures", what);
 		cutoff_profile_t p, p1;
 		cutoff_engine_thread_profile(e, 0, &p);
@@ -286,13 +291,14 @@ static void ybw(void)
 				check_sums(e, threads, &r, true, what);
 				check_whole_time(e, threads, &r, what);
 				const cutoff_counters_t *c = &r.counters;
-				CHECK(c->split_helpers >= c->splits &&
-				              c->split_helpers <=
-				                      c->splits * (uint64_t)(threads - 1),
+				CHECK(COUNTER(c, "split_helpers") >= COUNTER(c, "splits") &&
+				              COUNTER(c, "split_helpers") <=
+				                      COUNTER(c, "splits") *
+				                              (uint64_t)(threads - 1),
 				      "%s: %llu split points, %llu helpers", what,
-				      (unsigned long long)c->splits,
-				      (unsigned long long)c->split_helpers);
-				splits = c->splits;
+				      (unsigned long long)COUNTER(c, "splits"),
+				      (unsigned long long)COUNTER(c, "split_helpers"));
+				splits = COUNTER(c, "splits");
 			}
 			CHECK(splits > 0, "%s: no split point in the searches", what);
 			for (int i = 1; i < threads; i++) {
@@ -460,9 +466,9 @@ static void after_cut(void)
 			      "after-cut x%d: value %d, move %u (5, 1)", threads, (int)r.value,
 			      r.best_move);
 			if (threads == 1) {
-				serial_after = r.counters.split_nodes_after_cut;
+				serial_after = COUNTER(&r.counters, "split_nodes_after_cut");
 			} else {
-				after = r.counters.split_nodes_after_cut;
+				after = COUNTER(&r.counters, "split_nodes_after_cut");
 				runs = k + 1;
 			}
 		}
@@ -486,8 +492,9 @@ static void compiled_out(void)
 	search(e, tree, 1, 6, true, &r);
 	const cutoff_counters_t *c = &r.counters;
 	CHECK(c->nodes > 0 && c->nodes_pv + c->nodes_cut + c->nodes_all + c->tt_hits_other +
-	                                      c->split_helpers + c->split_nodes_lost +
-	                                      c->split_nodes_after_cut ==
+	                                      COUNTER(c, "split_helpers") +
+	                                      COUNTER(c, "split_nodes_lost") +
+	                                      COUNTER(c, "split_nodes_after_cut") ==
 	                              0,
 	      "compiled out: the profiler counted");
 	CHECK(r.profile.time_s == 0 && r.profile.depth_reached == 0, "compiled out: times");

@@ -3,7 +3,9 @@
  * drivers.c — `cutoff drivers`: the library's parallel drivers and their options, as its
  * registry lists them (cutoff_driver_count and the functions beside it). Every other
  * command takes its drivers from the same registry: what this prints is what --algo,
- * the drivers' --OPTION VALUE, bench --drivers and UCI's Algorithm accept.
+ * the drivers' --OPTION VALUE, bench --drivers and UCI's Algorithm accept. With
+ * --counters, the library's list of counters (cutoff_counter_info): every report's
+ * "counters" holds exactly these.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 
 /* clang-format off */
 static const char drivers_usage[] =
-	"usage: cutoff drivers [--names | --json]\n"
+	"usage: cutoff drivers [--names | --counters] [--json]\n"
 	"\n"
 	"Lists the library's parallel drivers: each one's name (what --algo DRIVER,\n"
 	"bench --drivers and UCI's Algorithm take), what it does, and its options, each\n"
@@ -24,9 +26,12 @@ static const char drivers_usage[] =
 	"solve, epd, bench) and as a UCI option of the same name, with its range and\n"
 	"default. The driver marked 'default' is the one an algorithm alone runs under.\n"
 	"\n"
-	"  --names  print the drivers' names only, one a line\n"
-	"  --json   print them as JSON instead\n"
-	"  --help   print this help\n";
+	"  --names     print the drivers' names only, one a line\n"
+	"  --counters  print the library's counters instead: each one's name (its key in\n"
+	"              every report's \"counters\"), unit, who counts it (the search, the\n"
+	"              profiler or a driver) and meaning\n"
+	"  --json      print them as JSON instead\n"
+	"  --help      print this help\n";
 /* clang-format on */
 
 /* The values an option takes, as the command line writes them: "off|on" or "1..128". */
@@ -106,21 +111,67 @@ static int print_json(const cutoff_config_t *def)
 	return cli_json_finish(&w, "drivers");
 }
 
+/* Who counts counter x, in a word: "search", "profiler" or the driver's name. */
+static const char *counted_by(const cutoff_counter_info_t *x)
+{
+	switch (x->counted_by) {
+	case CUTOFF_COUNTED_BY_SEARCH:
+		return "search";
+	case CUTOFF_COUNTED_BY_PROFILER:
+		return "profiler";
+	default:
+		return cli_driver_name(x->driver);
+	}
+}
+
+static int print_counters(bool json)
+{
+	json_writer_t w;
+	if (json) {
+		json_init(&w, stdout);
+		json_begin_array(&w, NULL);
+	}
+	for (int i = 0; i < cutoff_counter_count(); i++) {
+		const cutoff_counter_info_t *x = cutoff_counter_info(i);
+		if (!json) {
+			printf("%-22s %-12s %-9s %s%s%s\n", x->name, x->unit, counted_by(x),
+			       x->meaning, x->profiler ? " (with the profiler)" : "",
+			       x->maximum ? " (a maximum)" : "");
+			continue;
+		}
+		json_begin_object(&w, NULL);
+		json_string(&w, "name", x->name);
+		json_string(&w, "unit", x->unit);
+		json_string(&w, "counted_by", counted_by(x));
+		json_string(&w, "meaning", x->meaning);
+		json_bool(&w, "profiler", x->profiler);
+		json_bool(&w, "maximum", x->maximum);
+		json_end(&w);
+	}
+	if (!json)
+		return CLI_EXIT_OK;
+	json_end(&w);
+	return cli_json_finish(&w, "drivers");
+}
+
 int cli_drivers(int argc, char **argv)
 {
-	bool names = false, json = false;
+	bool names = false, json = false, counters = false;
 	cli_opt_t opts[] = {
 		{ .name = "names", .kind = CLI_FLAG, .dest.flag = &names },
+		{ .name = "counters", .kind = CLI_FLAG, .dest.flag = &counters },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
 	cli_status_t st = cli_parse("drivers", drivers_usage, opts,
 	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);
 	if (st != CLI_PARSED)
 		return cli_parse_exit(st);
-	if (names && json) {
-		cli_error("drivers", "--names and --json: give one");
+	if (names && (json || counters)) {
+		cli_error("drivers", "--names with --%s: give one", json ? "json" : "counters");
 		return CLI_EXIT_USAGE;
 	}
+	if (counters)
+		return print_counters(json);
 	cutoff_config_t def;
 	cutoff_config_default(&def);
 	if (json)

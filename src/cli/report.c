@@ -11,51 +11,18 @@
 #include "args.h"
 #include "cutoff_games.h"
 
-/* Every field is named below: a new counter must be added here too. */
-_Static_assert(sizeof(cutoff_counters_t) == 37 * sizeof(uint64_t), "a counter is missing below");
+uint64_t cli_counter(const cutoff_counters_t *c, const char *name)
+{
+	return cutoff_counter_value(c, cutoff_counter_find(name));
+}
 
+/* Every counter of the library's list, by its name: the search's, the profiler's and each
+ * driver's (a driver's new counter reaches every report with no edit here). */
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {
 	json_begin_object(w, key);
-#define PUT(field) json_uint(w, #field, c->field)
-	PUT(nodes);
-	PUT(leaves);
-	PUT(cutoffs);
-	PUT(first_move_cutoffs);
-	PUT(researches);
-	PUT(mtdf_passes);
-	PUT(tt_probes);
-	PUT(tt_hits);
-	PUT(tt_cutoffs);
-	PUT(aspiration_researches);
-	PUT(splits);
-	PUT(null_cutoffs);
-	PUT(reductions);
-	PUT(reduction_researches);
-	PUT(repetitions);
-	PUT(qnodes);
-	PUT(seldepth);
-	PUT(nodes_pv);
-	PUT(nodes_cut);
-	PUT(nodes_all);
-	PUT(cut_nodes_wrong);
-	PUT(all_nodes_wrong);
-	PUT(cut_node_cutoffs);
-	PUT(cut_node_first_cutoffs);
-	PUT(tt_hits_other);
-	PUT(split_helpers);
-	PUT(split_cutoffs);
-	PUT(split_nodes_lost);
-	PUT(deferred);
-	PUT(deferred_tt);
-	PUT(deferred_busy);
-	PUT(second_passes);
-	PUT(busy_collisions);
-	PUT(split_nodes_after_cut);
-	PUT(tt_stores);
-	PUT(tt_stores_same);
-	PUT(tt_hits_shared);
-#undef PUT
+	for (int i = 0; i < cutoff_counter_count(); i++)
+		json_uint(w, cutoff_counter_info(i)->name, cutoff_counter_value(c, i));
 	json_end(w);
 }
 
@@ -79,26 +46,25 @@ void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_con
 
 void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per)
 {
-	if (c->splits > 0) {
-		if (per == 1)
-			cli_field(out, "split points", "%" PRIu64, c->splits);
-		else
-			cli_field(out, "split points", "mean %.2f", (double)c->splits / per);
+	/* Each driver that counted something: all its counters, in the list's order. */
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		bool any = false;
+		for (int i = 0; i < cutoff_counter_count(); i++) {
+			const cutoff_counter_info_t *x = cutoff_counter_info(i);
+			any |= x->counted_by == CUTOFF_COUNTED_BY_DRIVER && (int)x->driver == d &&
+			       cutoff_counter_value(c, i) > 0;
+		}
+		for (int i = 0; any && i < cutoff_counter_count(); i++) {
+			const cutoff_counter_info_t *x = cutoff_counter_info(i);
+			if (x->counted_by != CUTOFF_COUNTED_BY_DRIVER || (int)x->driver != d)
+				continue;
+			uint64_t v = cutoff_counter_value(c, i);
+			if (per == 1)
+				cli_field(out, x->name, "%" PRIu64 " %s", v, x->unit);
+			else
+				cli_field(out, x->name, "mean %.2f %s", (double)v / per, x->unit);
+		}
 	}
-	if ((c->deferred > 0 || c->second_passes > 0) && per == 1)
-		cli_field(out, "deferred moves",
-		          "%" PRIu64 ": %" PRIu64 " answered by the table, %" PRIu64
-		          " still busy, second passes at %" PRIu64 " nodes; %" PRIu64
-		          " busy collisions",
-		          c->deferred, c->deferred_tt, c->deferred_busy, c->second_passes,
-		          c->busy_collisions);
-	else if (c->deferred > 0 || c->second_passes > 0)
-		cli_field(out, "deferred moves",
-		          "mean %.2f: %.2f answered by the table, %.2f still busy, second passes "
-		          "at %.2f nodes; %.2f busy collisions",
-		          (double)c->deferred / per, (double)c->deferred_tt / per,
-		          (double)c->deferred_busy / per, (double)c->second_passes / per,
-		          (double)c->busy_collisions / per);
 }
 
 void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t *par)

@@ -16,7 +16,12 @@
 #include "cutoff.h"
 #include "json.h"
 
-/* Writes an object of every counter, under `key` (NULL inside an array). */
+/* Counter `name` of c, through the library's list (0 when it has none of that name): how
+ * the command reads a driver's counter, which is not a field of the struct. */
+uint64_t cli_counter(const cutoff_counters_t *c, const char *name);
+
+/* Writes an object of every counter of the library's list (cutoff_counter_info), by name,
+ * under `key` (NULL inside an array). */
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c);
 
 /* Writes an object of the profile's times and depths, under `key`. */
@@ -27,8 +32,8 @@ void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t 
  * number as a number, keyed by the option's name ("min-split"). */
 void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_config_t *cfg);
 
-/* The figures of the drivers that produce them, as lines of a text report (cli_field):
- * split points when there are any, deferred moves when there are any; `per` divides
+/* The drivers' own counters, as lines of a text report (cli_field): every counter of each
+ * driver that counted something, by name and unit, from the library's list; `per` divides
  * each count (1 for one search, the number of searches for a mean). */
 void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per);
 

@@ -398,7 +398,7 @@ static void json_result(json_writer_t *w, const search_report_t *rep)
 	json_uint(w, "tt_probes", c->tt_probes);
 	json_uint(w, "tt_hits", c->tt_hits);
 	json_uint(w, "tt_cutoffs", c->tt_cutoffs);
-	json_uint(w, "splits", c->splits);
+	json_uint(w, "splits", cli_counter(c, "splits")); /* the report before the list had it */
 	json_double(w, "time_s", r->time_s);
 	json_double(w, "nps", cli_per_second(c->nodes, r->time_s));
 	json_bool(w, "profiled", cutoff_profile_available());

@@ -262,7 +262,7 @@ static void add_result(tree_totals_t *t, const cutoff_result_t *r)
 	t->first_move_cutoffs += c->first_move_cutoffs;
 	t->researches += c->researches;
 	t->passes += c->mtdf_passes;
-	t->splits += c->splits;
+	t->splits += cli_counter(c, "splits");
 	t->search_s += r->time_s;
 	cutoff_counters_add(&t->counters, c);
 	cutoff_profile_add(&t->profile, &r->profile);

@@ -173,14 +173,16 @@ typedef struct cutoff_searcher {
 	                           CUTOFF_MAX_MOVES of slack (cutoff_searcher_init) */
 	int32_t *hints;       /* hints for those moves */
 
-	unsigned ordering;     /* CUTOFF_ORDER_* bits */
-	unsigned pruning;      /* CUTOFF_PRUNE_* bits */
-	bool tt_cutoffs;       /* the table may answer a node (else: ordering only) */
-	int tt_min_depth;      /* nodes with fewer plies left neither probe nor store */
-	cutoff_share_t *share; /* this thread's export ring (share.h), or NULL: none */
-	bool quiescence;       /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
-	bool check_extension;  /* CUTOFF_EXTEND_CHECKS and the game has in_check */
-	int64_t *scores;       /* max_moves ordering keys, scratch for one node at a time */
+	unsigned ordering;      /* CUTOFF_ORDER_* bits */
+	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
+	bool tt_cutoffs;        /* the table may answer a node (else: ordering only) */
+	int tt_min_depth;       /* nodes with fewer plies left neither probe nor store */
+	cutoff_share_t *share;  /* this thread's export ring (share.h), or NULL: none */
+	uint64_t *driver_count; /* the engine's driver's counters: its slots of count.driver[]
+	                           (the registry's, driver.h), set by the engine */
+	bool quiescence;        /* CUTOFF_EXTEND_QUIESCENCE and the game has gen_noisy */
+	bool check_extension;   /* CUTOFF_EXTEND_CHECKS and the game has in_check */
+	int64_t *scores;        /* max_moves ordering keys, scratch for one node at a time */
 
 	/* the driver's, set when the engine is made (driver.h), read-only afterwards */
 	cutoff_younger_fn younger; /* the hook in the move loop, or NULL: the serial loop */

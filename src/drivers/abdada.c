@@ -69,9 +69,7 @@
  *     is busy). Each thread's deferred lists are its own. Nothing is allocated during a
  *     search.
  *
- * Its figures (cutoff_counters_t): deferred, deferred_tt (revisited and answered by the
- * table at once: one node, one table cut-off), deferred_busy (still busy when revisited),
- * second_passes, busy_collisions.
+ * Its counters are listed below (ABDADA_COUNTERS), counted in every build.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -80,6 +78,26 @@
 
 #include "base/atomic.h"
 #include "drivers/driver.h"
+
+/* ABDADA's counters (driver.h): one line each; every report lists them. */
+#define ABDADA_COUNTERS(X)                                                                         \
+	X(ABDADA_DEFERRED, "deferred", "moves", false,                                             \
+	  "younger moves put off because another thread was searching them")                       \
+	X(ABDADA_DEFERRED_TT, "deferred_tt", "moves", false,                                       \
+	  "of those, revisited and answered by the table at once (the child's one node, a table "  \
+	  "cut-off)")                                                                              \
+	X(ABDADA_DEFERRED_BUSY, "deferred_busy", "moves", false,                                   \
+	  "of those, still busy when revisited (searched all the same, beside the other thread)")  \
+	X(ABDADA_SECOND_PASSES, "second_passes", "nodes", false,                                   \
+	  "nodes that came back to deferred moves")                                                \
+	X(ABDADA_BUSY_COLLISIONS, "busy_collisions", "marks", false,                               \
+	  "marks that met another position's in their slot of the side table (classic: not "       \
+	  "made; simplified: the other's overwritten)")
+#define ABDADA_COUNTER(id, ...) CUTOFF_DRIVER_COUNTER_INFO(CUTOFF_DRIVER_ABDADA, __VA_ARGS__)
+enum {
+	ABDADA_COUNTERS(CUTOFF_DRIVER_COUNTER_ENUM) ABDADA_NCOUNTERS
+};
+static const cutoff_counter_info_t abdada_counters[] = { ABDADA_COUNTERS(ABDADA_COUNTER) };
 
 enum {
 	COUNT_BITS = 16,
@@ -154,7 +172,7 @@ static mark_result_t mark(const abdada_t *a, cutoff_searcher_t *s, uint64_t key,
 		uint64_t w = cutoff_u64_load_relaxed(slot);
 		if (w == key) /* another thread's mark (or this one's, deeper on its path) */
 			return exclusive ? BUSY : UNMARKED;
-		s->count.busy_collisions += w != 0;
+		s->driver_count[ABDADA_BUSY_COLLISIONS] += w != 0;
 		cutoff_u64_store_relaxed(slot, key);
 		return MARKED;
 	}
@@ -164,7 +182,7 @@ static mark_result_t mark(const abdada_t *a, cutoff_searcher_t *s, uint64_t key,
 		if (count != 0 && mine && exclusive)
 			return BUSY;
 		if (!mine || count == COUNT_MAX) {
-			s->count.busy_collisions += !mine;
+			s->driver_count[ABDADA_BUSY_COLLISIONS] += !mine;
 			return UNMARKED;
 		}
 		if (cutoff_u64_cas(slot, w, count ? w + 1 : tag_of(key) | 1u))
@@ -247,21 +265,21 @@ static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_youn
 		mark_result_t m = mark(a, s, key, exclusive);
 		if (m == BUSY) {
 			deferred[ndeferred++] = (uint8_t)i;
-			s->count.deferred++;
+			s->driver_count[ABDADA_DEFERRED]++;
 			continue;
 		}
 		over = search_one(a, s, node, i, key, m == MARKED, &l, out);
 	}
 	if (!over && ndeferred > 0)
-		s->count.second_passes++;
+		s->driver_count[ABDADA_SECOND_PASSES]++;
 	for (int k = 0; k < ndeferred && !over; k++) {
 		int i = deferred[k];
 		uint64_t key = mark_key(a, s, node, i);
-		s->count.deferred_busy += busy(a, key);
+		s->driver_count[ABDADA_DEFERRED_BUSY] += busy(a, key);
 		bool marked = mark(a, s, key, false) == MARKED;
 		uint64_t nodes = s->count.nodes, answered = s->count.tt_cutoffs;
 		over = search_one(a, s, node, i, key, marked, &l, out);
-		s->count.deferred_tt +=
+		s->driver_count[ABDADA_DEFERRED_TT] +=
 			s->count.nodes - nodes == 1 && s->count.tt_cutoffs - answered == 1;
 	}
 	out->best = l.best;
@@ -334,4 +352,6 @@ const cutoff_driver_ops_t cutoff_driver_abdada_ops = {
 	.begin = begin,
 	.job = job,
 	.pick = cutoff_pick_deepest,
+	.counters = abdada_counters,
+	.ncounters = ABDADA_NCOUNTERS,
 };

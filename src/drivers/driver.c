@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver.c — the registry of drivers: one line a driver, and each driver's options.
+ * driver.c — the registry of drivers: one line a driver, each driver's options, and the
+ * list of counters (the search's and the profiler's, then each driver's).
  *
  * Everything here is constant: the table of operations indexed by cutoff_driver_t, and
  * the options, each a field of cutoff_config_t named by its offset and kind, with its
@@ -11,6 +12,14 @@
  * (cutoff_driver_ops); front ends find the names, descriptions and options through the
  * public functions below, so that a new driver reaches the command line, the bench and
  * UCI without another edit.
+ *
+ * Counters. The search's and the profiler's are the named fields of cutoff_counters_t,
+ * described once by CUTOFF_COUNTERS in cutoff.h; each driver describes its own in its file
+ * (driver.h says how) and counts them in count.driver[], at slots given here in the
+ * registry's order: driver d's k-th counter is driver[base(d) + k], for every result,
+ * whichever driver made it, so that a counter's index and JSON key never depend on the
+ * driver. The list that cutoff_counter_info walks is the search's table, then each
+ * driver's table.
  */
 #include "drivers/driver.h"
 
@@ -95,6 +104,93 @@ const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver)
 }
 
 int cutoff_driver_count(void) { return DRIVER_COUNT; }
+
+/* ---- counters ---- */
+
+/* CUTOFF_COUNTERS' `who`: counted_by, profiler, maximum. */
+#define WHO_SEARCH CUTOFF_COUNTED_BY_SEARCH, false, false
+#define WHO_SEARCH_MAX CUTOFF_COUNTED_BY_SEARCH, false, true
+#define WHO_PROFILER CUTOFF_COUNTED_BY_PROFILER, true, false
+#define COUNTER_INFO(name, unit, who, meaning)                                                     \
+	{ #name, unit, meaning, WHO_##who, CUTOFF_DRIVER_SERIAL },
+static const cutoff_counter_info_t CORE_COUNTERS[] = { CUTOFF_COUNTERS(COUNTER_INFO) };
+#undef COUNTER_INFO
+#define COUNTER_OFFSET(name, unit, who, meaning) offsetof(cutoff_counters_t, name),
+static const size_t CORE_OFFSETS[] = { CUTOFF_COUNTERS(COUNTER_OFFSET) };
+#undef COUNTER_OFFSET
+
+enum {
+	CORE_COUNT = (int)(sizeof CORE_COUNTERS / sizeof CORE_COUNTERS[0])
+};
+_Static_assert(sizeof(cutoff_counters_t) ==
+                       (CORE_COUNT + CUTOFF_DRIVER_COUNTERS) * sizeof(uint64_t),
+               "cutoff_counters_t holds CUTOFF_COUNTERS' fields and driver[] alone");
+
+int cutoff_driver_counter_base(cutoff_driver_t driver)
+{
+	int base = 0;
+	for (int d = 0; d < (int)driver && d < DRIVER_COUNT; d++)
+		base += DRIVERS[d]->ncounters;
+	return base;
+}
+
+int cutoff_counter_count(void)
+{
+	/* Every driver's counters fit in driver[]: checked here, where they are summed, since
+	 * the tables live in the drivers' files (a test calls this at once). */
+	int n = cutoff_driver_counter_base((cutoff_driver_t)DRIVER_COUNT);
+	return n <= CUTOFF_DRIVER_COUNTERS ? CORE_COUNT + n : CORE_COUNT;
+}
+
+/* Counter i's place: a field (*offset) or a driver's (*driver, *k); false for a bad i. */
+static bool counter_place(int i, size_t *offset, int *driver, int *k)
+{
+	if (i < 0 || i >= cutoff_counter_count())
+		return false;
+	*driver = -1;
+	if (i < CORE_COUNT) {
+		*offset = CORE_OFFSETS[i];
+		return true;
+	}
+	i -= CORE_COUNT;
+	for (int d = 0; d < DRIVER_COUNT; i -= DRIVERS[d++]->ncounters)
+		if (i < DRIVERS[d]->ncounters) {
+			*driver = d;
+			*k = i;
+			return true;
+		}
+	return false;
+}
+
+const cutoff_counter_info_t *cutoff_counter_info(int i)
+{
+	size_t offset;
+	int d, k;
+	if (!counter_place(i, &offset, &d, &k))
+		return NULL;
+	return d < 0 ? &CORE_COUNTERS[i] : &DRIVERS[d]->counters[k];
+}
+
+uint64_t cutoff_counter_value(const cutoff_counters_t *c, int i)
+{
+	size_t offset;
+	int d, k;
+	if (!c || !counter_place(i, &offset, &d, &k))
+		return 0;
+	if (d >= 0)
+		return c->driver[cutoff_driver_counter_base((cutoff_driver_t)d) + k];
+	uint64_t v;
+	memcpy(&v, (const char *)c + offset, sizeof(v));
+	return v;
+}
+
+int cutoff_counter_find(const char *name)
+{
+	for (int i = 0; name && i < cutoff_counter_count(); i++)
+		if (strcmp(cutoff_counter_info(i)->name, name) == 0)
+			return i;
+	return -1;
+}
 
 const char *cutoff_driver_name(cutoff_driver_t driver)
 {

@@ -32,7 +32,9 @@
  * cutoff_driver_t (cutoff.h), and one line in the registry (driver.c). Its options are
  * fields of cutoff_config_t, listed in the registry's option table with their range and
  * default: the registry checks them (cutoff_driver_check_options) and the command line
- * offers them (cutoff_driver_options).
+ * offers them (cutoff_driver_options). Its counters are its own file's, one line each
+ * (CUTOFF_DRIVER_COUNTER_INFO below): the registry lists them with the search's, and
+ * every report (search, bench, sim, tree) walks that list.
  */
 #ifndef CUTOFF_DRIVER_H
 #define CUTOFF_DRIVER_H
@@ -54,7 +56,30 @@ typedef struct cutoff_driver_ops {
 	void (*begin)(void *state);
 	void (*job)(const cutoff_job_t *job, int index);
 	int (*pick)(const cutoff_result_t *results, int threads);
+	/* Its own counters, described in its own file (CUTOFF_DRIVER_COUNTER_INFO below):
+	 * each thread counts counters[k] in its searcher's driver_count[k]. */
+	const cutoff_counter_info_t *counters;
+	int ncounters;
 } cutoff_driver_ops_t;
+
+/*
+ * A driver's counters, one line each in the driver's file, which the registry lists with
+ * the search's (cutoff_counter_info) so that every report shows them:
+ *
+ *   #define YBW_COUNTERS(X) X(YBW_SPLITS, "splits", "count", false, "split points made") ...
+ *   #define YBW_COUNTER(id, ...) CUTOFF_DRIVER_COUNTER_INFO(CUTOFF_DRIVER_YBW, __VA_ARGS__)
+ *   enum { YBW_COUNTERS(CUTOFF_DRIVER_COUNTER_ENUM) YBW_NCOUNTERS };
+ *   static const cutoff_counter_info_t ybw_counters[] = { YBW_COUNTERS(YBW_COUNTER) };
+ *
+ * X(id, name, unit, profiler, meaning): `profiler` true when it is counted only in a build
+ * with the profiler. The thread counts with `s->driver_count[YBW_SPLITS]++`.
+ */
+#define CUTOFF_DRIVER_COUNTER_ENUM(id, name, unit, profiler, meaning) id,
+#define CUTOFF_DRIVER_COUNTER_INFO(driver, name, unit, profiler, meaning)                          \
+	{ name, unit, meaning, CUTOFF_COUNTED_BY_DRIVER, profiler, false, driver },
+
+/* The first slot of count.driver[] that holds `driver`'s counters. */
+int cutoff_driver_counter_base(cutoff_driver_t driver);
 
 /* The registry: the driver's operations, or NULL when `driver` is not one. */
 const cutoff_driver_ops_t *cutoff_driver_ops(cutoff_driver_t driver);

@@ -184,6 +184,29 @@ enum {
 	YBW_CONTENDED_NS = 20000000
 };
 
+/* YBW's counters (driver.h): one line each; every report lists them. */
+#define YBW_COUNTERS(X)                                                                            \
+	X(YBW_SPLITS, "splits", "split points", false, "split points made")                        \
+	X(YBW_SPLIT_HELPERS, "split_helpers", "threads", true,                                     \
+	  "helpers booked over all split points made (by this thread's split points): helpers "    \
+	  "per split point is split_helpers / splits")                                             \
+	X(YBW_SPLIT_CUTOFFS, "split_cutoffs", "split points", true,                                \
+	  "split points (made by this thread) that cut off, voiding the moves still being "        \
+	  "searched below them")                                                                   \
+	X(YBW_SPLIT_NODES_LOST, "split_nodes_lost", "nodes", true,                                 \
+	  "nodes this thread searched for moves it took from a split point and left unfinished "   \
+	  "because a cut-off at or above that split point made them void (a move nested in "       \
+	  "another such move counted once; a stop is not a cut-off and loses nothing here)")       \
+	X(YBW_SPLIT_NODES_AFTER_CUT, "split_nodes_after_cut", "nodes", true,                       \
+	  "nodes of moves searched to the end at a split point although a move before them in "    \
+	  "the order cut it off (work the serial search never does, which split_nodes_lost "       \
+	  "misses); counted by the thread whose move cut")
+#define YBW_COUNTER(id, ...) CUTOFF_DRIVER_COUNTER_INFO(CUTOFF_DRIVER_YBW, __VA_ARGS__)
+enum {
+	YBW_COUNTERS(CUTOFF_DRIVER_COUNTER_ENUM) YBW_NCOUNTERS
+};
+static const cutoff_counter_info_t ybw_counters[] = { YBW_COUNTERS(YBW_COUNTER) };
+
 static void destroy(void *state);
 static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out);
 
@@ -275,7 +298,7 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 		int32_t a = sp->alpha;
 		cutoff_spinlock_unlock(&sp->lock);
 
-		uint64_t nodes = s->count.nodes, lost = s->count.split_nodes_lost;
+		uint64_t nodes = s->count.nodes, lost = s->driver_count[YBW_SPLIT_NODES_LOST];
 		uint64_t horizon = s->horizon;
 		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, sp->type, m, i,
 		                               sp->hints ? sp->hints[i] : 0, a, sp->beta);
@@ -288,7 +311,8 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 			else if (CUTOFF_PROFILING)
 				/* Every node of this move is lost, those that inner split
 				 * points counted already among them. */
-				s->count.split_nodes_lost = lost + (s->count.nodes - nodes);
+				s->driver_count[YBW_SPLIT_NODES_LOST] =
+					lost + (s->count.nodes - nodes);
 			return;
 		}
 
@@ -311,7 +335,8 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 				for (int j = i + 1; CUTOFF_PROFILING && j < sp->next &&
 				                    !cutoff_int_load_relaxed(&sp->above.cut);
 				     j++)
-					s->count.split_nodes_after_cut += sp->move_nodes[j];
+					s->driver_count[YBW_SPLIT_NODES_AFTER_CUT] +=
+						sp->move_nodes[j];
 				cutoff_int_store_relaxed(&sp->above.cut, 1);
 			} else if (v > sp->alpha) {
 				sp->alpha = v;
@@ -528,9 +553,9 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	if (helpers == 0)
 		return false;
 	me->nsplits++;
-	s->count.splits++;
+	s->driver_count[YBW_SPLITS]++;
 	if (CUTOFF_PROFILING)
-		s->count.split_helpers += (uint64_t)helpers;
+		s->driver_count[YBW_SPLIT_HELPERS] += (uint64_t)helpers;
 
 	s->above = &sp->above;
 	work(s, sp);
@@ -556,7 +581,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	out->best_move = sp->best_move;
 	out->cut = cutoff_int_load_relaxed(&sp->above.cut) != 0;
 	if (CUTOFF_PROFILING)
-		s->count.split_cutoffs += out->cut;
+		s->driver_count[YBW_SPLIT_CUTOFFS] += out->cut;
 	out->cut_index = sp->best_index;
 	s->pv_length[ply] = sp->pv_length;
 	memcpy(s->pv[ply], sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));
@@ -586,4 +611,6 @@ const cutoff_driver_ops_t cutoff_driver_ybw_ops = {
 	.destroy = destroy,
 	.begin = begin,
 	.job = job,
+	.counters = ybw_counters,
+	.ncounters = YBW_NCOUNTERS,
 };

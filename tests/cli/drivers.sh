@@ -288,11 +288,13 @@ for pair in "${pairs[@]}"; do
 done
 
 # --- text reports ----------------------------------------------------------------------------
-# (Split points show where there are any: on a tree big enough for the helper to join.)
+# (YBW's counters show where it made split points: on a tree big enough for the helper to
+# join; each by its name in the library's list.)
 if good "search text, ybw on 2 threads" search --game rtree --algo ybw --threads 2; then
 	if [[ $stdout == *$'\n'"thread 0 "* && $stdout == *$'\n'"thread 1 "* &&
-		$stdout == *$'\n'"split points "* && $stdout == *$'\n'"driver options "* ]]; then
-		ok "search text report has a line per thread, the driver's options and the split points"
+		$stdout == *$'\n'"splits "*" split points"$'\n'"split_helpers "* &&
+		$stdout == *$'\n'"driver options "* ]]; then
+		ok "search text report has a line per thread, the driver's options and YBW's counters"
 	else
 		fail "search text report lacks the thread lines: $(show "$stdout")"
 	fi

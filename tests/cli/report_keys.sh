@@ -62,6 +62,40 @@ fi
 	done
 } 2>/dev/null | LC_ALL=C sort -u >"$tmp/have"
 
+# The reports walk the library's list of counters: each "counters" object holds exactly
+# the names `cutoff drivers --counters --json` lists, and runs.csv a column for each
+# driver's counter, so that a driver's new counter, one line in its own file, reaches
+# every report.
+"$cutoff" drivers --counters --json >"$tmp/list.json" 2>/dev/null || fail "drivers --counters"
+"$python" - "$tmp" "$have_sim" >"$tmp/walk" 2>&1 <<'PY'
+import csv, json, sys
+tmp, have_sim = sys.argv[1], sys.argv[2] == "true"
+names = [c["name"] for c in json.load(open(tmp + "/list.json"))]
+drivers = [c["name"] for c in json.load(open(tmp + "/list.json"))
+           if c["counted_by"] not in ("search", "profiler")]
+bad = []
+for d in ("serial", "ybw", "abdada"):
+    if list(json.load(open(f"{tmp}/{d}.json"))["counters"]) != names:
+        bad.append(f"search {d}")
+for r in ["bench"] + (["sim"] if have_sim else []):
+    runs = [x for x in json.load(open(f"{tmp}/{r}/results.json"))["runs"] if "counters" in x]
+    if not runs:
+        bad.append(f"{r}: no run with counters")
+    for run in runs:
+        if list(run["counters"]) != names:
+            bad.append(f"{r} run {run.get('driver')}")
+    head = next(csv.reader(open(f"{tmp}/{r}/runs.csv")))
+    if [c for c in head if c in drivers] != drivers:
+        bad.append(f"{r} runs.csv")
+print(len(names), len(drivers), " ".join(sorted(set(bad))) or "none")
+PY
+read -r nlist ndrivers walk_bad <"$tmp/walk"
+if [ "$walk_bad" = none ] && [ "$nlist" -gt 0 ] && [ "$ndrivers" -gt 0 ]; then
+	ok "every report's counters are the list's $nlist, runs.csv has the drivers' $ndrivers"
+else
+	fail "reports that do not walk the list of counters: $(show "$(cat "$tmp/walk")")"
+fi
+
 if [ "${REPORT_KEYS_WRITE:-}" = 1 ]; then # how the file was made
 	cp "$tmp/have" "$want"
 	echo "wrote $want"

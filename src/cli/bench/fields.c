@@ -301,9 +301,9 @@ void bench_csv_num(FILE *f, const char *fm, double v)
 /* A number field's value in row r. */
 static double row_num(const bench_t *b, const row_field_t *f, const bench_row_t *r)
 {
-	const char *p = (const char *)r + f->at;
-	if (f->at == NONE)
+	if (f->at == NONE) /* before the offset is used: r + NONE is no pointer */
 		return f->get(b, r);
+	const char *p = (const char *)r + f->at;
 	if (f->unit == UNIT_INT)
 		return *(const int *)(const void *)p;
 	if (f->unit == UNIT_FLAG)
@@ -599,7 +599,9 @@ typedef enum run_unit {
 	RUN_INT,    /* an int */
 	RUN_COUNT,  /* a uint64_t counter */
 	RUN_NUMBER, /* a double, `csv` in CSV, from `get` when at is NONE */
-	RUN_ARRAYS  /* CSV: the threads' nodes, ';'-joined; JSON: the caller's arrays */
+	RUN_ARRAYS, /* CSV: the threads' nodes, ';'-joined; JSON: the caller's arrays */
+	RUN_DRIVERS /* CSV: a column for each driver's counter of the library's list, whatever
+	               the run's driver (JSON: in "counters") */
 } run_unit_t;
 
 /* Which runs have the value. */
@@ -669,16 +671,7 @@ static const run_field_t RUN_FIELDS[] = {
 	CSV_ONLY(cut_node_cutoffs, HAS_PROFILED),
 	CSV_ONLY(cut_node_first_cutoffs, HAS_PROFILED),
 	CSV_ONLY(tt_hits_other, HAS_TT_WRITERS),
-	CSV_ONLY(splits, HAS_OURS),
-	CSV_ONLY(split_helpers, HAS_PROFILED),
-	CSV_ONLY(split_cutoffs, HAS_PROFILED),
-	CSV_ONLY(split_nodes_lost, HAS_PROFILED),
-	CSV_ONLY(split_nodes_after_cut, HAS_PROFILED),
-	CSV_ONLY(deferred, HAS_PROFILED),
-	CSV_ONLY(deferred_tt, HAS_PROFILED),
-	CSV_ONLY(deferred_busy, HAS_PROFILED),
-	CSV_ONLY(second_passes, HAS_PROFILED),
-	CSV_ONLY(busy_collisions, HAS_PROFILED),
+	{ "driver counters", RUN_DRIVERS, NONE, NULL, NULL, NULL, HAS_OURS, OUT_CSV },
 	{ "mismatches", RUN_INT, RUN(mismatches), NULL, NULL, NULL, HAS_CONNECT4, OUT_JSON },
 };
 
@@ -710,19 +703,52 @@ static double run_number(const run_field_t *x, const bench_run_t *r)
 	return x->at == NONE ? x->get(r) : *(const double *)run_at(r, x->at);
 }
 
+/* The drivers' counters of the library's list, each a column of runs.csv. */
+static bool is_driver_counter(int i)
+{
+	return cutoff_counter_info(i)->counted_by == CUTOFF_COUNTED_BY_DRIVER;
+}
+
 void bench_run_csv_head(FILE *f)
 {
-	for (int i = 0, n = 0; i < NRUN_FIELDS; i++)
-		if (RUN_FIELDS[i].out & OUT_CSV)
+	for (int i = 0, n = 0; i < NRUN_FIELDS; i++) {
+		if (!(RUN_FIELDS[i].out & OUT_CSV))
+			continue;
+		if (RUN_FIELDS[i].unit != RUN_DRIVERS) {
 			fprintf(f, "%s%s", n++ ? "," : "", RUN_FIELDS[i].key);
+			continue;
+		}
+		for (int k = 0; k < cutoff_counter_count(); k++)
+			if (is_driver_counter(k))
+				fprintf(f, "%s%s", n++ ? "," : "", cutoff_counter_info(k)->name);
+	}
 	fputc('\n', f);
+}
+
+/* The drivers' counters' cells of run r (r NULL: every one n/a), commas between them; a
+ * profiler's counter is n/a without the profiler. */
+static void driver_cells(const bench_t *b, const bench_run_t *r, FILE *f)
+{
+	for (int k = 0, n = 0; k < cutoff_counter_count(); k++) {
+		if (!is_driver_counter(k))
+			continue;
+		if (n++)
+			fputc(',', f);
+		if (!r || (cutoff_counter_info(k)->profiler && !b->profiled))
+			fputs("n/a", f);
+		else
+			fprintf(f, "%" PRIu64, cutoff_counter_value(&r->counters, k));
+	}
 }
 
 /* Field x's cell of run r, after its comma (none before the first). */
 static void run_csv_cell(const bench_t *b, const run_field_t *x, const bench_run_t *r, FILE *f)
 {
 	if (!run_has(b, x, r)) {
-		fputs("n/a", f);
+		if (x->unit == RUN_DRIVERS)
+			driver_cells(b, NULL, f);
+		else
+			fputs("n/a", f);
 		return;
 	}
 	switch (x->unit) {
@@ -745,6 +771,9 @@ static void run_csv_cell(const bench_t *b, const run_field_t *x, const bench_run
 			fprintf(f, "%s%" PRIu64, k ? ";" : "", r->thread_nodes[k]);
 		if (r->incomplete_threads)
 			fputs("n/a", f);
+		break;
+	case RUN_DRIVERS:
+		driver_cells(b, r, f);
 		break;
 	}
 }
@@ -784,6 +813,8 @@ void bench_run_json(const bench_t *b, const bench_run_t *r, json_writer_t *j,
 			break;
 		case RUN_ARRAYS:
 			arrays(j, b, r);
+			break;
+		case RUN_DRIVERS: /* in "counters" */
 			break;
 		}
 	}

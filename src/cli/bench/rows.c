@@ -76,49 +76,47 @@ bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int 
 }
 
 /*
- * How the drivers' own figures (types.h, BENCH_FIG_*) are counted: a counter of
- * cutoff_counters_t, alone (a count summed over positions) or over another. A row's figure
- * is NAN unless one of its runs counted `shown_by`: each driver's figures show on the rows
- * of the drivers that count them. Their names, units and formats are in fields.c.
+ * How the drivers' own figures (types.h, BENCH_FIG_*) are counted: a counter of the
+ * library's list (cutoff_counter_info), by name, alone (a count summed over positions) or
+ * over another. A row's figure is NAN unless one of its runs counted `shown_by`: each
+ * driver's figures show on the rows of the drivers that count them, and a profiler's
+ * counter only with the profiler. Their names, units and formats are in fields.c; every
+ * counter, these included, is also in each run's "counters" and runs.csv, by the list.
  */
 typedef struct driver_fig {
-	size_t count;    /* offsetof(cutoff_counters_t, ...) */
-	size_t per;      /* the divisor's offset, or NO_DIVISOR */
-	size_t shown_by; /* shown where a run counted this */
-	bool profiler;   /* counted only by the library's profiler */
+	const char *count;    /* the counter */
+	const char *per;      /* the divisor, or NULL */
+	const char *shown_by; /* shown where a run counted this */
 } driver_fig_t;
 
-#define NO_DIVISOR ((size_t)-1)
-#define CTR(field) offsetof(cutoff_counters_t, field)
-
 static const driver_fig_t FIGS[BENCH_NFIGS] = {
-	[BENCH_FIG_SPLITS] = { CTR(splits), NO_DIVISOR, CTR(splits), false },
-	[BENCH_FIG_HELPERS] = { CTR(split_helpers), CTR(splits), CTR(splits), true },
-	[BENCH_FIG_SPLIT_CUT] = { CTR(split_cutoffs), CTR(splits), CTR(splits), true },
-	[BENCH_FIG_LOST] = { CTR(split_nodes_lost), CTR(nodes), CTR(splits), true },
-	[BENCH_FIG_AFTER_CUT] = { CTR(split_nodes_after_cut), CTR(nodes), CTR(splits), true },
-	[BENCH_FIG_DEFERRED] = { CTR(deferred), NO_DIVISOR, CTR(deferred), true },
-	[BENCH_FIG_DEFERRED_TT] = { CTR(deferred_tt), CTR(deferred), CTR(deferred), true },
-	[BENCH_FIG_DEFERRED_BUSY] = { CTR(deferred_busy), CTR(deferred), CTR(deferred), true },
-	[BENCH_FIG_SECOND_PASSES] = { CTR(second_passes), NO_DIVISOR, CTR(deferred), true },
-	[BENCH_FIG_BUSY_COLLISIONS] = { CTR(busy_collisions), NO_DIVISOR, CTR(busy_collisions),
-	                                true },
+	[BENCH_FIG_SPLITS] = { "splits", NULL, "splits" },
+	[BENCH_FIG_HELPERS] = { "split_helpers", "splits", "splits" },
+	[BENCH_FIG_SPLIT_CUT] = { "split_cutoffs", "splits", "splits" },
+	[BENCH_FIG_LOST] = { "split_nodes_lost", "nodes", "splits" },
+	[BENCH_FIG_AFTER_CUT] = { "split_nodes_after_cut", "nodes", "splits" },
+	[BENCH_FIG_DEFERRED] = { "deferred", NULL, "deferred" },
+	[BENCH_FIG_DEFERRED_TT] = { "deferred_tt", "deferred", "deferred" },
+	[BENCH_FIG_DEFERRED_BUSY] = { "deferred_busy", "deferred", "deferred" },
+	[BENCH_FIG_SECOND_PASSES] = { "second_passes", NULL, "deferred" },
+	[BENCH_FIG_BUSY_COLLISIONS] = { "busy_collisions", NULL, "busy_collisions" },
 };
 
-static uint64_t counter_at(const cutoff_counters_t *c, size_t offset)
+/* The counter `name` of c: NAN when the library has none of that name, or counts it only
+ * with the profiler and this run had none. */
+static double counter_named(const bench_t *b, const cutoff_counters_t *c, const char *name)
 {
-	uint64_t v;
-	memcpy(&v, (const char *)c + offset, sizeof(v));
-	return v;
+	int i = cutoff_counter_find(name);
+	if (i < 0 || (cutoff_counter_info(i)->profiler && !b->profiled))
+		return NAN;
+	return (double)cutoff_counter_value(c, i);
 }
 
 /* The figure `f` of one run's counters (NAN when it cannot be had). */
 static double fig_of(const bench_t *b, const driver_fig_t *f, const cutoff_counters_t *c)
 {
-	if (f->profiler && !b->profiled)
-		return NAN;
-	double v = (double)counter_at(c, f->count);
-	return f->per == NO_DIVISOR ? v : bench_ratio(v, (double)counter_at(c, f->per));
+	double v = counter_named(b, c, f->count);
+	return f->per ? bench_ratio(v, counter_named(b, c, f->per)) : v;
 }
 
 /* The per-thread node rates of one run: min, median, max over its threads. */
@@ -195,7 +193,7 @@ static void collect_run(const bench_t *b, const bench_row_t *row, const bench_ru
 	                      : NAN;
 	for (int k = 0; k < BENCH_NFIGS; k++) {
 		buf[FIG0 + k][n] = row->stockfish ? NAN : fig_of(b, &FIGS[k], c);
-		seen[k] |= !row->stockfish && counter_at(c, FIGS[k].shown_by) > 0;
+		seen[k] |= !row->stockfish && counter_named(b, c, FIGS[k].shown_by) > 0;
 	}
 	/* The iterations' counters are thread 0's alone under the parallel drivers. */
 	buf[MINR][n] = row->driver == b->base || row->threads == 1
