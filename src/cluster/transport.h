@@ -2,9 +2,9 @@
 /*
  * transport.h — what the cluster layer's protocol (cluster.c) needs of a message-passing
  * library (internal): non-blocking point-to-point messages and five non-blocking
- * collectives over one group of ranks, each completed by `test`. MPI is one
- * implementation (transport_mpi.c); the protocol names none, so that another (a
- * simulated network, for instance) can carry it unchanged.
+ * collectives over one group of ranks, each completed by `test`. Two implement it: MPI
+ * (transport_mpi.c) and the simulator's network of ranks in virtual time
+ * (transport_sim.c); the protocol names neither, so that both carry it unchanged.
  *
  * Contract, as MPI's: every call is made by one thread of the rank at a time; the
  * collectives are called in the same order by every rank of the group; a request is

@@ -9,8 +9,8 @@
  * twice, an unknown name, a value that is not a decimal number in [0, 1e9] ns (hex, inf
  * and nan are not read), a NUL byte are errors that name the line.
  *
- * The defaults are this machine's, from `cutoff sim --calibrate` (docs/simulation.md
- * gives the run): the node costs are a real serial search's time per node on each
+ * The defaults are one machine's of this project, from `cutoff sim --calibrate`
+ * (docs/simulation.md gives the run and the machine): the node costs are a real serial search's time per node on each
  * workload, the others a measurement each (see the calibration). They are parameters of
  * the model, which a file replaces, not results.
  */
