@@ -116,9 +116,9 @@ build-coverage: deps
 	$(CMAKE) --build build-coverage -j $(NPROC)
 
 # The figures are printed even when a test failed (the failure is then the exit status).
-# The build folder is made writable for every user: a test that runs the command as
-# another one (bench.sh's "nobody") must be able to write its counts, or the runtime says
-# so on that command's stderr, which the test reads. The counts are read from the real
+# The build folder, and every count file the tests write (umask 0), are writable for every
+# user: a test that runs the command as another one (bench.sh's "nobody") must be able to
+# write its counts, or the runtime says so on that command's stderr, which the test reads. The counts are read from the real
 # library, the command and the tests; from the simulated library and the cutoff-sim
 # program only the simulator's own files (src/sim, the simulated transport): their copies
 # of the other files are compiled with other definitions, whose inline functions sit on
@@ -130,8 +130,8 @@ coverage: build-coverage
 	find build-coverage -name '*.gcda' -delete
 	mkdir -p build-coverage/coverage
 	chmod -R a+rwX build-coverage
-	status=0; $(CTEST) --test-dir build-coverage $(CTEST_FLAGS) -LE slow -j $(CTEST_JOBS) \
-		|| status=$$?; \
+	status=0; umask 0; $(CTEST) --test-dir build-coverage $(CTEST_FLAGS) -LE slow \
+		-j $(CTEST_JOBS) || status=$$?; \
 	gcovr --root . --filter 'src/' $(wildcard $(COVERAGE_DIRS)) \
 		--html-details build-coverage/coverage/index.html --txt - --sort-percentage \
 		&& exit $$status
