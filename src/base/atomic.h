@@ -12,6 +12,9 @@
  *                                          without stand-alone fences, which
  *                                          ThreadSanitizer does not model)
  *   ..._cas                                compare-and-swap, sequentially consistent
+ *   cutoff_u64_{load,store}_table          a word of the transposition table: relaxed,
+ *                                          as above; the simulator charges the table by
+ *                                          bucket (platform.h), not by line
  *   ..._faa                                fetch-and-add, sequentially consistent
  *   cutoff_fence_*                         stand-alone fences
  *   cutoff_spinlock_*                      a test-and-test-and-set lock (acquire / release)
@@ -46,36 +49,65 @@
  * Ordered stores and read-modify-writes drain the writer's delayed table stores first;
  * acquire and release operations carry the work/span estimate's dependencies. */
 
-#define CUTOFF_SIM_LOAD(p) (cutoff_sim_point(), __atomic_load_n((p), __ATOMIC_SEQ_CST))
+/* Every operation on a word other than the table's is also an access to its cache line
+ * (sim/sched.c, "lines"): a read (R), a write (W) or a read-modify-write (X). */
+#define CUTOFF_SIM_READ(p) (cutoff_sim_point(), cutoff_sim_line((p), CUTOFF_SIM_R))
+#define CUTOFF_SIM_WRITE(p) (cutoff_sim_point(), cutoff_sim_line((p), CUTOFF_SIM_W))
+#define CUTOFF_SIM_RMW(p) (cutoff_sim_point(), cutoff_sim_line((p), CUTOFF_SIM_X))
+#define CUTOFF_SIM_LOAD(p) (CUTOFF_SIM_READ(p), __atomic_load_n((p), __ATOMIC_SEQ_CST))
 
-static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
+/* A 64-bit word's load and store, the table's delayed stores among them (sched.h). */
+static inline uint64_t cutoff_sim_u64_load(const uint64_t *p)
 {
-	cutoff_sim_point();
 	return cutoff_sim_self && cutoff_sim_self->buffered ? cutoff_sim_load64(p)
 	                                                    : __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
-static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
+static inline void cutoff_sim_u64_store(uint64_t *p, uint64_t v)
 {
-	cutoff_sim_point();
 	if (cutoff_sim_self && cutoff_sim_self->buffered)
 		cutoff_sim_store64(p, v);
 	else
 		__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 }
-static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
+static inline uint64_t cutoff_u64_load_table(const uint64_t *p)
 {
 	cutoff_sim_point();
+	return cutoff_sim_u64_load(p);
+}
+static inline void cutoff_u64_store_table(uint64_t *p, uint64_t v)
+{
+	cutoff_sim_point();
+	cutoff_sim_u64_store(p, v);
+}
+static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
+{
+	CUTOFF_SIM_READ(p);
+	return cutoff_sim_u64_load(p);
+}
+static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
+{
+	CUTOFF_SIM_WRITE(p);
+	cutoff_sim_u64_store(p, v);
+}
+static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v)
+{
+	CUTOFF_SIM_RMW(p);
 	cutoff_sim_ordered();
 	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
 }
 static inline bool cutoff_u64_cas(uint64_t *p, uint64_t expected, uint64_t desired)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_RMW(p);
 	cutoff_sim_ordered();
 	return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
 	                                   __ATOMIC_SEQ_CST);
 }
-static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p) { return CUTOFF_SIM_LOAD(p); }
+/* 16-bit words are the table's writers (tt.c): charged with the table, not by line. */
+static inline uint16_t cutoff_u16_load_relaxed(const uint16_t *p)
+{
+	cutoff_sim_point();
+	return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
 static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v)
 {
 	cutoff_sim_point();
@@ -84,7 +116,7 @@ static inline void cutoff_u16_store_relaxed(uint16_t *p, uint16_t v)
 static inline int cutoff_int_load_relaxed(const int *p) { return CUTOFF_SIM_LOAD(p); }
 static inline int cutoff_int_faa(int *p, int v)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_RMW(p);
 	cutoff_sim_ordered();
 	cutoff_sim_sync_acquire(p);
 	int old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
@@ -100,14 +132,14 @@ static inline void *cutoff_ptr_load_acquire(void *const *p)
 }
 static inline void cutoff_ptr_store_release(void **p, void *v)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_WRITE(p);
 	cutoff_sim_ordered();
 	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 	cutoff_sim_sync_release(p);
 }
 static inline void cutoff_int_store_relaxed(int *p, int v)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_WRITE(p);
 	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 }
 static inline void cutoff_ptr_store_seq_cst(void **p, void *v) { cutoff_ptr_store_release(p, v); }
@@ -120,7 +152,7 @@ static inline int cutoff_int_load_acquire(const int *p)
 }
 static inline void cutoff_int_store_release(int *p, int v)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_WRITE(p);
 	cutoff_sim_ordered();
 	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 	cutoff_sim_sync_release(p);
@@ -129,7 +161,7 @@ static inline void cutoff_int_store_seq_cst(int *p, int v) { cutoff_int_store_re
 static inline int cutoff_int_load_seq_cst(const int *p) { return cutoff_int_load_acquire(p); }
 static inline bool cutoff_int_cas(int *p, int expected, int desired)
 {
-	cutoff_sim_point();
+	CUTOFF_SIM_RMW(p);
 	cutoff_sim_ordered();
 	cutoff_sim_sync_acquire(p);
 	bool done = __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST,
@@ -162,6 +194,8 @@ static inline void cutoff_spinlock_unlock(cutoff_spinlock_t *l) { cutoff_sim_unl
 
 static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p) { return ck_pr_load_64(p); }
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
+static inline uint64_t cutoff_u64_load_table(const uint64_t *p) { return ck_pr_load_64(p); }
+static inline void cutoff_u64_store_table(uint64_t *p, uint64_t v) { ck_pr_store_64(p, v); }
 static inline uint64_t cutoff_u64_faa(uint64_t *p, uint64_t v) { return ck_pr_faa_64(p, v); }
 static inline bool cutoff_u64_cas(uint64_t *p, uint64_t expected, uint64_t desired)
 {
@@ -253,6 +287,14 @@ static inline uint64_t cutoff_u64_load_relaxed(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 static inline void cutoff_u64_store_relaxed(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+static inline uint64_t cutoff_u64_load_table(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+static inline void cutoff_u64_store_table(uint64_t *p, uint64_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }

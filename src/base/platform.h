@@ -21,7 +21,7 @@
  *   cutoff_preemptions  the calling thread's involuntary context switches so far: how a
  *                     waiter learns that its CPU is contended, and sleeps at once.
  *   cutoff_charge     the cost of a piece of work (a node, a table probe or store, a
- *                     split point): nothing in a real build, where the CPU pays it; the
+ *                     split point; cutoff_charge_tt_* name the bucket): nothing in a real build, where the CPU pays it; the
  *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
  *
  * With CUTOFF_SIM (the objects of `cutoff sim`, never the installed library) every one
@@ -99,6 +99,14 @@ static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
 	if (cutoff_sim_self && cutoff_sim_self->clock)
 		cutoff_sim_tt_store(bucket, buckets);
 }
+/* A table probe of that bucket: its cost, and its wait behind a transfer of the bucket's
+ * line under way (sim/sched.c, "lines"). */
+static inline void cutoff_charge_tt_probe(uint64_t bucket, uint64_t buckets)
+{
+	cutoff_sim_charge(CUTOFF_CHARGE_TT_PROBE);
+	if (cutoff_sim_self && cutoff_sim_self->clock && cutoff_sim_self->lines)
+		cutoff_sim_tt_probe(bucket, buckets);
+}
 
 static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 {
@@ -112,6 +120,11 @@ static inline long cutoff_preemptions(void) { return 0; }
 
 static inline void cutoff_charge(cutoff_charge_kind_t kind) { (void)kind; }
 static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
+{
+	(void)bucket;
+	(void)buckets;
+}
+static inline void cutoff_charge_tt_probe(uint64_t bucket, uint64_t buckets)
 {
 	(void)bucket;
 	(void)buckets;

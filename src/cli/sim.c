@@ -104,6 +104,7 @@ static const char sim_usage[] =
 	"                     Names: node node.chess node.connect4 node.rtree node_jitter\n"
 	"                     (a percentage) tt_probe tt_store tt_store_other tt_visible\n"
 	"                     lock lock_handoff spin yield split join wake start quantum\n"
+	"                     line_transfer atomic sockets (a count) numa_transfer\n"
 	"                     net_latency net_epoch (simulated ranks: --drivers cluster)\n"
 	"  --ranks LIST       with --drivers cluster: simulated ranks, 1..32 each (a row\n"
 	"                     cluster/R: R engines on a simulated network, docs/simulation.md);\n"
@@ -170,7 +171,8 @@ static int ready(void *ctx, bench_t *b)
 	         "cost model %s: node chess %.1f, connect4 %.1f, rtree %.1f ns; table probe "
 	         "%.1f, store %.1f, +%.1f into another's, seen after %.1f; lock %.1f, +%.1f "
 	         "hand-off; spin look %.1f; split %.1f, join %.1f; wake %.1f, start %.1f; "
-	         "quantum %.1f ns; ranks' messages %.1f ns, barriers every %.1f ns; schedule %s",
+	         "quantum %.1f ns; lines: transfer %.1f, atomic %.1f, %d socket(s), +%.1f "
+	         "across; ranks' messages %.1f ns, barriers every %.1f ns; schedule %s",
 	         s->model_path ? s->model_path : "built in (this machine's)",
 	         (double)(m->node_chess ? m->node_chess : m->node) / 1e3,
 	         (double)(m->node_connect4 ? m->node_connect4 : m->node) / 1e3,
@@ -179,6 +181,8 @@ static int ready(void *ctx, bench_t *b)
 	         (double)m->tt_visible / 1e3, (double)m->lock / 1e3, (double)m->lock_handoff / 1e3,
 	         (double)m->spin / 1e3, (double)m->split / 1e3, (double)m->join / 1e3,
 	         (double)m->wake / 1e3, (double)m->start / 1e3, (double)m->quantum / 1e3,
+	         (double)m->line_transfer / 1e3, (double)m->atomic / 1e3,
+	         m->sockets >= 2000 ? (int)(m->sockets / 1000) : 1, (double)m->numa_transfer / 1e3,
 	         (double)m->net_latency / 1e3, (double)m->net_epoch / 1e3,
 	         schedule_names[s->schedule]);
 	if (s->schedule == CUTOFF_SIM_RANDOM) {

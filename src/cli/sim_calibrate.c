@@ -20,7 +20,14 @@
  *   tt_store_other  a load and a store into a 64-byte line (what a table store does to
  *                   its bucket) when the other core wrote that line last, minus the same
  *                   when this core wrote it last: two threads pinned to two CPUs walk one
- *                   random cycle through 1024 lines in turns
+ *                   random cycle through 1024 lines in turns. Printed, but written as 0
+ *                   (and lock_handoff likewise): line_transfer charges both now
+ *   line_transfer   a contended line's hand-off: two pinned threads add to one counter
+ *                   in turns (each waits for the other's addition), the time a turn,
+ *                   minus `atomic`, over the two transfers the simulator charges a turn
+ *   atomic          a fetch-and-add on a word this core holds (a locked instruction)
+ *   sockets, numa_transfer  1 and 0: one socket here (docs/simulation.md gives figures
+ *                   a user of a two-socket machine would put there)
  *   lock            a free test-and-set lock taken and released by the thread that
  *                   released it last
  *   lock_handoff    the same when the other core released it last, minus `lock`: two
@@ -89,9 +96,10 @@ static const char calibrate_usage[] =
 	"simulator into FILE ('name nanoseconds' lines, what --cost-model reads): each\n"
 	"workload's time per node of the serial search at one thread (the median of 3\n"
 	"runs of cutoff bench's positions) and, with two threads pinned to two CPUs, a\n"
-	"store into a line the other core wrote last, a free lock and its hand-off from\n"
-	"the other core, a futex wake-up, the pool's hand-over, and YBW's split point\n"
-	"made and joined; a pause instruction. Each figure is printed as it is measured,\n"
+	"store into a line the other core wrote last, a counter's line handed between\n"
+	"them, a free lock and its hand-off from the other core, an atomic, a futex\n"
+	"wake-up, the pool's hand-over, and YBW's split point made and joined; a pause\n"
+	"instruction. Each figure is printed as it is measured,\n"
 	"with the load average: calibrate on a quiet machine. docs/simulation.md.\n"
 	"\n"
 	"  --calibrate FILE  where the model goes (written once everything is measured)\n"
@@ -243,13 +251,14 @@ typedef void (*side_fn)(pair_t *p, int side);
 struct pair {
 	int cpu[2];
 	side_fn fn;
-	_Alignas(64) int turn;    /* whose turn it is: 0 or 1 (its own line) */
-	_Alignas(64) int lock;    /* the test-and-set lock (its own line) */
-	_Alignas(64) int arrived; /* threads pinned (or failed to) and waiting */
-	int barrier;              /* the split probe's locked instruction (its value unused) */
-	int go;                   /* 0: wait; 1: run; -1: give up (a thread was not made) */
-	_Alignas(64) int word[2]; /* the futex words, one a side */
-	line_t *lines;            /* the store probe's cycle, or a split point's lines */
+	_Alignas(64) int turn;         /* whose turn it is: 0 or 1 (its own line) */
+	_Alignas(64) int lock;         /* the test-and-set lock (its own line) */
+	_Alignas(64) int arrived;      /* threads pinned (or failed to) and waiting */
+	int barrier;                   /* the split probe's locked instruction (its value unused) */
+	int go;                        /* 0: wait; 1: run; -1: give up (a thread was not made) */
+	_Alignas(64) int word[2];      /* the futex words, one a side */
+	_Alignas(64) uint64_t counter; /* the line probe's counter (its own line) */
+	line_t *lines;                 /* the store probe's cycle, or a split point's lines */
 	int rounds;
 	double *own;      /* the store probe: side 0's walks of lines it wrote last [rounds] */
 	double *times[2]; /* each side's timings [rounds] */
@@ -298,6 +307,7 @@ static bool pair_run(pair_t *p)
 	p->turn = 0;
 	p->lock = 0;
 	p->word[0] = p->word[1] = 0;
+	p->counter = 0;
 	int made = 0;
 	while (made < 2 && pthread_create(&t[made], NULL, side_main, &a[made]) == 0)
 		made++;
@@ -497,6 +507,60 @@ static bool measure_handoff(pair_t *p, cutoff_sim_model_t *m, double lock_ns)
 	return true;
 }
 
+/* atomic: a fetch-and-add on a word this core holds, ns; median of REPEATS loops. */
+static double measure_atomic(void)
+{
+	uint64_t word = 0;
+	double v[REPEATS];
+	for (int k = 0; k < REPEATS; k++) {
+		double t0 = (double)cli_now_ns();
+		for (int i = 0; i < LOCK_ROUNDS; i++)
+			__atomic_fetch_add(&word, 1, __ATOMIC_SEQ_CST);
+		v[k] = ((double)cli_now_ns() - t0) / LOCK_ROUNDS;
+	}
+	return median(v, REPEATS);
+}
+
+/* The line probe: the two sides add to one counter in turns (side s adds when the count's
+ * parity is s), so that every addition finds the line in the other core's cache. Side 0
+ * times all the turns. */
+static void line_side(pair_t *p, int side)
+{
+	double t0 = (double)cli_now_ns();
+	for (int r = 0; r < p->rounds; r++) {
+		while ((__atomic_load_n(&p->counter, __ATOMIC_ACQUIRE) & 1) != (uint64_t)side)
+			;
+		__atomic_fetch_add(&p->counter, 1, __ATOMIC_SEQ_CST);
+	}
+	if (side == 0)
+		p->times[0][0] = ((double)cli_now_ns() - t0) / (2.0 * p->rounds);
+}
+
+/* line_transfer: a contended line's hand-off between the two cores: a turn of the line
+ * probe, minus `atomic`, over 2, because the simulator charges a turn two transfers (the
+ * waiter's read of the line the other core wrote, then its addition to a line the other
+ * core still holds a copy of); the median of REPEATS probes of PINGS turns a side. */
+static bool measure_line(pair_t *p, cutoff_sim_model_t *m, double atomic_ns)
+{
+	double v[REPEATS];
+	for (int k = 0; k < REPEATS; k++) {
+		p->fn = line_side;
+		p->rounds = PINGS;
+		if (!pair_run(p))
+			return false;
+		v[k] = p->times[0][0];
+	}
+	double turn = median(v, REPEATS);
+	char how[200];
+	snprintf(how, sizeof(how),
+	         "two cores add to one counter in turns: (%.1f ns a turn, median of %d probes "
+	         "of %d turns a side, minus `atomic`) / 2 transfers",
+	         turn, REPEATS, PINGS);
+	report("line_transfer", (turn - atomic_ns) / 2, how);
+	m->line_transfer = to_ps((turn - atomic_ns) / 2);
+	return true;
+}
+
 #ifdef __linux__
 static void futex_wait(int *word, int expected)
 {
@@ -632,14 +696,13 @@ static bool two_cpus(int cpu[2])
 }
 
 /* Everything that needs two threads on two CPUs, into m; false after one line. */
-static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns)
+static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns, double atomic_ns)
 {
 	static pair_t p; /* aligned members: kept off the stack */
 	memset(&p, 0, sizeof(p));
 	if (!two_cpus(p.cpu)) {
 		const char *why = "this process may run on one CPU only";
-		report_kept("tt_store_other", m->tt_store_other, why);
-		report_kept("lock_handoff", m->lock_handoff, why);
+		report_kept("line_transfer", m->line_transfer, why);
 		report_kept("wake", m->wake, why);
 		report_kept("split", m->split, why);
 		report_kept("join", m->join, why);
@@ -653,7 +716,15 @@ static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns)
 	bool ok = p.lines && p.own && p.times[0] && p.times[1];
 	if (!ok)
 		cli_error("sim", "out of memory");
-	ok = ok && measure_store_other(&p, m) && measure_handoff(&p, m, lock_ns);
+	ok = ok && measure_line(&p, m, atomic_ns) && measure_store_other(&p, m) &&
+	     measure_handoff(&p, m, lock_ns);
+	if (ok) {
+		/* The old model's flat figures, measured for comparison: the lines charge
+		 * them now (a store into another's bucket, a lock's hand-off are transfers). */
+		printf("tt_store_other, lock_handoff 0 in the model: line_transfer charges them "
+		       "(their figures above are the old model's)\n");
+		m->tt_store_other = m->lock_handoff = 0;
+	}
 #ifdef __linux__
 	ok = ok && measure_wake(&p, m);
 #else
@@ -823,8 +894,15 @@ static bool measure_all(cutoff_sim_model_t *m, const bool *asked, int64_t positi
 	double lock_ns = measure_lock();
 	report("lock", lock_ns, "test-and-set acquire + release by one thread, median of 5 loops");
 	m->lock = to_ps(lock_ns);
-	if (!measure_pairs(m, lock_ns))
+	double atomic_ns = measure_atomic();
+	report("atomic", atomic_ns, "a fetch-and-add on a word this core holds, median of 5 loops");
+	m->atomic = to_ps(atomic_ns);
+	if (!measure_pairs(m, lock_ns, atomic_ns))
 		return false;
+	m->sockets = 1000;
+	m->numa_transfer = 0;
+	printf("sockets 1, numa_transfer 0: this machine's model is one socket "
+	       "(docs/simulation.md gives figures for two)\n");
 	measure_spin(m);
 	measure_yield(m);
 	if (!measure_start(m))

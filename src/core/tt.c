@@ -137,8 +137,8 @@ static inline uint64_t bucket_index(const cutoff_tt_t *tt, uint64_t key)
  * has bound 0, "empty"). */
 static inline uint64_t entry_read(const tt_entry_t *e, uint64_t key)
 {
-	uint64_t check = cutoff_u64_load_relaxed(&e->check);
-	uint64_t data = cutoff_u64_load_relaxed(&e->data);
+	uint64_t check = cutoff_u64_load_table(&e->check);
+	uint64_t data = cutoff_u64_load_table(&e->data);
 	if ((check ^ data) != key || data_bound(data) == CUTOFF_BOUND_NONE)
 		return 0;
 	return data;
@@ -146,8 +146,8 @@ static inline uint64_t entry_read(const tt_entry_t *e, uint64_t key)
 
 static inline void entry_write(tt_entry_t *e, uint64_t key, uint64_t data)
 {
-	cutoff_u64_store_relaxed(&e->data, data);
-	cutoff_u64_store_relaxed(&e->check, key ^ data);
+	cutoff_u64_store_table(&e->data, data);
+	cutoff_u64_store_table(&e->check, key ^ data);
 }
 
 /*
@@ -354,7 +354,7 @@ bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
 {
 	uint64_t i = bucket_index(tt, key);
 	int deepest;
-	cutoff_charge(CUTOFF_CHARGE_TT_PROBE);
+	cutoff_charge_tt_probe(i, tt->nbuckets);
 	if (!tt->locks) {
 		deepest = probe_bucket_either(&tt->buckets[i], key, depth, ply, hit, end);
 	} else {
@@ -440,8 +440,8 @@ static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, i
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
 		if (i == keep)
 			continue;
-		uint64_t check = cutoff_u64_load_relaxed(&b->e[i].check);
-		uint64_t d = cutoff_u64_load_relaxed(&b->e[i].data);
+		uint64_t check = cutoff_u64_load_table(&b->e[i].check);
+		uint64_t d = cutoff_u64_load_table(&b->e[i].data);
 		(void)check;
 		if (data_bound(d) == CUTOFF_BOUND_NONE) {
 			victim = i;
@@ -501,7 +501,7 @@ int cutoff_tt_hashfull(const cutoff_tt_t *tt)
 	uint64_t n = tt->nbuckets < 250 ? tt->nbuckets : 250, used = 0;
 	for (uint64_t i = 0; i < n; i++)
 		for (int j = 0; j < TT_BUCKET_ENTRIES; j++) {
-			uint64_t d = cutoff_u64_load_relaxed(&tt->buckets[i].e[j].data);
+			uint64_t d = cutoff_u64_load_table(&tt->buckets[i].e[j].data);
 			used += data_bound(d) != CUTOFF_BOUND_NONE && data_gen(d) == tt->generation;
 		}
 	return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));

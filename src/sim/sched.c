@@ -41,6 +41,35 @@
  *   span      each thread's span grows with its work; an acquire of an address, a lock or
  *             a wake-up takes the maximum with the span that its releaser had (the `sync`
  *             map, by exact address; full: the estimate is marked partial).
+ *   lines     (line_transfer, atomic or numa_transfer > 0) every word that atomic.h
+ *             touches, the table's aside, is a cache line of its own, whose state the
+ *             `lines` map keeps for the job (one line a word: the sharing charged is the
+ *             true sharing of a word; two words in one 64-byte line would share it on a
+ *             real machine only as the allocator placed them, and an address must not
+ *             decide a run; the library aligns its hot shared objects to 64 bytes): which threads hold a copy, which wrote it last,
+ *             whether that write has been read by another thread yet ("dirty"), and
+ *             `busy`, when the transfers queued on it end. A write or a read-modify-write
+ *             of a line that another thread holds, and a read of a dirty line that
+ *             another thread wrote, move it: one `line_transfer` (+ `numa_transfer` from
+ *             a thread of another socket), which starts when the line's earlier
+ *             transfers have ended (a line moves one transfer at a time: the queue of a
+ *             hot line is its `busy`), so that the thread waits first and then pays the
+ *             transfer as work. A read of a clean line (one that another reader has
+ *             already fetched from its writer: it is in the shared cache) costs nothing,
+ *             nor does a line first touched in the job (memory: the node's cost holds
+ *             it). A read-modify-write also pays `atomic`. A lock is a line: a failed
+ *             try reads it (test-and-test-and-set), a take is a read-modify-write that
+ *             pays `lock` in place of `atomic`, a release a write; when a lock is taken
+ *             with W threads spinning on it, their re-reads and failed exchanges after
+ *             the release occupy the line for 2 W transfers more (after the taker's own)
+ *             and leave it in their caches, so that the holder's release waits behind
+ *             them and moves it again. The table's buckets are lines kept by index (its
+ *             words are not in the map): a store into a bucket another thread wrote last
+ *             pays a transfer (queued on the bucket's own `busy`), a probe waits for a
+ *             transfer under way and pays `numa_transfer` when the bucket's last writer
+ *             sits on another socket. Sockets: thread i of n is on socket i * S / n.
+ *             The map is exact (no address decides anything) and forgotten at each job
+ *             (an epoch per slot, so that nothing is cleared).
  *
  * The work/span estimate: a job's span is the longest of its threads' spans at the end;
  * the work is every thread's charged work. Work / span bounds the speed-up that any
@@ -109,8 +138,29 @@ typedef struct slot {
 
 typedef struct sync_slot {
 	const void *p;
+	uint32_t epoch; /* the job that wrote it: a slot of another job is empty */
 	uint64_t span;
 } sync_slot_t;
+
+enum {
+	LINE_SHIFT = 0,     /* a word is its line: see "lines" */
+	HOLDER_WORDS = 16,  /* 1024 threads at most (cutoff sim --threads) */
+	LINES_FIRST = 4096, /* the lines map's first capacity (slots; doubled when half full) */
+};
+
+typedef struct line {
+	uintptr_t key;  /* the word's address >> LINE_SHIFT */
+	uint32_t epoch; /* the job that touched it: a slot of another job is empty */
+	int writer;     /* the thread that wrote it last, -1: none in this job */
+	bool dirty;     /* written, and not read by another thread since */
+	uint64_t busy;  /* ps: the transfers queued on it end then */
+	uint64_t holders[HOLDER_WORDS]; /* the threads holding a copy */
+} line_t;
+
+typedef struct bucket_line {
+	uint16_t owner; /* the thread that wrote it last, + 1; 0: none */
+	uint64_t busy;  /* ps: the transfer queued on it ends then (lines on) */
+} bucket_line_t;
 
 struct cutoff_sim {
 	cutoff_sim_run_t run; /* the fast paths' view (sched.h) */
@@ -133,10 +183,14 @@ struct cutoff_sim {
 	cutoff_pool_job_fn job;
 	void *arg;
 
+	uint32_t epoch; /* the job's: its entries in `sync` and `lines` */
 	sync_slot_t *sync;
 	int nsync;
-	uint16_t *owner; /* the table's buckets: the thread that wrote each last (+1), 0: none */
+	bucket_line_t *owner; /* the table's buckets (sched.c, "lines") */
 	uint64_t nowner;
+	line_t *lines; /* the cache lines of the running job (open addressing) */
+	uint64_t nlines, lines_cap;
+	int sockets; /* the model's, at least 1 */
 };
 
 struct cutoff_pool {
@@ -183,6 +237,7 @@ void cutoff_sim_free(cutoff_sim_t *sim)
 		cutoff_sim_self = NULL;
 	free(sim->sync);
 	free(sim->owner);
+	free(sim->lines);
 	free(sim);
 }
 
@@ -195,6 +250,8 @@ void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m)
 	sim->m = *m;
 	sim->run.random = sim->schedule == CUTOFF_SIM_RANDOM;
 	sim->run.buffered = m->tt_visible > 0;
+	sim->run.lines = m->line_transfer > 0 || m->atomic > 0 || m->numa_transfer > 0;
+	sim->sockets = m->sockets >= 2000 ? (int)(m->sockets / 1000) : 1;
 	sim->run.charge[CUTOFF_CHARGE_NODE] = m->node;
 	sim->run.charge[CUTOFF_CHARGE_TT_PROBE] = m->tt_probe;
 	sim->run.charge[CUTOFF_CHARGE_SPLIT] = m->split;
@@ -588,19 +645,230 @@ void cutoff_sim_unpark(int *word)
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* Locks, the table's stores, the span's synchronisation */
+/* Cache lines (the invariant "lines" above) */
+
+static int socket_of(const cutoff_sim_t *sim, int i)
+{
+	return sim->sockets > 1 ? (int)((int64_t)i * sim->sockets / sim->n) : 0;
+}
+
+/* The running thread pays one transfer of a line from thread `from`, queued behind the
+ * transfers on `*busy`: it waits until they end, then the transfer is its work. */
+static void transfer(cutoff_sim_t *sim, int from, uint64_t *busy)
+{
+	vthread_t *me = &sim->t[sim->cur];
+	uint64_t cost = sim->m.line_transfer;
+	if (from >= 0 && socket_of(sim, from) != socket_of(sim, sim->cur))
+		cost += sim->m.numa_transfer;
+	uint64_t start = me->t.clock > *busy ? me->t.clock : *busy;
+	sim->stats.line_wait += start - me->t.clock;
+	sim->stats.line_work += cost;
+	sim->stats.transfers++;
+	*busy = start + cost;
+	me->t.clock = start + cost;
+	me->t.work += cost;
+	me->t.span += cost;
+}
+
+static uint64_t line_hash(uintptr_t key) { return (uint64_t)key * 0x9e3779b97f4a7c15u; }
+
+/* The slot of `key` in a map of `cap` slots (a power of two): its own, or the free one
+ * where it goes. */
+static line_t *line_slot(line_t *map, uint64_t cap, uint32_t epoch, uintptr_t key)
+{
+	for (uint64_t k = line_hash(key) >> 20;; k++) {
+		line_t *l = &map[k & (cap - 1)];
+		if (l->epoch != epoch || l->key == key)
+			return l;
+	}
+}
+
+/* Doubles the map (the simulator's own memory, never the library's); false when out of
+ * memory, which leaves the map as it was. */
+static bool lines_grow(cutoff_sim_t *sim)
+{
+	uint64_t cap = sim->lines_cap ? 2 * sim->lines_cap : LINES_FIRST;
+	line_t *map = calloc(cap, sizeof(*map));
+	if (!map)
+		return false;
+	for (uint64_t i = 0; i < sim->lines_cap; i++) {
+		const line_t *l = &sim->lines[i];
+		if (l->epoch == sim->epoch)
+			*line_slot(map, cap, sim->epoch, l->key) = *l;
+	}
+	free(sim->lines);
+	sim->lines = map;
+	sim->lines_cap = cap;
+	return true;
+}
+
+/* The state of the line that holds p, made (no holder) when the job has not touched it;
+ * NULL when out of memory (the access is then not charged). */
+static line_t *line_of(cutoff_sim_t *sim, const void *p)
+{
+	/* At most half full; a map that cannot grow takes lines while it has a free slot. */
+	if (2 * (sim->nlines + 1) > sim->lines_cap && !lines_grow(sim) &&
+	    sim->nlines + 1 >= sim->lines_cap)
+		return NULL;
+	uintptr_t key = (uintptr_t)p >> LINE_SHIFT;
+	line_t *l = line_slot(sim->lines, sim->lines_cap, sim->epoch, key);
+	if (l->epoch != sim->epoch) {
+		sim->nlines++;
+		memset(l, 0, sizeof(*l));
+		l->key = key;
+		l->epoch = sim->epoch;
+		l->writer = -1;
+	}
+	return l;
+}
+
+/* A holder of l other than thread `me` (the last writer first), or -1. */
+static int other_holder(const cutoff_sim_t *sim, const line_t *l, int me)
+{
+	if (l->writer >= 0 && l->writer != me &&
+	    (l->holders[l->writer >> 6] >> (l->writer & 63) & 1))
+		return l->writer;
+	int words = (sim->n + 63) / 64;
+	for (int w = 0; w < words && w < HOLDER_WORDS; w++) {
+		uint64_t h = l->holders[w];
+		if (w == me >> 6)
+			h &= ~(1ull << (me & 63));
+		if (h)
+			return w * 64 + __builtin_ctzll(h);
+	}
+	return -1;
+}
+
+/* The running thread's access to l: a read, a write or a read-modify-write (how), which
+ * pays `extra` (the atomic's or the lock's own cost) beside its transfer. */
+static void line_touch(cutoff_sim_t *sim, line_t *l, int how, uint64_t extra)
+{
+	int me = sim->cur;
+	uint64_t bit = 1ull << (me & 63), *word = &l->holders[(me >> 6) & (HOLDER_WORDS - 1)];
+	if (how == CUTOFF_SIM_R) {
+		if (!(*word & bit) && l->dirty && l->writer != me)
+			transfer(sim, l->writer, &l->busy);
+		if (l->writer != me)
+			l->dirty = false;
+		*word |= bit;
+	} else {
+		int from = other_holder(sim, l, me);
+		if (from >= 0)
+			transfer(sim, from, &l->busy);
+		memset(l->holders, 0, sizeof(l->holders));
+		*word = bit;
+		l->writer = me;
+		l->dirty = true;
+	}
+	if (extra) {
+		vthread_t *v = &sim->t[me];
+		v->t.clock += extra;
+		v->t.work += extra;
+		v->t.span += extra;
+		sim->stats.line_work += extra;
+	}
+}
+
+void cutoff_sim_line_access(const void *p, int how)
+{
+	cutoff_sim_t *sim = self();
+	line_t *l = line_of(sim, p);
+	if (l)
+		line_touch(sim, l, how, how == CUTOFF_SIM_X ? sim->m.atomic : 0);
+}
+
+/* The table's buckets, by index (the table's lines; see "lines"): NULL when out of
+ * memory. */
+static bucket_line_t *bucket_of(cutoff_sim_t *sim, uint64_t bucket, uint64_t buckets)
+{
+	if (sim->nowner != buckets) {
+		/* The simulator's own memory, once per table size (never the library's). */
+		free(sim->owner);
+		sim->owner = calloc(buckets, sizeof(*sim->owner));
+		sim->nowner = sim->owner ? buckets : 0;
+	}
+	return sim->owner ? &sim->owner[bucket] : NULL;
+}
+
+void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets)
+{
+	cutoff_sim_t *sim = self();
+	vthread_t *me = &sim->t[sim->cur];
+	uint64_t c = sim->m.tt_store;
+	bucket_line_t *b = bucket_of(sim, bucket, buckets);
+	if (b) {
+		int w = b->owner;
+		if (w && w != sim->cur + 1) {
+			c += sim->m.tt_store_other;
+			if (sim->run.lines)
+				transfer(sim, w - 1, &b->busy);
+		}
+		b->owner = (uint16_t)(sim->cur + 1);
+	}
+	me->t.clock += c;
+	me->t.work += c;
+	me->t.span += c;
+}
+
+void cutoff_sim_tt_probe(uint64_t bucket, uint64_t buckets)
+{
+	cutoff_sim_t *sim = self();
+	vthread_t *me = &sim->t[sim->cur];
+	bucket_line_t *b = bucket_of(sim, bucket, buckets);
+	if (!b)
+		return;
+	if (b->busy > me->t.clock) {
+		sim->stats.line_wait += b->busy - me->t.clock;
+		me->t.clock = b->busy;
+	}
+	int w = b->owner - 1;
+	if (w >= 0 && w != sim->cur && socket_of(sim, w) != socket_of(sim, sim->cur)) {
+		uint64_t c = sim->m.numa_transfer;
+		me->t.clock += c;
+		me->t.work += c;
+		me->t.span += c;
+		sim->stats.line_work += c;
+	}
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Locks and the span's synchronisation */
+
+/* A lock just taken while W threads spin on it (asleep on l->waiters): after the
+ * release they re-read its line and try their exchanges, one transfer each, after the
+ * taker's own, and keep a copy (see "lines"). */
+static void lock_stampede(cutoff_sim_t *sim, cutoff_sim_lock_t *l, line_t *line)
+{
+	uint64_t w = 0;
+	for (int i = l->waiters; i >= 0; i = sim->t[i].next_waiter) {
+		line->holders[(i >> 6) & (HOLDER_WORDS - 1)] |= 1ull << (i & 63);
+		w++;
+	}
+	if (w) {
+		line->busy += 2 * w * sim->m.line_transfer;
+		sim->stats.transfers += 2 * w;
+	}
+}
 
 bool cutoff_sim_trylock(cutoff_sim_lock_t *l)
 {
 	cutoff_sim_point();
 	cutoff_sim_t *sim = self();
+	bool running = sim && sim->cur >= 0;
+	line_t *line = running && sim->run.lines ? line_of(sim, &l->locked) : NULL;
 	if (__atomic_load_n(&l->locked, __ATOMIC_SEQ_CST)) {
-		if (sim && sim->cur >= 0)
+		if (line)
+			line_touch(sim, line, CUTOFF_SIM_R, 0); /* test-and-test-and-set: a look */
+		if (running)
 			sim->t[sim->cur].t.lock_failed = l;
 		return false;
 	}
 	__atomic_store_n(&l->locked, 1, __ATOMIC_SEQ_CST);
-	if (sim && sim->cur >= 0) {
+	if (line) {
+		line_touch(sim, line, CUTOFF_SIM_X, 0); /* the exchange: `lock` below */
+		lock_stampede(sim, l, line);
+	}
+	if (running) {
 		vthread_t *me = &sim->t[sim->cur];
 		uint64_t c = sim->m.lock +
 		             (l->last >= 0 && l->last != sim->cur ? sim->m.lock_handoff : 0);
@@ -618,6 +886,11 @@ void cutoff_sim_unlock(cutoff_sim_lock_t *l)
 	cutoff_sim_point();
 	cutoff_sim_t *sim = self();
 	if (sim && sim->cur >= 0) {
+		if (sim->run.lines) {
+			line_t *line = line_of(sim, &l->locked);
+			if (line)
+				line_touch(sim, line, CUTOFF_SIM_W, 0);
+		}
 		cutoff_sim_drain();
 		l->last = sim->cur;
 		l->span = sim->t[sim->cur].t.span;
@@ -649,36 +922,14 @@ void cutoff_sim_unlock(cutoff_sim_lock_t *l)
 	}
 }
 
-void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets)
-{
-	cutoff_sim_t *sim = self();
-	vthread_t *me = &sim->t[sim->cur];
-	if (sim->nowner != buckets) {
-		/* The simulator's own memory, once per table size (never the library's). */
-		free(sim->owner);
-		sim->owner = calloc(buckets, sizeof(*sim->owner));
-		sim->nowner = sim->owner ? buckets : 0;
-	}
-	uint64_t c = sim->m.tt_store;
-	if (sim->owner) {
-		uint16_t w = sim->owner[bucket];
-		if (w && w != sim->cur + 1)
-			c += sim->m.tt_store_other;
-		sim->owner[bucket] = (uint16_t)(sim->cur + 1);
-	}
-	me->t.clock += c;
-	me->t.work += c;
-	me->t.span += c;
-}
-
 static sync_slot_t *sync_find(cutoff_sim_t *sim, const void *p, bool add)
 {
 	uint64_t h = ((uint64_t)(uintptr_t)p >> 2) * 0x9e3779b97f4a7c15u;
 	for (uint64_t k = h >> 47;; k = (k + 1) & (SYNC_SLOTS - 1)) {
 		sync_slot_t *s = &sim->sync[k];
-		if (s->p == p)
+		if (s->epoch == sim->epoch && s->p == p)
 			return s;
-		if (!s->p) {
+		if (s->epoch != sim->epoch) {
 			if (!add)
 				return NULL;
 			if (sim->nsync >= SYNC_MAX) {
@@ -687,6 +938,8 @@ static sync_slot_t *sync_find(cutoff_sim_t *sim, const void *p, bool add)
 			}
 			sim->nsync++;
 			s->p = p;
+			s->epoch = sim->epoch;
+			s->span = 0;
 			return s;
 		}
 	}
@@ -795,8 +1048,16 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 	sim->pending = 0;
 	sim->job = job;
 	sim->arg = arg;
-	memset(sim->sync, 0, SYNC_SLOTS * sizeof(*sim->sync));
+	/* A new epoch empties the span's map and the lines' (nothing is cleared but at the
+	 * epoch's wrap, once in 2^32 jobs). */
+	if (++sim->epoch == 0) {
+		memset(sim->sync, 0, SYNC_SLOTS * sizeof(*sim->sync));
+		if (sim->lines)
+			memset(sim->lines, 0, sim->lines_cap * sizeof(*sim->lines));
+		sim->epoch = 1;
+	}
 	sim->nsync = 0;
+	sim->nlines = 0;
 	cutoff_fiber_main(&sim->main);
 	for (int i = 0; i < sim->n; i++) {
 		vthread_t *v = &sim->t[i];

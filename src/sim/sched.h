@@ -53,12 +53,21 @@ typedef struct cutoff_sim_time {
 	void *lock_failed; /* the lock of a failed trylock with no point since (sched.c) */
 } cutoff_sim_time_t;
 
+/* How an operation touches a word's cache line (cutoff_sim_line). */
+enum {
+	CUTOFF_SIM_R, /* a load */
+	CUTOFF_SIM_W, /* a store */
+	CUTOFF_SIM_X  /* a read-modify-write: an atomic (fetch-and-add, compare-and-swap) */
+};
+
 /* The running virtual thread as the inline fast paths see it (sim/sched.c owns it). */
 typedef struct cutoff_sim_run {
 	cutoff_sim_time_t *clock; /* the running thread's times; NULL: none runs */
 	uint64_t limit;           /* it runs on while *clock <= limit (clock schedule) */
 	bool random;              /* the random schedule: a choice at every point */
 	bool buffered;            /* table writes are delayed (tt_visible > 0) */
+	bool lines;               /* the cache lines are charged (line_transfer, atomic or
+	                             numa_transfer > 0) */
 	uint64_t jitter;          /* a node costs charge[NODE] +- up to this much (ps), uniform */
 	uint64_t charge[CUTOFF_SIM_CHARGE_KINDS]; /* ps of each kind of work */
 } cutoff_sim_run_t;
@@ -78,6 +87,8 @@ void cutoff_sim_drain(void);                      /* the store buffer, before an
 void cutoff_sim_store64(uint64_t *p, uint64_t v); /* a delayed relaxed store */
 uint64_t cutoff_sim_load64(const uint64_t *p);    /* a load that sees the writer's own */
 void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets); /* coherence and cost */
+void cutoff_sim_tt_probe(uint64_t bucket, uint64_t buckets); /* a transfer's wait */
+void cutoff_sim_line_access(const void *p, int how);         /* cutoff_sim_line's */
 void cutoff_sim_park_sleep(int *word, int token);
 void cutoff_sim_unpark(int *word);
 
@@ -116,6 +127,15 @@ static inline void cutoff_sim_charge(int kind)
 		r->clock->work += c;
 		r->clock->span += c;
 	}
+}
+
+/* An access of kind `how` (CUTOFF_SIM_R, _W, _X) to the cache line that holds p, by the
+ * running thread, right after a point: its transfers and atomics, when charged. */
+static inline void cutoff_sim_line(const void *p, int how)
+{
+	cutoff_sim_run_t *r = cutoff_sim_self;
+	if (r && r->clock && r->lines)
+		cutoff_sim_line_access(p, how);
 }
 
 /* An ordered store or read-modify-write: the writer's delayed stores go first. */

@@ -19,8 +19,9 @@
 
 /*
  * The cost model: virtual time, in picoseconds, of each thing a virtual thread does.
- * Work (node, tt_probe, tt_store, tt_store_other, lock, lock_handoff, split, join) is
- * charged to the thread that does it; waiting (spin, wake, start) moves its clock only.
+ * Work (node, tt_probe, tt_store, tt_store_other, lock, lock_handoff, split, join, and a
+ * cache line's transfer and atomic) is charged to the thread that does it; waiting (spin,
+ * wake, start, and a line's turn behind the transfers before it) moves its clock only.
  */
 typedef struct cutoff_sim_model {
 	uint64_t node; /* one node of the search (the workload's own, below, when set) */
@@ -28,10 +29,12 @@ typedef struct cutoff_sim_model {
 	uint64_t node_jitter; /* NOT time: each node's cost varies by up to this percent (x1000) */
 	uint64_t tt_probe;    /* one table probe, beyond the node's own cost */
 	uint64_t tt_store;    /* one table store that writes, beyond the node's */
-	uint64_t tt_store_other; /* more, when another thread wrote that bucket last */
+	uint64_t tt_store_other; /* more, when another thread wrote that bucket last (the old
+	                            model's flat coherence cost; 0 once line_transfer is set) */
 	uint64_t tt_visible;     /* a table write is seen by the others this much later */
 	uint64_t lock;           /* taking a free lock */
-	uint64_t lock_handoff;   /* more, when another thread released it last */
+	uint64_t lock_handoff;   /* more, when another thread released it last (the old
+	                            model's; 0 once line_transfer charges the lock's line) */
 	uint64_t spin;           /* one look of a spin-wait while it pauses */
 	uint64_t yield;          /* a look after the pauses: a yield (a system call) */
 	uint64_t split;          /* making a split point and booking its helpers */
@@ -39,15 +42,27 @@ typedef struct cutoff_sim_model {
 	uint64_t wake;           /* from a wake-up to the sleeper running */
 	uint64_t start;          /* from the pool's hand-over to a worker running, and back */
 	uint64_t quantum;        /* a thread may run this far ahead of the earliest other */
-	uint64_t net_latency;    /* a simulated cluster's message, from send to deliverable */
+	/* The cache lines (sched.c, "lines"): 0 turns each part off. */
+	uint64_t line_transfer; /* a line moved from another core's cache, one at a time */
+	uint64_t atomic;        /* a read-modify-write's own cost (a locked instruction) */
+	uint64_t sockets;       /* NOT time: the sockets the threads are spread over (x1000) */
+	uint64_t numa_transfer; /* more, when the line comes from the other socket */
+	uint64_t net_latency;   /* a simulated cluster's message, from send to deliverable */
 	uint64_t
 		net_epoch; /* its ranks meet every this much virtual time (cluster/transport_sim.h) */
 } cutoff_sim_model_t;
 
 /* The model's fields by name, for the files and the reports (sim/model.c). */
+typedef enum cutoff_sim_unit {
+	CUTOFF_SIM_NS,      /* nanoseconds (kept in picoseconds) */
+	CUTOFF_SIM_PERCENT, /* 0 .. 100 (kept in thousandths) */
+	CUTOFF_SIM_COUNT    /* a whole number 1 .. 64 (kept in thousandths) */
+} cutoff_sim_unit_t;
+
 typedef struct cutoff_sim_field {
 	const char *name;
 	size_t offset;
+	cutoff_sim_unit_t unit;
 	const char *what;
 } cutoff_sim_field_t;
 extern const cutoff_sim_field_t cutoff_sim_fields[];
@@ -83,10 +98,13 @@ typedef struct cutoff_sim_stats {
 	uint64_t switches;   /* switches between virtual threads */
 	uint64_t spin_looks; /* spin-wait looks and yields */
 	uint64_t sleeps, wakes;
-	uint64_t work;     /* work charged, all threads */
-	uint64_t span;     /* the longest chain of dependent work in a job, summed over jobs */
-	uint64_t elapsed;  /* virtual time in the jobs, summed over jobs */
-	bool span_partial; /* the span's map of synchronisation addresses overflowed */
+	uint64_t work;      /* work charged, all threads */
+	uint64_t span;      /* the longest chain of dependent work in a job, summed over jobs */
+	uint64_t elapsed;   /* virtual time in the jobs, summed over jobs */
+	bool span_partial;  /* the span's map of synchronisation addresses overflowed */
+	uint64_t transfers; /* cache lines moved between virtual threads (sched.c, "lines") */
+	uint64_t line_work; /* their cost, and the atomics', charged as work */
+	uint64_t line_wait; /* time spent waiting behind the transfers before one's own */
 } cutoff_sim_stats_t;
 
 /* A new simulator, or NULL when out of memory. `seed` drives the random schedule. */
