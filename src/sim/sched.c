@@ -60,9 +60,9 @@
  *             it). A read-modify-write also pays `atomic`. A lock is a line: a failed
  *             try reads it (test-and-test-and-set), a take is a read-modify-write that
  *             pays `lock` in place of `atomic`, a release a write; when a lock is taken
- *             with W threads spinning on it, their re-reads and failed exchanges after
- *             the release occupy the line for 2 W transfers more (after the taker's own)
- *             and leave it in their caches, so that the holder's release waits behind
+ *             with W threads spinning on it, their failed exchanges after the release
+ *             occupy the line for W transfers more (after the taker's own; their
+ *             re-reads find a clean line) and leave it in their caches, so that the holder's release waits behind
  *             them and moves it again. The table's buckets are lines kept by index (its
  *             words are not in the map): a store into a bucket another thread wrote last
  *             pays a transfer (queued on the bucket's own `busy`), a probe waits for a
@@ -835,8 +835,9 @@ void cutoff_sim_tt_probe(uint64_t bucket, uint64_t buckets)
 /* Locks and the span's synchronisation */
 
 /* A lock just taken while W threads spin on it (asleep on l->waiters): after the
- * release they re-read its line and try their exchanges, one transfer each, after the
- * taker's own, and keep a copy (see "lines"). */
+ * release they re-read its line (a clean line by then: read from the shared cache at
+ * once, as any clean line) and try their exchanges, one transfer each after the taker's
+ * own, and keep a copy (see "lines"). */
 static void lock_stampede(cutoff_sim_t *sim, cutoff_sim_lock_t *l, line_t *line)
 {
 	uint64_t w = 0;
@@ -845,8 +846,8 @@ static void lock_stampede(cutoff_sim_t *sim, cutoff_sim_lock_t *l, line_t *line)
 		w++;
 	}
 	if (w) {
-		line->busy += 2 * w * sim->m.line_transfer;
-		sim->stats.transfers += 2 * w;
+		line->busy += w * sim->m.line_transfer;
+		sim->stats.transfers += w;
 	}
 }
 
