@@ -246,10 +246,10 @@ typedef enum cutoff_algo {
  *   LAZYSMP  every thread runs its own iterative deepening from the root; they share only
  *            the table. The reported answer is the deepest completed iteration of any
  *            thread (docs/architecture.md gives the whole rule). Its speed-up comes from
- *            threads searching different depths: a single-depth search (limits.iterate
- *            false, as a solver asks) has every thread search the final depth in the same
- *            order, the first to finish answering, and gains little or nothing (exact
- *            all the same).
+ *            threads searching different depths: in a single-depth search (limits.iterate
+ *            false, as a solver asks) the helpers would only repeat the main thread's
+ *            search in its order, so they do not search, and the main thread searches
+ *            alone (counter lazysmp_idle).
  *   YBW      Young Brothers Wait: a node's eldest child is searched first; once it has not
  *            cut off, the remaining children are offered to idle threads at a split point.
  *            Exact wherever the serial search is exact.

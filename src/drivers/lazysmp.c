@@ -21,13 +21,29 @@
  * ties).
  *
  * A single-depth search (limits.iterate false, as a solver asks) has no iterations to
- * skip: every thread searches the final depth at once, in the same move order, so they
- * share only the table, and whichever completes first answers (exact: any completed root
- * search with the caller's window keeps the contract).
+ * skip: every helper would search the final depth at once, in the main thread's move
+ * order, repeating its work a few nodes behind or ahead of it, and what one stores the
+ * other has mostly searched already. Measured in the simulator (Connect Four's solves,
+ * docs/simulation.md), such helpers cost more than they give at every thread count (2
+ * threads: 0.86 of the serial speed; 256: 1.03) through the table lines and the node
+ * counter they share with the main thread. So in a single-depth search the helpers do not
+ * search: the main thread searches alone, and each helper counts itself in
+ * `lazysmp_idle` (every report shows it). A driver whose helpers can pay there is ABDADA.
  *
  * Option: config.lazysmp_skip (the skipping; on by default).
  */
 #include "drivers/driver.h"
+
+/* Lazy SMP's counters (driver.h): one line each; every report lists them. */
+#define LAZYSMP_COUNTERS(X)                                                                        \
+	X(LAZYSMP_IDLE, "lazysmp_idle", "threads", false,                                          \
+	  "helpers that did not search because the search had a single depth (limits.iterate "     \
+	  "false): they would only repeat the main thread's search, which goes on alone")
+#define LAZYSMP_COUNTER(id, ...) CUTOFF_DRIVER_COUNTER_INFO(CUTOFF_DRIVER_LAZYSMP, __VA_ARGS__)
+enum {
+	LAZYSMP_COUNTERS(CUTOFF_DRIVER_COUNTER_ENUM) LAZYSMP_NCOUNTERS
+};
+static const cutoff_counter_info_t lazysmp_counters[] = { LAZYSMP_COUNTERS(LAZYSMP_COUNTER) };
 
 static const int SKIP_SIZE[20] = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4 };
 static const int SKIP_PHASE[20] = { 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -45,6 +61,10 @@ static bool skips(int index, int depth, int final_depth)
 
 static void job(const cutoff_job_t *job, int index)
 {
+	if (index > 0 && !job->lim->iterate) {
+		job->searchers[index].driver_count[LAZYSMP_IDLE] = 1; /* see above */
+		return;
+	}
 	cutoff_iterate(job, index, job->cfg->lazysmp_skip ? skips : NULL, true);
 }
 
@@ -53,4 +73,6 @@ const cutoff_driver_ops_t cutoff_driver_lazysmp_ops = {
 	.description = "lazy SMP: every thread iterates from the root, sharing the table",
 	.job = job,
 	.pick = cutoff_pick_deepest,
+	.counters = lazysmp_counters,
+	.ncounters = LAZYSMP_NCOUNTERS,
 };

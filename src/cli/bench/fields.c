@@ -245,6 +245,9 @@ static const row_field_t ROW_FIELDS[] = {
 	    "nodes that came back to deferred moves"),
 	FIG(BENCH_FIG_BUSY_COLLISIONS, "busy_collisions", "collide", UNIT_COUNT, "%.0f",
 	    "busy marks that met another position's"),
+	FIG(BENCH_FIG_LAZYSMP_IDLE, "lazysmp_idle", "idle thr", UNIT_COUNT, "%.0f",
+	    "lazy SMP's helpers left idle in single-depth searches (they would only repeat the "
+	    "main thread's), summed over positions"),
 	{ "minimal_tree_ratio", UNIT_RATIO, ROW(minimal_ratio), NULL, NULL, "%.3f", "%.3g", NO_TEXT,
 	  false, NULL, OUT_BOTH },
 	{ "ceiling", UNIT_RATIO, ROW(ceiling), NULL, NULL, "%.4f", "%.2f", MAIN("ceiling", 7),

@@ -100,6 +100,7 @@ static const driver_fig_t FIGS[BENCH_NFIGS] = {
 	[BENCH_FIG_DEFERRED_BUSY] = { "deferred_busy", "deferred", "deferred" },
 	[BENCH_FIG_SECOND_PASSES] = { "second_passes", NULL, "deferred" },
 	[BENCH_FIG_BUSY_COLLISIONS] = { "busy_collisions", NULL, "busy_collisions" },
+	[BENCH_FIG_LAZYSMP_IDLE] = { "lazysmp_idle", NULL, "lazysmp_idle" },
 };
 
 /* The counter `name` of c: NAN when the library has none of that name, or counts it only

@@ -99,6 +99,7 @@ enum {
 	BENCH_FIG_DEFERRED_BUSY, /* of those, the share still busy when revisited */
 	BENCH_FIG_SECOND_PASSES, /* nodes that came back to deferred moves */
 	BENCH_FIG_BUSY_COLLISIONS, /* busy marks that met another position's */
+	BENCH_FIG_LAZYSMP_IDLE,    /* lazy SMP's helpers that did not search (summed) */
 	BENCH_NFIGS
 };
 
