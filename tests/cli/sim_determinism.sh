@@ -137,7 +137,7 @@ else
 fi
 run "${small[@]}" --drivers ybw --out "$tmp/twice" --replace
 if [ "$status" -eq 0 ] && grep -q '^rtree,ybw,2,' "$tmp/twice/results.csv" &&
-	! grep -q lazysmp "$tmp/twice/results.csv" && [ -s "$tmp/twice/report-files.txt" ]; then
+	! grep -q '^rtree,lazysmp,' "$tmp/twice/results.csv" && [ -s "$tmp/twice/report-files.txt" ]; then
 	ok "--replace: the second sim's report only"
 else
 	fail "sim --replace: exit $status: $(show "$stderr")"
