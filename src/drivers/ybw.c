@@ -12,50 +12,80 @@
  * "helpful master"), never elsewhere, so that it is back as soon as its helpers are done
  * and no thread ever waits on a thread that waits on it.
  *
- * Shared state and who touches it:
- *   ybw->lock     guards every thread's `state` and `waiting` and the booking of idle
- *                 threads; held for a few dozen instructions, never while searching.
- *   ybw->idle     the number of idle threads, changed (atomically) under ybw->lock; read
- *                 without it as a hint (a stale read only makes a split try in vain or
- *                 be skipped).
- *   ybw->done     set (sequentially consistent, a release) by thread 0 when its search is
- *                 over, which then wakes every helper; helpers read it (acquire) in their
- *                 idle loop.
- *   t->assigned   the split point thread t is booked for: stored (sequentially consistent,
- *                 a release) by the booker under ybw->lock after the split point is
- *                 complete (and t marked busy), which wakes t once the lock is released; read (acquire) and
- *                 cleared by t as it takes the booking.
+ * Late join. A thread that goes idle (a helper between split points, or an owner waiting
+ * for its helpers) need not wait to be booked: it looks for a running split point that
+ * still has moves and joins it. The rule: a round-robin scan of the other threads from
+ * the next index, each thread's split points from its outermost (nearest the root) in;
+ * the first open one with moves left whose node lies below the joiner's own split point
+ * (a helpful master) or anywhere (a helper) is joined.
+ *
+ * No lock that every thread takes. Shared state and who touches it:
+ *   t->state      thread t's state word, (transitions << 1) | idle: t makes itself idle
+ *                 (a store, from busy, which only t leaves) and busy (a compare-and-swap
+ *                 from idle); a booker makes t busy by the same compare-and-swap, so of a
+ *                 booker and t, or of two bookers, exactly one wins, and the count in the
+ *                 word makes a booker's swap fail if t has been busy in between (its
+ *                 `waiting`, read before the swap, may have changed then).
+ *   y->idle[]     a bit per thread, set by t after it has made itself idle, cleared by
+ *                 whoever made it busy: a hint where to look (a stale bit costs a failed
+ *                 swap); bookers find idle threads by its words, not by a scan.
+ *   t->waiting    a helpful master's own split point (NULL: none), written (release) by t
+ *                 only while busy; read (acquire) by bookers and by t after the state word
+ *                 said idle.
+ *   t->assigned   the split point t is booked for: stored (sequentially consistent) by the
+ *                 booker that won t's state, after the split point is complete; read
+ *                 (acquire) and cleared by t as it takes the booking. A thread that finds
+ *                 itself made busy by someone else waits for it.
+ *   t->nsplits    the number of t's split points in use, written by t alone (release),
+ *                 read by joiners (acquire): the published part of t's pool.
  *   t->park       where t sleeps once a wait has outlasted YBW_SPIN_NS (platform.h's
  *                 parking protocol): t sleeps only after a last sequentially consistent
  *                 look at the three things it waits for (its booking, its split point's
- *                 helper count, done), and each of the three is written sequentially
- *                 consistently before its writer wakes t, so no wake-up is lost.
+ *                 members, done), and each of the three is written sequentially consistently
+ *                 (a store or a read-modify-write) before its writer wakes t, so no wake-up
+ *                 is lost. A thread asleep is not found by a late join; it is woken by a
+ *                 booking.
+ *   y->done       set (sequentially consistent) by thread 0 when its search is over, which
+ *                 then wakes every thread; read in the idle loop.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
- *                 next, alpha, best, best_move, best_index, pv, horizon and the
- *                 profiler's move_nodes row under sp->lock (the owner reads horizon
- *                 after its helpers have left; the row is the owner's, lent to the
- *                 split point for its life);
- *                 sp->above.cut set under sp->lock and read anywhere (relaxed: a late
- *                 read only costs some wasted nodes; every thread below reads the chain
- *                 at every node, search.h's cutoff_above_t); sp->aborted set by a
- *                 thread that a stop made leave a move unsearched, read by the owner
- *                 after its helpers have left (ordered by the decrement below);
- *                 sp->helpers set before publication, decremented by each helper as it
- *                 leaves (fetch-and-add), awaited by the owner; the helper that makes it
- *                 0 wakes the owner, after marking itself idle.
+ *                 sp->next, the cursor, hands out moves by fetch-and-add (a move is taken
+ *                 by exactly one thread, and a thread that draws past n has nothing to do);
+ *                 alpha, best, best_move, best_index, pv, horizon and the profiler's row
+ *                 under sp->lock (alpha also read without it, atomically: a stale alpha
+ *                 only widens the window the next move is searched with, which keeps the
+ *                 contract); sp->above.cut set under sp->lock and read anywhere (relaxed: a
+ *                 late read only costs some wasted nodes); sp->aborted set by a thread that
+ *                 a stop made leave a move unsearched, read by the owner after everyone left;
+ *                 sp->members, SP_OPEN while the owner takes moves (joiners may come) plus
+ *                 the helpers inside: booked helpers are counted before they are told,
+ *                 joiners count themselves by compare-and-swap only while SP_OPEN is set,
+ *                 each helper takes itself off as it leaves (fetch-and-add), and the owner
+ *                 clears SP_OPEN when the cursor is spent, then waits for 0; the helper
+ *                 that takes it to 0 wakes the owner, after marking itself idle.
  *   owner's stack the split node's state and move list stay on the owner's stack, which
  *                 it does not touch at that ply or above while the split point lives
  *                 (helping below its own split point, it only writes deeper plies).
  *
- * Locking order: ybw->lock, then no other lock; sp->lock alone. No thread holds two locks.
+ * Why no move is lost: every move from node->from on is handed out by the cursor to one
+ * thread, which searches it (or, when the split point cut or the search stopped, leaves
+ * it: nothing after a cut matters, and a stop voids the node by `aborted`). Why no thread
+ * waits forever: the owner waits only for members to reach 0, and every member leaves
+ * once the cursor is spent; a helpful master helps only below its own split point, so no
+ * thread waits on a thread that waits on it.
  *
- * Lifetime. A split point is released (its owner pops it) only after helpers == 0; a
- * helper's last access is its decrement. Split points nest LIFO in each owner's pool, at
- * most one per ply, so a pool of CUTOFF_MAX_PLY split points per thread is enough.
+ * Locks: only sp->lock (each split point's own, for a completed move's result), never two
+ * at once.
+ *
+ * Lifetime. A split point is released (its owner pops it) only after members == 0, and no
+ * one can join once SP_OPEN is clear; a helper's last access is its decrement. A joiner
+ * that read a split point of an earlier incarnation can only join one that is open, whose
+ * fields were published (release) before SP_OPEN was set, and checks the helpful-master
+ * rule after its join. Split points nest LIFO in each owner's pool, at most one per ply,
+ * so a pool of CUTOFF_MAX_PLY split points per thread is enough.
  *
  * The few points where a thread waits, locks or looks for work are named: split_lock
  * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
- * threads); their spinning, yielding and sleeping is platform.h's, the seam a
+ * threads), find_join (the only search for a split point to join); their spinning, yielding and sleeping is platform.h's, the seam a
  * deterministic scheduler of virtual threads takes over. A wait sleeps after
  * YBW_SPIN_NS because when another program takes a core a spinning waiter keeps the CPU
  * the thread it waits for needs (platform.h); a wake-up costs a system call only when
@@ -71,7 +101,7 @@
  * (prof, count): split_lock times its slow path (a lock found taken) as lock time;
  * wait_for_work times its waiting, less the help() calls inside it, as idle time (a helper
  * between split points) or split-wait time (an owner waiting for its helpers), and a lock
- * taken while waiting counts as waiting. work() counts the nodes of a move a cut-off made
+ * taken while waiting counts as waiting. a late join counts in late_joins. work() counts the nodes of a move a cut-off made
  * void (split_nodes_lost) and, when a move cuts, the nodes of the moves after it that were
  * done already (split_nodes_after_cut, from each move's count in the split point's row
  * of the owner's move_nodes), try_split the helpers booked and the split points that
@@ -100,14 +130,14 @@ typedef struct cutoff_split {
 	const int32_t *hints;           /* the moves' hints, or NULL */
 	const void *state;              /* the node's state, on the owner's stack */
 	const cutoff_move_t *moves;     /* the node's ordered moves, on the owner's stack */
-	int n, ply, depth;
+	int n;                          /* the moves (atomic: a joiner's look reads it early) */
+	int ply, depth;
 	cutoff_algo_t algo;
 	cutoff_node_type_t type; /* the node's expected type, for its children's */
 	int32_t beta;
 
-	/* under `lock` */
+	/* under `lock` (alpha also read without it, atomically) */
 	cutoff_spinlock_t lock;
-	int next;      /* the next move to hand out */
 	int32_t alpha; /* the best value so far, or the node's alpha if higher */
 	int32_t best;
 	cutoff_move_t best_move;
@@ -122,21 +152,27 @@ typedef struct cutoff_split {
 	cutoff_move_t pv[CUTOFF_MAX_PLY];
 
 	/* atomic */
-	int helpers; /* booked helpers that have not left yet (the owner waits for 0) */
+	int next;    /* the cursor: the next move to hand out (fetch-and-add; may pass n) */
+	int members; /* SP_OPEN while the owner hands out moves, plus the helpers inside (the
+	                owner waits for 0) */
 	int aborted; /* a thread left a move unfinished because the search was stopped: the
 	                node's result is void, and its owner must stop too */
 } cutoff_split_t;
 
 enum {
-	THREAD_BUSY = 0,
-	THREAD_IDLE = 1
+	SP_OPEN = 1 << 30, /* in members: joiners may come */
+	/* Threads whose idle bits share a word (a line): few, so that the bits' writes, two
+	 * per booked visit, spread over many lines instead of queueing on one (measured in
+	 * the simulator: one word for 64 threads moved 240,000 times in one search and held
+	 * them 0.6 s in its queue). */
+	YBW_GROUP = 8
 };
 
 typedef struct ybw_thread {
 	void *assigned;           /* cutoff_split_t *: booked for it, or NULL (atomic) */
-	int state;                /* THREAD_BUSY or THREAD_IDLE, under ybw->lock */
-	cutoff_split_t *waiting;  /* a helpful master's own split point, under ybw->lock */
-	int nsplits;              /* owner only */
+	int state;                /* (transitions << 1) | idle (atomic; see the top) */
+	void *waiting;            /* cutoff_split_t *: a helpful master's own split point */
+	int nsplits;              /* split points in use (written by the owner, atomic) */
 	cutoff_split_t *splits;   /* CUTOFF_MAX_PLY split points, owner only */
 	uint32_t *move_nodes;     /* CUTOFF_MAX_PLY rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
@@ -151,10 +187,11 @@ typedef struct cutoff_ybw {
 	int threads;
 	int max_helpers;
 	int max_moves;
+	int words; /* of idle[] */
 	cutoff_searcher_t *searchers;
 	ybw_thread_t *t;
-	cutoff_spinlock_t lock;
-	int idle;
+	uint64_t *idle; /* a bit per idle thread (a hint; the state words decide): a word, on
+	                   a line of its own, per YBW_GROUP threads */
 	int done;
 } cutoff_ybw_t;
 
@@ -200,7 +237,10 @@ enum {
 	X(YBW_SPLIT_NODES_AFTER_CUT, "split_nodes_after_cut", "nodes", true,                       \
 	  "nodes of moves searched to the end at a split point although a move before them in "    \
 	  "the order cut it off (work the serial search never does, which split_nodes_lost "       \
-	  "misses); counted by the thread whose move cut")
+	  "misses); counted by the thread whose move cut")                                         \
+	X(YBW_LATE_JOINS, "late_joins", "joins", false,                                            \
+	  "running split points this thread joined on its own when it went idle (a late join), "   \
+	  "without being booked")
 #define YBW_COUNTER(id, ...) CUTOFF_DRIVER_COUNTER_INFO(CUTOFF_DRIVER_YBW, __VA_ARGS__)
 enum {
 	YBW_COUNTERS(CUTOFF_DRIVER_COUNTER_ENUM) YBW_NCOUNTERS
@@ -228,8 +268,17 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		return CUTOFF_ENOMEM;
 	}
 	memset(y->t, 0, sizeof(ybw_thread_t) * (size_t)threads);
+	y->words = (threads + YBW_GROUP - 1) / YBW_GROUP;
+	y->idle = aligned_alloc(64, 64 * (size_t)y->words); /* a word a line */
+	if (!y->idle) {
+		destroy(y);
+		return CUTOFF_ENOMEM;
+	}
+	memset(y->idle, 0, 64 * (size_t)y->words);
 	for (int i = 0; i < threads; i++) {
 		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
+		if (y->t[i].splits)
+			memset(y->t[i].splits, 0, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
 		if (CUTOFF_PROFILING)
 			y->t[i].move_nodes =
 				malloc(sizeof(uint32_t) * CUTOFF_MAX_PLY * (size_t)game->max_moves);
@@ -242,7 +291,6 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 			return CUTOFF_ENOMEM;
 		}
 	}
-	cutoff_spinlock_init(&y->lock);
 	for (int i = 0; i < threads; i++) {
 		searchers[i].younger = try_split;
 		searchers[i].driver = y;
@@ -264,6 +312,7 @@ static void destroy(void *state)
 		free(y->t[i].booked);
 	}
 	free(y->t);
+	free(y->idle);
 	free(y);
 }
 
@@ -273,30 +322,84 @@ static void begin(void *state)
 	cutoff_ybw_t *y = state;
 	for (int i = 0; i < y->threads; i++) {
 		y->t[i].assigned = NULL;
-		y->t[i].state = THREAD_BUSY;
+		y->t[i].state = 0;
 		y->t[i].waiting = NULL;
 		y->t[i].nsplits = 0;
 	}
-	y->idle = 0;
+	for (int w = 0; w < y->words; w++)
+		y->idle[w * 8] = 0;
 	y->done = 0;
 }
 
-/* Takes moves from `sp` and searches them until none is left, the split point cut off, or
- * the search is over. Run by the owner and by every helper. */
+/* ---- the idle bits: hints, each written by its own thread alone: set once it is idle,
+ * cleared once it is busy (by itself, or by a booker: then as it takes the booking) ---- */
+
+static uint64_t *idle_word(cutoff_ybw_t *y, int i) { return &y->idle[(i / YBW_GROUP) * 8]; }
+
+static void idle_bit(cutoff_ybw_t *y, int i, bool set)
+{
+	uint64_t *w = idle_word(y, i), bit = 1ull << (i % YBW_GROUP);
+	for (;;) {
+		uint64_t v = cutoff_u64_load_relaxed(w);
+		if ((v & bit) == (set ? bit : 0) || cutoff_u64_cas(w, v, set ? v | bit : v & ~bit))
+			return;
+	}
+}
+
+/* True when some thread other than `me` may be idle (a hint): the groups' words from
+ * me's own on. */
+static bool any_idle(cutoff_ybw_t *y, int me)
+{
+	int first = me / YBW_GROUP;
+	for (int k = 0; k < y->words; k++) {
+		int w = first + k < y->words ? first + k : first + k - y->words;
+		uint64_t v = cutoff_u64_load_relaxed(&y->idle[w * 8]);
+		if (w == first)
+			v &= ~(1ull << (me % YBW_GROUP));
+		if (v)
+			return true;
+	}
+	return false;
+}
+
+/* Thread i, busy, makes itself idle (only it leaves the busy state, so a store). */
+static void go_idle(cutoff_ybw_t *y, int i)
+{
+	ybw_thread_t *t = &y->t[i];
+	int s = cutoff_int_load_relaxed(&t->state);
+	cutoff_int_store_seq_cst(&t->state, s + 1);
+	idle_bit(y, i, true);
+}
+
+/* Thread i leaves its idle state itself: true, or false when someone booked it first
+ * (its booking is then on its way). Its idle bit is cleared unless `keep_bit`: a late
+ * join keeps it over a visit that is usually short, so that a thread trying joins does
+ * not write the bits' line twice a try (a booker that finds the bit reads the state word
+ * and passes on). */
+static bool leave_idle(cutoff_ybw_t *y, int i, bool keep_bit)
+{
+	ybw_thread_t *t = &y->t[i];
+	int s = cutoff_int_load_seq_cst(&t->state);
+	if (!(s & 1) || !cutoff_int_cas(&t->state, s, s + 1))
+		return false;
+	if (!keep_bit)
+		idle_bit(y, i, false);
+	return true;
+}
+
+/* Takes moves from `sp` by its cursor and searches them until none is left, the split
+ * point cut off, or the search is over. Run by the owner and by every helper. */
 static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 {
 	uint64_t *spin = &s->prof.lock_ns;
 	for (;;) {
-		split_lock(&sp->lock, spin);
-		if (sp->next >= sp->n || cutoff_int_load_relaxed(&sp->above.cut) ||
-		    cutoff_search_halted(s)) {
-			cutoff_spinlock_unlock(&sp->lock);
+		if (cutoff_int_load_relaxed(&sp->above.cut) || cutoff_search_halted(s))
 			return;
-		}
-		int i = sp->next++;
+		int i = cutoff_int_faa(&sp->next, 1);
+		if (i >= sp->n)
+			return;
 		cutoff_move_t m = sp->moves[i];
-		int32_t a = sp->alpha;
-		cutoff_spinlock_unlock(&sp->lock);
+		int32_t a = cutoff_int_load_relaxed(&sp->alpha);
 
 		uint64_t nodes = s->count.nodes, lost = s->driver_count[YBW_SPLIT_NODES_LOST];
 		uint64_t horizon = s->horizon;
@@ -332,39 +435,114 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 				/* The moves after this one that are done already: work the
 				 * serial search, stopping here, would not have done (counted
 				 * once, by the first move to cut). */
-				for (int j = i + 1; CUTOFF_PROFILING && j < sp->next &&
+				int drawn = cutoff_int_load_relaxed(&sp->next);
+				for (int j = i + 1; CUTOFF_PROFILING && j < drawn && j < sp->n &&
 				                    !cutoff_int_load_relaxed(&sp->above.cut);
 				     j++)
 					s->driver_count[YBW_SPLIT_NODES_AFTER_CUT] +=
 						sp->move_nodes[j];
 				cutoff_int_store_relaxed(&sp->above.cut, 1);
 			} else if (v > sp->alpha) {
-				sp->alpha = v;
+				cutoff_int_store_relaxed(&sp->alpha, v);
 			}
 		}
 		cutoff_spinlock_unlock(&sp->lock);
 	}
 }
 
-/* A booked thread's visit to a split point: its node's state onto the thread's own stack,
- * its share of the moves, and the decrement that lets the owner go on. Returns the
- * owner's parking place when this was the last helper to leave (the caller wakes the
- * owner once it has marked itself idle, so that the owner, back at work, finds it idle
- * at its next split point), else NULL. */
+/* True when `sp` lies below `above` (its chain of parents reaches it). */
+static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
+{
+	for (const cutoff_above_t *a = sp->above.parent; a; a = a->parent)
+		if (a == &above->above)
+			return true;
+	return false;
+}
+
+/* A member leaves sp: the owner's parking place when it was the last of a closed one. */
+static cutoff_park_t *leave(cutoff_ybw_t *y, cutoff_split_t *sp)
+{
+	/* The split point may be gone once its members are 0: its owner is read before. */
+	cutoff_park_t *owner = &y->t[sp->owner->index].park;
+	return cutoff_int_faa(&sp->members, -1) == 1 ? owner : NULL;
+}
+
+/* A member's visit to a split point (booked, or joined late): its node's state onto the
+ * thread's own stack, its share of the moves, and the decrement that lets the owner go on.
+ * Returns the owner's parking place when this was the last member to leave a closed split
+ * point (the caller wakes the owner once it has marked itself idle, so that the owner,
+ * back at work, finds it idle at its next split point), else NULL. */
 static cutoff_park_t *help(cutoff_ybw_t *y, int index, cutoff_split_t *sp)
 {
 	cutoff_searcher_t *s = &y->searchers[index];
 	const cutoff_above_t *saved = s->above;
 	cutoff_charge(CUTOFF_CHARGE_JOIN);
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
-	const cutoff_split_t *own = y->t[index].waiting; /* written only by this thread */
+	const cutoff_split_t *own = cutoff_ptr_load_relaxed(&y->t[index].waiting); /* its own */
 	cutoff_searcher_adopt_path(s, sp->owner, sp->ply, own ? own->ply : -1);
 	s->above = &sp->above;
 	work(s, sp);
 	s->above = saved;
-	/* The split point may be gone once the count is 0: its owner is read before. */
-	cutoff_park_t *owner = &y->t[sp->owner->index].park;
-	return cutoff_int_faa(&sp->helpers, -1) == 1 ? owner : NULL;
+	return leave(y, sp);
+}
+
+/* The only search for a split point to join (the rule at the top): a running split point
+ * with moves left that thread `index` may help (below its own, for a helpful master), or
+ * NULL. Only atomic fields are read: the split point may be reused meanwhile; the join
+ * (join_open) decides. */
+static cutoff_split_t *find_join(cutoff_ybw_t *y, int index)
+{
+	for (int k = 1; k < y->threads; k++) {
+		int j = index + k < y->threads ? index + k : index + k - y->threads;
+		ybw_thread_t *t = &y->t[j];
+		int n = cutoff_int_load_acquire(&t->nsplits);
+		for (int q = 0; q < n; q++) {
+			cutoff_split_t *sp = &t->splits[q];
+			if ((cutoff_int_load_relaxed(&sp->members) & SP_OPEN) &&
+			    cutoff_int_load_relaxed(&sp->next) < cutoff_int_load_relaxed(&sp->n) &&
+			    !cutoff_int_load_relaxed(&sp->above.cut))
+				return sp;
+		}
+	}
+	return NULL;
+}
+
+/* Joins sp if it is still open (a member more); false when it closed first. */
+static bool join_open(cutoff_split_t *sp)
+{
+	for (;;) {
+		int m = cutoff_int_load_seq_cst(&sp->members);
+		if (!(m & SP_OPEN))
+			return false;
+		if (cutoff_int_cas(&sp->members, m, m + 1))
+			return true;
+	}
+}
+
+/* Thread `index`, idle, tries a late join: leaves its idle state, joins a running split
+ * point it may help and helps there, then is idle again. Returns false when it found none
+ * or was booked meanwhile (then its booking is on its way), with nothing changed but the
+ * time; true after a visit. */
+static bool late_join(cutoff_ybw_t *y, int index)
+{
+	cutoff_split_t *sp = find_join(y, index);
+	if (!sp || !leave_idle(y, index, true))
+		return false;
+	const cutoff_split_t *own = cutoff_ptr_load_acquire(&y->t[index].waiting);
+	cutoff_park_t *owner = NULL;
+	bool joined = join_open(sp);
+	if (joined && (sp->owner->index == index || (own && !lies_below(sp, own)))) {
+		owner = leave(y, sp); /* an incarnation it may not help: out at once */
+		joined = false;
+	}
+	if (joined) {
+		y->searchers[index].driver_count[YBW_LATE_JOINS]++;
+		owner = help(y, index, sp);
+	}
+	go_idle(y, index);
+	if (owner)
+		cutoff_unpark(owner);
+	return joined;
 }
 
 /* True when a thread waiting in wait_for_work may stop waiting: it is booked, or
@@ -377,14 +555,19 @@ static bool wait_over(const cutoff_ybw_t *y, const ybw_thread_t *me, int *until_
 	                   : cutoff_int_load_seq_cst(&y->done) != 0);
 }
 
+enum {
+	YBW_JOIN_LOOKS = 16 /* a late join is tried every this many looks of a wait */
+};
+
 /*
  * The only place a thread waits: until *until_zero is 0 (an owner waiting for its
  * helpers) or, when until_zero is NULL, until the search is done (a helper between split
- * points). The caller is marked idle; whenever it is booked meanwhile it helps, then is
- * idle again. It leaves busy, after a last look, under the lock, for a booking that came
- * at the last moment. A wait spins for YBW_SPIN_NS (none while the thread's CPU is
- * contended), then sleeps until one of the three things it waits for happens (each wakes
- * it: book_helpers, help, job).
+ * points). The caller has made itself idle; whenever it is booked meanwhile it helps, then
+ * is idle again; every YBW_JOIN_LOOKS looks it tries a late join. It leaves busy, having
+ * made itself so (if a booker came first, it takes that booking and goes on waiting). A
+ * wait spins for YBW_SPIN_NS (none while the thread's CPU is contended), then sleeps
+ * until one of the three things it waits for happens (each wakes it: book_helpers, help,
+ * job).
  */
 static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 {
@@ -400,24 +583,42 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			 * help() waits here again, and must not find this booking twice. No one
 			 * else writes `assigned` while the thread is busy. */
 			cutoff_ptr_store_release(&me->assigned, NULL);
+			idle_bit(y, index, false); /* the booker made it busy */
 			if (CUTOFF_PROFILING)
 				*waited += cutoff_now_ns() - since;
 			cutoff_park_t *owner = help(y, index, sp);
-			if (CUTOFF_PROFILING)
-				since = cutoff_now_ns();
-			split_lock(&y->lock, NULL);
-			me->state = THREAD_IDLE;
-			cutoff_int_faa(&y->idle, 1);
-			cutoff_spinlock_unlock(&y->lock);
+			go_idle(y, index);
 			if (owner)
 				cutoff_unpark(owner);
+			if (CUTOFF_PROFILING)
+				since = cutoff_now_ns();
 			spin.looks = 0;
 			spun_from = 0;
 			continue;
 		}
 		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
 		                       : cutoff_int_load_acquire(&y->done) != 0;
-		if (!over && spin.looks >= CUTOFF_SPIN_PAUSES) {
+		if (over) {
+			if (!leave_idle(y, index, false)) {
+				cutoff_spin_wait(&spin); /* booked: the booking comes next */
+				continue;
+			}
+			if (CUTOFF_PROFILING)
+				*waited += cutoff_now_ns() - since;
+			return;
+		}
+		if (spin.looks % YBW_JOIN_LOOKS == 0) {
+			uint64_t t0 = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
+			if (late_join(y, index)) {
+				if (CUTOFF_PROFILING)
+					since +=
+						cutoff_now_ns() - t0; /* the visit is not waiting */
+				spin.looks = 1;
+				spun_from = 0;
+				continue;
+			}
+		}
+		if (spin.looks >= CUTOFF_SPIN_PAUSES) {
 			uint64_t now = cutoff_now_ns();
 			if (!spun_from)
 				spun_from = now;
@@ -435,19 +636,6 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 				continue;
 			}
 		}
-		if (over) {
-			split_lock(&y->lock, NULL);
-			if (cutoff_ptr_load_relaxed(&me->assigned)) {
-				cutoff_spinlock_unlock(&y->lock);
-				continue;
-			}
-			me->state = THREAD_BUSY;
-			cutoff_int_faa(&y->idle, -1);
-			cutoff_spinlock_unlock(&y->lock);
-			if (CUTOFF_PROFILING)
-				*waited += cutoff_now_ns() - since;
-			return;
-		}
 		cutoff_spin_wait(&spin);
 	}
 }
@@ -455,49 +643,47 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 /* A helper thread's whole search: wait for split points, help, until thread 0 is done. */
 static void idle_loop(cutoff_ybw_t *y, int index)
 {
-	split_lock(&y->lock, &y->searchers[index].prof.lock_ns);
-	y->t[index].state = THREAD_IDLE;
-	y->t[index].waiting = NULL;
-	cutoff_int_faa(&y->idle, 1);
-	cutoff_spinlock_unlock(&y->lock);
+	cutoff_ptr_store_release(&y->t[index].waiting, NULL);
+	go_idle(y, index);
 	wait_for_work(y, index, NULL);
 }
 
-/* True when `sp` lies below `above` (its chain of parents reaches it). */
-static bool lies_below(const cutoff_split_t *sp, const cutoff_split_t *above)
-{
-	for (const cutoff_above_t *a = sp->above.parent; a; a = a->parent)
-		if (a == &above->above)
-			return true;
-	return false;
-}
-
 /* The only search for idle threads: books up to max_helpers of them for `sp` (a helpful
- * master only for a split point below its own) and returns how many. The wake-ups (a
- * system call each for a thread asleep) come after the lock is released. */
+ * master only for a split point below its own) by their idle bits and state words, counts
+ * them in sp->members, opens it, tells them, and returns how many (0: sp untouched). The wake-ups (a system call
+ * each for a thread asleep) come last. */
 static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 {
 	int n = 0, *booked = y->t[owner].booked;
 	cutoff_charge(CUTOFF_CHARGE_SPLIT);
-	split_lock(&y->lock, &y->searchers[owner].prof.lock_ns);
-	for (int j = 0;
-	     j < y->threads && n < y->max_helpers && cutoff_int_load_relaxed(&y->idle) > n; j++) {
-		ybw_thread_t *t = &y->t[j];
-		if (j == owner || t->state != THREAD_IDLE)
-			continue;
-		if (t->waiting && !lies_below(sp, t->waiting))
-			continue;
-		booked[n++] = j;
+	int first = owner / YBW_GROUP;
+	for (int k = 0; k < y->words && n < y->max_helpers; k++) {
+		int w = first + k < y->words ? first + k : first + k - y->words;
+		uint64_t bits = cutoff_u64_load_relaxed(&y->idle[w * 8]);
+		while (bits && n < y->max_helpers) {
+			int j = w * YBW_GROUP + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			ybw_thread_t *t = &y->t[j];
+			int st = cutoff_int_load_seq_cst(&t->state);
+			if (j == owner || !(st & 1))
+				continue;
+			const cutoff_split_t *wt = cutoff_ptr_load_acquire(&t->waiting);
+			if (wt && !lies_below(sp, wt))
+				continue;
+			/* The swap fails if t left its idle state since `st`, whose waiting
+			 * was read above. */
+			if (!cutoff_int_cas(&t->state, st, st + 1))
+				continue;
+			booked[n++] = j; /* its bit stays until it takes the booking */
+		}
 	}
-	/* The count is complete before any helper can see the split point and leave it. */
-	cutoff_int_store_relaxed(&sp->helpers, n);
-	for (int k = 0; k < n; k++) {
-		ybw_thread_t *t = &y->t[booked[k]];
-		t->state = THREAD_BUSY;
-		cutoff_ptr_store_seq_cst(&t->assigned, sp);
-	}
-	cutoff_int_faa(&y->idle, -n);
-	cutoff_spinlock_unlock(&y->lock);
+	if (n == 0)
+		return 0;
+	/* Counted, and the split point opened to late joiners (its fields before: the
+	 * read-modify-write is a release), before any of them can see it and leave it. */
+	cutoff_int_faa(&sp->members, n + SP_OPEN);
+	for (int k = 0; k < n; k++)
+		cutoff_ptr_store_seq_cst(&y->t[booked[k]].assigned, sp);
 	/* A thread's parking place outlives every search: waking one that has taken its
 	 * booking already only costs it a spurious wake-up. */
 	for (int k = 0; k < n; k++)
@@ -508,36 +694,39 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 /*
  * The move loop's hook (search.h, cutoff_younger_fn), called by a node's owner after its
  * first node->from moves (the eldest, by default) were searched without a cut-off: when
- * idle threads can be booked, makes a split point for moves[node->from .. n), searches
- * them with the helpers (the owner takes moves too, and once they are all handed out
- * helps its helpers' split points while it waits for them), and returns true with the node's best value, move (and s->pv[ply]) and
- * whether it cut off. Returns false, having done nothing, when no thread is idle: the
- * caller goes on alone.
+ * idle threads can be booked, makes a split point for moves[node->from .. n), opens it to
+ * late joiners, searches its moves with the helpers (the owner takes moves too, and once
+ * they are all handed out closes it and helps its helpers' split points while it waits
+ * for them), and returns true with the node's best value, move (and s->pv[ply]) and
+ * whether it cut off. Returns false, having done nothing, when no thread could be booked:
+ * the caller goes on alone.
  */
 static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
 	cutoff_ybw_t *y = s->driver;
 	ybw_thread_t *me = &y->t[s->index];
 	const int ply = node->ply;
-	if (cutoff_int_load_relaxed(&y->idle) == 0 || me->nsplits >= CUTOFF_MAX_PLY)
+	const int nsplits = cutoff_int_load_relaxed(&me->nsplits);
+	if (nsplits >= CUTOFF_MAX_PLY || !any_idle(y, s->index))
 		return false;
 
-	cutoff_split_t *sp = &me->splits[me->nsplits];
+	/* Not in use: members is 0, and no joiner can take it before it is opened below. */
+	cutoff_split_t *sp = &me->splits[nsplits];
 	sp->above.parent = s->above;
 	cutoff_int_store_relaxed(&sp->above.cut, 0);
 	sp->owner = s;
 	sp->hints = node->hints;
 	sp->state = cutoff_searcher_state(s, ply);
 	sp->moves = node->moves;
-	sp->n = node->n;
+	cutoff_int_store_relaxed(&sp->n, node->n);
 	sp->ply = ply;
 	sp->depth = node->depth;
 	sp->algo = node->algo;
 	sp->type = node->type;
 	sp->beta = node->beta;
 	cutoff_spinlock_init(&sp->lock);
-	sp->next = node->from;
-	sp->alpha = node->alpha;
+	cutoff_int_store_relaxed(&sp->next, node->from);
+	cutoff_int_store_relaxed(&sp->alpha, node->alpha);
 	sp->best = node->best;
 	sp->best_move = node->best_move;
 	sp->best_index = 0; /* read only when a move from node->from on cuts, which sets it */
@@ -545,14 +734,14 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	sp->horizon = false;
 	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	if (CUTOFF_PROFILING) {
-		sp->move_nodes = me->move_nodes + (size_t)me->nsplits * (size_t)y->max_moves;
+		sp->move_nodes = me->move_nodes + (size_t)nsplits * (size_t)y->max_moves;
 		memset(sp->move_nodes, 0, sizeof(uint32_t) * (size_t)node->n);
 	}
 	cutoff_int_store_relaxed(&sp->aborted, 0);
 	int helpers = book_helpers(y, s->index, sp);
 	if (helpers == 0)
 		return false;
-	me->nsplits++;
+	cutoff_int_store_release(&me->nsplits, nsplits + 1); /* where joiners look */
 	s->driver_count[YBW_SPLITS]++;
 	if (CUTOFF_PROFILING)
 		s->driver_count[YBW_SPLIT_HELPERS] += (uint64_t)helpers;
@@ -560,20 +749,17 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	s->above = &sp->above;
 	work(s, sp);
 
-	/* Out of moves: wait for the helpers, helping below this split point meanwhile. */
-	split_lock(&y->lock, &s->prof.lock_ns);
-	cutoff_split_t *outer = me->waiting;
-	me->waiting = sp;
-	me->state = THREAD_IDLE;
-	cutoff_int_faa(&y->idle, 1);
-	cutoff_spinlock_unlock(&y->lock);
-	wait_for_work(y, s->index, &sp->helpers);
-	split_lock(&y->lock, &s->prof.lock_ns);
-	me->waiting = outer;
-	cutoff_spinlock_unlock(&y->lock);
+	/* Out of moves: closed to joiners, then wait for the members, helping below this
+	 * split point meanwhile. */
+	cutoff_int_faa(&sp->members, -SP_OPEN);
+	const void *outer = cutoff_ptr_load_relaxed(&me->waiting);
+	cutoff_ptr_store_release(&me->waiting, sp);
+	go_idle(y, s->index);
+	wait_for_work(y, s->index, &sp->members);
+	cutoff_ptr_store_release(&me->waiting, (void *)outer);
+	cutoff_int_store_release(&me->nsplits, nsplits);
 
 	s->above = sp->above.parent;
-	me->nsplits--;
 	if (cutoff_int_load_relaxed(&sp->aborted))
 		s->aborted = true; /* the stop reached a helper first: this node is void */
 	s->horizon += sp->horizon; /* the helpers' contacts, as if the owner had made them */
