@@ -444,8 +444,8 @@ static bool sweep(bench_t *b)
 						cli_error(b->cmd, "out of memory");
 						return false;
 					}
-					if (b->sim)
-						b->sim->before(b->sim->ctx, b, run);
+					if (b->sim && !b->sim->before(b->sim->ctx, b, run))
+						return false;
 					/* The simulator runs a cluster's ranks itself (sim.c). */
 					if (!(cluster && b->sim
 					              ? b->sim->cluster_run(b->sim->ctx, b, run)

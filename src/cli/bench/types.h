@@ -244,15 +244,16 @@ typedef struct bench_quality {
 
 struct bench;
 
-/* `cutoff sim` (sim.c): the same sweep on virtual threads. The simulator is installed on
- * the sweep's thread before the sweep; these hooks run around each run, the first to set
- * the workload's cost model and zero the simulator's figures, the second to read them
+/* `cutoff sim` (sim.c): the same sweep on virtual threads. A simulator is installed on
+ * the sweep's thread before the sweep; these hooks run around each run, the first to put
+ * a simulator made afresh for the run in its place, with the workload's cost model and
+ * the repeat's seed (false after one line when it cannot), the second to read its figures
  * into the run (its sim_* fields). The machine's probes, Stockfish, the equal-time quality
  * runs and --hog do not apply: the times are virtual. */
 typedef struct bench_sim {
 	void *ctx;
 	char model[768]; /* the cost model and schedule, in words, for the report's header */
-	void (*before)(void *ctx, const struct bench *b, bench_run_t *run);
+	bool (*before)(void *ctx, const struct bench *b, bench_run_t *run);
 	void (*after)(void *ctx, const struct bench *b, bench_run_t *run);
 	/* A cluster row's run (driver BENCH_CLUSTER_ROW + R): R simulated ranks on a
 	 * simulated network, rank 0 on this thread measuring into `run` (bench_run with
