@@ -118,12 +118,21 @@ static const char sim_usage[] =
 	"  --threads LIST     virtual thread counts, 1..1024; default 1,2,4,...,256\n"
 	"  --repeat K         runs of every setting, with seeds S, S+1, .. S+K-1 (the report\n"
 	"                     gives medians and spreads over them); default 1\n"
+	"  --jobs N           measure the runs (a run: one driver at one thread count, one\n"
+	"                     repeat, over the positions) on N processes, 1..256, each\n"
+	"                     simulating one run at a time, the longest expected first; the\n"
+	"                     report is merged in the sweep's order, and every virtual\n"
+	"                     figure is the same as with --jobs 1 (only the real seconds\n"
+	"                     differ); simulated ranks (--drivers cluster) too; default: the\n"
+	"                     CPUs this process may run on; 1: this process alone\n"
 	"\n"
 	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
 	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
 	"--rtree-branching, --rtree-depth, --hash, --out (default sim-report-DATE; a folder\n"
 	"that holds a report is refused), --replace, --plot, --note, --no-progress,\n"
-	"--placement and the drivers' options ('cutoff bench --help').\n"
+	"--placement and the drivers' options ('cutoff bench --help'). The progress line\n"
+	"on stderr says the runs done, the real time spent and the time left (estimated\n"
+	"from the runs done, docs/simulation.md).\n"
 	"Not --stockfish, --quality-ms or --hog: they measure the real machine.\n";
 /* clang-format on */
 
@@ -133,6 +142,7 @@ typedef struct sim_cli {
 	const char *model_path;
 	int schedule;
 	uint64_t seed;
+	int64_t jobs; /* --jobs; 0: not given (the CPUs of the affinity mask) */
 	cutoff_sim_model_t model;
 	cutoff_sim_t *sim;
 	bench_sim_t *hooks;
@@ -165,6 +175,8 @@ static int ready(void *ctx, bench_t *b)
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_sim_on_deadlock(s->sim, deadlock, s);
+	const int cpus = cli_usable_cpus();
+	s->hooks->jobs = s->jobs > 0 ? (int)s->jobs : cpus < BENCH_MAX_JOBS ? cpus : BENCH_MAX_JOBS;
 	const cutoff_sim_model_t *m = &s->model;
 	snprintf(s->hooks->model, sizeof(s->hooks->model),
 	         "cost model %s: node chess %.1f, connect4 %.1f, rtree %.1f ns; table probe "
@@ -359,6 +371,11 @@ int cli_sim(int argc, char **argv)
 		  .dest.choice = &s.schedule,
 		  .choices = schedule_names },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &s.seed },
+		{ .name = "jobs",
+		  .kind = CLI_INT,
+		  .dest.i = &s.jobs,
+		  .min = 1,
+		  .max = BENCH_MAX_JOBS },
 	};
 	hooks = (bench_sim_t){
 		.ctx = &s, .before = before, .after = after, .cluster_run = cluster_run

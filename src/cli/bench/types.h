@@ -69,6 +69,11 @@ enum {
 };
 static inline bool bench_is_cluster(int driver) { return driver > BENCH_CLUSTER_ROW; }
 
+/* `cutoff sim --jobs`: the most processes that measure the runs (jobs.c). */
+enum {
+	BENCH_MAX_JOBS = 256
+};
+
 /* The report folder's files (folder.c): at most this many, each name shorter than this. */
 enum {
 	BENCH_MAX_FILES = 40,
@@ -176,6 +181,8 @@ typedef struct bench_run {
 	/* The cluster's runs only (else NULL, 0): each of its nranks ranks' share. */
 	bench_rank_t *rank_prof;
 	int nranks;
+	/* (An array added here is added to jobs.c's run_arrays too: a record from another
+	 * process carries the arrays that list names.) */
 } bench_run_t;
 
 /* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
@@ -259,6 +266,8 @@ typedef struct bench_sim {
 	 * simulated network, rank 0 on this thread measuring into `run` (bench_run with
 	 * b->cluster its cluster), the others on threads of their own. */
 	bool (*cluster_run)(void *ctx, struct bench *b, bench_run_t *run);
+	/* --jobs: the processes that measure the runs, at most (1: this one alone; jobs.c). */
+	int jobs;
 } bench_sim_t;
 
 /* Everything the sweep asked and measured. */
@@ -314,6 +323,7 @@ typedef struct bench {
 	int hog;           /* --hog: processes spinning beside the sweep */
 	bool progress;     /* the progress line on stderr (not --no-progress; rank 0) */
 	bool progress_tty; /* stderr is a terminal: the line is redrawn in place */
+	int jobs;          /* the processes that measured the runs (cutoff sim --jobs); 1 */
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
 	bench_run_t *runs;
