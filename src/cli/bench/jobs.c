@@ -622,6 +622,11 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 	bool ok = sigfd >= 0;
 	if (!ok)
 		cli_error(b->cmd, "--jobs: cannot read the signals: %s", strerror(errno));
+	/* A write into the pipe of a child that has ended fails (EPIPE) instead of ending this
+	 * process; the child's end is then read from its result pipe (hand, take). */
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was;
+	sigemptyset(&ignore.sa_mask);
+	sigaction(SIGPIPE, &ignore, &pipe_was);
 	fflush(NULL); /* nothing buffered is written twice */
 	int started = 0, sig = 0;
 	while (ok && started < nprocs && (ok = start_child(b, procs, started, sigfd, &mask)))
@@ -634,6 +639,7 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 		}
 	if (sigfd >= 0)
 		close(sigfd);
+	sigaction(SIGPIPE, &pipe_was, NULL);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (sig) {
 		signal(sig, SIG_DFL);
