@@ -119,12 +119,21 @@ static const char sim_usage[] =
 	"  --threads LIST     virtual thread counts, 1..1024; default 1,2,4,...,256\n"
 	"  --repeat K         runs of every setting, with seeds S, S+1, .. S+K-1 (the report\n"
 	"                     gives medians and spreads over them); default 1\n"
+	"  --jobs N           measure the runs (a run: one driver at one thread count, one\n"
+	"                     repeat, over the positions) on N processes, 1..256, each\n"
+	"                     simulating one run at a time, the longest expected first; the\n"
+	"                     report is merged in the sweep's order, and every virtual\n"
+	"                     figure is the same as with --jobs 1 (only the real seconds\n"
+	"                     differ); simulated ranks (--drivers cluster) too; default: the\n"
+	"                     CPUs this process may run on; 1: this process alone\n"
 	"\n"
 	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
 	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
 	"--rtree-branching, --rtree-depth, --hash, --out (default sim-report-DATE; a folder\n"
 	"that holds a report is refused), --replace, --plot, --note, --no-progress,\n"
-	"--placement and the drivers' options ('cutoff bench --help').\n"
+	"--placement and the drivers' options ('cutoff bench --help'). The progress line\n"
+	"on stderr says the runs done, the real time spent and the time left (estimated\n"
+	"from the runs done, docs/simulation.md).\n"
 	"Not --stockfish, --quality-ms or --hog: they measure the real machine.\n";
 /* clang-format on */
 
@@ -134,6 +143,7 @@ typedef struct sim_cli {
 	const char *model_path;
 	int schedule;
 	uint64_t seed;
+	int64_t jobs; /* --jobs; 0: not given (the CPUs of the affinity mask) */
 	cutoff_sim_model_t model;
 	cutoff_sim_t *sim;
 	bench_sim_t *hooks;
@@ -166,6 +176,8 @@ static int ready(void *ctx, bench_t *b)
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_sim_on_deadlock(s->sim, deadlock, s);
+	const int cpus = cli_usable_cpus();
+	s->hooks->jobs = s->jobs > 0 ? (int)s->jobs : cpus < BENCH_MAX_JOBS ? cpus : BENCH_MAX_JOBS;
 	const cutoff_sim_model_t *m = &s->model;
 	snprintf(s->hooks->model, sizeof(s->hooks->model),
 	         "cost model %s: node chess %.1f, connect4 %.1f, rtree %.1f ns; table probe "
@@ -194,17 +206,34 @@ static int ready(void *ctx, bench_t *b)
 	return CLI_EXIT_OK;
 }
 
-static void before(void *ctx, const bench_t *b, bench_run_t *run)
+/* Every run is simulated on a simulator of its own, made afresh: so a run starts from the
+ * same state in any process and after any other run (--jobs, bench/jobs.c). Its virtual
+ * clock starts at RUN_START_NS, not 0: a real monotonic clock never reads 0, and the
+ * library's profiler takes a thread whose start reads 0 for one that took no part in the
+ * search (engine.c, measure_span). Repeat r runs with seed + r - 1: the repeats are the
+ * same run under other draws of the node costs' jitter (and of the random schedule). */
+enum {
+	RUN_START_NS = 1000000000
+};
+
+static bool before(void *ctx, const bench_t *b, bench_run_t *run)
 {
 	(void)b;
 	sim_cli_t *s = ctx;
 	cutoff_sim_model_t m = cutoff_sim_model_for(&s->model, bench_workload_names[run->workload]);
-	cutoff_sim_set_model(s->sim, &m);
-	/* Repeat r runs with seed + r - 1: the repeats are the same run under other draws
-	 * of the node costs' jitter (and of the random schedule). */
-	cutoff_sim_set_seed(s->sim, s->seed + (uint64_t)run->repeat - 1);
-	cutoff_sim_reset_stats(s->sim);
+	cutoff_sim_t *sim = cutoff_sim_new(&m, (cutoff_sim_schedule_t)s->schedule,
+	                                   s->seed + (uint64_t)run->repeat - 1);
+	if (!sim) {
+		cli_error("sim", "out of memory");
+		return false;
+	}
+	cutoff_sim_on_deadlock(sim, deadlock, s);
+	cutoff_sim_advance_to(sim, RUN_START_NS);
+	cutoff_sim_install(sim);
+	cutoff_sim_free(s->sim);
+	s->sim = sim;
 	s->t0 = cli_now_s();
+	return true;
 }
 
 /* ---- ranks: a cluster of simulated engines on a simulated network (cluster/transport_sim.h) ------- */
@@ -346,6 +375,11 @@ int cli_sim(int argc, char **argv)
 		  .dest.choice = &s.schedule,
 		  .choices = schedule_names },
 		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &s.seed },
+		{ .name = "jobs",
+		  .kind = CLI_INT,
+		  .dest.i = &s.jobs,
+		  .min = 1,
+		  .max = BENCH_MAX_JOBS },
 	};
 	hooks = (bench_sim_t){
 		.ctx = &s, .before = before, .after = after, .cluster_run = cluster_run

@@ -41,6 +41,7 @@
 #include "bench/common.h"
 #include "bench/files.h"
 #include "bench/folder.h"
+#include "bench/jobs.h"
 #include "bench/plots.h"
 #include "bench/probe.h"
 #include "bench/rows.h"
@@ -347,16 +348,42 @@ static bool parse_drivers(bench_t *b, const char *text)
 	return true;
 }
 
-static int total_steps(const bench_t *b)
+/* One setting of a workload's runs: a driver of the registry, or the cluster at R ranks
+ * (BENCH_CLUSTER_ROW + R), at a thread count. */
+typedef struct setting {
+	int driver, threads;
+} setting_t;
+
+enum {
+	MAX_SETTINGS = (BENCH_MAX_DRIVERS + BENCH_MAX_RANKS) * BENCH_MAX_COUNTS
+};
+
+/* The settings of each workload and repeat, in the sweep's order: the registry's drivers,
+ * then the cluster at each rank count, each at every thread count (the baseline at one
+ * thread only). Writes them into out[MAX_SETTINGS]; returns how many. The one place that
+ * says which runs a sweep makes and in which order. */
+static int settings(const bench_t *b, setting_t *out)
+{
+	int n = 0;
+	const int drivers = cutoff_driver_count();
+	const int engines = drivers + (b->drivers[BENCH_CLUSTER] ? b->nrank_counts : 0);
+	for (int k = 0; k < engines; k++) {
+		int d = k < drivers ? k : BENCH_CLUSTER_ROW + b->rank_counts[k - drivers];
+		for (int c = 0; c < b->ncounts; c++)
+			if ((bench_is_cluster(d) || b->drivers[d]) &&
+			    (d != b->base || b->counts[c] == 1))
+				out[n++] = (setting_t){ d, b->counts[c] };
+	}
+	return n;
+}
+
+static int total_steps(const bench_t *b, int nsettings)
 {
 	int per = 0;
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 		if (!b->workloads[wk])
 			continue;
-		for (int d = 0; d < cutoff_driver_count(); d++)
-			for (int c = 0; c < b->ncounts; c++)
-				per += b->drivers[d] && (d != b->base || b->counts[c] == 1);
-		per += b->drivers[BENCH_CLUSTER] ? b->nrank_counts * b->ncounts : 0;
+		per += nsettings;
 		if (wk == BENCH_CHESS && b->stockfish)
 			per += b->ncounts;
 	}
@@ -394,15 +421,38 @@ static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0
 	return true;
 }
 
+/* `cutoff sim`'s sweep: every run's record made in the sweep's order, then the runs
+ * measured by jobs.c, here or on --jobs processes (no probes, Stockfish or quality runs:
+ * the times are virtual). */
+static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
+{
+	const int first = b->nruns;
+	if (!bench_probe_none(b))
+		return false;
+	for (int rep = 1; rep <= b->repeat; rep++)
+		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+			for (int i = 0; b->workloads[wk] && i < nset; i++)
+				if (!bench_run_new(b, wk, false, set[i].driver, set[i].threads,
+				                   rep)) {
+					cli_error(b->cmd, "out of memory");
+					return false;
+				}
+	return bench_jobs_run(b, first, b->nruns - first);
+}
+
 /* The sweep: every setting, repeat by repeat. */
 static bool sweep(bench_t *b)
 {
-	int step = 0, total = total_steps(b);
+	setting_t set[MAX_SETTINGS]; /* 24 KiB */
+	const int nset = settings(b, set);
+	if (b->sim)
+		return sweep_sim(b, set, nset);
+	int step = 0, total = total_steps(b, nset);
 	double t0 = cli_now_s();
-	if (!(b->sim || b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
+	if (!(b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
 		return false;
 	for (int rep = 1; rep <= b->repeat; rep++) {
-		if (!b->sim && !b->follower) {
+		if (!b->follower) {
 			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
 			               step, total, cli_now_s() - t0, rep, b->repeat);
 			bench_probe_repeat(b, rep);
@@ -410,50 +460,30 @@ static bool sweep(bench_t *b)
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
 			if (!b->workloads[wk])
 				continue;
-			/* The registry's drivers, then the cluster at each rank count. */
-			int engines = cutoff_driver_count() +
-			              (b->drivers[BENCH_CLUSTER] ? b->nrank_counts : 0);
-			for (int k = 0; k < engines; k++) {
-				int d = k < cutoff_driver_count()
-				                ? k
-				                : BENCH_CLUSTER_ROW +
-				                          b->rank_counts[k - cutoff_driver_count()];
+			for (int i = 0; i < nset; i++) {
+				const int d = set[i].driver, n = set[i].threads;
 				const bool cluster = bench_is_cluster(d);
-				for (int c = 0; c < b->ncounts; c++) {
-					int n = b->counts[c];
-					if ((!cluster && !b->drivers[d]) ||
-					    (d == b->base && n != 1) || (b->follower && !cluster))
+				if (b->follower && !cluster)
+					continue;
+				/* Every rank meets rank 0 here; those outside the row's ranks go on to
+				 * the next row of the cluster. */
+				if (cluster) {
+					cli_cluster_rendezvous(b->cluster);
+					if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
 						continue;
-					/* Every rank meets rank 0 here; those outside the row's ranks go
-					 * on to the next row of the cluster. */
-					if (cluster && !b->sim) {
-						cli_cluster_rendezvous(b->cluster);
-						if (!cli_cluster_use(b->cluster,
-						                     d - BENCH_CLUSTER_ROW))
-							continue;
-					}
-					bench_progress(b,
-					               "[%d/%d, %.0f s] repeat %d of %d: %s, %s, "
-					               "%d thread%s",
-					               ++step, total, cli_now_s() - t0, rep,
-					               b->repeat, bench_workload_names[wk],
-					               bench_engine_name(false, d), n,
-					               n > 1 ? "s" : "");
-					bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
-					if (!run) {
-						cli_error(b->cmd, "out of memory");
-						return false;
-					}
-					if (b->sim)
-						b->sim->before(b->sim->ctx, b, run);
-					/* The simulator runs a cluster's ranks itself (sim.c). */
-					if (!(cluster && b->sim
-					              ? b->sim->cluster_run(b->sim->ctx, b, run)
-					              : bench_run(b, run)))
-						return false;
-					if (b->sim)
-						b->sim->after(b->sim->ctx, b, run);
 				}
+				bench_progress(
+					b, "[%d/%d, %.0f s] repeat %d of %d: %s, %s, %d thread%s",
+					++step, total, cli_now_s() - t0, rep, b->repeat,
+					bench_workload_names[wk], bench_engine_name(false, d), n,
+					n > 1 ? "s" : "");
+				bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
+				if (!run) {
+					cli_error(b->cmd, "out of memory");
+					return false;
+				}
+				if (!bench_run(b, run))
+					return false;
 			}
 			if (wk != BENCH_CHESS || !b->stockfish)
 				continue;
@@ -656,6 +686,7 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 	b->tt_writers = o->tt_writers;
 	b->hog = (int)o->hog_n;
 	b->progress = !o->no_progress;
+	b->jobs = 1;
 	b->progress_tty = isatty(2);
 
 	cutoff_topology_info_t topo;

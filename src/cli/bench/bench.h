@@ -8,6 +8,8 @@
  * The module's files, each calling only those below it:
  *
  *   bench.c      the command: options, the sweep, --hog, the report folder
+ *   jobs.c       `cutoff sim`'s runs: here, or on --jobs processes merged in the sweep's
+ *                order; the progress line with the time left
  *   text.c       report.txt, also printed: the header and each workload's tables
  *   files.c      results.json, results.csv, runs.csv, threads.csv, positions.csv
  *   plots.c      the plots' data, plots.gp, and gnuplot when it is found

@@ -89,6 +89,8 @@ static void json_settings(json_writer_t *j, const bench_t *b)
 	json_int(j, "hog", b->hog);
 	json_string(j, "stockfish", b->stockfish);
 	json_string(j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
+	if (b->sim)
+		json_int(j, "jobs", b->jobs); /* the processes that measured the runs */
 	json_end(j);
 }
 

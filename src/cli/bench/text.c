@@ -129,7 +129,14 @@ static void print_conditions(const bench_t *b, FILE *out)
 		          b->hog, b->hog == 1 ? "" : "es", b->hog == 1 ? "it" : "them");
 	else
 		cli_field(out, "hog", "none (--hog N runs N spinning processes beside the sweep)");
-	cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
+	if (b->sim)
+		cli_field(
+			out, "time",
+			"%.1f s for the whole sweep, on %d process%s (--jobs; the virtual figures "
+			"are the same on any number)",
+			b->wall_s, b->jobs, b->jobs == 1 ? "" : "es");
+	else
+		cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
 }
 
 /* What each column of the tables means. */

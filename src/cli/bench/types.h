@@ -69,6 +69,11 @@ enum {
 };
 static inline bool bench_is_cluster(int driver) { return driver > BENCH_CLUSTER_ROW; }
 
+/* `cutoff sim --jobs`: the most processes that measure the runs (jobs.c). */
+enum {
+	BENCH_MAX_JOBS = 256
+};
+
 /* The report folder's files (folder.c): at most this many, each name shorter than this. */
 enum {
 	BENCH_MAX_FILES = 40,
@@ -177,6 +182,8 @@ typedef struct bench_run {
 	/* The cluster's runs only (else NULL, 0): each of its nranks ranks' share. */
 	bench_rank_t *rank_prof;
 	int nranks;
+	/* (An array added here is added to jobs.c's run_arrays too: a record from another
+	 * process carries the arrays that list names.) */
 } bench_run_t;
 
 /* One setting over its repeats, with the figures derived from it. NAN: not applicable. */
@@ -245,20 +252,23 @@ typedef struct bench_quality {
 
 struct bench;
 
-/* `cutoff sim` (sim.c): the same sweep on virtual threads. The simulator is installed on
- * the sweep's thread before the sweep; these hooks run around each run, the first to set
- * the workload's cost model and zero the simulator's figures, the second to read them
+/* `cutoff sim` (sim.c): the same sweep on virtual threads. A simulator is installed on
+ * the sweep's thread before the sweep; these hooks run around each run, the first to put
+ * a simulator made afresh for the run in its place, with the workload's cost model and
+ * the repeat's seed (false after one line when it cannot), the second to read its figures
  * into the run (its sim_* fields). The machine's probes, Stockfish, the equal-time quality
  * runs and --hog do not apply: the times are virtual. */
 typedef struct bench_sim {
 	void *ctx;
 	char model[768]; /* the cost model and schedule, in words, for the report's header */
-	void (*before)(void *ctx, const struct bench *b, bench_run_t *run);
+	bool (*before)(void *ctx, const struct bench *b, bench_run_t *run);
 	void (*after)(void *ctx, const struct bench *b, bench_run_t *run);
 	/* A cluster row's run (driver BENCH_CLUSTER_ROW + R): R simulated ranks on a
 	 * simulated network, rank 0 on this thread measuring into `run` (bench_run with
 	 * b->cluster its cluster), the others on threads of their own. */
 	bool (*cluster_run)(void *ctx, struct bench *b, bench_run_t *run);
+	/* --jobs: the processes that measure the runs, at most (1: this one alone; jobs.c). */
+	int jobs;
 } bench_sim_t;
 
 /* Everything the sweep asked and measured. */
@@ -314,6 +324,7 @@ typedef struct bench {
 	int hog;           /* --hog: processes spinning beside the sweep */
 	bool progress;     /* the progress line on stderr (not --no-progress; rank 0) */
 	bool progress_tty; /* stderr is a terminal: the line is redrawn in place */
+	int jobs;          /* the processes that measured the runs (cutoff sim --jobs); 1 */
 	/* measured */
 	bench_workload_t work[BENCH_NWORKLOADS];
 	bench_run_t *runs;

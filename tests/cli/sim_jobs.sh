@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# sim_jobs.sh CUTOFF — `cutoff sim --jobs N` (issue 27, item 7): the runs measured on N
+# processes give the report of one process. Checked: results.csv without its real-time
+# column (sim_nodes_per_real_s), runs.csv, threads.csv and positions.csv byte for byte,
+# and results.json but for its real-time keys (date, wall_s, the load averages,
+# settings.jobs, each row's sim_nodes_per_real_s), --jobs 1 against 2 and 3, on every
+# driver with repeats (interleaved), the random schedule and simulated ranks. That a child
+# killed with SIGKILL fails the command (exit 1, one line naming the run and the signal,
+# no report) with no process left; that SIGTERM to the command ends it by SIGTERM with no
+# child left; and that a bad --jobs is refused (exit 2, one line naming --jobs) before
+# anything runs. Registered only where the simulator is built (tests/CMakeLists.txt).
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sim_jobs.XXXXXX") || exit 2
+bg=
+trap '[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null; rm -rf "$tmp"' EXIT
+unset CUTOFF_DATA_DIR GNUPLOT
+
+# ok, fail, run and the counters (lib.bash).
+. "$(dirname "$0")/lib.bash"
+
+small=(--workload rtree --rtree-branching 6 --rtree-depth 7 --positions 2 --threads 1,2,7,16
+	--no-progress --plot none)
+
+# sweep DIR ARGS...: a small sweep into DIR; false after a FAIL line.
+sweep() {
+	local dir=$1
+	shift
+	run sim "${small[@]}" --out "$dir" "$@"
+	[ "$status" -eq 0 ] && return 0
+	fail "cutoff sim $*: exit $status: $(show "$stderr")"
+	return 1
+}
+
+# virtual FILE: results.csv without sim_nodes_per_real_s (by the header's name).
+virtual() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i != "sim_nodes_per_real_s" }
+		{ line = ""; sep = ""
+		  for (i = 1; i <= NF; i++) if (keep[i]) { line = line sep $i; sep = "," }
+		  print line }' "$1"
+}
+
+# same WHAT A B: the two report folders agree on every virtual figure.
+same() {
+	local what=$1 a=$2 b=$3 f bad=
+	cmp -s <(virtual "$a/results.csv") <(virtual "$b/results.csv") || bad+=" results.csv"
+	for f in runs.csv threads.csv positions.csv; do
+		[ -s "$a/$f" ] && cmp -s "$a/$f" "$b/$f" || bad+=" $f"
+	done
+	if [ -n "$python" ]; then
+		"$python" - "$a/results.json" "$b/results.json" >"$tmp/json-diff" <<'PY' || bad+=" results.json"
+import json, sys
+real = {"date", "wall_s", "machine.load_before", "machine.load_after", "settings.jobs",
+        "rows[].sim_nodes_per_real_s"}
+def walk(x, y, p, out):
+    if p in real:
+        return
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            q = p + "." + k if p else k
+            if k not in x or k not in y:
+                out.append(q)
+            else:
+                walk(x[k], y[k], q, out)
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for u, v in zip(x, y):
+            walk(u, v, p + "[]", out)
+    elif x != y:
+        out.append(p)
+out = []
+walk(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "", out)
+print(" ".join(sorted(set(out))))
+sys.exit(1 if out else 0)
+PY
+	fi
+	if [ -z "$bad" ]; then
+		ok "$what: the same virtual figures ($(($(wc -l <"$a/results.csv") - 1)) rows; CSV files${python:+ and results.json})"
+	else
+		fail "$what: differ in$bad $(show "$(cat "$tmp/json-diff" 2>/dev/null)")"
+	fi
+}
+
+# Every driver, 2 repeats (interleaved): one process, then 2 and 3 (more than the runs
+# of a workload at one thread count, fewer than the runs).
+if sweep "$tmp/j1" --repeat 2 --jobs 1 && sweep "$tmp/j2" --repeat 2 --jobs 2 &&
+	sweep "$tmp/j3" --repeat 2 --jobs 3; then
+	same "--jobs 2 against --jobs 1, every driver, 2 repeats" "$tmp/j1" "$tmp/j2"
+	same "--jobs 3 against --jobs 1" "$tmp/j1" "$tmp/j3"
+	grep -q '^time .*on 3 processes' "$tmp/j3/report.txt" &&
+		grep -q '^time .*on 1 process ' "$tmp/j1/report.txt" &&
+		ok "report.txt says on how many processes the sweep ran" ||
+		fail "report.txt's time line: $(show "$(grep '^time' "$tmp/j3/report.txt")")"
+fi
+if sweep "$tmp/r1" --schedule random --seed 5 --jobs 1 &&
+	sweep "$tmp/r2" --schedule random --seed 5 --jobs 2; then
+	same "the random schedule (seed 5), --jobs 2 against 1" "$tmp/r1" "$tmp/r2"
+fi
+if sweep "$tmp/c1" --drivers cluster --ranks 1,2,3 --threads 1,2 --jobs 1 &&
+	sweep "$tmp/c2" --drivers cluster --ranks 1,2,3 --threads 1,2 --jobs 2; then
+	same "simulated ranks 1..3, --jobs 2 against 1" "$tmp/c1" "$tmp/c2"
+fi
+
+# A bad --jobs: refused before anything runs, nothing made.
+for v in 0 -1 abc 257 99999999999999999999 ""; do
+	run sim "${small[@]}" --jobs "$v" --out "$tmp/bad"
+	if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" &&
+		[[ $stderr == *--jobs* ]] && [ ! -e "$tmp/bad" ]; then
+		ok "--jobs '$v': exit 2, $(show "$stderr")"
+	else
+		fail "--jobs '$v': exit $status: $(show "$stderr")"
+	fi
+done
+
+# long DIR: a sweep of many seconds, in the background ($bg), with --jobs 2; its
+# children's pids in $kids once both are there (false when they never come).
+long() {
+	"$cutoff" sim --workload rtree --drivers ybw,abdada --threads 1,128,256 --no-progress \
+		--plot none --jobs 2 --out "$1" >"$tmp/long-out" 2>"$tmp/long-err" &
+	bg=$!
+	local i
+	for ((i = 0; i < 200; i++)); do
+		mapfile -t kids < <(ps -o pid= --ppid "$bg" 2>/dev/null)
+		[ "${#kids[@]}" -eq 2 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# gone PID...: true when none of the pids is a process any more.
+gone() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+if ! command -v ps >/dev/null 2>&1; then
+	echo "# ps not found: the checks of killed processes are left out"
+elif long "$tmp/killed"; then
+	kill -KILL "${kids[0]}"
+	wait "$bg"
+	status=$?
+	bg=
+	err=$(cat "$tmp/long-err")
+	if [ "$status" -eq 1 ] && one_line "$err"$'\n' &&
+		[[ $err == *"the run rtree, "*"pid ${kids[0]}"*"killed by signal 9"* ]] &&
+		[ ! -e "$tmp/killed/results.csv" ] && gone "${kids[@]}"; then
+		ok "a child killed by SIGKILL: exit 1, no report, no process left: $(show "$err")"
+	else
+		fail "a child killed: exit $status, $(show "$err"), left: $(ps -o pid= -p "${kids[*]}" | tr '\n' ' ')"
+	fi
+	if long "$tmp/term"; then
+		kill -TERM "$bg"
+		wait "$bg"
+		status=$?
+		bg=
+		if [ "$status" -eq 143 ] && gone "${kids[@]}" &&
+			[[ $(cat "$tmp/long-err") == *"processes are stopped"* ]]; then
+			ok "SIGTERM to the command: ended by SIGTERM (143), its children with it"
+		else
+			fail "SIGTERM: exit $status, $(show "$(cat "$tmp/long-err")"), left: $(ps -o pid= -p "${kids[*]}" | tr '\n' ' ')"
+		fi
+	else
+		fail "the second long sweep's two processes never showed: $(show "$(cat "$tmp/long-err")")"
+	fi
+else
+	fail "the long sweep's two processes never showed: $(show "$(cat "$tmp/long-err")")"
+fi
+
+report
