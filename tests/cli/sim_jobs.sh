@@ -126,7 +126,7 @@ long() {
 	bg=$!
 	local i
 	for ((i = 0; i < 200; i++)); do
-		mapfile -t kids < <(ps -o pid= --ppid "$bg" 2>/dev/null)
+		mapfile -t kids < <(ps -o pid= --ppid "$bg" 2>/dev/null | tr -d ' ') # ps pads
 		[ "${#kids[@]}" -eq 2 ] && return 0
 		sleep 0.05
 	done
