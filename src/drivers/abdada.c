@@ -36,7 +36,10 @@
  * move changes (there the order decides only how soon a cut-off comes), so a node with
  * an open window still searches its eldest first and never searches a younger move
  * without the eldest's bound. The second pass marks without looking (a count more, or
- * the slot taken over).
+ * the slot taken over). It takes the deferred moves in their order at a node expected to
+ * cut (the likeliest to cut first), and elsewhere from a place of each thread's own
+ * (second_pass_start): threads that all come back to the same busy moves at once
+ * spread over them instead of following one another through them in step.
  *
  * What it costs alone (one thread, nothing to defer): most where nodes are cheapest, as
  * in Connect Four solves, and the less the higher the minimum depth; within the noise on
@@ -113,6 +116,15 @@ typedef struct abdada {
 	const cutoff_game_t *game;
 } abdada_t;
 
+/* splitmix64's finaliser: every bit of x moves about half of the result's. */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 29;
+	return x;
+}
+
 /* The mark's key of moves[i] at the node: the child's position (classic) or the move's
  * hash (simplified), never 0. The classic variant plays the move onto the next ply of the
  * searcher's stack to learn the child's key (the search plays it there again). */
@@ -124,11 +136,7 @@ static uint64_t mark_key(const abdada_t *a, cutoff_searcher_t *s, const cutoff_n
 		g->play(g->ctx, cutoff_searcher_state(s, node->ply), node->moves[i], child);
 		return g->key(g->ctx, child) | 1u;
 	}
-	uint64_t h = node->key ^ ((uint64_t)node->moves[i] + 1) * 0x9e3779b97f4a7c15u;
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9u;
-	h ^= h >> 29;
-	return h | 1u;
+	return mix(node->key ^ ((uint64_t)node->moves[i] + 1) * 0x9e3779b97f4a7c15u) | 1u;
 }
 
 /* The slot of a mark: the high bits of the key times an odd constant, which depend on
@@ -243,6 +251,24 @@ static bool search_one(const abdada_t *a, cutoff_searcher_t *s, const cutoff_nod
 	return false;
 }
 
+/*
+ * Where this thread starts its second pass among the node's `ndeferred` deferred moves.
+ * At a node expected to cut, the first: the likeliest to cut, and a cut-off ends the
+ * node for every thread. Elsewhere every move is searched (unless an unexpected cut-off
+ * comes first), and the order only decides who searches what: the thread starts at a
+ * place drawn from its index and the node's key, so that threads that come back to the
+ * node's busy moves at once spread over them, each to find free moves deeper in its
+ * own (deferral goes on there), instead of all following the first busy move's owner
+ * in step and then the second's (the node done by a crowd at one thread's pace).
+ */
+static int second_pass_start(const cutoff_searcher_t *s, const cutoff_node_t *node, int ndeferred)
+{
+	if (node->type == CUTOFF_NODE_CUT || ndeferred < 2)
+		return 0;
+	uint64_t h = mix(node->key ^ ((uint64_t)s->index + 1) * 0x9e3779b97f4a7c15u);
+	return (int)(h % (uint64_t)ndeferred);
+}
+
 /* The move loop's hook (search.h): the node's moves from node->from on (the eldest too,
  * classic; the younger ones, simplified), busy ones deferred to a second pass. Always
  * takes the node over. */
@@ -272,8 +298,9 @@ static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_youn
 	}
 	if (!over && ndeferred > 0)
 		s->driver_count[ABDADA_SECOND_PASSES]++;
+	const int start = second_pass_start(s, node, ndeferred);
 	for (int k = 0; k < ndeferred && !over; k++) {
-		int i = deferred[k];
+		int i = deferred[(start + k) % ndeferred];
 		uint64_t key = mark_key(a, s, node, i);
 		s->driver_count[ABDADA_DEFERRED_BUSY] += busy(a, key);
 		bool marked = mark(a, s, key, false) == MARKED;
