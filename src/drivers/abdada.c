@@ -29,7 +29,8 @@
  *               after the others.
  * In both, moves are marked and checked only where at least config.abdada_min_depth
  * plies remain (the hook's depth: every mark is one more random access to memory, a
- * cache miss as dear as a table probe), and a mark is made around the move's search by
+ * cache miss as dear as a table probe; by default, 0, 6 under 16 threads and 4 from 16
+ * on, min_depth below), and a mark is made around the move's search by
  * the thread at the parent node, through the move loop's hook (search.h; from the eldest
  * for classic, after it for simplified): search.c stays free of per-node driver calls.
  * The classic variant defers an eldest move only at a null-window node, whose window no
@@ -324,6 +325,28 @@ static void destroy(void *state)
 	free(a);
 }
 
+/*
+ * The hook's depth: config.abdada_min_depth, or with 0 (the default) one by the thread
+ * count. Few threads have nodes enough to spread over where 6 plies remain, and there
+ * the fewest marks cost least (6: the best of 3, 6 and 10 on two real cores,
+ * docs/connect4.md). From 16 threads on, the threads that come back to busy moves need
+ * deferrable nodes below them, or they search the same small subtrees in step: with
+ * 4, chess and random trees gain most from 16 threads on (docs/simulation.md, "Where
+ * each curve flattens"), even with every mark charged as a cache miss.
+ */
+enum {
+	MIN_DEPTH_FEW = 6,
+	MIN_DEPTH_MANY = 4,
+	MANY_THREADS = 16
+};
+
+static int min_depth(const cutoff_config_t *cfg)
+{
+	if (cfg->abdada_min_depth > 0)
+		return cfg->abdada_min_depth;
+	return cfg->threads < MANY_THREADS ? MIN_DEPTH_FEW : MIN_DEPTH_MANY;
+}
+
 static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
                   cutoff_searcher_t *searchers, void **state)
 {
@@ -345,7 +368,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	for (int i = 0; i < cfg->threads; i++) {
 		searchers[i].younger = younger;
 		searchers[i].driver = a;
-		searchers[i].younger_depth = cfg->abdada_min_depth;
+		searchers[i].younger_depth = min_depth(cfg);
 		/* Classic: the eldest is marked too (Weill's nodes mark themselves);
 		 * simplified: younger moves only (Kerrigan's). */
 		searchers[i].younger_from = cfg->abdada_variant == CUTOFF_ABDADA_CLASSIC ? 0 : 1;
