@@ -398,7 +398,10 @@ typedef struct cutoff_config {
 	                                           less total time of the two on hard Connect
 	                                           Four lines; each wins some: docs/connect4.md) */
 	int abdada_min_depth;    /* ABDADA: moves are deferred and marked only where at least
-	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; default 6 */
+	                             this many plies remain, 1 .. CUTOFF_MAX_PLY; or 0, the
+	                             default: by the thread count, 6 under 16 threads and 4
+	                             from 16 on (more threads need more nodes to spread over;
+	                             fewer marks cost less) */
 	int abdada_table_bits;   /* ABDADA: the busy marks' side table has 2^bits slots of 8
 	                             bytes, 8 .. 24; default 12 (32 KiB: a few marks a thread
 	                             are alive at once, and a small table stays in cache) */

@@ -114,10 +114,10 @@ int main(void)
 	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "tt_min_depth"),
 	      "tt_min_depth beyond the ply limit refused");
 	cfg.tt_min_depth = 0;
-	cfg.abdada_min_depth = 0;
+	cfg.abdada_min_depth = -1;
 	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "abdada_min_depth"),
 	      "a driver's option is checked whichever driver is chosen");
-	cfg.abdada_min_depth = 6;
+	cfg.abdada_min_depth = 0;
 
 	/* Games. */
 	cutoff_game_t g = *ttt;

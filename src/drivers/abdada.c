@@ -29,14 +29,18 @@
  *               after the others.
  * In both, moves are marked and checked only where at least config.abdada_min_depth
  * plies remain (the hook's depth: every mark is one more random access to memory, a
- * cache miss as dear as a table probe), and a mark is made around the move's search by
+ * cache miss as dear as a table probe; by default, 0, 6 under 16 threads and 4 from 16
+ * on, min_depth below), and a mark is made around the move's search by
  * the thread at the parent node, through the move loop's hook (search.h; from the eldest
  * for classic, after it for simplified): search.c stays free of per-node driver calls.
  * The classic variant defers an eldest move only at a null-window node, whose window no
  * move changes (there the order decides only how soon a cut-off comes), so a node with
  * an open window still searches its eldest first and never searches a younger move
  * without the eldest's bound. The second pass marks without looking (a count more, or
- * the slot taken over).
+ * the slot taken over). It takes the deferred moves in their order, but with 16 threads
+ * or more at a node not expected to cut, where it starts from a place of each thread's
+ * own (second_pass_start): threads that all come back to the same busy moves at once
+ * spread over them instead of following one another through them in step.
  *
  * What it costs alone (one thread, nothing to defer): most where nodes are cheapest, as
  * in Connect Four solves, and the less the higher the minimum depth; within the noise on
@@ -104,14 +108,32 @@ enum {
 	COUNT_MAX = (1 << COUNT_BITS) - 1
 };
 
+/* From this many threads on, the second pass spreads them (second_pass_start) and the
+ * hook's default depth is MIN_DEPTH_MANY instead of MIN_DEPTH_FEW (min_depth). */
+enum {
+	MANY_THREADS = 16,
+	MIN_DEPTH_FEW = 6,
+	MIN_DEPTH_MANY = 4
+};
+
 typedef struct abdada {
 	cutoff_abdada_variant_t variant;
 	int shift;         /* 64 - log2(slots) */
 	uint64_t *slots;   /* the marks, 64-byte aligned */
 	uint8_t *deferred; /* per thread CUTOFF_MAX_PLY lists of max_moves move indices */
 	int max_moves;
+	bool spread; /* MANY_THREADS or more: second_pass_start spreads the threads */
 	const cutoff_game_t *game;
 } abdada_t;
+
+/* splitmix64's finaliser: every bit of x moves about half of the result's. */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 29;
+	return x;
+}
 
 /* The mark's key of moves[i] at the node: the child's position (classic) or the move's
  * hash (simplified), never 0. The classic variant plays the move onto the next ply of the
@@ -124,11 +146,7 @@ static uint64_t mark_key(const abdada_t *a, cutoff_searcher_t *s, const cutoff_n
 		g->play(g->ctx, cutoff_searcher_state(s, node->ply), node->moves[i], child);
 		return g->key(g->ctx, child) | 1u;
 	}
-	uint64_t h = node->key ^ ((uint64_t)node->moves[i] + 1) * 0x9e3779b97f4a7c15u;
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9u;
-	h ^= h >> 29;
-	return h | 1u;
+	return mix(node->key ^ ((uint64_t)node->moves[i] + 1) * 0x9e3779b97f4a7c15u) | 1u;
 }
 
 /* The slot of a mark: the high bits of the key times an odd constant, which depend on
@@ -243,6 +261,28 @@ static bool search_one(const abdada_t *a, cutoff_searcher_t *s, const cutoff_nod
 	return false;
 }
 
+/*
+ * Where this thread starts its second pass among the node's `ndeferred` deferred moves.
+ * With many threads (a->spread), at a node not expected to cut, every move is searched
+ * (unless an unexpected cut-off comes first) and the order only decides who searches
+ * what: the thread starts at a place drawn from its index and the node's key, so that
+ * threads that come back to the node's busy moves at once spread over them, each to
+ * find free moves deeper in its own (deferral goes on there), instead of all following
+ * the first busy move's owner in step and then the second's (the node done by a crowd
+ * at one thread's pace). Elsewhere the first: at a node expected to cut, the likeliest
+ * to cut; and under MANY_THREADS, where a busy move seldom draws a crowd, the order's
+ * cut-offs are worth more than the spread (Connect Four at 4 threads: 1.98 in order,
+ * 1.86 spread; no gain on chess or random trees at 2 to 8).
+ */
+static int second_pass_start(const abdada_t *a, const cutoff_searcher_t *s,
+                             const cutoff_node_t *node, int ndeferred)
+{
+	if (!a->spread || node->type == CUTOFF_NODE_CUT || ndeferred < 2)
+		return 0;
+	uint64_t h = mix(node->key ^ ((uint64_t)s->index + 1) * 0x9e3779b97f4a7c15u);
+	return (int)(h % (uint64_t)ndeferred);
+}
+
 /* The move loop's hook (search.h): the node's moves from node->from on (the eldest too,
  * classic; the younger ones, simplified), busy ones deferred to a second pass. Always
  * takes the node over. */
@@ -272,8 +312,9 @@ static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_youn
 	}
 	if (!over && ndeferred > 0)
 		s->driver_count[ABDADA_SECOND_PASSES]++;
+	const int start = second_pass_start(a, s, node, ndeferred);
 	for (int k = 0; k < ndeferred && !over; k++) {
-		int i = deferred[k];
+		int i = deferred[(start + k) % ndeferred];
 		uint64_t key = mark_key(a, s, node, i);
 		s->driver_count[ABDADA_DEFERRED_BUSY] += busy(a, key);
 		bool marked = mark(a, s, key, false) == MARKED;
@@ -297,6 +338,23 @@ static void destroy(void *state)
 	free(a);
 }
 
+/*
+ * The hook's depth: config.abdada_min_depth, or with 0 (the default) one by the thread
+ * count. Few threads have nodes enough to spread over where 6 plies remain, and there
+ * the fewest marks cost least (6: the best of 3, 6 and 10 on chess at two real cores,
+ * docs/connect4.md). Many threads need deferrable nodes deeper down, or those that meet
+ * below the hook's depth search the same subtree in step: with 4, chess and random
+ * trees run 1.4 to 2.1 times as fast at 64 and 256 threads as with 6, in the simulator
+ * (docs/simulation.md, "Where each curve flattens"), and still win with every mark
+ * charged as a cache miss.
+ */
+static int min_depth(const cutoff_config_t *cfg)
+{
+	if (cfg->abdada_min_depth > 0)
+		return cfg->abdada_min_depth;
+	return cfg->threads < MANY_THREADS ? MIN_DEPTH_FEW : MIN_DEPTH_MANY;
+}
+
 static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
                   cutoff_searcher_t *searchers, void **state)
 {
@@ -307,6 +365,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	a->variant = cfg->abdada_variant;
 	a->shift = 64 - cfg->abdada_table_bits;
 	a->max_moves = game->max_moves;
+	a->spread = cfg->threads >= MANY_THREADS;
 	a->game = game;
 	a->slots = aligned_alloc(64, slots * sizeof(uint64_t));
 	a->deferred = malloc((size_t)cfg->threads * CUTOFF_MAX_PLY * (size_t)game->max_moves);
@@ -318,7 +377,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	for (int i = 0; i < cfg->threads; i++) {
 		searchers[i].younger = younger;
 		searchers[i].driver = a;
-		searchers[i].younger_depth = cfg->abdada_min_depth;
+		searchers[i].younger_depth = min_depth(cfg);
 		/* Classic: the eldest is marked too (Weill's nodes mark themselves);
 		 * simplified: younger moves only (Kerrigan's). */
 		searchers[i].younger_from = cfg->abdada_variant == CUTOFF_ABDADA_CLASSIC ? 0 : 1;

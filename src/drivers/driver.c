@@ -74,8 +74,10 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	  "classic (Weill: the child position busy) or simplified "
 	  "(Kerrigan: the move busy)",
 	  0, 1, ABDADA_VARIANTS },
-	{ "abdada-min-depth", "defer and mark moves only where at least this many plies remain", 1,
-	  CUTOFF_MAX_PLY, NULL },
+	{ "abdada-min-depth",
+	  "defer and mark moves only where at least this many plies remain (0: 6 under 16 "
+	  "threads, 4 from 16)",
+	  0, CUTOFF_MAX_PLY, NULL },
 	{ "abdada-table-bits", "the busy marks' side table has 2^bits slots", 8, 24, NULL },
 };
 
@@ -86,7 +88,7 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_after), FIELD_INT, 1 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
-	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 6 },
+	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 0 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
 #undef FIELD
 };
