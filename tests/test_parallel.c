@@ -7,7 +7,10 @@
  * over repeated runs, with the table off and on, for alpha-beta, PVS and MTD(f) (lazy SMP
  * at the final depth, on random trees: no transpositions, and helpers never search deeper
  * than asked). Also tic-tac-toe (real transpositions) through every parallel driver, and
- * the contract through every parallel driver with random windows and depths.
+ * the contract through every parallel driver with random windows and depths. And many
+ * threads on few cores: every parallel driver at 32 and 64 threads, on random trees
+ * against negamax and on Connect Four endgames solved to the end against the serial
+ * engine (YBW's booking, late join and helpful masters race most there).
  *
  * cutoff-test-labels: concurrent
  */
@@ -199,12 +202,108 @@ static void ttt(void)
 	CHECK(wrong == 0, "tic-tac-toe value 0 through every parallel driver at 1..16 threads");
 }
 
+/* A seeded random playout of Connect Four to `empty` empty cells that is not over and not
+ * known without a search; false when the playout ended first. */
+static bool c4_endgame(int empty, cutoff_connect4_state_t *st)
+{
+	cutoff_connect4_start(st);
+	while (st->stones < CUTOFF_CONNECT4_CELLS - empty) {
+		if (st->known)
+			return false;
+		int col = rnd_int(0, CUTOFF_CONNECT4_WIDTH - 1), tries = 0;
+		while (cutoff_connect4_play(st, col) != 0 && tries++ < CUTOFF_CONNECT4_WIDTH)
+			col = (col + 1) % CUTOFF_CONNECT4_WIDTH;
+		if (tries > CUTOFF_CONNECT4_WIDTH)
+			return false;
+	}
+	return !st->known;
+}
+
+/* Many threads on few cores (preempted at every point; the idle threads outnumber the
+ * work): every parallel driver at 32 and 64 threads. Random trees searched to their
+ * leaves, iid and incremental, with alpha-beta, PVS and MTD(f), the table off and on,
+ * against negamax (cutoff_rtree_value); Connect Four endgames of 14 empty cells solved to
+ * the end (weak and strong, both methods), against the serial engine's score. */
+static void many_threads(void)
+{
+	static const int thread_counts[] = { 32, 64 };
+	cutoff_rtree_params_t p;
+	cutoff_rtree_params_default(&p);
+	p.branching = 5;
+	p.depth = 7;
+	cutoff_rtree_t *trees[2];
+	for (int model = 0; model < 2; model++) {
+		p.model = (cutoff_rtree_model_t)model;
+		trees[model] = cutoff_rtree_new(&p, NULL);
+	}
+	cutoff_connect4_state_t c4[4];
+	cutoff_connect4_solution_t want[4];
+	cutoff_engine_t *serial =
+		make(cutoff_connect4_game(), CUTOFF_DRIVER_SERIAL, 1, CUTOFF_ALGO_PVS, 4);
+	for (int i = 0; i < 4; i++) {
+		while (!c4_endgame(14, &c4[i]))
+			;
+		cutoff_connect4_solve(serial, &c4[i], i % 2, i / 2, &want[i]);
+	}
+	cutoff_engine_free(serial);
+	int runs = 0, wrong = 0;
+	for (int d = CUTOFF_DRIVER_LAZYSMP; d < cutoff_driver_count(); d++)
+		for (size_t ti = 0; ti < sizeof(thread_counts) / sizeof(int); ti++) {
+			const int threads = thread_counts[ti];
+			const char *name = cutoff_driver_name((cutoff_driver_t)d);
+			for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++)
+				for (int model = 0; model < 2; model++) {
+					const cutoff_game_t *g = cutoff_rtree_game(trees[model]);
+					cutoff_engine_t *e = make(
+						g, (cutoff_driver_t)d, threads, (cutoff_algo_t)algo,
+						(size_t)(algo != CUTOFF_ALGO_ALPHABETA));
+					for (int seed = 1; e && seed <= 2; seed++) {
+						cutoff_rtree_state_t root;
+						cutoff_result_t r;
+						cutoff_rtree_root(trees[model],
+						                  (uint64_t)(seed + 300), &root);
+						int32_t truth =
+							cutoff_rtree_value(trees[model], &root);
+						int32_t v = search(e, &root, p.depth, seed == 2,
+						                   -CUTOFF_INF, CUTOFF_INF, &r);
+						runs++;
+						if (v != truth && ++wrong <= 10)
+							printf("  %s %d threads %s model %d seed "
+							       "%d: "
+							       "%d, true %d\n",
+							       name, threads, algo_name[algo],
+							       model, seed, (int)v, (int)truth);
+					}
+					cutoff_engine_free(e);
+				}
+			cutoff_engine_t *e = make(cutoff_connect4_game(), (cutoff_driver_t)d,
+			                          threads, CUTOFF_ALGO_PVS, 4);
+			for (int i = 0; e && i < 4; i++) {
+				cutoff_connect4_solution_t s;
+				cutoff_engine_clear(e);
+				int rc = cutoff_connect4_solve(e, &c4[i], i % 2, i / 2, &s);
+				runs++;
+				if ((rc != 0 || s.score != want[i].score) && ++wrong <= 10)
+					printf("  %s %d threads connect four endgame %d: rc %d, "
+					       "score %d, serial %d\n",
+					       name, threads, i, rc, s.score, want[i].score);
+			}
+			cutoff_engine_free(e);
+		}
+	printf("many threads (32, 64): %d searches and solves, %d wrong\n", runs, wrong);
+	CHECK(runs > 0 && wrong == 0,
+	      "every parallel driver at 32 and 64 threads: the true value and the serial score");
+	for (int model = 0; model < 2; model++)
+		cutoff_rtree_free(trees[model]);
+}
+
 int main(void)
 {
 	cutoff_topology_load((void **)&topology); /* quiet where sysfs is missing */
 	exact_trees();
 	contract();
 	ttt();
+	many_threads();
 	cutoff_topology_free(topology);
 	return check_report();
 }

@@ -2,9 +2,11 @@
 /*
  * test_sim_exact.c — exactness of every driver on virtual threads (issue 15, item 6): the
  * simulated library (the library's own sources compiled with CUTOFF_SIM) run at 1, 2, 7,
- * 16 and 64 virtual threads, every driver of the registry at each count (the serial one
- * too: its extra threads return at once), on exact searches only (a depth, no node or time
- * limit, the full window), under the default cost model and the clock schedule.
+ * 16, 64, 128 and 256 virtual threads, every driver of the registry at each count (the
+ * serial one too: its extra threads return at once; at 128 and 256, YBW's booking, late
+ * join and helpful masters meet the most idle threads, issue 27), on exact searches only (a
+ * depth, no node or time limit, the full window), under the default cost model and the
+ * clock schedule.
  *
  * Oracles. Random trees (the rtree game): plain negamax over the game interface, at the
  * search's depth (test_contract.c's ten lines), and the serial search on one virtual
@@ -27,7 +29,7 @@
  */
 #include "test_sim_util.h"
 
-static const int default_counts[] = { 1, 2, 7, 16, 64 };
+static const int default_counts[] = { 1, 2, 7, 16, 64, 128, 256 };
 enum {
 	MAX_COUNTS = 16
 };
@@ -309,7 +311,28 @@ static void c4_run(cutoff_driver_t driver, int threads, int *runs, int *wrong)
 	cutoff_engine_free(e);
 }
 
-/* --threads LIST: the counts to run instead of 1,2,7,16,64 (valgrind runs a few). */
+/* Every case with `driver` at `threads` virtual threads, in a fresh simulator (a failure
+ * replays alone). */
+static void run_count(cutoff_driver_t driver, int threads)
+{
+	cutoff_sim_t *sim = sim_start(NULL, CUTOFF_SIM_CLOCK, 1);
+	int tree_runs = 0, tree_wrong = 0, c4_runs = 0, c4_wrong = 0;
+	trees_run(driver, threads, &tree_runs, &tree_wrong);
+	c4_run(driver, threads, &c4_runs, &c4_wrong);
+	cutoff_sim_stats_t st;
+	cutoff_sim_stats(sim, &st);
+	sim_stop(sim);
+	CHECK(tree_wrong == 0, "%s x%d: %d of %d random-tree searches wrong",
+	      cutoff_driver_name(driver), threads, tree_wrong, tree_runs);
+	CHECK(c4_wrong == 0, "%s x%d: %d of %d connect four solves wrong",
+	      cutoff_driver_name(driver), threads, c4_wrong, c4_runs);
+	printf("%-8s x%-2d: %d random-tree searches, %d connect four solves, %d wrong (%llu "
+	       "jobs, %llu switches)\n",
+	       cutoff_driver_name(driver), threads, tree_runs, c4_runs, tree_wrong + c4_wrong,
+	       (unsigned long long)st.jobs, (unsigned long long)st.switches);
+}
+
+/* --threads LIST: the counts to run instead of 1,2,7,16,64,128,256 (valgrind runs a few). */
 static bool parse_args(int argc, char **argv)
 {
 	ncounts = 0;
@@ -340,28 +363,9 @@ int main(int argc, char **argv)
 	c4_make();
 	int ndrivers = cutoff_driver_count();
 	CHECK(ndrivers >= 4, "the registry has %d drivers", ndrivers);
-	for (int d = 0; d < ndrivers; d++) {
-		cutoff_driver_t driver = (cutoff_driver_t)d;
-		for (int k = 0; k < ncounts; k++) {
-			/* A fresh simulator each time: a failure here replays alone. */
-			cutoff_sim_t *sim = sim_start(NULL, CUTOFF_SIM_CLOCK, 1);
-			int tree_runs = 0, tree_wrong = 0, c4_runs = 0, c4_wrong = 0;
-			trees_run(driver, counts[k], &tree_runs, &tree_wrong);
-			c4_run(driver, counts[k], &c4_runs, &c4_wrong);
-			cutoff_sim_stats_t st;
-			cutoff_sim_stats(sim, &st);
-			sim_stop(sim);
-			CHECK(tree_wrong == 0, "%s x%d: %d of %d random-tree searches wrong",
-			      cutoff_driver_name(driver), counts[k], tree_wrong, tree_runs);
-			CHECK(c4_wrong == 0, "%s x%d: %d of %d connect four solves wrong",
-			      cutoff_driver_name(driver), counts[k], c4_wrong, c4_runs);
-			printf("%-8s x%-2d: %d random-tree searches, %d connect four solves, %d "
-			       "wrong (%llu jobs, %llu switches)\n",
-			       cutoff_driver_name(driver), counts[k], tree_runs, c4_runs,
-			       tree_wrong + c4_wrong, (unsigned long long)st.jobs,
-			       (unsigned long long)st.switches);
-		}
-	}
+	for (int d = 0; d < ndrivers; d++)
+		for (int k = 0; k < ncounts; k++)
+			run_count((cutoff_driver_t)d, counts[k]);
 	for (int t = 0; t < NTREES; t++)
 		cutoff_rtree_free(trees[t]);
 	sim_topology_free();
