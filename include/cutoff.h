@@ -267,6 +267,17 @@ typedef enum cutoff_driver {
 	CUTOFF_DRIVER_ABDADA = 3
 } cutoff_driver_t;
 
+/* Where YBW may split (config.ybw_split_nodes), by the node's expected type (the type the
+ * search gave it before its eldest move; a split comes only after that move failed to cut):
+ *   ANY      every node (the rule's own)
+ *   NOT_CUT  PV and expected ALL nodes, never at an expected CUT node
+ *   ALL      expected ALL nodes only */
+typedef enum cutoff_ybw_split_nodes {
+	CUTOFF_YBW_SPLIT_ANY = 0,
+	CUTOFF_YBW_SPLIT_NOT_CUT = 1,
+	CUTOFF_YBW_SPLIT_ALL = 2
+} cutoff_ybw_split_nodes_t;
+
 /* ABDADA's two variants (config.abdada_variant).
  *   CLASSIC     Weill's: the busy mark is on the position a move leads to (so a
  *               transposition is seen busy too), a count of the threads in it.
@@ -379,18 +390,25 @@ typedef struct cutoff_config {
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
 	int ybw_split_after;          /* YBW: moves a node searches alone before it may split (1:
 	                             the eldest brother, the rule's own), 1 .. 8; default 1 */
-	unsigned pruning;             /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
-	unsigned extensions;          /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
-	bool tt_cutoffs;              /* the table may answer a node by itself (true, the default);
+	bool ybw_late_join;           /* YBW: an idle thread joins a running split point with moves
+	                             left on its own (true, the default); false: only booked */
+	int ybw_max_splits;           /* YBW: split points one thread may have open at once (nested
+	                             on its path), 1 .. CUTOFF_MAX_PLY; default CUTOFF_MAX_PLY (no
+	                             limit) */
+	/* YBW: which nodes may split, by their expected type; default CUTOFF_YBW_SPLIT_ANY */
+	cutoff_ybw_split_nodes_t ybw_split_nodes;
+	unsigned pruning;    /* CUTOFF_PRUNE_* bits; default CUTOFF_PRUNE_NONE (exact) */
+	unsigned extensions; /* CUTOFF_EXTEND_* bits; default CUTOFF_EXTEND_ALL */
+	bool tt_cutoffs;     /* the table may answer a node by itself (true, the default);
 	                             false: it only orders moves (its best move first). Where
 	                             values depend on the path (repetitions) or deeper entries
 	                             answer shallower searches, a table that cuts makes the
 	                             value depend on timing; ordering only keeps every driver
 	                             exactly equal to the serial search. */
-	bool lazysmp_skip;            /* lazy SMP: helpers skip iterations in blocks, so that about
+	bool lazysmp_skip;   /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
-	int tt_min_depth; /* nodes with fewer plies left than this neither probe nor store
+	int tt_min_depth;    /* nodes with fewer plies left than this neither probe nor store
 	                             the table, 0 .. CUTOFF_MAX_PLY; default 0 (every node). Fewer
 	                             stores into a shared table where nodes are cheap (Connect
 	                             Four: docs/connect4.md, "Fewer table stores") */

@@ -56,10 +56,16 @@ typedef struct option {
 
 static const char *const ONOFF[] = { "off", "on", NULL };
 static const char *const ABDADA_VARIANTS[] = { "classic", "simplified", NULL };
+static const char *const YBW_SPLIT_NODES[] = { "any", "not-cut", "all", NULL };
 
 _Static_assert(CUTOFF_ABDADA_CLASSIC == 0 && CUTOFF_ABDADA_SIMPLIFIED == 1,
                "ABDADA_VARIANTS is indexed by cutoff_abdada_variant_t");
-_Static_assert(sizeof(cutoff_abdada_variant_t) == sizeof(int), "enum options are ints");
+_Static_assert(CUTOFF_YBW_SPLIT_ANY == 0 && CUTOFF_YBW_SPLIT_NOT_CUT == 1 &&
+                       CUTOFF_YBW_SPLIT_ALL == 2,
+               "YBW_SPLIT_NODES is indexed by cutoff_ybw_split_nodes_t");
+_Static_assert(sizeof(cutoff_abdada_variant_t) == sizeof(int) &&
+                       sizeof(cutoff_ybw_split_nodes_t) == sizeof(int),
+               "enum options are ints");
 
 /* The public description and the field of every option, in the same order, grouped by
  * driver. */
@@ -70,6 +76,11 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
 	{ "split-after", "moves a node searches alone before it may split (1: the eldest)", 1, 8,
 	  NULL },
+	{ "late-join", "an idle thread joins a running split point on its own", 0, 1, ONOFF },
+	{ "split-nodes",
+	  "which nodes may split, by expected type: any, not-cut (PV and ALL), all (ALL only)", 0,
+	  2, YBW_SPLIT_NODES },
+	{ "max-splits", "split points one thread may have open at once", 1, CUTOFF_MAX_PLY, NULL },
 	{ "abdada-variant",
 	  "classic (Weill: the child position busy) or simplified "
 	  "(Kerrigan: the move busy)",
@@ -87,6 +98,9 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_min_split_depth), FIELD_INT, 3 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_after), FIELD_INT, 1 },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_late_join), FIELD_BOOL, 1 },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_nodes), FIELD_ENUM, CUTOFF_YBW_SPLIT_ANY },
+	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_splits), FIELD_INT, CUTOFF_MAX_PLY },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 0 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },

@@ -95,7 +95,11 @@
  * helpers' searches read the split points' cut flags through searcher.above, thread 0
  * iterates (iterate.c) and the others wait in idle_loop until it is done. Options:
  * config.ybw_min_split_depth (the hook's depth), config.ybw_max_helpers,
- * config.ybw_split_after (the moves searched alone first: 1, the eldest, by default).
+ * config.ybw_split_after (the moves searched alone first: 1, the eldest, by default),
+ * config.ybw_late_join (late join on or off), config.ybw_split_nodes (which expected node
+ * types may split) and config.ybw_max_splits (split points a thread may have open at
+ * once). Their defaults are the rule's own; the sweep that kept them is in
+ * docs/simulation.md ("Where YBW splits, on chess").
  *
  * The profiler reads the clock at those points only, into the thread's own searcher
  * (prof, count): split_lock times its slow path (a lock found taken) as lock time;
@@ -186,6 +190,9 @@ typedef struct ybw_thread {
 typedef struct cutoff_ybw {
 	int threads;
 	int max_helpers;
+	int max_splits;                       /* config.ybw_max_splits */
+	cutoff_ybw_split_nodes_t split_nodes; /* config.ybw_split_nodes */
+	bool late_join;                       /* config.ybw_late_join */
 	int max_moves;
 	int words; /* of idle[] */
 	cutoff_searcher_t *searchers;
@@ -260,6 +267,9 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 		return CUTOFF_ENOMEM;
 	y->threads = threads;
 	y->max_helpers = cfg->ybw_max_helpers;
+	y->max_splits = cfg->ybw_max_splits;
+	y->split_nodes = cfg->ybw_split_nodes;
+	y->late_join = cfg->ybw_late_join;
 	y->max_moves = game->max_moves;
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
@@ -525,7 +535,7 @@ static bool join_open(cutoff_split_t *sp)
  * time; true after a visit. */
 static bool late_join(cutoff_ybw_t *y, int index)
 {
-	cutoff_split_t *sp = find_join(y, index);
+	cutoff_split_t *sp = y->late_join ? find_join(y, index) : NULL;
 	if (!sp || !leave_idle(y, index, true))
 		return false;
 	const cutoff_split_t *own = cutoff_ptr_load_acquire(&y->t[index].waiting);
@@ -648,19 +658,19 @@ static void idle_loop(cutoff_ybw_t *y, int index)
 	wait_for_work(y, index, NULL);
 }
 
-/* The only search for idle threads: books up to max_helpers of them for `sp` (a helpful
+/* The only search for idle threads: books up to `most` of them for `sp` (a helpful
  * master only for a split point below its own) by their idle bits and state words, counts
- * them in sp->members, opens it, tells them, and returns how many (0: sp untouched). The wake-ups (a system call
- * each for a thread asleep) come last. */
-static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
+ * them in sp->members, opens it, tells them, and returns how many (0: sp untouched). The
+ * wake-ups (a system call each for a thread asleep) come last. */
+static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp, int most)
 {
 	int n = 0, *booked = y->t[owner].booked;
 	cutoff_charge(CUTOFF_CHARGE_SPLIT);
 	int first = owner / YBW_GROUP;
-	for (int k = 0; k < y->words && n < y->max_helpers; k++) {
+	for (int k = 0; k < y->words && n < most; k++) {
 		int w = first + k < y->words ? first + k : first + k - y->words;
 		uint64_t bits = cutoff_u64_load_relaxed(&y->idle[w * 8]);
-		while (bits && n < y->max_helpers) {
+		while (bits && n < most) {
 			int j = w * YBW_GROUP + __builtin_ctzll(bits);
 			bits &= bits - 1;
 			ybw_thread_t *t = &y->t[j];
@@ -691,6 +701,19 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp)
 	return n;
 }
 
+/* True when config.ybw_split_nodes lets a node of this expected type split. */
+static bool may_split(const cutoff_ybw_t *y, cutoff_node_type_t type)
+{
+	switch (y->split_nodes) {
+	case CUTOFF_YBW_SPLIT_NOT_CUT:
+		return type != CUTOFF_NODE_CUT;
+	case CUTOFF_YBW_SPLIT_ALL:
+		return type == CUTOFF_NODE_ALL;
+	default:
+		return true;
+	}
+}
+
 /*
  * The move loop's hook (search.h, cutoff_younger_fn), called by a node's owner after its
  * first node->from moves (the eldest, by default) were searched without a cut-off: when
@@ -707,7 +730,11 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	ybw_thread_t *me = &y->t[s->index];
 	const int ply = node->ply;
 	const int nsplits = cutoff_int_load_relaxed(&me->nsplits);
-	if (nsplits >= CUTOFF_MAX_PLY || !any_idle(y, s->index))
+	/* Helpers beyond the moves left besides the owner's first would find none: booked
+	 * at most that many (a node with one move left is not split). */
+	const int left = node->n - node->from - 1;
+	if (left < 1 || nsplits >= y->max_splits || !may_split(y, node->type) ||
+	    !any_idle(y, s->index))
 		return false;
 
 	/* Not in use: members is 0, and no joiner can take it before it is opened below. */
@@ -738,7 +765,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 		memset(sp->move_nodes, 0, sizeof(uint32_t) * (size_t)node->n);
 	}
 	cutoff_int_store_relaxed(&sp->aborted, 0);
-	int helpers = book_helpers(y, s->index, sp);
+	int helpers = book_helpers(y, s->index, sp, left < y->max_helpers ? left : y->max_helpers);
 	if (helpers == 0)
 		return false;
 	cutoff_int_store_release(&me->nsplits, nsplits + 1); /* where joiners look */
