@@ -17,7 +17,10 @@
  * still has moves and joins it. The rule: a round-robin scan of the other threads from
  * the next index, each thread's split points from its outermost (nearest the root) in;
  * the first open one with moves left whose node lies below the joiner's own split point
- * (a helpful master) or anywhere (a helper) is joined.
+ * (a helpful master) or anywhere (a helper) is joined. A waiting thread tries every
+ * YBW_JOIN_LOOKS looks, twice as seldom after each try that found nothing (to a limit
+ * that grows with the threads), so that many idle threads do not crowd the lines of the
+ * split points they read.
  *
  * No lock that every thread takes. Shared state and who touches it:
  *   t->state      thread t's state word, (transitions << 1) | idle: t makes itself idle
@@ -45,6 +48,10 @@
  *                 (a store or a read-modify-write) before its writer wakes t, so no wake-up
  *                 is lost. A thread asleep is not found by a late join; it is woken by a
  *                 booking.
+ *   t->asleep     1 while t sleeps in its park (written by t around the sleep, relaxed; a
+ *                 hint): bookers take threads awake first and wake sleepers only when too
+ *                 few are awake, so that threads a search has no work for stay asleep and
+ *                 cost it nothing (a wake-up, and the owner's wait for the late helper).
  *   y->done       set (sequentially consistent) by thread 0 when its search is over, which
  *                 then wakes every thread; read in the idle loop.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
@@ -172,6 +179,16 @@ enum {
 	YBW_GROUP = 8
 };
 
+enum {
+	/* A late join is tried every YBW_JOIN_LOOKS looks of a wait, and twice as seldom
+	 * after each try that found nothing, down to once every y->join_looks_max looks:
+	 * YBW_JOIN_LOOKS times the threads over YBW_JOIN_THREADS, so that the idle threads
+	 * together look about as often at any thread count (their looks read the lines the
+	 * working threads write, and queue on them). */
+	YBW_JOIN_LOOKS = 16,
+	YBW_JOIN_THREADS = 16
+};
+
 typedef struct ybw_thread {
 	void *assigned;           /* cutoff_split_t *: booked for it, or NULL (atomic) */
 	int state;                /* (transitions << 1) | idle (atomic; see the top) */
@@ -183,6 +200,8 @@ typedef struct ybw_thread {
 	int *booked;              /* book_helpers' list of the threads it booked (at most
 	                            max_helpers), owner only */
 	cutoff_park_t park;       /* where the thread sleeps in wait_for_work (platform.h) */
+	int asleep;               /* 1 from just before it sleeps there until it wakes (atomic;
+	                            written by the thread, read by bookers: a hint) */
 	long preemptions;         /* its involuntary context switches at its last long wait */
 	uint64_t contended_until; /* until then (ns) its waits sleep without spinning */
 } __attribute__((aligned(64))) ybw_thread_t;
@@ -193,6 +212,7 @@ typedef struct cutoff_ybw {
 	int max_splits;                       /* config.ybw_max_splits */
 	cutoff_ybw_split_nodes_t split_nodes; /* config.ybw_split_nodes */
 	bool late_join;                       /* config.ybw_late_join */
+	int join_looks_max;                   /* the longest interval between late joins */
 	int max_moves;
 	int words; /* of idle[] */
 	cutoff_searcher_t *searchers;
@@ -270,6 +290,8 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	y->max_splits = cfg->ybw_max_splits;
 	y->split_nodes = cfg->ybw_split_nodes;
 	y->late_join = cfg->ybw_late_join;
+	y->join_looks_max =
+		YBW_JOIN_LOOKS * (threads > YBW_JOIN_THREADS ? threads / YBW_JOIN_THREADS : 1);
 	y->max_moves = game->max_moves;
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
@@ -565,10 +587,6 @@ static bool wait_over(const cutoff_ybw_t *y, const ybw_thread_t *me, int *until_
 	                   : cutoff_int_load_seq_cst(&y->done) != 0);
 }
 
-enum {
-	YBW_JOIN_LOOKS = 16 /* a late join is tried every this many looks of a wait */
-};
-
 /*
  * The only place a thread waits: until *until_zero is 0 (an owner waiting for its
  * helpers) or, when until_zero is NULL, until the search is done (a helper between split
@@ -586,6 +604,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 	uint64_t *waited = until_zero ? &prof->split_wait_ns : &prof->idle_ns;
 	uint64_t since = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
 	uint64_t spun_from = 0; /* when the pauses ended, or 0 */
+	int join_every = YBW_JOIN_LOOKS;
 	for (cutoff_spin_t spin = { 0 };;) {
 		cutoff_split_t *sp = cutoff_ptr_load_acquire(&me->assigned);
 		if (sp) {
@@ -604,6 +623,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 				since = cutoff_now_ns();
 			spin.looks = 0;
 			spun_from = 0;
+			join_every = YBW_JOIN_LOOKS;
 			continue;
 		}
 		bool over = until_zero ? cutoff_int_load_acquire(until_zero) == 0
@@ -617,7 +637,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 				*waited += cutoff_now_ns() - since;
 			return;
 		}
-		if (spin.looks % YBW_JOIN_LOOKS == 0) {
+		if (spin.looks % join_every == 0) {
 			uint64_t t0 = CUTOFF_PROFILING ? cutoff_now_ns() : 0;
 			if (late_join(y, index)) {
 				if (CUTOFF_PROFILING)
@@ -625,8 +645,11 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 						cutoff_now_ns() - t0; /* the visit is not waiting */
 				spin.looks = 1;
 				spun_from = 0;
+				join_every = YBW_JOIN_LOOKS;
 				continue;
 			}
+			if (join_every < y->join_looks_max)
+				join_every *= 2;
 		}
 		if (spin.looks >= CUTOFF_SPIN_PAUSES) {
 			uint64_t now = cutoff_now_ns();
@@ -640,8 +663,10 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			}
 			if (now - spun_from >= (now < me->contended_until ? 0 : YBW_SPIN_NS)) {
 				int token = cutoff_park_begin(&me->park);
+				cutoff_int_store_relaxed(&me->asleep, 1);
 				if (!wait_over(y, me, until_zero))
 					cutoff_park_sleep(&me->park, token);
+				cutoff_int_store_relaxed(&me->asleep, 0);
 				cutoff_park_end(&me->park);
 				continue;
 			}
@@ -667,26 +692,32 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp, int most
 	int n = 0, *booked = y->t[owner].booked;
 	cutoff_charge(CUTOFF_CHARGE_SPLIT);
 	int first = owner / YBW_GROUP;
-	for (int k = 0; k < y->words && n < most; k++) {
-		int w = first + k < y->words ? first + k : first + k - y->words;
-		uint64_t bits = cutoff_u64_load_relaxed(&y->idle[w * 8]);
-		while (bits && n < most) {
-			int j = w * YBW_GROUP + __builtin_ctzll(bits);
-			bits &= bits - 1;
-			ybw_thread_t *t = &y->t[j];
-			int st = cutoff_int_load_seq_cst(&t->state);
-			if (j == owner || !(st & 1))
-				continue;
-			const cutoff_split_t *wt = cutoff_ptr_load_acquire(&t->waiting);
-			if (wt && !lies_below(sp, wt))
-				continue;
-			/* The swap fails if t left its idle state since `st`, whose waiting
-			 * was read above. */
-			if (!cutoff_int_cas(&t->state, st, st + 1))
-				continue;
-			booked[n++] = j; /* its bit stays until it takes the booking */
+	/* Threads awake first; asleep ones (a wake-up each, and the owner waits for them to
+	 * come and leave) only when too few are awake. */
+	for (int pass = 0; pass < 2 && n < most; pass++)
+		for (int k = 0; k < y->words && n < most; k++) {
+			int w = first + k < y->words ? first + k : first + k - y->words;
+			uint64_t bits = cutoff_u64_load_relaxed(&y->idle[w * 8]);
+			while (bits && n < most) {
+				int j = w * YBW_GROUP + __builtin_ctzll(bits);
+				bits &= bits - 1;
+				ybw_thread_t *t = &y->t[j];
+				bool asleep = cutoff_int_load_relaxed(&t->asleep) != 0;
+				if (j == owner || asleep != (pass == 1))
+					continue;
+				int st = cutoff_int_load_seq_cst(&t->state);
+				if (!(st & 1))
+					continue;
+				const cutoff_split_t *wt = cutoff_ptr_load_acquire(&t->waiting);
+				if (wt && !lies_below(sp, wt))
+					continue;
+				/* The swap fails if t left its idle state since `st`, whose
+				 * waiting was read above. */
+				if (!cutoff_int_cas(&t->state, st, st + 1))
+					continue;
+				booked[n++] = j; /* its bit stays until it takes the booking */
+			}
 		}
-	}
 	if (n == 0)
 		return 0;
 	/* Counted, and the split point opened to late joiners (its fields before: the
