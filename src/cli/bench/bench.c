@@ -102,6 +102,11 @@ static const char bench_usage[] =
 	"  --quality-ms MS   chess at equal time: each position searched MS ms by every\n"
 	"                    driver and thread count (one run), depth reached and agreement\n"
 	"                    with a deeper serial search; 0 = off; default 500\n"
+	"  --quality-suite FILE  the quality runs search the positions of FILE instead\n"
+	"                    (bench/quality-suite.epd: a reference engine's best moves and\n"
+	"                    scores) and report per driver and threads the share of moves\n"
+	"                    equal to its best (95 %% interval), the mean centipawn loss and\n"
+	"                    the mean depth; needs the chess workload\n"
 	"  --reference-extra E  the reference search is E plies deeper than the position's\n"
 	"                    depth, 1..10, when the position has no reference; default 2\n"
 	"  --stockfish S     the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the\n"
@@ -545,6 +550,8 @@ static bool write_report(bench_t *b)
 		{ "chess-positions.txt",
 		  b->workloads[BENCH_CHESS] ? bench_write_chess_file : NULL },
 		{ "positions.csv", bench_write_positions_csv },
+		{ "quality.csv", b->nquality ? bench_write_quality_csv : NULL },
+		{ "quality-positions.csv", b->nquality ? bench_write_quality_positions_csv : NULL },
 		{ "searches.txt", bench_write_searches },
 	};
 	char path[PATH_MAX], failed[64], q[CLI_QUOTE_SIZE];
@@ -636,6 +643,7 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		  .dest.i = &b->quality_ms,
 		  .min = 0,
 		  .max = 3600000 },
+		{ .name = "quality-suite", .kind = CLI_STRING, .dest.s = &b->quality_suite },
 		{ .name = "reference-extra",
 		  .kind = CLI_INT,
 		  .dest.i = &o->ref_extra,
@@ -809,6 +817,26 @@ static void name_report(bench_t *b, bench_opts_t *o)
 	bench_cpu_model(b->cpu_model, sizeof(b->cpu_model));
 }
 
+/* --quality-suite's positions, read and checked whole (suite.c), over the chess
+ * workload's adapter; GO_ON, or the exit status. */
+static int load_suite(bench_t *b)
+{
+	if (!b->quality_suite)
+		return GO_ON;
+	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0) {
+		cli_error(b->cmd, "--quality-suite needs the chess workload (--workload chess) and "
+		                  "--quality-ms above 0");
+		return CLI_EXIT_USAGE;
+	}
+	char err[768];
+	if (!bench_suite_load(b->work[BENCH_CHESS].chess, b->quality_suite, &b->suite, err,
+	                      sizeof(err))) {
+		cli_error(b->cmd, "--quality-suite: %s", err);
+		return CLI_EXIT_FAIL;
+	}
+	return GO_ON;
+}
+
 /* The positions of every workload asked for; GO_ON, or the exit status. */
 static int load_workloads(bench_t *b, const bench_opts_t *o)
 {
@@ -823,7 +851,7 @@ static int load_workloads(bench_t *b, const bench_opts_t *o)
 		if (loaded != CLI_EXIT_OK)
 			return loaded;
 	}
-	return GO_ON;
+	return load_suite(b);
 }
 
 /* After the sweep: the earlier report's files removed (--replace), the plots drawn (the
@@ -856,7 +884,7 @@ static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
 	b->load_before = bench_load_average();
 	double t0 = cli_now_s();
-	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0 &&
+	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0 && b->suite.n == 0 &&
 	    !bench_references(b, (int)o->ref_extra))
 		return CLI_EXIT_FAIL;
 	if (!hog_start(b->cmd, hog, b->hog))
@@ -886,6 +914,7 @@ static int bench_end(bench_t *b, hog_t *hog, int status)
 	bench_probe_free(b);
 	free(b->rows);
 	free(b->quality);
+	bench_suite_free(&b->suite);
 	if (b->cluster && status != CLI_EXIT_OK)
 		cli_cluster_abort(b->cluster, status);
 	cli_cluster_end(b->cluster);
@@ -911,9 +940,10 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
 	if (st != GO_ON)
 		return st;
-	if (sim && (b.quality_ms > 0 || o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
-		cli_error(cmd, "--quality-ms, --hog and --stockfish measure the real machine: "
-		               "not in a simulation");
+	if (sim && (b.quality_ms > 0 || b.quality_suite || o.hog_n > 0 ||
+	            strcmp(o.stockfish, "off") != 0)) {
+		cli_error(cmd, "--quality-ms, --quality-suite, --hog and --stockfish measure the "
+		               "real machine: not in a simulation");
 		return CLI_EXIT_USAGE;
 	}
 	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)

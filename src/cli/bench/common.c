@@ -111,3 +111,34 @@ const char *bench_format_double(char *buf, size_t size, const char *fmt, double 
 #pragma GCC diagnostic pop
 	return buf;
 }
+
+bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	double sq = 0;
+	for (int i = 0; i < b->nquality; i++) {
+		const bench_quality_t *q = &b->quality[i];
+		if (q->driver != driver || q->threads != threads)
+			continue;
+		out->n++;
+		out->agree += q->agree;
+		out->refs += b->suite.n ? 1 : b->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
+		out->bounds += q->loss_bound;
+		out->loss += q->loss;
+		sq += (double)q->loss * q->loss;
+		out->depth += q->depth;
+		out->nodes += (double)q->nodes;
+	}
+	if (out->n == 0)
+		return false;
+	int n = out->n;
+	if (out->refs > 0)
+		bench_wilson95(out->agree, out->refs, &out->agree_lo, &out->agree_hi);
+	out->loss /= n;
+	out->loss_half =
+		n > 1 ? 1.959964 * sqrt(fmax(0, sq - n * out->loss * out->loss) / (n - 1) / n)
+		      : NAN;
+	out->depth /= n;
+	out->nodes /= n;
+	return true;
+}

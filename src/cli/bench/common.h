@@ -26,6 +26,21 @@ void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(prin
  * Returns buf. */
 const char *bench_format_double(char *buf, size_t size, const char *fmt, double v);
 
+/* The quality runs of one driver at one thread count, summed: positions, moves equal to
+ * the reference's best (with the Wilson interval at 95 % of their share), the mean
+ * centipawn loss (--quality-suite; with the half-width of its 95 % interval, normal
+ * approximation, NAN under 2 positions) and how many losses are bounds, the mean depth
+ * and nodes. */
+typedef struct bench_quality_sum {
+	int n, agree, refs, bounds;
+	double agree_lo, agree_hi;
+	double loss, loss_half;
+	double depth, nodes;
+} bench_quality_sum_t;
+
+/* False when no quality run has that driver and thread count. */
+bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out);
+
 /* a / b; NAN when either is NAN or b is not positive. */
 double bench_ratio(double a, double b);
 

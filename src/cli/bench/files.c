@@ -85,6 +85,10 @@ static void json_settings(json_writer_t *j, const bench_t *b)
 	json_string(j, "baseline", bench_engine_name(false, b->base));
 	json_int(j, "repeat", b->repeat);
 	json_int(j, "quality_ms", b->quality_ms);
+	if (b->quality_suite)
+		json_string(j, "quality_suite", b->quality_suite);
+	else
+		json_null(j, "quality_suite");
 	json_bool(j, "profile_tt_writers", b->tt_writers);
 	json_int(j, "hog", b->hog);
 	json_string(j, "stockfish", b->stockfish);
@@ -222,11 +226,41 @@ static void json_quality(json_writer_t *j, const bench_t *b)
 		json_int(j, "position", q->item + 1);
 		json_int(j, "depth", q->depth);
 		json_string(j, "move", q->move);
-		json_string(j, "ref_move", b->work[BENCH_CHESS].items[q->item].ref_move);
+		if (b->suite.n) {
+			const bench_suite_entry_t *e = &b->suite.entries[q->item];
+			json_string(j, "id", e->id);
+			json_string(j, "ref_move", e->ref_text[0]);
+			json_int(j, "loss_cp", q->loss);
+			json_bool(j, "loss_bound", q->loss_bound);
+		} else {
+			json_string(j, "ref_move", b->work[BENCH_CHESS].items[q->item].ref_move);
+		}
 		json_bool(j, "agree", q->agree);
 		json_uint(j, "nodes", q->nodes);
 		json_end(j);
 	}
+	json_end(j);
+	json_begin_array(j, "quality_rows");
+	for (int d = 0; d < cutoff_driver_count(); d++)
+		for (int c = 0; c < b->ncounts; c++) {
+			bench_quality_sum_t s;
+			if (!bench_quality_sum(b, d, b->counts[c], &s))
+				continue;
+			json_begin_object(j, NULL);
+			json_string(j, "driver", bench_engine_name(false, d));
+			json_int(j, "threads", b->counts[c]);
+			json_int(j, "positions", s.n);
+			json_int(j, "agree", s.agree);
+			json_int(j, "with_reference", s.refs);
+			json_double(j, "agree_lo95", s.agree_lo);
+			json_double(j, "agree_hi95", s.agree_hi);
+			json_double(j, "loss_cp", b->suite.n ? s.loss : NAN);
+			json_double(j, "loss_cp_half95", b->suite.n ? s.loss_half : NAN);
+			json_int(j, "loss_bounds", s.bounds);
+			json_double(j, "mean_depth", s.depth);
+			json_double(j, "mean_nodes", s.nodes);
+			json_end(j);
+		}
 	json_end(j);
 }
 
@@ -331,6 +365,64 @@ bool bench_write_positions_csv(const bench_t *b, const char *path)
 			else
 				fprintf(f, "%" PRId32 "\n", r->item_value[k]);
 		}
+	}
+	return fclose(f) == 0;
+}
+
+bool bench_write_quality_csv(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fputs("driver,threads,ms,positions,agree,with_reference,agree_share,agree_lo95,"
+	      "agree_hi95,loss_cp,loss_cp_half95,loss_bounds,mean_depth,mean_nodes\n",
+	      f);
+	for (int d = 0; d < cutoff_driver_count(); d++)
+		for (int c = 0; c < b->ncounts; c++) {
+			bench_quality_sum_t s;
+			if (!bench_quality_sum(b, d, b->counts[c], &s))
+				continue;
+			fprintf(f, "%s,%d,%" PRId64 ",%d,%d,%d,%.4f,%.4f,%.4f,",
+			        bench_engine_name(false, d), b->counts[c], b->quality_ms, s.n,
+			        s.agree, s.refs, s.refs ? (double)s.agree / s.refs : NAN,
+			        s.agree_lo, s.agree_hi);
+			if (b->suite.n)
+				fprintf(f, "%.2f,%.2f,%d,", s.loss, s.loss_half, s.bounds);
+			else
+				fputs(",,,", f);
+			fprintf(f, "%.3f,%.0f\n", s.depth, s.nodes);
+		}
+	return fclose(f) == 0;
+}
+
+bool bench_write_quality_positions_csv(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fputs("driver,threads,position,id,depth,nodes,move,ref_move,agree,loss_cp,loss_bound\n", f);
+	for (int i = 0; i < b->nquality; i++) {
+		const bench_quality_t *q = &b->quality[i];
+		const char *id = "", *ref = b->work[BENCH_CHESS].nitems > q->item && !b->suite.n
+		                                    ? b->work[BENCH_CHESS].items[q->item].ref_move
+		                                    : "";
+		char clean[sizeof(b->suite.entries[0].id)] = "";
+		if (b->suite.n) {
+			/* An id comes from the file: commas and quotes become blanks. */
+			snprintf(clean, sizeof(clean), "%s", b->suite.entries[q->item].id);
+			for (char *c = clean; *c; c++)
+				if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
+					*c = ' ';
+			id = clean;
+			ref = b->suite.entries[q->item].ref_text[0];
+		}
+		fprintf(f, "%s,%d,%d,%s,%d,%" PRIu64 ",%s,%s,%d,",
+		        bench_engine_name(false, q->driver), q->threads, q->item + 1, id, q->depth,
+		        q->nodes, q->move, ref, q->agree);
+		if (b->suite.n)
+			fprintf(f, "%d,%d\n", q->loss, q->loss_bound);
+		else
+			fputs(",\n", f);
 	}
 	return fclose(f) == 0;
 }

@@ -15,5 +15,9 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
                      const char *threads_path);
 /* positions.csv: one line per position of every run (nodes, time, depth, move, value). */
 bool bench_write_positions_csv(const bench_t *b, const char *path);
+/* quality.csv: a line per driver and thread count of the quality runs (their sums), and
+ * quality-positions.csv: a line per quality run of one position. */
+bool bench_write_quality_csv(const bench_t *b, const char *path);
+bool bench_write_quality_positions_csv(const bench_t *b, const char *path);
 
 #endif /* CUTOFF_CLI_BENCH_FILES_H */

@@ -29,10 +29,13 @@
 /* Every name a report may write: the files of the report, the plots' data of each
  * workload, the pictures in either format (gnuplot draws them; plots.log is its output),
  * and the list. */
-static const char *const fixed_names[] = { "report.txt",    "results.json",        "results.csv",
-	                                   "runs.csv",      "threads.csv",         "ceilings.csv",
-	                                   "positions.csv", "chess-positions.txt", "searches.txt",
-	                                   "plots.gp",      "plots.log",           "published.dat",
+static const char *const fixed_names[] = { "report.txt",    "results.json",
+	                                   "results.csv",   "runs.csv",
+	                                   "threads.csv",   "ceilings.csv",
+	                                   "positions.csv", "chess-positions.txt",
+	                                   "searches.txt",  "plots.gp",
+	                                   "plots.log",     "published.dat",
+	                                   "quality.csv",   "quality-positions.csv",
 	                                   BENCH_FILE_LIST };
 /* Each workload's: STEM WORKLOAD .dat; each picture: STEM FORMAT. */
 static const char *const workload_names[] = { "speedup-", "node-rate-", "time-split-" };

@@ -335,10 +335,43 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 	}
 }
 
+/* --quality-suite's table: a row per driver and thread count. */
+static void print_quality_suite(const bench_t *b, FILE *out)
+{
+	fprintf(out,
+	        "\n== quality at equal time: each of the %d positions of %s searched for "
+	        "%" PRId64 " ms;\n   agree: the move is the reference's best (95 %% interval); "
+	        "loss: mean centipawn loss\n   against the reference's scores, each clipped to "
+	        "+-%d (95 %% interval; 'beyond': moves\n   outside the reference's list, counted "
+	        "at the loss of its last); one run each\n\n",
+	        b->suite.n, b->suite.path, b->quality_ms, BENCH_SUITE_CLIP);
+	fprintf(out, "%-10s %4s %8s %18s %16s %7s %11s %10s\n", "driver", "thr", "agree",
+	        "(95 % interval)", "loss cp", "beyond", "mean depth", "nodes");
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		for (int c = 0; c < b->ncounts; c++) {
+			bench_quality_sum_t s;
+			if (!bench_quality_sum(b, d, b->counts[c], &s))
+				continue;
+			char iv[32], loss[32], nn[16];
+			snprintf(iv, sizeof(iv), "(%.1f-%.1f %%)", 100 * s.agree_lo,
+			         100 * s.agree_hi);
+			snprintf(loss, sizeof(loss), "%.1f +- %.1f", s.loss, s.loss_half);
+			fprintf(out, "%-10s %3d%s %7.1f%% %18s %16s %7d %11.2f %10s\n",
+			        bench_engine_name(false, d), b->counts[c],
+			        b->counts[c] > b->cores ? "*" : " ", 100.0 * s.agree / s.n, iv,
+			        loss, s.bounds, s.depth, bench_si(nn, sizeof(nn), s.nodes));
+		}
+	}
+}
+
 static void print_quality(const bench_t *b, FILE *out)
 {
 	if (b->nquality == 0)
 		return;
+	if (b->suite.n) {
+		print_quality_suite(b, out);
+		return;
+	}
 	const bench_workload_t *w = &b->work[BENCH_CHESS];
 	fprintf(out,
 	        "\n== quality at equal time: each chess position searched for %" PRId64

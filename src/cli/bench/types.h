@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench/suite.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
 
@@ -243,11 +244,13 @@ typedef struct bench_mem {
 
 /* Quality at equal time: one position at a fixed time, one setting. */
 typedef struct bench_quality {
-	int driver, threads, item;
+	int driver, threads, item; /* item: of the chess workload, or of the suite */
 	int depth;
 	char move[16];
-	bool agree; /* with the item's reference move */
+	bool agree; /* with the item's reference move (the suite's best) */
 	uint64_t nodes;
+	int loss;        /* --quality-suite: the move's centipawn loss (suite.h) */
+	bool loss_bound; /* the move is not in the reference's list: loss is its least */
 } bench_quality_t;
 
 struct bench;
@@ -288,6 +291,8 @@ typedef struct bench {
 	int repeat;
 	int cores, pus, packages, numa;
 	int64_t quality_ms;
+	const char *quality_suite; /* --quality-suite: the file, or NULL */
+	bench_suite_t suite;       /* its positions, once loaded (suite.n 0 without it) */
 	int placement;
 	bool profiled;               /* cutoff_profile_available() */
 	bool tt_writers;             /* --profile-tt-writers: config.profile_tt_writers on */

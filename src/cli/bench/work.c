@@ -663,6 +663,47 @@ bool bench_run(bench_t *b, bench_run_t *run)
 	return ok;
 }
 
+/* A free slot of b->quality, or NULL after a message (out of memory). */
+static bench_quality_t *quality_slot(bench_t *b)
+{
+	if (b->nquality == b->cap_quality) {
+		int cap = b->cap_quality ? 2 * b->cap_quality : 32;
+		bench_quality_t *q = realloc(b->quality, (size_t)cap * sizeof(*q));
+		if (!q) {
+			cli_error(b->cmd, "out of memory");
+			return NULL;
+		}
+		b->quality = q;
+		b->cap_quality = cap;
+	}
+	bench_quality_t *q = &b->quality[b->nquality];
+	memset(q, 0, sizeof(*q));
+	return q;
+}
+
+/* The positions of the quality runs: the suite's when one was given, else the chess
+ * workload's. */
+static int quality_positions(const bench_t *b)
+{
+	return b->suite.n ? b->suite.n : b->work[BENCH_CHESS].nitems;
+}
+
+/* Position i of the quality runs, scored into q (its move, and against the suite's
+ * reference or the item's reference move). */
+static void quality_score(const bench_t *b, int i, cutoff_move_t m, bench_quality_t *q)
+{
+	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	move_text(w, m, q->move);
+	if (b->suite.n) {
+		const bench_suite_entry_t *e = &b->suite.entries[i];
+		q->agree = m == e->ref_move[0];
+		q->loss = bench_suite_loss(e, m, &q->loss_bound);
+	} else {
+		const bench_item_t *it = &w->items[i];
+		q->agree = it->ref_move[0] && strcmp(q->move, it->ref_move) == 0;
+	}
+}
+
 bool bench_quality_run(bench_t *b, int driver, int threads)
 {
 	const bench_workload_t *w = &b->work[BENCH_CHESS];
@@ -671,22 +712,16 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 	if (!e)
 		return false;
 	bool ok = true;
-	for (int i = 0; ok && i < w->nitems; i++) {
-		const bench_item_t *it = &w->items[i];
-		if (b->nquality == b->cap_quality) {
-			int cap = b->cap_quality ? 2 * b->cap_quality : 32;
-			bench_quality_t *q = realloc(b->quality, (size_t)cap * sizeof(*q));
-			if (!q) {
-				cli_error(b->cmd, "out of memory");
-				ok = false;
-				break;
-			}
-			b->quality = q;
-			b->cap_quality = cap;
+	const int n = quality_positions(b);
+	for (int i = 0; ok && i < n; i++) {
+		bench_quality_t *q = quality_slot(b);
+		if (!q) {
+			ok = false;
+			break;
 		}
 		bench_progress(b, "quality at %" PRId64 " ms: %s, %d thread%s, position %d of %d",
 		               b->quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
-		               threads > 1 ? "s" : "", i + 1, w->nitems);
+		               threads > 1 ? "s" : "", i + 1, n);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
@@ -694,22 +729,22 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 		lim.iterate = true;
 		lim.time_ms = (uint64_t)b->quality_ms;
 		cutoff_result_t r;
+		const void *root = b->suite.n ? (const void *)b->suite.entries[i].state
+		                              : (const void *)w->items[i].state;
 		if (rc == 0)
-			rc = cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
+			rc = cutoff_engine_search(e, root, &lim, &r, NULL, NULL);
 		if (rc < 0) {
 			cli_fail(b->cmd, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
-		bench_quality_t *q = &b->quality[b->nquality++];
-		memset(q, 0, sizeof(*q));
 		q->driver = driver;
 		q->threads = threads;
 		q->item = i;
 		q->depth = r.depth;
 		q->nodes = r.counters.nodes;
-		move_text(w, r.best_move, q->move);
-		q->agree = it->ref_move[0] && strcmp(q->move, it->ref_move) == 0;
+		quality_score(b, i, r.best_move, q);
+		b->nquality++;
 	}
 	cutoff_engine_free(e);
 	return ok;

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# quality_suite.sh CUTOFF — checks `cutoff bench --quality-suite FILE` (no timing is
+# asserted): on a suite of three positions it reports, per driver and thread count, the
+# moves equal to the reference's best, the centipawn loss and the depth, in report.txt,
+# results.json, quality.csv and quality-positions.csv; a mate in one found is a loss of 0,
+# and a move outside the reference's list is counted at its last move's loss and flagged.
+# A bad suite file (unreadable, empty, a bad FEN, a finished game, no refs, an illegal or
+# repeated reference move, a move without a score, a bad depth) is one line on stderr that
+# names the file and the line, exit 1, before any search; the option without the chess
+# workload or a quality time is a usage error, and `cutoff sim` refuses it.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/quality_suite.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+unset CUTOFF_DATA_DIR GNUPLOT
+
+# ok, fail, run and the counters (lib.bash).
+. "$(dirname "$0")/lib.bash"
+
+common=(bench --workload chess --positions 1 --chess-depth 2 --repeat 1 --stockfish off
+	--plot none --no-progress --quality-ms 30)
+
+# A mate in one (Qh7#... here Qxf7#), the start position with a reference list that leaves
+# out every move cutoff would play but a2a3, and a quiet middlegame.
+cat >"$tmp/suite.epd" <<'EOF'
+# a test suite: header lines are skipped
+r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 id "mate"; acd 20; refs "h5f7 #1 d2d3 -30";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 id "start"; refs "a2a3 50 h2h3 40";
+
+r1bq1rk1/2ppbppp/p1p5/2n1N3/2P5/3P4/PP3PPP/RNBQ1RK1 w - - 1 10 c0 "no id"; refs "b1c3 70 d3d4 24 f1e1 2";
+EOF
+
+out=$tmp/r1
+run "${common[@]}" --drivers lazysmp,ybw --threads 1,2 --quality-suite "$tmp/suite.epd" --out "$out"
+if [ "$status" -eq 0 ] && grep -q "each of the 3 positions of $tmp/suite.epd" "$out/report.txt"; then
+	ok "a suite of 3 positions runs and report.txt says so"
+else
+	fail "the suite run: exit $status: $(show "$stderr")"
+fi
+# quality.csv: the baseline at 1 thread, ybw at 1 and 2; every row 3 positions.
+rows=$(tail -n +2 "$out/quality.csv" 2>/dev/null | wc -l)
+bad_rows=$(tail -n +2 "$out/quality.csv" 2>/dev/null | awk -F, '$4 != 3' | wc -l)
+if [ "$rows" -eq 3 ] && [ "$bad_rows" -eq 0 ]; then
+	ok "quality.csv: a row per driver and thread count, 3 positions each"
+else
+	fail "quality.csv: $rows rows, $bad_rows without 3 positions: $(show "$(cat "$out/quality.csv" 2>&1)")"
+fi
+# quality-positions.csv: driver,threads,position,id,depth,nodes,move,ref_move,agree,loss_cp,loss_bound
+pos=$out/quality-positions.csv
+mate=$(awk -F, '$4 == "mate" && !($7 == "h5f7" && $9 == 1 && $10 == 0 && $11 == 0)' "$pos" | wc -l)
+if [ -s "$pos" ] && [ "$(awk -F, '$4 == "mate"' "$pos" | wc -l)" -eq 3 ] && [ "$mate" -eq 0 ]; then
+	ok "the mate in one is found by every run: agree, loss 0"
+else
+	fail "the mate in one: $(show "$(grep mate "$pos" 2>&1)")"
+fi
+# The start position: a2a3 agrees (loss 0), h2h3 loses 10, anything else is beyond the list
+# and counted at h2h3's loss.
+start=$(awk -F, '$4 == "start" && !(($7 == "a2a3" && $10 == 0 && $11 == 0) ||
+	($7 == "h2h3" && $10 == 10 && $11 == 0) || ($7 != "a2a3" && $7 != "h2h3" && $10 == 10 && $11 == 1))' "$pos" | wc -l)
+beyond=$(awk -F, '$4 == "start" && $11 == 1' "$pos" | wc -l)
+if [ "$start" -eq 0 ] && [ "$beyond" -ge 1 ]; then
+	ok "a move outside the reference's list: counted at its last move's loss (10), flagged"
+else
+	fail "the start position: $(show "$(grep start "$pos" 2>&1)")"
+fi
+if awk -F, '$3 == 3 && $4 == "line 5"' "$pos" | grep -q .; then
+	ok "a position without an id is named by its line"
+else
+	fail "the unnamed position: $(show "$(cat "$pos")")"
+fi
+if grep -q '"quality_rows"' "$out/results.json" && grep -q '"loss_cp"' "$out/results.json" &&
+	grep -q "\"quality_suite\":\"$tmp/suite.epd\"" "$out/results.json"; then
+	ok "results.json: the suite, each position's loss and the rows' sums"
+else
+	fail "results.json lacks the quality rows or the suite"
+fi
+
+# bad_suite NEEDLE LINE-TEXT...: a suite of those lines is refused: exit 1, nothing on
+# stdout, one line on stderr naming the file, and NEEDLE.
+bad_suite() {
+	local needle=$1
+	shift
+	printf '%s\n' "$@" >"$tmp/bad.epd"
+	run "${common[@]}" --drivers lazysmp --threads 1 --quality-suite "$tmp/bad.epd" \
+		--out "$tmp/bad-$RANDOM"
+	if [ "$status" -eq 1 ] && [ -z "$stdout" ] && one_line "$stderr" &&
+		[[ $stderr == *"$tmp/bad.epd$needle"* ]]; then
+		ok "refused: $(show "${stderr%$'\n'}")"
+	else
+		fail "a suite with '$needle': exit $status, stdout $(show "$stdout"), stderr $(show "$stderr")"
+	fi
+}
+start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+bad_suite ":2: piece placement" "# header" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1 refs \"e2e4 1\";"
+bad_suite ":1: a FEN needs" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"
+bad_suite ":2: no refs" "$start refs \"e2e4 1\";" "$start id \"x\"; acd 20;"
+bad_suite ":1: refs: move 'e2e5'" "$start refs \"e2e4 30 e2e5 20\";"
+bad_suite ":1: refs: move 'e2e4' listed twice" "$start refs \"e2e4 30 e2e4 20\";"
+bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4\";"
+bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4 #0\";"
+bad_suite ":1: refs: no move" "$start refs \"\";"
+bad_suite ":1: refs given twice" "$start refs \"e2e4 1\"; refs \"d2d4 1\";"
+bad_suite ":1: acd" "$start acd deep; refs \"e2e4 1\";"
+bad_suite ":1: the game is over" "8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1 refs \"e2d1 0\";"
+bad_suite ":1: the game is over" "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 refs \"h8g7 0\";"
+bad_suite ": holds no position" "# only a header" ""
+run "${common[@]}" --drivers lazysmp --threads 1 --quality-suite "$tmp/none.epd" --out "$tmp/n"
+if [ "$status" -eq 1 ] && one_line "$stderr" && [[ $stderr == *"$tmp/none.epd: cannot be read"* ]]; then
+	ok "a suite that cannot be read: $(show "${stderr%$'\n'}")"
+else
+	fail "a missing suite: exit $status, $(show "$stderr")"
+fi
+run bench --workload rtree --quality-ms 30 --quality-suite "$tmp/suite.epd" --stockfish off \
+	--out "$tmp/u"
+if [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *"needs the chess workload"* ]]; then
+	ok "without the chess workload: a usage error"
+else
+	fail "--quality-suite without chess: exit $status, $(show "$stderr")"
+fi
+run sim --workload chess --quality-suite "$tmp/suite.epd" --out "$tmp/s"
+if [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *"--quality-suite"* ]]; then
+	ok "cutoff sim refuses it (the real machine's measure)"
+else
+	fail "sim --quality-suite: exit $status, $(show "$stderr")"
+fi
+report
