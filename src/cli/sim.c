@@ -134,7 +134,9 @@ static const char sim_usage[] =
 	"--placement and the drivers' options ('cutoff bench --help'). The progress line\n"
 	"on stderr says the runs done, the real time spent and the time left (estimated\n"
 	"from the runs done, docs/simulation.md).\n"
-	"Not --stockfish, --quality-ms or --hog: they measure the real machine.\n";
+	"--quality-ms MS and --quality-suite FILE: the quality runs on the virtual clock\n"
+	"(MS virtual milliseconds a position; default 0, off). Not --stockfish or --hog: they\n"
+	"measure the real machine.\n";
 /* clang-format on */
 
 static const char *const schedule_names[] = { "clock", "random", NULL };

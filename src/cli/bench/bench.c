@@ -426,9 +426,35 @@ static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0
 	return true;
 }
 
+/* The quality runs at equal time (--quality-ms), after the rows: the baseline at 1 thread,
+ * every other driver at the other counts. In a simulation each setting gets a simulator
+ * made afresh (the sim's hook, as a run of the chess workload, repeat 1), so that its
+ * time limit runs on a virtual clock of its own and the figures are the same in any
+ * sweep. */
+static bool sweep_quality(bench_t *b)
+{
+	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0)
+		return true;
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		for (int c = 0; c < b->ncounts; c++) {
+			int n = b->counts[c];
+			if (!b->drivers[d] || (d == b->base) != (n == 1))
+				continue;
+			bench_run_t setting = {
+				.workload = BENCH_CHESS, .driver = d, .threads = n, .repeat = 1
+			};
+			if (b->sim && !b->sim->before(b->sim->ctx, b, &setting))
+				return false;
+			if (!bench_quality_run(b, d, n))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* `cutoff sim`'s sweep: every run's record made in the sweep's order, then the runs
- * measured by jobs.c, here or on --jobs processes (no probes, Stockfish or quality runs:
- * the times are virtual). */
+ * measured by jobs.c, here or on --jobs processes (no probes or Stockfish: the times are
+ * virtual), then the quality runs here (sweep_quality). */
 static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
 {
 	const int first = b->nruns;
@@ -442,7 +468,7 @@ static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
 					cli_error(b->cmd, "out of memory");
 					return false;
 				}
-	return bench_jobs_run(b, first, b->nruns - first);
+	return bench_jobs_run(b, first, b->nruns - first) && sweep_quality(b);
 }
 
 /* The sweep: every setting, repeat by repeat. */
@@ -496,18 +522,7 @@ static bool sweep(bench_t *b)
 				return false;
 		}
 	}
-	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0) {
-		for (int d = 0; d < cutoff_driver_count(); d++) {
-			for (int c = 0; c < b->ncounts; c++) {
-				int n = b->counts[c];
-				if (!b->drivers[d] || (d == b->base) != (n == 1))
-					continue;
-				if (!bench_quality_run(b, d, n))
-					return false;
-			}
-		}
-	}
-	return true;
+	return sweep_quality(b);
 }
 
 /* A report file written by a writer that takes its path. */
@@ -940,10 +955,9 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
 	if (st != GO_ON)
 		return st;
-	if (sim && (b.quality_ms > 0 || b.quality_suite || o.hog_n > 0 ||
-	            strcmp(o.stockfish, "off") != 0)) {
-		cli_error(cmd, "--quality-ms, --quality-suite, --hog and --stockfish measure the "
-		               "real machine: not in a simulation");
+	if (sim && (o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
+		cli_error(cmd, "--hog and --stockfish measure the real machine: not in a "
+		               "simulation");
 		return CLI_EXIT_USAGE;
 	}
 	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)
