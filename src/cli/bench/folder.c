@@ -36,10 +36,11 @@ static const char *const fixed_names[] = { "report.txt",    "results.json",
 	                                   "searches.txt",  "plots.gp",
 	                                   "plots.log",     "published.dat",
 	                                   "quality.csv",   "quality-positions.csv",
-	                                   BENCH_FILE_LIST };
+	                                   "quality.dat",   BENCH_FILE_LIST };
 /* Each workload's: STEM WORKLOAD .dat; each picture: STEM FORMAT. */
 static const char *const workload_names[] = { "speedup-", "node-rate-", "time-split-" };
-static const char *const picture_names[] = { "speedup.", "node-rate-per-thread.", "time-split." };
+static const char *const picture_names[] = { "speedup.", "node-rate-per-thread.", "time-split.",
+	                                     "quality." };
 static const char *const picture_formats[] = { "svg", "png" };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -7,6 +7,7 @@
  * any case, so that the plots can be drawn later; b->plot_note says what happened.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -259,6 +260,68 @@ static bool plot_time_split(bench_t *b, FILE *gp, const char *ext, const char *t
 	return true;
 }
 
+/* quality.EXT (the quality runs, when there are any): per driver, the share of moves equal
+ * to the reference's and the mean centipawn loss against the threads, with their 95 %
+ * intervals; each driver's line starts at the baseline's point at 1 thread. */
+static bool plot_quality(bench_t *b, FILE *gp, const char *ext, const char *term)
+{
+	if (b->nquality == 0)
+		return true;
+	FILE *f = open_in(b, "quality.dat");
+	if (!f)
+		return false;
+	fputs("# per driver (a block each): threads agree lo95 hi95 loss_cp half95\n", f);
+	bench_quality_sum_t base, s;
+	const bool has_base = bench_quality_sum(b, b->base, 1, &base);
+	int block[BENCH_MAX_DRIVERS + 1], nblocks = 0;
+	for (int d = 0; d <= cutoff_driver_count(); d++) {
+		/* Each driver other than the baseline; the baseline alone (d past the last)
+		 * when it is all there is. */
+		bool alone = d == cutoff_driver_count();
+		if (alone ? nblocks > 0 || !has_base : d == b->base || !b->drivers[d])
+			continue;
+		bool any = false;
+		for (int c = 0; c < b->ncounts; c++) {
+			int n = b->counts[c];
+			if (n == 1 && has_base)
+				s = base;
+			else if (alone || !bench_quality_sum(b, d, n, &s))
+				continue;
+			double share = s.refs ? (double)s.agree / s.refs : NAN;
+			fprintf(f, "%d %.4f %.4f %.4f %.2f %.2f\n", n, share, s.agree_lo,
+			        s.agree_hi, b->suite.n ? s.loss : NAN,
+			        b->suite.n ? s.loss_half : NAN);
+			any = true;
+		}
+		if (any) {
+			fputs("\n\n", f);
+			block[nblocks++] = alone ? b->base : d;
+		}
+	}
+	fclose(f);
+	fprintf(gp,
+	        "reset\nset datafile missing 'n/a'\nset grid\nset key bottom left\n"
+	        "set terminal %s size 960,440\nset output 'quality.%s'\n",
+	        term, ext);
+	fprintf(gp,
+	        "set multiplot layout 1,2 title 'quality at equal time (%" PRId64
+	        " ms a position; 95 %% intervals)'\nset logscale x 2\nset xlabel 'threads'\n"
+	        "set xrange [0.8:%g]\n",
+	        b->quality_ms, 1.25 * b->counts[b->ncounts - 1]);
+	const char *panel[2][2] = { { "moves equal to the reference's best, %",
+		                      "1:(100*$2):(100*$3):(100*$4)" },
+		                    { "mean centipawn loss", "1:5:($5-$6):($5+$6)" } };
+	for (int p = 0; p < (b->suite.n ? 2 : 1); p++) {
+		fprintf(gp, "set ylabel \"%s\"\nplot ", panel[p][0]);
+		for (int k = 0; k < nblocks; k++)
+			fprintf(gp, "%s'quality.dat' index %d using %s with yerrorlines title '%s'",
+			        k ? ", " : "", k, panel[p][1], bench_engine_name(false, block[k]));
+		fputs("\n", gp);
+	}
+	fputs("unset multiplot\nunset logscale x\n", gp);
+	return true;
+}
+
 /* The data files and the gnuplot script; false when a file cannot be written. */
 static bool write_plot_files(bench_t *b, const char *ext, const char *term)
 {
@@ -271,7 +334,7 @@ static bool write_plot_files(bench_t *b, const char *ext, const char *term)
 	fputs("# gnuplot script written by cutoff bench; run it in this folder\n", gp);
 	fprintf(gp, "set datafile missing 'n/a'\nset key top left\nset grid\n");
 	bool ok = plot_speedup(b, gp, ext, term, nw) && plot_node_rate(b, gp, ext, term, nw) &&
-	          plot_time_split(b, gp, ext, term, nw);
+	          plot_time_split(b, gp, ext, term, nw) && plot_quality(b, gp, ext, term);
 	return fclose(gp) == 0 && ok;
 }
 
@@ -309,6 +372,10 @@ void bench_plots(bench_t *b)
 		snprintf(name, sizeof(name), "%s.%s", pictures[i], ext[b->plot]);
 		bench_folder_file(b, name, path, sizeof(path));
 	}
+	if (b->nquality) {
+		snprintf(name, sizeof(name), "quality.%s", ext[b->plot]);
+		bench_folder_file(b, name, path, sizeof(path));
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -327,6 +394,7 @@ void bench_plots(bench_t *b)
 		         "gnuplot (%.150s) failed: see plots.log in the folder", gnuplot);
 	else
 		snprintf(b->plot_note, sizeof(b->plot_note),
-		         "speedup.%s, node-rate-per-thread.%s, time-split.%s (gnuplot %.150s)",
-		         ext[b->plot], ext[b->plot], ext[b->plot], gnuplot);
+		         "speedup.%s, node-rate-per-thread.%s, time-split.%s%s%s (gnuplot %.120s)",
+		         ext[b->plot], ext[b->plot], ext[b->plot], b->nquality ? ", quality." : "",
+		         b->nquality ? ext[b->plot] : "", gnuplot);
 }
