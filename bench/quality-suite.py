@@ -222,6 +222,9 @@ def main():
     if not os.path.isdir(chess):
         die("%s not found (--shared)" % chess)
 
+    # The commit the self-play games come from (the build is assumed to be of it).
+    rev = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True).stdout.strip() or "unknown"
     rng = random.Random(a.seed)
     positions = []  # (fen, id, source)
     openings = builtin_openings(a.cutoff)
@@ -261,8 +264,6 @@ def main():
     sf = Uci([a.stockfish])
     sf_id = next((l for l in sf.hello if l.startswith("id name")), "")
     sf.close()
-    rev = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True).stdout.strip() or "unknown"
     kept = [(p, r) for p, r in zip(playable, refs) if len(r) >= 2]
     with open(a.out, "w") as out:
         out.write("# cutoff quality suite: positions and reference answers (bench/quality-suite.py)\n")

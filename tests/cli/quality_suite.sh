@@ -125,6 +125,19 @@ if [ "$status" -eq 2 ] && one_line "$stderr" && [[ $stderr == *"needs the chess 
 else
 	fail "--quality-suite without chess: exit $status, $(show "$stderr")"
 fi
+# The suite of the repository (bench/quality-suite.epd) is read whole and has at least
+# 300 positions: searched for 1 ms each by the serial search alone.
+suite=$(dirname "$0")/../../bench/quality-suite.epd
+if [ -f "$suite" ]; then
+	run "${common[@]/30/1}" --drivers serial --threads 1 --quality-suite "$suite" --out "$tmp/r2"
+	n=$(tail -n +2 "$tmp/r2/quality-positions.csv" 2>/dev/null | wc -l)
+	if [ "$status" -eq 0 ] && [ "$n" -ge 300 ]; then
+		ok "bench/quality-suite.epd: $n positions, every one read and searched"
+	else
+		fail "bench/quality-suite.epd: exit $status, $n positions: $(show "$stderr")"
+	fi
+fi
+
 # In the simulator the time is virtual: two sweeps give the same moves, depths and nodes.
 sim=(sim --workload chess --positions 1 --chess-depth 2 --plot none --no-progress
 	--quality-ms 5 --quality-suite "$tmp/suite.epd" --drivers ybw --threads 1,4)
