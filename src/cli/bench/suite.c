@@ -30,6 +30,9 @@ enum {
 
 /* Where a line went wrong: the message in err, "FILE:LINE: what". Returns false. */
 static bool fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static bool fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
