@@ -7,7 +7,8 @@
 # and a move outside the reference's list is counted at its last move's loss and flagged.
 # A bad suite file (unreadable, empty, a bad FEN, a finished game, no refs, an illegal or
 # repeated reference move, a move without a score, a bad depth) is one line on stderr that
-# names the file and the line, exit 1, before any search; the option without the chess
+# names the file and the line, exit 1, before any search; an empty operation is skipped,
+# and every prefix of a good line is read or refused so (never a crash); the option without the chess
 # workload or a quality time is a usage error. `cutoff sim` runs them on virtual time: the
 # same figures in two sweeps.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
@@ -112,6 +113,31 @@ bad_suite ":1: acd" "$start acd deep; refs \"e2e4 1\";"
 bad_suite ":1: the game is over" "8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1 refs \"e2d1 0\";"
 bad_suite ":1: the game is over" "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 refs \"h8g7 0\";"
 bad_suite ": holds no position" "# only a header" ""
+# An empty operation is skipped; every prefix of a good line is read or refused with a
+# message naming the file (exit 0 or 1: never a crash).
+printf '%s\n' "$start refs \"e2e4 1\";; id \"x\";" >"$tmp/semi.epd"
+run "${common[@]/30/1}" --drivers serial --threads 1 --quality-suite "$tmp/semi.epd" --out "$tmp/semi"
+if [ "$status" -eq 0 ]; then
+	ok "an empty operation (;;) is skipped"
+else
+	fail "an empty operation: exit $status, $(show "$stderr")"
+fi
+line='r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 id "m"; acd 20; refs "h5f7 #1 d2d3 -30";'
+wrong=""
+for ((k = 1; k < ${#line}; k += 3)); do
+	printf '%s\n' "${line:0:k}" >"$tmp/cut.epd"
+	run "${common[@]/30/1}" --drivers serial --threads 1 --quality-suite "$tmp/cut.epd" \
+		--out "$tmp/cut-$k"
+	if ! { [ "$status" -eq 0 ] || { [ "$status" -eq 1 ] && one_line "$stderr" &&
+		[[ $stderr == *"$tmp/cut.epd"* ]]; }; }; then
+		wrong+=" $k:$status"
+	fi
+done
+if [ -z "$wrong" ]; then
+	ok "every prefix of a suite line: read, or refused naming the file"
+else
+	fail "prefixes of a suite line that went wrong (length:exit):$wrong"
+fi
 run "${common[@]}" --drivers lazysmp --threads 1 --quality-suite "$tmp/none.epd" --out "$tmp/n"
 if [ "$status" -eq 1 ] && one_line "$stderr" && [[ $stderr == *"$tmp/none.epd: cannot be read"* ]]; then
 	ok "a suite that cannot be read: $(show "${stderr%$'\n'}")"

@@ -166,6 +166,10 @@ static bool read_operations(const cutoff_chess_t *chess, char *s, bench_suite_en
 		if (*end)
 			*end++ = '\0';
 		char *op = next_word(&s);
+		if (!op) { /* an empty operation (";;"): nothing to read */
+			s = end;
+			continue;
+		}
 		char *arg = operand(s);
 		if (strcmp(op, "refs") == 0) {
 			if (refs) {
