@@ -339,6 +339,17 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	return fclose(f) == 0 && ok;
 }
 
+/* text, a name from a file (an "id" field), made a CSV field in buf: commas, quotes and
+ * control characters become blanks. Returns buf. */
+static const char *csv_name(char *buf, size_t size, const char *text)
+{
+	snprintf(buf, size, "%s", text);
+	for (char *c = buf; *c; c++)
+		if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
+			*c = ' ';
+	return buf;
+}
+
 bool bench_write_positions_csv(const bench_t *b, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -349,12 +360,8 @@ bool bench_write_positions_csv(const bench_t *b, const char *path)
 		const bench_run_t *r = &b->runs[i];
 		const bench_workload_t *w = &b->work[r->workload];
 		for (int k = 0; k < w->nitems; k++) {
-			/* A label comes from a file's "id" field: commas and quotes become blanks. */
 			char id[sizeof(w->items[k].label)];
-			snprintf(id, sizeof(id), "%s", w->items[k].label);
-			for (char *c = id; *c; c++)
-				if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
-					*c = ' ';
+			csv_name(id, sizeof(id), w->items[k].label);
 			fprintf(f, "%s,%s,%d,%d,%d,%s,%" PRIu64 ",%.6f,%d,%s,",
 			        bench_workload_names[r->workload],
 			        bench_engine_name(r->stockfish, r->driver), r->threads, r->repeat,
@@ -403,19 +410,12 @@ bool bench_write_quality_positions_csv(const bench_t *b, const char *path)
 	fputs("driver,threads,position,id,depth,nodes,move,ref_move,agree,loss_cp,loss_bound\n", f);
 	for (int i = 0; i < b->nquality; i++) {
 		const bench_quality_t *q = &b->quality[i];
-		const char *id = "", *ref = b->work[BENCH_CHESS].nitems > q->item && !b->suite.n
-		                                    ? b->work[BENCH_CHESS].items[q->item].ref_move
-		                                    : "";
-		char clean[sizeof(b->suite.entries[0].id)] = "";
-		if (b->suite.n) {
-			/* An id comes from the file: commas and quotes become blanks. */
-			snprintf(clean, sizeof(clean), "%s", b->suite.entries[q->item].id);
-			for (char *c = clean; *c; c++)
-				if (*c == ',' || *c == '"' || (unsigned char)*c < ' ')
-					*c = ' ';
-			id = clean;
-			ref = b->suite.entries[q->item].ref_text[0];
-		}
+		/* The suite's position, or the chess workload's item. */
+		const bench_suite_entry_t *e = b->suite.n ? &b->suite.entries[q->item] : NULL;
+		const bench_item_t *it = e ? NULL : &b->work[BENCH_CHESS].items[q->item];
+		char id[sizeof(it->label)];
+		csv_name(id, sizeof(id), e ? e->id : it->label);
+		const char *ref = e ? e->ref_text[0] : it->ref_move;
 		fprintf(f, "%s,%d,%d,%s,%d,%" PRIu64 ",%s,%s,%d,",
 		        bench_engine_name(false, q->driver), q->threads, q->item + 1, id, q->depth,
 		        q->nodes, q->move, ref, q->agree);
