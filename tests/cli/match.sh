@@ -11,7 +11,7 @@
 # variations, NAGs, results, [FEN], --plies; a bad move or file named by its line) and
 # the built-in set (its size as documented, each position distinct, legal and level), the
 # fault counts (illegal moves, time losses, crashes, no answers) and exit status 1 for any
-# fault, PGN in SAN, the usage errors (one line on stderr, exit 2). --concurrency 2 and 3:
+# fault, PGN in SAN, odds (each engine's own limit, in go, the report, JSON and PGN), the usage errors (one line on stderr, exit 2). --concurrency 2 and 3:
 # every game played, recorded in game order and the same as with one slot (results,
 # PGN), each opening's pair with the colours reversed, the log tagged by slot; four slow
 # games at once on clocks that only separate clocks survive; a stop when an engine cannot
@@ -365,6 +365,31 @@ bad "unterminated quote" match --engine "$fool" --engine "bash 'x"
 bad "cannot run '$tmp/none'" match --engine "$fool" --engine "$tmp/none"
 bad "--option2 'Threads=2': engine 2 (fake script) declares no option 'Threads'" match --engine "$fool" --engine "$fool" --option2 Threads=2
 bad "--option1: expected NAME=VALUE" match --engine "$fool" --engine "$fool" --option1 =2
+# Odds: each engine its own limit (--nodes1, --tc2, ...), of one kind for both. The log
+# shows what each engine was asked; the JSON and the PGN name both limits.
+run match --engine "$fool" --engine "$fool" --json --nodes 100 --nodes2 250 --log "$tmp/odds.log"
+go1=$(grep -c ' 1> go nodes 100$' "$tmp/odds.log") go2=$(grep -c ' 2> go nodes 250$' "$tmp/odds.log")
+if [ "$status" -eq 0 ] && [ "$go1" -eq 4 ] && [ "$go2" -eq 4 ] &&
+	[[ $stdout == *'"mode":"nodes","nodes":100,"engines":[{"nodes":100},{"nodes":250}]'* ]]; then
+	ok "--nodes 100 --nodes2 250: engine 1 asked 'go nodes 100', engine 2 'go nodes 250' (4 moves each), both in the JSON"
+else
+	fail "--nodes2: exit $status, $go1 and $go2 go lines: $stdout"
+fi
+run match --engine "$fool" --engine "$fool" --games 2 --tc1 5+0.05 --tc2 7+0.5 --log "$tmp/tcodds.log" --pgn "$tmp/tcodds.pgn"
+if [ "$status" -eq 0 ] && grep -q ' 1> go wtime 5000 btime 7000 winc 50 binc 500$' "$tmp/tcodds.log" &&
+	grep -q ' 2> go wtime 7000 btime 5000 winc 500 binc 50$' "$tmp/tcodds.log" &&
+	grep -q '^\[WhiteTimeControl "7+0.5"\]$' "$tmp/tcodds.pgn" &&
+	[[ $stdout == *$'\ntime control 1 '*' 5+0.05 s'*$'\ntime control 2 '*' 7+0.5 s'* ]]; then
+	ok "--tc1 5+0.05 --tc2 7+0.5: each side's clock and increment in go, both in the report, White/BlackTimeControl in the PGN"
+else
+	fail "--tc1/--tc2: exit $status: $stdout $(grep ' go ' "$tmp/tcodds.log" | head -4)"
+fi
+bad "engine 1 would play under --nodes and engine 2 under --tc" match --engine "$fool" --engine "$fool" --nodes1 100
+bad "engine 1 would play under --depth and engine 2 under --nodes" match --engine "$fool" --engine "$fool" --depth 3 --nodes2 10
+bad "at most one of --tc2, --movetime2" match --engine "$fool" --engine "$fool" --tc2 1 --movetime2 5
+bad "--nodes2: expected a count of at least 1" match --engine "$fool" --engine "$fool" --nodes 5 --nodes2 0
+bad "--tc1: expected BASE or BASE+INC" match --engine "$fool" --engine "$fool" --tc1 1+x
+
 for tc in abc 1+ 0 -1 1+x 1.2.3 .5 "1 +1" 2000000; do
 	bad "--tc: expected BASE or BASE+INC" match --engine "$fool" --engine "$fool" --tc "$tc"
 done

@@ -11,6 +11,9 @@
  * the margin; under --depth and --nodes no clock runs, and the limit is --timeout, past
  * which the engine gave no answer (a fault, but not a loss on time).
  *
+ * Each engine has its own time control (m->tc[i], engine i): of one mode for both, the
+ * limits may differ. Under a clock, the go command gives each side its own increment.
+ *
  * Owns nothing: the clocks are the game's (game_t), the totals the engines' and the
  * game record's.
  */
@@ -61,14 +64,23 @@ bool match_tc_parse(const char *text, int64_t *base, int64_t *inc)
 
 bool match_tc_timed(const tc_t *tc) { return tc->mode == TC_CLOCK || tc->mode == TC_MOVETIME; }
 
-int64_t match_tc_go(const tc_t *tc, const int64_t clock[2], int colour, char *go, size_t size)
+bool match_tc_same(const tc_t *a, const tc_t *b)
 {
+	return a->mode == b->mode && a->base == b->base && a->inc == b->inc &&
+	       a->movetime == b->movetime && a->depth == b->depth && a->nodes == b->nodes;
+}
+
+int64_t match_tc_go(const tc_t *const by_colour[2], const int64_t clock[2], int colour, char *go,
+                    size_t size)
+{
+	const tc_t *tc = by_colour[colour];
 	switch (tc->mode) {
 	case TC_CLOCK: {
 		int64_t w = clock[0] / NS_PER_MS, b = clock[1] / NS_PER_MS;
 		snprintf(go, size,
 		         "go wtime %" PRId64 " btime %" PRId64 " winc %" PRId64 " binc %" PRId64,
-		         w > 0 ? w : 1, b > 0 ? b : 1, tc->inc / NS_PER_MS, tc->inc / NS_PER_MS);
+		         w > 0 ? w : 1, b > 0 ? b : 1, by_colour[0]->inc / NS_PER_MS,
+		         by_colour[1]->inc / NS_PER_MS);
 		return clock[colour] + tc->margin;
 	}
 	case TC_MOVETIME:
@@ -85,7 +97,7 @@ int64_t match_tc_go(const tc_t *tc, const int64_t clock[2], int colour, char *go
 
 bool match_tc_charge(game_t *gm, engine_t *e, int colour, int64_t took, int64_t limit)
 {
-	const tc_t *tc = &gm->m->tc;
+	const tc_t *tc = game_tc(gm, colour);
 	game_rec_t *g = gm->g;
 	g->used[colour] += took;
 	e->used += took;

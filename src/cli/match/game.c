@@ -95,7 +95,7 @@ static fault_t send_go(game_t *gm, engine_t *e, const char *go, int64_t *t0)
  * `limit`; *text is its move. FAULT_NONE, or the game forfeited. */
 static fault_t await_bestmove(game_t *gm, engine_t *e, int64_t t0, int64_t limit, char **text)
 {
-	const tc_t *tc = &gm->m->tc;
+	const tc_t *tc = game_tc(gm, gm->colour);
 	char why[REASON_SIZE];
 	for (;;) {
 		char *line = NULL;
@@ -162,7 +162,8 @@ static fault_t ask_move(game_t *gm)
 	int colour = gm->colour;
 	engine_t *e = game_engine(gm, colour);
 	char go[160];
-	int64_t limit = match_tc_go(&gm->m->tc, gm->clock, colour, go, sizeof(go));
+	const tc_t *by_colour[2] = { game_tc(gm, 0), game_tc(gm, 1) };
+	int64_t limit = match_tc_go(by_colour, gm->clock, colour, go, sizeof(go));
 	int64_t t0;
 	char *text = NULL;
 	fault_t f = send_go(gm, e, go, &t0);
@@ -177,7 +178,7 @@ static fault_t ask_move(game_t *gm)
 		char why[REASON_SIZE];
 		snprintf(why, sizeof(why),
 		         "lost on time: its move took %.3f s with %.3f s to spend%s", secs(took),
-		         secs(limit), gm->m->tc.margin ? " (margin included)" : "");
+		         secs(limit), game_tc(gm, colour)->margin ? " (margin included)" : "");
 		match_forfeit(gm, colour, FAULT_TIME, why);
 		return FAULT_TIME;
 	}
@@ -207,7 +208,7 @@ static void begin(const match_t *m, engine_t *eng, int index, game_t *gm)
 		snprintf(g->fen, sizeof(g->fen), "%s", CUTOFF_CHESS_START_FEN);
 	}
 	for (int c = 0; c < 2; c++) {
-		gm->clock[c] = m->tc.base;
+		gm->clock[c] = game_tc(gm, c)->base;
 		g->min_clock[c] = INT64_MAX;
 		g->used[c] = 0;
 		g->nmoves[c] = 0;

@@ -102,6 +102,10 @@ static const char match_usage[] =
 	"  --movetime MS        a fixed time per move (go movetime), 1..86400000\n"
 	"  --depth D            a fixed depth per move (go depth), 1..255\n"
 	"  --nodes N            a fixed node count per move (go nodes), 1..2^64-1\n"
+	"  --tc1, --movetime1, --depth1, --nodes1 (and ...2)\n"
+	"                       engine 1's (engine 2's) own limit, in place of the common\n"
+	"                       one: time or node odds (--nodes 100000 --nodes2 200000).\n"
+	"                       Both engines play under one kind of control\n"
 	"  --margin MS          how far a move may overrun the clock (or --movetime) before\n"
 	"                       it loses on time, 0..3600000; default 0 with --tc, 50 with\n"
 	"                       --movetime (an engine told to think N ms uses all N, and\n"
@@ -186,14 +190,54 @@ static bool take_multi(int argc, char **argv, multi_t *mu, char **rest, int *nre
 
 /* The values of the single options, as cli_parse() leaves them. */
 typedef struct options {
-	const char *tc, *openings, *pgn, *log, *sprt;
+	const char *openings, *pgn, *log, *sprt;
 	int sprt_elo; /* --sprt-elo: 0 logistic, 1 normalized */
-	int64_t games, movetime, depth, margin, timeout, max_moves, concurrency;
+	int64_t games, margin, timeout, max_moves, concurrency;
 	int64_t plies; /* 0 when not given */
-	uint64_t nodes;
+	/* The time controls: [0] both engines' (--tc), [1] and [2] one engine's (--tc1). */
+	const char *tc[3];
+	int64_t movetime[3], depth[3];
+	uint64_t nodes[3];
 	bool json, ignore_option_errors;
-	tc_mode_t mode;
+	tc_mode_t mode[2]; /* engine i's */
 } options_t;
+
+/* The time control options by mode (tc_mode_t): [0] both engines', [1] engine 1's, ... */
+static const char *const control_names[3][4] = {
+	{ "tc", "movetime", "depth", "nodes" },
+	{ "tc1", "movetime1", "depth1", "nodes1" },
+	{ "tc2", "movetime2", "depth2", "nodes2" },
+};
+
+/* The option of time control `mode` for the engines `k` (0 both, 1 or 2 one). */
+static cli_opt_t control_opt(options_t *o, int k, tc_mode_t mode)
+{
+	cli_opt_t opt = { .name = control_names[k][mode] };
+	switch (mode) {
+	case TC_CLOCK:
+		opt.kind = CLI_STRING;
+		opt.dest.s = &o->tc[k];
+		break;
+	case TC_MOVETIME:
+		opt = (cli_opt_t){ .name = opt.name,
+			           .kind = CLI_INT,
+			           .dest.i = &o->movetime[k],
+			           .min = 1,
+			           .max = 86400000 };
+		break;
+	case TC_DEPTH:
+		opt = (cli_opt_t){ .name = opt.name,
+			           .kind = CLI_INT,
+			           .dest.i = &o->depth[k],
+			           .min = 1,
+			           .max = 255 };
+		break;
+	default:
+		opt.kind = CLI_UINT64;
+		opt.dest.u = &o->nodes[k];
+	}
+	return opt;
+}
 
 static const char *const sprt_elo_names[] = { "logistic", "normalized", NULL };
 
@@ -247,6 +291,50 @@ static bool parse_sprt(const char *text, bool normalized, match_sprt_t *t)
 	return true;
 }
 
+/* The mode of each engine's time control into o->mode: its own option (--nodes1), else
+ * the common one (--nodes), else --tc 10+0.1. At most one option of each of the three
+ * sets (common, engine 1's, engine 2's), and one mode for both engines. False after the
+ * one-line error. */
+static bool control_modes(const cli_opt_t *opts, int nopts, options_t *o)
+{
+	static const char *const suffix[3] = { "", "1", "2" };
+	int mode[3] = { -1, -1, -1 };
+	for (int k = 0; k < 3; k++) {
+		int n = 0;
+		for (int c = 0; c < 4; c++) {
+			const char *name = control_names[k][c];
+			if (!cli_given(opts, nopts, name))
+				continue;
+			if (c == TC_NODES && o->nodes[k] == 0) {
+				cli_error(MATCH_CMD,
+				          "--%s: expected a count of at least 1, got '0'", name);
+				return false;
+			}
+			mode[k] = c;
+			n++;
+		}
+		if (n > 1) {
+			cli_error(
+				MATCH_CMD,
+				"give at most one of --tc%s, --movetime%s, --depth%s and --nodes%s",
+				suffix[k], suffix[k], suffix[k], suffix[k]);
+			return false;
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		o->mode[i] = (tc_mode_t)(mode[1 + i] >= 0 ? mode[1 + i]
+		                         : mode[0] >= 0   ? mode[0]
+		                                          : TC_CLOCK);
+	if (o->mode[0] != o->mode[1]) {
+		cli_error(MATCH_CMD,
+		          "engine 1 would play under --%s and engine 2 under --%s: give both "
+		          "the same kind of time control (their limits may differ)",
+		          control_names[0][o->mode[0]], control_names[0][o->mode[1]]);
+		return false;
+	}
+	return true;
+}
+
 /* Parses the single options into `o`, and checks there are two engines and at most one
  * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
 static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, options_t *o)
@@ -254,14 +342,18 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60, .concurrency = 1 };
 	cli_opt_t opts[] = {
 		{ .name = "games", .kind = CLI_INT, .dest.i = &o->games, .min = 1, .max = 1000000 },
-		{ .name = "tc", .kind = CLI_STRING, .dest.s = &o->tc },
-		{ .name = "movetime",
-		  .kind = CLI_INT,
-		  .dest.i = &o->movetime,
-		  .min = 1,
-		  .max = 86400000 },
-		{ .name = "depth", .kind = CLI_INT, .dest.i = &o->depth, .min = 1, .max = 255 },
-		{ .name = "nodes", .kind = CLI_UINT64, .dest.u = &o->nodes },
+		control_opt(o, 0, TC_CLOCK),
+		control_opt(o, 0, TC_MOVETIME),
+		control_opt(o, 0, TC_DEPTH),
+		control_opt(o, 0, TC_NODES),
+		control_opt(o, 1, TC_CLOCK),
+		control_opt(o, 1, TC_MOVETIME),
+		control_opt(o, 1, TC_DEPTH),
+		control_opt(o, 1, TC_NODES),
+		control_opt(o, 2, TC_CLOCK),
+		control_opt(o, 2, TC_MOVETIME),
+		control_opt(o, 2, TC_DEPTH),
+		control_opt(o, 2, TC_NODES),
 		{ .name = "margin",
 		  .kind = CLI_INT,
 		  .dest.i = &o->margin,
@@ -304,47 +396,47 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 		cli_error(MATCH_CMD, "--engine is required twice (got %d)", mu->nengines);
 		return CLI_BAD;
 	}
-	int ncontrols = cli_given(opts, nopts, "tc") + cli_given(opts, nopts, "movetime") +
-	                cli_given(opts, nopts, "depth") + cli_given(opts, nopts, "nodes");
-	if (ncontrols > 1) {
-		cli_error(MATCH_CMD, "give at most one of --tc, --movetime, --depth and --nodes");
+	if (!control_modes(opts, nopts, o))
 		return CLI_BAD;
-	}
 	if (cli_given(opts, nopts, "sprt-elo") && !o->sprt) {
 		cli_error(MATCH_CMD, "--sprt-elo needs --sprt");
 		return CLI_BAD;
 	}
-	o->mode = cli_given(opts, nopts, "movetime") ? TC_MOVETIME
-	          : cli_given(opts, nopts, "depth")  ? TC_DEPTH
-	          : cli_given(opts, nopts, "nodes")  ? TC_NODES
-	                                             : TC_CLOCK;
 	return CLI_PARSED;
 }
 
-/* The time control and the limits from the options. False after the one-line error. */
-static bool set_control(match_t *m, const options_t *o)
+/* Engine i's time control (0 or 1) from the options: its own limit, else the common one.
+ * False after the one-line error. */
+static bool set_engine_control(tc_t *tc, const options_t *o, int i)
 {
 	char q[CLI_QUOTE_SIZE];
-	tc_t *tc = &m->tc;
-	tc->mode = o->mode;
-	tc->text = o->tc ? o->tc : "10+0.1";
+	int k = 1 + i; /* the engine's own options */
+	tc->mode = o->mode[i];
+	const char *text = o->tc[k] ? o->tc[k] : o->tc[0];
+	tc->text = text ? text : "10+0.1";
 	if (tc->mode == TC_CLOCK && !match_tc_parse(tc->text, &tc->base, &tc->inc)) {
 		cli_error(MATCH_CMD,
-		          "--tc: expected BASE or BASE+INC in seconds (10+0.1, 1+0.01, 60), BASE "
+		          "--tc%s: expected BASE or BASE+INC in seconds (10+0.1, 1+0.01, 60), BASE "
 		          "above 0 and INC from 0, each at most %d s with at most 9 decimals, "
 		          "got %s",
-		          MATCH_TC_MAX_S, cli_quote(q, sizeof(q), tc->text));
+		          o->tc[k] ? (i ? "2" : "1") : "", MATCH_TC_MAX_S,
+		          cli_quote(q, sizeof(q), tc->text));
 		return false;
 	}
-	if (tc->mode == TC_NODES && o->nodes == 0) {
-		cli_error(MATCH_CMD, "--nodes: expected a count of at least 1, got '0'");
-		return false;
-	}
-	tc->movetime = o->movetime * NS_PER_MS;
-	tc->depth = o->depth;
-	tc->nodes = o->nodes;
+	tc->movetime = (o->movetime[k] ? o->movetime[k] : o->movetime[0]) * NS_PER_MS;
+	tc->depth = o->depth[k] ? o->depth[k] : o->depth[0];
+	tc->nodes = o->nodes[k] ? o->nodes[k] : o->nodes[0];
 	tc->margin = (o->margin >= 0 ? o->margin : tc->mode == TC_MOVETIME ? 50 : 0) * NS_PER_MS;
 	tc->timeout = o->timeout * NS_PER_S;
+	return true;
+}
+
+/* The time controls and the limits from the options. False after the one-line error. */
+static bool set_control(match_t *m, const options_t *o)
+{
+	for (int i = 0; i < 2; i++)
+		if (!set_engine_control(&m->tc[i], o, i))
+			return false;
 	m->max_moves = o->max_moves;
 	m->ngames = o->games;
 	return true;
@@ -424,8 +516,9 @@ static int set_up(match_t *m, const options_t *o, const multi_t *mu)
 {
 	int status;
 	for (int i = 0; i < 2; i++) {
-		status = match_engine_init(&m->eng[i], mu->engines[i], m->tc.timeout, mu->opts[0],
-		                           mu->nopts[0], mu->opts[1 + i], mu->nopts[1 + i]);
+		status =
+			match_engine_init(&m->eng[i], mu->engines[i], m->tc[0].timeout, mu->opts[0],
+		                          mu->nopts[0], mu->opts[1 + i], mu->nopts[1 + i]);
 		if (status != CLI_EXIT_OK)
 			return status;
 		m->eng[i].ignore_option_errors = o->ignore_option_errors;

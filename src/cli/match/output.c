@@ -25,7 +25,7 @@ void match_print_game_line(const match_t *m, int index, const game_rec_t *g)
 {
 	char clk[2][16];
 	for (int c = 0; c < 2; c++) {
-		if (g->min_clock[c] == INT64_MAX || !match_tc_timed(&m->tc))
+		if (g->min_clock[c] == INT64_MAX || !match_tc_timed(&m->tc[0]))
 			snprintf(clk[c], sizeof(clk[c]), "-");
 		else
 			snprintf(clk[c], sizeof(clk[c]), "%.3f", secs(g->min_clock[c]));
@@ -209,9 +209,24 @@ static void print_rejections(const match_t *m)
 	}
 }
 
+/* One engine's time control, for the report: "10+0.1 s, margin 0 ms", "400000 nodes". */
+static void describe_tc(const tc_t *tc, char *out, size_t size)
+{
+	if (tc->mode == TC_CLOCK)
+		snprintf(out, size, "%s s, margin %" PRId64 " ms", tc->text,
+		         tc->margin / NS_PER_MS);
+	else if (tc->mode == TC_MOVETIME)
+		snprintf(out, size, "%" PRId64 " ms a move, margin %" PRId64 " ms",
+		         tc->movetime / NS_PER_MS, tc->margin / NS_PER_MS);
+	else if (tc->mode == TC_DEPTH)
+		snprintf(out, size, "depth %" PRId64, tc->depth);
+	else
+		snprintf(out, size, "%" PRIu64 " nodes", tc->nodes);
+}
+
 void match_print_totals(const match_t *m)
 {
-	const tc_t *tc = &m->tc;
+	const tc_t *tc = &m->tc[0];
 	printf("\n");
 	for (int i = 0; i < 2; i++) {
 		char label[16];
@@ -219,16 +234,18 @@ void match_print_totals(const match_t *m)
 		cli_field(stdout, label, "%s (%s)", m->eng[i].name, m->eng[i].command);
 	}
 	print_rejections(m);
-	if (tc->mode == TC_CLOCK)
-		cli_field(stdout, "time control", "%s s, margin %" PRId64 " ms", tc->text,
-		          tc->margin / NS_PER_MS);
-	else if (tc->mode == TC_MOVETIME)
-		cli_field(stdout, "time control", "%" PRId64 " ms a move, margin %" PRId64 " ms",
-		          tc->movetime / NS_PER_MS, tc->margin / NS_PER_MS);
-	else if (tc->mode == TC_DEPTH)
-		cli_field(stdout, "time control", "depth %" PRId64, tc->depth);
-	else
-		cli_field(stdout, "time control", "%" PRIu64 " nodes", tc->nodes);
+	if (match_tc_same(&m->tc[0], &m->tc[1])) {
+		char text[80];
+		describe_tc(tc, text, sizeof(text));
+		cli_field(stdout, "time control", "%s", text);
+	} else {
+		for (int i = 0; i < 2; i++) {
+			char label[32], text[80];
+			snprintf(label, sizeof(label), "time control %d", i + 1);
+			describe_tc(&m->tc[i], text, sizeof(text));
+			cli_field(stdout, label, "%s", text);
+		}
+	}
 	if (m->concurrency > 1 || m->unfair_clock)
 		cli_field(stdout, "concurrency",
 		          "%d game%s at once, up to %" PRId64 " thread%s an engine, on %d CPU%s%s",
@@ -288,11 +305,9 @@ static void json_engines(json_writer_t *w, const match_t *m)
 	json_end(w);
 }
 
-static void json_control(json_writer_t *w, const match_t *m)
+/* One engine's limit: the keys of its mode. */
+static void json_limit(json_writer_t *w, const tc_t *tc)
 {
-	const tc_t *tc = &m->tc;
-	json_begin_object(w, "control");
-	json_string(w, "mode", mode_names[tc->mode]);
 	if (tc->mode == TC_CLOCK) {
 		json_string(w, "tc", tc->text);
 		json_double(w, "base_s", secs(tc->base));
@@ -304,6 +319,23 @@ static void json_control(json_writer_t *w, const match_t *m)
 	} else {
 		json_uint(w, "nodes", tc->nodes);
 	}
+}
+
+/* The limit's keys at the top hold engine 1's (as before the engines could differ);
+ * "engines" holds each engine's. */
+static void json_control(json_writer_t *w, const match_t *m)
+{
+	const tc_t *tc = &m->tc[0];
+	json_begin_object(w, "control");
+	json_string(w, "mode", mode_names[tc->mode]);
+	json_limit(w, tc);
+	json_begin_array(w, "engines");
+	for (int i = 0; i < 2; i++) {
+		json_begin_object(w, NULL);
+		json_limit(w, &m->tc[i]);
+		json_end(w);
+	}
+	json_end(w);
 	json_int(w, "margin_ms", tc->margin / NS_PER_MS);
 	json_int(w, "concurrency", m->concurrency);
 	json_int(w, "threads", m->threads);
@@ -404,7 +436,7 @@ static void pgn_text(FILE *f, const char *s, bool tag)
 }
 
 /* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp
- * and FEN for an opening, TimeControl for --tc, PlyCount and Termination. */
+ * and FEN for an opening, TimeControl for --tc (WhiteTimeControl and BlackTimeControl when the engines' differ), PlyCount and Termination. */
 static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
 {
 	const char *names[2] = { m->eng[g->white].name, m->eng[1 - g->white].name };
@@ -424,8 +456,11 @@ static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
 	fprintf(f, "[Result \"%s\"]\n", g->result);
 	if (g->opening >= 0)
 		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n", g->fen);
-	if (m->tc.mode == TC_CLOCK)
-		fprintf(f, "[TimeControl \"%s\"]\n", m->tc.text);
+	if (m->tc[0].mode == TC_CLOCK && match_tc_same(&m->tc[0], &m->tc[1]))
+		fprintf(f, "[TimeControl \"%s\"]\n", m->tc[0].text);
+	else if (m->tc[0].mode == TC_CLOCK) /* time odds: each side's, as cutechess writes them */
+		fprintf(f, "[WhiteTimeControl \"%s\"]\n[BlackTimeControl \"%s\"]\n",
+		        m->tc[g->white].text, m->tc[1 - g->white].text);
 	fprintf(f, "[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n", g->plies, g->termination);
 }
 

@@ -230,9 +230,11 @@ typedef enum tc_mode {
 	TC_NODES
 } tc_mode_t;
 
+/* One engine's time control. Both engines of a match have the same mode, margin and
+ * timeout; their limits may differ (time or node odds: --tc1, --nodes2, ...). */
 typedef struct tc {
 	tc_mode_t mode;
-	const char *text;  /* --tc as given, or the default */
+	const char *text;  /* --tc (or --tc1, --tc2) as given, or the default */
 	int64_t base, inc; /* ns, for TC_CLOCK */
 	int64_t movetime;  /* ns, for TC_MOVETIME */
 	int64_t depth;     /* for TC_DEPTH */
@@ -250,9 +252,13 @@ enum {
 bool match_tc_parse(const char *text, int64_t *base, int64_t *inc);
 /* A clock or --movetime: a move's time is charged against a limit. */
 bool match_tc_timed(const tc_t *tc);
-/* Writes the go command for the side `colour` (0 white) with `clock` left and returns
- * how long (ns) the move may take before it loses on time or counts as no answer. */
-int64_t match_tc_go(const tc_t *tc, const int64_t clock[2], int colour, char *go, size_t size);
+/* Writes the go command for the side `colour` (0 white), the time controls of white's and
+ * black's engines being by_colour[0] and [1], with `clock` left, and returns how long (ns)
+ * the move may take before it loses on time or counts as no answer. */
+int64_t match_tc_go(const tc_t *const by_colour[2], const int64_t clock[2], int colour, char *go,
+                    size_t size);
+/* Whether the two engines' limits are the same (one line in the report). */
+bool match_tc_same(const tc_t *a, const tc_t *b);
 
 /* ---- the record of a game, and one game in play --------------------------------------- */
 
@@ -318,7 +324,7 @@ typedef struct match {
 	cutoff_chess_t *chess; /* the adapter's tables; chess's game interface is `game` */
 	const cutoff_game_t *game;
 	engine_t eng[2]; /* the commands, the names, and the totals of the recorded games */
-	tc_t tc;
+	tc_t tc[2];      /* engine i's time control */
 	int64_t max_moves;
 	int64_t ngames;
 	opening_t *openings;
@@ -350,6 +356,12 @@ typedef struct match {
 	match_sprt_decision_t decision;
 	char sprt_why[96]; /* m->stopped when the SPRT decides */
 } match_t;
+
+/* The time control of the engine playing `colour` in the game. */
+static inline const tc_t *game_tc(const game_t *gm, int colour)
+{
+	return &gm->m->tc[colour == 0 ? gm->g->white : 1 - gm->g->white];
+}
 
 /* ---- rules.c: the end of a game ------------------------------------------------------- */
 
