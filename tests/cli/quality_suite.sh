@@ -10,7 +10,8 @@
 # names the file and the line, exit 1, before any search; an empty operation is skipped,
 # and every prefix of a good line is read or refused so (never a crash); the option without the chess
 # workload or a quality time is a usage error. `cutoff sim` runs them on virtual time: the
-# same figures in two sweeps.
+# same figures in two sweeps; bench/quality-curves.py gathers a split sweep's files (and
+# refuses two that disagree).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -175,5 +176,31 @@ if [ "$first" -eq 0 ] && [ "$status" -eq 0 ] && [ "$(wc -l <"$tmp/s1/quality-pos
 	ok "cutoff sim: the quality runs on virtual time, the same in two sweeps"
 else
 	fail "sim quality: exit $first/$status, $(show "$stderr"); $(show "$(cat "$tmp/s1/quality-positions.csv" 2>&1)")"
+fi
+# bench/quality-curves.py gathers the files of a split sweep: each setting once, the
+# serial row shared; 'self' against the serial run is 100 % for the serial run itself;
+# two files whose shared setting has other moves are refused.
+curves=$(dirname "$0")/../../bench/quality-curves.py
+if command -v python3 >/dev/null && [ -f "$curves" ]; then
+	run "${sim[@]/ybw/lazysmp}" --threads 4 --out "$tmp/s3"
+	table=$(python3 "$curves" --reference "serial/1=$tmp/s1/quality-positions.csv" \
+		"$tmp/s1/quality-positions.csv" "$tmp/s3/quality-positions.csv" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^serial ' <<<"$table")" -eq 1 ] &&
+		grep -q '^serial  *1  *3 .* 100.0 % ' <<<"$table" && grep -q '^lazysmp  *4  *3 ' <<<"$table" &&
+		grep -q '^lazysmp  *4  *3 ' <<<"$(sed -n '/^paired/,$p' <<<"$table")"; then
+		ok "quality-curves.py: two runs gathered, the serial row once, 'self' 100 % for its reference, lazysmp/4 paired with ybw/4"
+	else
+		fail "quality-curves.py: exit $rc: $(show "$table")"
+	fi
+	awk -F, 'NR == 2 { $7 = ($7 == "a1a2" ? "a1a3" : "a1a2") } 1' OFS=, \
+		"$tmp/s1/quality-positions.csv" >"$tmp/other.csv"
+	table=$(python3 "$curves" "$tmp/s1/quality-positions.csv" "$tmp/other.csv" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] && [[ $table == *"serial/1, position 1: move "*"(not the same runs)"* ]]; then
+		ok "quality-curves.py: files whose common setting differs are refused: $(show "$table")"
+	else
+		fail "quality-curves.py with a changed move: exit $rc: $(show "$table")"
+	fi
 fi
 report
