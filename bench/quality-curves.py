@@ -60,19 +60,21 @@ def mcnemar(b, c):
 
 
 def read(paths):
-    """{(driver, threads): {position: row}}; a setting in two files must match."""
+    """{(driver, threads): {position id: row}}; a setting in two files must match. Positions
+    are told by their id, so runs on a suite and on a subset of it go together."""
     settings = {}
     for path in paths:
         with open(path) as f:
             for r in csv.DictReader(f):
                 key = (r["driver"], int(r["threads"]))
                 per = settings.setdefault(key, {})
-                old = per.get(r["position"])
+                name = r.get("id") or r["position"]
+                old = per.get(name)
                 if old is not None and old["move"] != r["move"]:
                     sys.exit("quality-curves.py: %s/%d, position %s: move %s in one file, "
                              "%s in another (not the same runs)" %
-                             (key[0], key[1], r["position"], old["move"], r["move"]))
-                per[r["position"]] = r
+                             (key[0], key[1], name, old["move"], r["move"]))
+                per[name] = r
     return settings
 
 
@@ -133,7 +135,7 @@ def main():
         if key[0] in (a.against, "serial") or other is None:
             continue
         per = settings[key]
-        pos = sorted((p for p in per if p in other and (ref is None or p in ref)), key=int)
+        pos = [p for p in per if p in other and (ref is None or p in ref)]
         b = sum(1 for p in pos if per[p]["agree"] == "1" and other[p]["agree"] == "0")
         c = sum(1 for p in pos if per[p]["agree"] == "0" and other[p]["agree"] == "1")
         selftext = ""
