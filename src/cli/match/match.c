@@ -219,18 +219,11 @@ static cli_opt_t control_opt(options_t *o, int k, tc_mode_t mode)
 		opt.dest.s = &o->tc[k];
 		break;
 	case TC_MOVETIME:
-		opt = (cli_opt_t){ .name = opt.name,
-			           .kind = CLI_INT,
-			           .dest.i = &o->movetime[k],
-			           .min = 1,
-			           .max = 86400000 };
-		break;
 	case TC_DEPTH:
-		opt = (cli_opt_t){ .name = opt.name,
-			           .kind = CLI_INT,
-			           .dest.i = &o->depth[k],
-			           .min = 1,
-			           .max = 255 };
+		opt.kind = CLI_INT;
+		opt.dest.i = mode == TC_MOVETIME ? &o->movetime[k] : &o->depth[k];
+		opt.min = 1;
+		opt.max = mode == TC_MOVETIME ? 86400000 : 255;
 		break;
 	default:
 		opt.kind = CLI_UINT64;
