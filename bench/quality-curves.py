@@ -23,8 +23,17 @@ Usage: bench/quality-curves.py [--reference [DRIVER/THREADS=]FILE] [--against DR
 """
 import argparse
 import csv
+import importlib.util
 import math
+import os
 import sys
+
+# McNemar's exact test, as bench/quality-paired.py computes it (one definition of it).
+_spec = importlib.util.spec_from_file_location(
+    "quality_paired", os.path.join(os.path.dirname(os.path.abspath(__file__)), "quality-paired.py"))
+_paired = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_paired)
+mcnemar = _paired.mcnemar
 
 Z = 1.959964
 
@@ -48,15 +57,6 @@ def mean_half(xs):
         return m, float("nan")
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
     return m, Z * sd / math.sqrt(n)
-
-
-def mcnemar(b, c):
-    """The exact two-sided p-value of b successes in b + c fair trials."""
-    n = b + c
-    if n == 0:
-        return 1.0
-    k = min(b, c)
-    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n)
 
 
 def read(paths):
