@@ -189,20 +189,34 @@ CUTOFF_API const char *cutoff_version(void);
  *               halfmove clock): a repetition can only be found that far back. With it, a
  *               position that repeats one on the search path or among the positions played
  *               before the root (limits.played) scores as a draw, 0.
+ *   bounds      the range of values a non-terminal `state` can have: writes *lower <=
+ *               *upper such that its negamax value at every depth (the terminal values
+ *               below it and the evaluation at the horizon included) lies in [*lower,
+ *               *upper]. A Connect Four position with n stones
+ *               cannot be won or lost sooner than the stones left allow; a game scored by
+ *               material cannot gain more than is on the board. The search then settles a
+ *               node whose window lies outside the range at once, before the table is
+ *               probed: upper <= alpha returns upper, lower >= beta returns lower (Pons'
+ *               score-range pruning; mate-distance pruning in chess). Never at the root,
+ *               so a search always names a move. The bounds are in the values the game
+ *               gives, so a game that scores wins as +-CUTOFF_WIN (which the engine turns
+ *               into distances) must leave them out of its range: *lower <= -CUTOFF_WIN
+ *               and *upper >= CUTOFF_WIN when either may still come.
  *
  * The order of callbacks at a node. A state is written by `play` (or is the root the
  * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
- * gen_noisy, evaluate, key, reversible and play_null are called on it, at every node of
- * every driver; only in_check may come earlier (the check extension asks it of a child
- * right after `play`). So what `terminal` and gen_moves both need (Othello's legal
+ * gen_noisy, evaluate, key, reversible, bounds and play_null are called on it, at every
+ * node of every driver; only in_check may come earlier (the check extension asks it of a
+ * child right after `play`). So what `terminal` and gen_moves both need (Othello's legal
  * squares, say) is best computed once by `play` into the child state. evaluate may be
  * called on a state that is not at the horizon (null-move pruning's static value,
  * quiescence's stand pat); gen_moves may be called more than once on one state.
  *
  * Which hooks the search uses: gen_noisy for quiescence search at the horizon
  * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
- * for null-move pruning (config.pruning), reversible for repetitions. Without them the
- * search is the plain fixed-depth search that the classic figures assume.
+ * for null-move pruning (config.pruning), reversible for repetitions, bounds at every node
+ * but the root. Without them the search is the plain fixed-depth search that the classic
+ * figures assume.
  *
  * Fill it with designated initialisers (`.gen_moves = my_gen_moves`), as every example
  * does, never by position: a field may come or go between releases (is_legal left the
@@ -226,6 +240,7 @@ typedef struct cutoff_game {
 	bool (*play_null)(const void *ctx, const void *state, void *child);
 	bool (*in_check)(const void *ctx, const void *state);
 	int (*reversible)(const void *ctx, const void *state);
+	void (*bounds)(const void *ctx, const void *state, int32_t *lower, int32_t *upper);
 } cutoff_game_t;
 
 /* ---------------------------------------------------------------------------------------
@@ -661,7 +676,9 @@ CUTOFF_API int cutoff_engine_cancel_stop(cutoff_engine_t *engine);
 	  "wrote nothing")                                                                         \
 	X(tt_hits_shared, "probes", PROFILER,                                                      \
 	  "of tt_hits_other, those whose deepest entry came from another engine through "          \
-	  "cutoff_engine_import; only with config.profile_tt_writers, else 0")
+	  "cutoff_engine_import; only with config.profile_tt_writers, else 0")                     \
+	X(bound_cutoffs, "nodes", SEARCH,                                                          \
+	  "nodes settled by the range of values the game gives (its bounds hook) alone")
 
 /* Slots for the drivers' own counters: every driver's, side by side (the registry's
  * order), so that a result's counters mean the same whatever driver made them. */

@@ -62,6 +62,9 @@ static const char solve_usage[] =
 	"                    (default: cleared before each, which is not timed)\n"
 	"  --progress        with --file: a progress line on stderr about twice a second\n"
 	"                    (the default when stderr is a terminal)\n"
+	"  --each            with --file: one line per position on stdout as it is solved,\n"
+	"                    '<moves> <score> <nodes> <microseconds>' (the line format of\n"
+	"                    Pons' solver), before the report; not with --json\n"
 	CLI_PARALLEL_USAGE
 	CLI_CLUSTER_USAGE
 	"  --json            print one JSON object instead of the text report\n"
@@ -91,6 +94,7 @@ typedef struct solve_args {
 	unsigned ordering;
 	bool no_clear;
 	bool progress;
+	bool each;
 	bool json;
 	cli_parallel_t par;
 	cli_cluster_opts_t copts;
@@ -412,6 +416,13 @@ static int solve_lines(const solve_args_t *a, cutoff_engine_t *e, const solve_li
 		}
 		int expected = a->weak ? sign(l->score) : l->score;
 		add_solution(t, &s);
+		if (a->each && cli_cluster_rank(a->cc) == 0) {
+			if (progress && tty)
+				fputc('\n', stderr);
+			printf("%s %d %" PRIu64 " %.0f\n", l->moves, s.score, s.nodes,
+			       s.time_s * 1e6);
+			fflush(stdout);
+		}
 		if (s.score != expected) {
 			if (t->mismatches < SOLVE_MAX_MISMATCH_LINES) {
 				if (progress && tty)
@@ -537,6 +548,7 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
 		{ .name = "no-clear", .kind = CLI_FLAG, .dest.flag = &a->no_clear },
 		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a->progress },
+		{ .name = "each", .kind = CLI_FLAG, .dest.flag = &a->each },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
 		CLI_PARALLEL_OPTS(&a->par),
 		CLI_CLUSTER_OPTS(&a->copts),
@@ -561,9 +573,14 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 	const char *file_only = cli_given(opts, nopts, "limit")      ? "--limit"
 	                        : cli_given(opts, nopts, "no-clear") ? "--no-clear"
 	                        : cli_given(opts, nopts, "progress") ? "--progress"
+	                        : cli_given(opts, nopts, "each")     ? "--each"
 	                                                             : NULL;
 	if (a->moves && file_only) {
 		cli_error("solve", "%s goes with --file, not --moves", file_only);
+		return CLI_BAD;
+	}
+	if (a->each && a->json) {
+		cli_error("solve", "--each and --json exclude each other: give one");
 		return CLI_BAD;
 	}
 	return CLI_PARSED;

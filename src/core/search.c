@@ -568,6 +568,27 @@ static inline bool tt_settles(const cutoff_tt_hit_t *hit, int32_t alpha, int32_t
 	return true;
 }
 
+/* True with *value when the range the game gives for the node's value (its `bounds` hook)
+ * lies outside the window: upper <= alpha fails low with upper, lower >= beta fails high
+ * with lower. Both bounds hold at every depth, so the answer is no contact with the
+ * horizon. Before the table's probe: the range costs a few instructions, the probe a
+ * cache miss. */
+static inline bool out_of_bounds(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta,
+                                 int32_t *value)
+{
+	const cutoff_game_t *g = s->game;
+	int32_t lower, upper;
+	g->bounds(g->ctx, state_at(s, ply), &lower, &upper);
+	if (upper <= alpha)
+		*value = upper;
+	else if (lower >= beta)
+		*value = lower;
+	else
+		return false;
+	s->count.bound_cutoffs++;
+	return true;
+}
+
 /* The table's verdict before searching a node: true with *value when its bounds settle
  * the node for this window (never at the root); *move is the table's move or NONE.
  *
@@ -807,6 +828,8 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
 	if (node_start(s, ply, depth, type, alpha, beta, &v, bare))
+		return v;
+	if (g->bounds && ply > 0 && out_of_bounds(s, ply, alpha, beta, &v))
 		return v;
 	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
 	if (use_tt) {

@@ -230,6 +230,18 @@ static bool c4_terminal(const void *ctx, const void *state, int32_t *value)
 	return s->known;
 }
 
+/* The range of a non-terminal position's score (the header's table): neither side can win
+ * at once (that would be terminal), so the side to move wins at the earliest with its
+ * next stone but one, the opponent with its next stone but one after that. 0, the
+ * horizon's value, lies inside it. */
+static void c4_bounds(const void *ctx, const void *state, int32_t *lower, int32_t *upper)
+{
+	(void)ctx;
+	const int n = as_state(state)->stones;
+	*lower = -(40 - n) / 2;
+	*upper = (41 - n) / 2;
+}
+
 static uint64_t c4_key(const void *ctx, const void *state)
 {
 	(void)ctx;
@@ -248,6 +260,7 @@ static const cutoff_game_t c4_game = {
 	.evaluate = c4_evaluate,
 	.terminal = c4_terminal,
 	.key = c4_key,
+	.bounds = c4_bounds,
 	.gen_noisy = NULL,
 	.play_null = NULL,
 };
@@ -413,27 +426,16 @@ static void solve_known(const cutoff_connect4_state_t *st, bool weak,
 }
 
 /*
- * How deep a search must go to decide "score >= t" exactly, when the horizon scores 0
- * (evaluate). For t > 0 the question is whether the side to move can force a win with
- * its stone number 22 - t or earlier; for t <= 0, whether the opponent can force one with
- * its stone number 21 + t or earlier (the score is then t - 1 or less). Either way a
- * deadline: that stone's ply. A search to the ply before it sees every such win, since a
- * position where a side can win at once is terminal with its exact value; any later end
- * of the game, and the horizon's 0 (a draw), fall on the same side of t. So for any depth
- * d >= depth_for(n, t):  V_d >= t  <=>  V >= t, where V_d is the depth-limited value.
- *
- * Three things follow (docs/connect4.md has the whole argument):
- *   - a null-window search at t decides "score >= t" exactly at depth depth_for(n, t),
- *     which is what Pons' solver gets from clamping the window to the range a position's
- *     score can still have: the search stops where the needed win can no longer come;
- *   - the table is sound across searches of different t and across positions: an entry
- *     of depth d is a bound on V_d of its position, and it is used only by a search that
- *     needs depth d' <= d at that node, whose own deadline depth is at most d';
- *   - the fail-soft value v is a bound on the true score on the side away from 0: for
- *     t > 0 a fail high (v >= t) proves score >= v (every threshold in [t, v] has a
- *     deadline no later than t's); for t <= 0 a fail low proves score <= v. On the other
- *     side only the answer to the question is sure: a fail low at t > 0 proves score
- *     <= t - 1, a fail high at t <= 0 proves score >= t.
+ * How deep a search must go to decide "score >= t" exactly when the horizon scores 0
+ * (evaluate), for cutoff_connect4_depth. For t > 0 the question is whether the side to
+ * move can force a win with its stone number 22 - t or earlier; for t <= 0, whether the
+ * opponent can force one with its stone number 21 + t or earlier (the score is then t - 1
+ * or less). Either way a deadline: that stone's ply. A search to the ply before it sees
+ * every such win, since a position where a side can win at once is terminal with its
+ * exact value; any later end of the game, and the horizon's 0 (a draw), fall on the same
+ * side of t. So for any depth d >= depth_for(n, t):  V_d >= t  <=>  V >= t, where V_d is
+ * the depth-limited value. (The solver below searches to the end instead, and the game's
+ * `bounds` hook stops it where this deadline would: docs/connect4.md.)
  */
 static int depth_for(int stones, int t)
 {
@@ -460,6 +462,41 @@ int cutoff_connect4_depth(const cutoff_connect4_state_t *st, int32_t alpha, int3
 			d = depth_for(st->stones, t);
 	}
 	return d;
+}
+
+/* The solver's depth: past the end of the game, so that no search meets the horizon and
+ * every value is a bound on the true score, and every table entry one too, at the one
+ * depth every search of the solve asks of that position (its empty cells + 1): what one
+ * question proves, the next one uses. The bounds hook (c4_bounds) ends a line as soon as
+ * the win the window needs can no longer come, which is where a depth-limited search to
+ * the deadline (depth_for) would end it. */
+static int full_depth(const cutoff_connect4_state_t *st) { return C4_CELLS - st->stones + 1; }
+
+/* How much further than the a priori range the bisection aims its first tests (below). */
+enum {
+	REACH = 2
+};
+
+/* The t of the next question "is the score >= t?" about a score known to lie in [lower,
+ * upper] (lower < upper), which was [lowest, highest] before the first search; `guess`:
+ * MTD(f)'s, the last value a search returned. */
+static int next_test(int method, int lower, int upper, int lowest, int highest, int guess)
+{
+	if (method == CUTOFF_CONNECT4_MTDF)
+		return guess <= lower ? lower + 1 : guess > upper ? upper : guess;
+	/* Pons' bisection: the middle, but when the range spans more than half of one sign,
+	 * half way to that bound instead: a test far from 0 is cheap (the win it asks for
+	 * must come early), so the range shrinks cheaply first. An end no search has moved
+	 * yet is taken REACH further out, which aims the first tests further from 0 still;
+	 * t stays inside the range (docs/connect4.md compares the choices). */
+	int lo = lower == lowest ? lower - REACH : lower;
+	int hi = upper == highest ? upper + REACH : upper;
+	int mid = lo + (hi - lo) / 2;
+	if (mid <= 0 && lo / 2 < mid)
+		mid = lo / 2;
+	else if (mid >= 0 && hi / 2 > mid)
+		mid = hi / 2;
+	return mid + 1 <= lower ? lower + 1 : mid + 1 > upper ? upper : mid + 1;
 }
 
 /* The engine, and who runs its searches (cutoff_connect4_solve_with). */
@@ -493,25 +530,23 @@ static int probe(const solver_t *sv, const cutoff_connect4_state_t *st, int dept
 }
 
 /* Asks "score >= t?" of st. True with *lower raised when yes, false with *upper lowered
- * when no; *move is the move that proved a yes. Bounds as depth_for() says. */
+ * when no; *move is the move that proved a yes. The search is exact to the end of the
+ * game (full_depth), so its fail-soft value bounds the score: v >= t proves score >= v,
+ * v < t proves score <= v. */
 static int test_score(const solver_t *sv, const cutoff_connect4_state_t *st, int t, int *lower,
                       int *upper, int *move, bool *yes, cutoff_connect4_solution_t *out)
 {
 	cutoff_result_t r;
-	int rc = probe(sv, st, depth_for(st->stones, t), t - 1, t, out, &r);
+	int rc = probe(sv, st, full_depth(st), t - 1, t, out, &r);
 	if (rc < 0 || out->stopped)
 		return rc;
 	int v = (int)r.value;
 	*yes = v >= t;
 	if (*yes) {
-		int proven = t > 0 && v < *upper ? v : t > 0 ? *upper : t;
-		if (proven > *lower)
-			*lower = proven;
+		*lower = v < *upper ? v : *upper;
 		*move = (int)r.best_move;
 	} else {
-		int proven = t <= 0 && v > *lower ? v : t <= 0 ? *lower : t - 1;
-		if (proven < *upper)
-			*upper = proven;
+		*upper = v > *lower ? v : *lower;
 	}
 	return CUTOFF_OK;
 }
@@ -548,8 +583,7 @@ int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t
 		cutoff_result_t r;
 		out->lower = -1;
 		out->upper = 1;
-		if ((rc = probe(sv, st, cutoff_connect4_depth(st, -1, 1), -1, 1, out, &r)) < 0 ||
-		    out->stopped)
+		if ((rc = probe(sv, st, full_depth(st), -1, 1, out, &r)) < 0 || out->stopped)
 			goto done;
 		out->best_column = (int)r.best_move;
 		out->score = r.value >= 1 ? 1 : r.value <= -1 ? -1 : 0;
@@ -559,25 +593,11 @@ int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t
 
 	/* The score's range for a position that is not terminal (see the header). */
 	int lower = -(40 - st->stones) / 2, upper = (41 - st->stones) / 2;
+	const int lowest = lower, highest = upper;
 	int move = -1, move_lower = lower - 1; /* the last yes: its move, and what it proved */
 	int guess = 0;
 	while (lower < upper) {
-		int t; /* this search asks "is the score >= t?" */
-		if (method == CUTOFF_CONNECT4_MTDF) {
-			t = guess <= lower ? lower + 1 : guess > upper ? upper : guess;
-		} else {
-			/* Pons' bisection: the middle, but when the range spans more than
-			 * half of one sign, half way to that bound instead: a test far from 0
-			 * is cheap (the win it asks for must come early), so the range
-			 * shrinks cheaply first (docs/connect4.md compares it with the plain
-			 * middle). */
-			int mid = lower + (upper - lower) / 2;
-			if (mid <= 0 && lower / 2 < mid)
-				mid = lower / 2;
-			else if (mid >= 0 && upper / 2 > mid)
-				mid = upper / 2;
-			t = mid + 1;
-		}
+		int t = next_test(method, lower, upper, lowest, highest, guess);
 		bool yes;
 		int m = -1;
 		if ((rc = test_score(sv, st, t, &lower, &upper, &m, &yes, out)) < 0 || out->stopped)
@@ -592,8 +612,8 @@ int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t
 	}
 	out->score = out->lower = out->upper = lower;
 	if (move_lower < lower) {
-		/* No search proved the final lower bound (it is the range's minimum): one
-		 * that does names the move. */
+		/* No yes proved the final lower bound (a no brought the upper bound down
+		 * to it, or it is the range's minimum): a search that does names the move. */
 		bool yes;
 		if ((rc = test_score(sv, st, lower, &lower, &upper, &move, &yes, out)) < 0 ||
 		    out->stopped)

@@ -13,6 +13,7 @@
 #   112233        18   a win at once (column 4) with the 4th stone: known without a search
 #   444333555222111666777  1   not an oracle but a consistency check: the serial solver's
 #                      score (some 25,000 nodes), which every driver must give too
+#   --each        a line per position of a file, in its order, with the scores above
 #   a file        0 mismatches: a few lines of Test_L3_R1 when CUTOFF_DATA_DIR has them
 #                 (skipped otherwise), and a made-up file with a wrong score, which must
 #                 fail with exit 1
@@ -113,6 +114,8 @@ usage "--hash" solve --moves 4 --hash 0
 usage "--ordering" solve --moves 4 --ordering centre
 usage "--limit goes with --file" solve --moves 4 --limit 3
 usage "--no-clear goes with --file" solve --moves 4 --no-clear
+usage "--each goes with --file" solve --moves 4 --each
+usage "--each and --json exclude each other" solve --file /dev/null --each --json
 usage "--limit" solve --file /dev/null --limit 0
 usage "--file '$tmp/missing': cannot read it: No such file or directory" solve --file "$tmp/missing"
 usage "--file '$tmp': cannot read it: Is a directory" solve --file "$tmp"
@@ -172,6 +175,17 @@ if good_json "solve --file --limit 2 --no-clear" solve --file "$tmp/good" --limi
 	--json; then
 	has positions 2 "file --limit 2"
 	has cleared false "file --no-clear"
+fi
+# --each: one line '<moves> <score> <nodes> <microseconds>' per position, in the file's order,
+# then the report; the known position 112233 searches nothing.
+run solve --file "$tmp/good" --each
+each=$(grep -E '^[1-7]+ -?[0-9]+ [0-9]+ [0-9]+$' <<<"$stdout")
+if [ "$status" -eq 0 ] && [ "$(cut -d' ' -f1,2 <<<"$each" | tr '\n' ,)" = "4455 18,44455554221 -15,112233 18," ] &&
+	[ "$(sed -n 3p <<<"$each" | cut -d' ' -f3)" = 0 ] && [ "$(sed -n 1p <<<"$each" | cut -d' ' -f3)" -gt 0 ] &&
+	[[ $stdout == *"mismatches            0"* ]]; then
+	ok "solve --file --each: a line per position, then the report"
+else
+	fail "solve --file --each: exit $status: $(show "$stdout")"
 fi
 printf '4455 17\n' >"$tmp/wrong"
 run solve --file "$tmp/wrong"
