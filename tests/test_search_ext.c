@@ -4,7 +4,7 @@
  * against an oracle of the same definition written here), and the speculative pruning
  * (null move, late move reductions), tested apart from the exact core: on, it must still
  * complete, name legal moves, repeat itself, and read fewer nodes; off, it must change
- * nothing.
+ * nothing. And the game's bounds hook, against the true values.
  *
  * cutoff-test-labels: concurrent
  */
@@ -336,12 +336,83 @@ static void pruning(void)
 	cutoff_rtree_free(tree);
 }
 
+/* The bounds hook of a random tree searched to its leaves: its true value (to the
+ * leaves, cutoff_rtree_value) widened by a slack of 0..3 that the node's hash draws, so
+ * that some windows lie outside the range and most do not. */
+static void tree_bounds(const void *ctx, const void *state, int32_t *lower, int32_t *upper)
+{
+	const cutoff_rtree_state_t *st = state;
+	int32_t v = cutoff_rtree_value(ctx, st);
+	*lower = v - (int32_t)(st->hash & 3);
+	*upper = v + (int32_t)(st->hash >> 2 & 3);
+}
+
+/*
+ * The bounds hook keeps the contract: random trees searched to their leaves with random
+ * windows, by every driver and algorithm, with and without the table, against the true
+ * value; the hook settles some nodes (bound_cutoffs) and never the root.
+ */
+static void bounds(void)
+{
+	cutoff_rtree_params_t p;
+	cutoff_rtree_params_default(&p);
+	p.branching = 4;
+	p.depth = 7;
+	p.value_min = -20;
+	p.value_max = 20;
+	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
+	cutoff_game_t g = *cutoff_rtree_game(tree);
+	g.bounds = tree_bounds;
+	int cases = 0, violations = 0, no_move = 0;
+	uint64_t settled = 0;
+	static const cutoff_driver_t drivers[] = { CUTOFF_DRIVER_SERIAL, CUTOFF_DRIVER_YBW,
+		                                   CUTOFF_DRIVER_LAZYSMP, CUTOFF_DRIVER_ABDADA };
+	for (int d = 0; d < 4; d++)
+		for (int algo = CUTOFF_ALGO_ALPHABETA; algo <= CUTOFF_ALGO_MTDF; algo++)
+			for (int mb = 0; mb <= 1; mb++) {
+				int threads = drivers[d] == CUTOFF_DRIVER_SERIAL ? 1 : 3;
+				cutoff_engine_t *e = make(&g, drivers[d], threads,
+				                          (cutoff_algo_t)algo, (size_t)mb, 0);
+				for (int k = 0; k < 30; k++) {
+					cutoff_rtree_state_t root;
+					cutoff_rtree_root(tree, rnd(), &root);
+					cutoff_limits_t lim;
+					cutoff_limits_default(&lim);
+					lim.depth = p.depth;
+					lim.iterate = rnd_int(0, 1);
+					lim.alpha = rnd_int(-60, 40);
+					lim.beta = lim.alpha + rnd_int(1, 40);
+					cutoff_result_t r;
+					int rc = cutoff_engine_search(e, &root, &lim, &r, NULL,
+					                              NULL);
+					int32_t truth = cutoff_rtree_value(tree, &root);
+					int32_t v = r.value;
+					bool ok = rc == 0 && (v <= lim.alpha  ? truth <= v
+					                      : v >= lim.beta ? truth >= v
+					                                      : truth == v);
+					violations += !ok;
+					no_move += rc == 0 && r.best_move == CUTOFF_MOVE_NONE;
+					settled += r.counters.bound_cutoffs;
+					cases++;
+				}
+				cutoff_engine_free(e);
+			}
+	CHECK(violations == 0, "bounds hook: %d of %d searches broke the contract", violations,
+	      cases);
+	CHECK(no_move == 0, "bounds hook: %d searches named no move", no_move);
+	CHECK(settled > 0, "bounds hook: no node was settled by the range");
+	printf("bounds hook: %d searches, %llu nodes settled by the range\n", cases,
+	       (unsigned long long)settled);
+	cutoff_rtree_free(tree);
+}
+
 int main(void)
 {
 	cutoff_topology_load(&topology);
 	quiescence();
 	repetitions();
 	pruning();
+	bounds();
 	cutoff_topology_free(topology);
 	return check_report();
 }

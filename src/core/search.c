@@ -440,6 +440,47 @@ static inline bool wants_hints(const cutoff_searcher_t *s)
 }
 
 /*
+ * order_moves without killers and history, the solvers' ordering: the order the keys
+ * below give, in fewer steps. A stable insertion sort by descending hint (`by`: the
+ * hints, or NULL to keep the game's order), carrying the hints (`h`, or NULL) along,
+ * then the table's move, when it is among them, moved to the front: the others keep
+ * their order, as they would behind its key of INT64_MAX.
+ */
+static inline void order_by_hints(cutoff_move_t *m, const int32_t *by, int32_t *h, int n,
+                                  cutoff_move_t tt_move)
+{
+	if (by) {
+		for (int i = 1; i < n; i++) {
+			cutoff_move_t mv = m[i];
+			int32_t hv = h[i];
+			int j = i;
+			for (; j > 0 && h[j - 1] < hv; j--) {
+				m[j] = m[j - 1];
+				h[j] = h[j - 1];
+			}
+			m[j] = mv;
+			h[j] = hv;
+		}
+	}
+	if (tt_move == CUTOFF_MOVE_NONE || m[0] == tt_move)
+		return;
+	for (int i = 1; i < n; i++) {
+		if (m[i] != tt_move)
+			continue;
+		int32_t hv = h ? h[i] : 0;
+		for (int j = i; j > 0; j--) {
+			m[j] = m[j - 1];
+			if (h)
+				h[j] = h[j - 1];
+		}
+		m[0] = tt_move;
+		if (h)
+			h[0] = hv;
+		return;
+	}
+}
+
+/*
  * Orders the n >= 2 moves at `ply` (config.ordering, not CUTOFF_ORDER_NONE): the table's
  * move first, then by the game's hint, the killers, the history score; a stable insertion
  * sort, so that equal keys keep the game's order.
@@ -449,6 +490,11 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, in
 	const unsigned ord = s->ordering;
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
+	if (!(ord & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))) {
+		order_by_hints(m, (ord & CUTOFF_ORDER_HINTS) ? h : NULL, h, n,
+		               (ord & CUTOFF_ORDER_TT) ? tt_move : CUTOFF_MOVE_NONE);
+		return;
+	}
 	int64_t *key = s->scores;
 	const cutoff_move_t *killer = s->killers[ply];
 	const uint32_t *history = s->history[ply & 1];
