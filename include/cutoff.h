@@ -192,16 +192,16 @@ CUTOFF_API const char *cutoff_version(void);
  *   bounds      the range of values a non-terminal `state` can have: writes *lower <=
  *               *upper such that its negamax value at every depth (the terminal values
  *               below it and the evaluation at the horizon included) lies in [*lower,
- *               *upper]. A Connect Four position with n stones
- *               cannot be won or lost sooner than the stones left allow; a game scored by
- *               material cannot gain more than is on the board. The search then settles a
- *               node whose window lies outside the range at once, before the table is
- *               probed: upper <= alpha returns upper, lower >= beta returns lower (Pons'
- *               score-range pruning; mate-distance pruning in chess). Never at the root,
- *               so a search always names a move. The bounds are in the values the game
- *               gives, so a game that scores wins as +-CUTOFF_WIN (which the engine turns
- *               into distances) must leave them out of its range: *lower <= -CUTOFF_WIN
- *               and *upper >= CUTOFF_WIN when either may still come.
+ *               *upper]. A Connect Four position cannot be won or lost sooner than the
+ *               stones left allow; a game scored by material cannot gain more than is on
+ *               the board. The search then settles a node whose window lies outside the
+ *               range at once, before the table is probed: upper <= alpha returns upper,
+ *               lower >= beta returns lower (Pons' score-range pruning; mate-distance
+ *               pruning in chess). Never at the root, so a search always names a move.
+ *               The bounds are in the values the game gives, so a game that scores wins
+ *               as +-CUTOFF_WIN (which the engine turns into distances) must leave them
+ *               out of its range: *lower <= -CUTOFF_WIN and *upper >= CUTOFF_WIN when
+ *               either may still come.
  *
  * The order of callbacks at a node. A state is written by `play` (or is the root the
  * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
