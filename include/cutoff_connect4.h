@@ -143,7 +143,7 @@ typedef struct cutoff_connect4_solution {
 	bool weak;
 	bool known;     /* the root's value was known without a search (no node searched) */
 	bool stopped;   /* cutoff_engine_stop() ended a search early */
-	int searches;   /* null-window searches made */
+	int searches;   /* null-window (or, weak, (-1, 1)) searches made */
 	uint64_t nodes; /* summed over the searches and the threads */
 	double time_s;  /* the searches' time, summed (each result's time_s; 0 when known) */
 } cutoff_connect4_solution_t;
@@ -151,8 +151,8 @@ typedef struct cutoff_connect4_solution {
 /*
  * Solves `st` with engine `e`, which must have been made for cutoff_connect4_game() (any
  * driver, algorithm and thread count; it needs a table to be fast). Each search runs
- * cutoff_engine_search() with iterate false, a null window and the depth of the rest of
- * the game; the game's bounds hook ends each line as soon as the score the window asks
+ * cutoff_engine_search() with iterate false, a narrow window and the depth of the rest
+ * of the game; the game's bounds hook ends each line as soon as the score the window asks
  * about can no longer come (docs/connect4.md), so every value is a bound on the exact
  * score and every table entry holds for every later search:
  *
@@ -160,8 +160,7 @@ typedef struct cutoff_connect4_solution {
  *     side to move cannot win at once, and has a move after which the opponent cannot);
  *     null-window searches (b - 1, b) narrow that range until it is one value, by
  *     `method` (a cutoff_connect4_method_t);
- *   weak: "a win?" (the window (0, 1)), then, if not, "at least a draw?" ((-1, 0)):
- *     win, draw or loss.
+ *   weak: one search with the window (-1, 1), which says win, draw or loss.
  *
  * The table is never cleared here: what the first searches of a position prove (lower and
  * upper bounds of its subtrees) the later ones use. Whether to clear it between positions
@@ -173,8 +172,8 @@ typedef struct cutoff_connect4_solution {
  * that failed high at a value v >= score names the move that proved it, which is then
  * worth exactly the score. When no search did (the score was the range's minimum, or
  * every search failed low), one more search with the window (score - 1, score) proves it
- * and names the move. In weak mode: the move that proved the win or the draw; in a lost
- * position, where every move loses, the move the last search named. A position whose value is
+ * and names the move. In weak mode: the move of the (-1, 1) search (in a lost position,
+ * every move loses, and it is the one whose bound was highest). A position whose value is
  * known without a search gives: a winning column, when the side to move can win at once;
  * else some legal column (the block of an opponent's threat first); -1 when the game is
  * over.

@@ -13,8 +13,9 @@
  *   chess     PVS by iterative deepening, 16 MiB, every ordering heuristic, null move +
  *             LMR, quiescence and check extensions: an engine's search (`cutoff bench`'s
  *             chess workload, `cutoff epd`);
- *   connect4  PVS, one search to the depth its window needs (cutoff_connect4_depth), 4 MiB,
- *             ordering tt,hints, exact (`cutoff solve --weak` is --window -1,1);
+ *   connect4  PVS, one search to the end of the game (the game's bounds hook stops each
+ *             line where the window's score can no longer come), 4 MiB, ordering tt,hints,
+ *             exact (`cutoff solve --weak` is --window -1,1);
  *   rtree     an incremental random tree searched to its leaves by iterative deepening,
  *             64 MiB, every ordering heuristic (`cutoff bench`'s rtree workload).
  */
@@ -48,8 +49,9 @@ static const char search_usage[] =
 	"                    Default: the start (rtree, pgame: seed 1). --fen, --moves and\n"
 	"                    --seed are the same option\n"
 	"  --depth D         plies to search: ttt 1..9, default 9; chess 1..127, default 8;\n"
-	"                    connect4 1..43, default the depth the window needs (the rest of\n"
-	"                    the game for the full window); rtree 1..30, the tree's depth\n"
+	"                    connect4 1..43, default the rest of the game (the game's\n"
+	"                    bounds stop each line where the window's score no longer\n"
+	"                    can come); rtree 1..30, the tree's depth\n"
 	"                    too, default 11; pgame 1..127, default to the end (--solve)\n"
 	"  --solve on|off    search to the end of the game (cutoff_limits_t.solve): values\n"
 	"                    that never met the horizon hold at every depth; without\n"
@@ -895,9 +897,9 @@ int cli_search(int argc, char **argv)
 		game_free(&g);
 		return CLI_EXIT_USAGE;
 	}
-	if (g.id == GAME_CONNECT4 && a.depth == 0 && !a.limits.solve)
-		a.depth = cutoff_connect4_depth((const cutoff_connect4_state_t *)g.root,
-		                                a.limits.alpha, a.limits.beta);
+	if (g.id == GAME_CONNECT4 && a.depth == 0 && !a.limits.solve) /* to the end */
+		a.depth = CUTOFF_CONNECT4_CELLS -
+		          ((const cutoff_connect4_state_t *)g.root)->stones + 1;
 	a.limits.depth = (int)a.depth;
 
 	cli_cluster_t *cc = NULL;

@@ -551,32 +551,6 @@ static int test_score(const solver_t *sv, const cutoff_connect4_state_t *st, int
 	return CUTOFF_OK;
 }
 
-/* Win, draw or loss, as Pons' weak solver asks: "a win?" (the null window (0, 1)), then,
- * if not, "at least a draw?" ((-1, 0)). Two null windows cost fewer nodes than one search
- * of (-1, 1) (docs/connect4.md). The move: the one that proved the win or the draw; in a
- * loss, the move of the last search (every move loses). */
-static int solve_weak(const solver_t *sv, const cutoff_connect4_state_t *st,
-                      cutoff_connect4_solution_t *out)
-{
-	cutoff_result_t r;
-	out->lower = -1;
-	out->upper = 1;
-	int rc = probe(sv, st, full_depth(st), 0, 1, out, &r);
-	if (rc < 0 || out->stopped)
-		return rc;
-	if (r.value >= 1) {
-		out->score = 1;
-	} else {
-		out->upper = 0;
-		if ((rc = probe(sv, st, full_depth(st), -1, 0, out, &r)) < 0 || out->stopped)
-			return rc;
-		out->score = r.value >= 0 ? 0 : -1;
-	}
-	out->best_column = (int)r.best_move;
-	out->lower = out->upper = out->score;
-	return CUTOFF_OK;
-}
-
 int cutoff_connect4_solve(cutoff_engine_t *e, const cutoff_connect4_state_t *st, bool weak,
                           int method, cutoff_connect4_solution_t *out)
 {
@@ -604,7 +578,16 @@ int cutoff_connect4_solve_with(cutoff_engine_t *e, const cutoff_connect4_state_t
 
 	int rc = CUTOFF_OK;
 	if (weak) {
-		rc = solve_weak(sv, st, out);
+		/* One search of (-1, 1) to the end: fail-soft, >= 1 a win, <= -1 a loss, else
+		 * exactly 0. */
+		cutoff_result_t r;
+		out->lower = -1;
+		out->upper = 1;
+		if ((rc = probe(sv, st, full_depth(st), -1, 1, out, &r)) < 0 || out->stopped)
+			goto done;
+		out->best_column = (int)r.best_move;
+		out->score = r.value >= 1 ? 1 : r.value <= -1 ? -1 : 0;
+		out->lower = out->upper = out->score;
 		goto done;
 	}
 
