@@ -14,6 +14,8 @@
 #   444333555222111666777  1   not an oracle but a consistency check: the serial solver's
 #                      score (some 25,000 nodes), which every driver must give too
 #   --each        a line per position of a file, in its order, with the scores above
+#   bench/connect4-vs-pons.sh  its errors without Pons' solver, and a run against a stand-in
+#                 (this cutoff answering in Pons' line format): same nodes, no bad score
 #   a file        0 mismatches: a few lines of Test_L3_R1 when CUTOFF_DATA_DIR has them
 #                 (skipped otherwise), and a made-up file with a wrong score, which must
 #                 fail with exit 1
@@ -186,6 +188,48 @@ if [ "$status" -eq 0 ] && [ "$(cut -d' ' -f1,2 <<<"$each" | tr '\n' ,)" = "4455 
 	ok "solve --file --each: a line per position, then the report"
 else
 	fail "solve --file --each: exit $status: $(show "$stdout")"
+fi
+# bench/connect4-vs-pons.sh: without Pons' solver it says how to get it; with a stand-in
+# that answers in his line format (this cutoff, one position at a time), both columns
+# agree: the same scores (bad 0) and, serially, the same nodes (ratio 1.000).
+vs="$(dirname "$0")/../../bench/connect4-vs-pons.sh"
+build=$(dirname "$cutoff")
+run_vs() { status=0; stdout=$("$@" 2>"$tmp/vs.err") || status=$?; stderr=$(cat "$tmp/vs.err"); }
+run_vs "$vs" "$build"
+if [ "$status" -eq 2 ] && [[ $stderr == *"git clone https://github.com/PascalPons/connect4"* ]]; then
+	ok "connect4-vs-pons.sh without Pons' solver: exit 2, how to get it"
+else
+	fail "connect4-vs-pons.sh without Pons' solver: exit $status: $(show "$stderr")"
+fi
+run_vs "$vs" "$build" "$tmp/no-such-solver"
+if [ "$status" -eq 2 ] && [[ $stderr == *"'$tmp/no-such-solver' is not an executable"* ]] &&
+	[[ $stderr == *"git checkout 514a128"* ]]; then
+	ok "connect4-vs-pons.sh with a missing solver: exit 2, named, how to get it"
+else
+	fail "connect4-vs-pons.sh with a missing solver: exit $status: $(show "$stderr")"
+fi
+mkdir -p "$tmp/data/connect4"
+printf '4455 18\n44455554221 -15\n' >"$tmp/data/connect4/Test_L3_R1"
+printf '444333555222111666777 1\n4455 18\n' >"$tmp/data/connect4/Test_L2_R1"
+cat >"$tmp/pons" <<'EOF2'
+#!/bin/bash
+w=
+[ "${1:-}" = -w ] && w=--weak
+while read -r m; do
+	j=$("$C4VP_TEST_CUTOFF" solve --game connect4 --moves "$m" --hash 16 $w --json)
+	s=$(grep -o '"score":-\?[0-9]*' <<<"$j" | cut -d: -f2)
+	n=$(grep -o '"nodes":[0-9]*' <<<"$j" | cut -d: -f2)
+	echo "$m $s $n 100"
+done
+EOF2
+chmod +x "$tmp/pons"
+C4VP_TEST_CUTOFF=$cutoff CUTOFF_DATA_DIR="$tmp/data" C4VP_CONFIGS="serial weak" \
+	C4VP_SETS="Test_L3_R1 Test_L2_R1" run_vs "$vs" "$build" "$tmp/pons" 2 1 1 16
+rows=$(grep -cE '^Test_L(3_R1|2_R1) +(serial|weak) +2 .* 1\.000 +0$' <<<"$stdout")
+if [ "$status" -eq 0 ] && [ "$rows" -eq 4 ]; then
+	ok "connect4-vs-pons.sh against a stand-in: 4 rows, same nodes, no bad score"
+else
+	fail "connect4-vs-pons.sh against a stand-in: exit $status, $rows good rows: $(show "$stdout$stderr")"
 fi
 printf '4455 17\n' >"$tmp/wrong"
 run solve --file "$tmp/wrong"
