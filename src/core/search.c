@@ -24,7 +24,9 @@
  *
  * Nodes, leaves. Every position the search visits is one node, the root included. A leaf
  * is a node scored without looking at its moves: a terminal position or the horizon.
- * Table cut-offs are never taken at the root, so a search always names a best move.
+ * Table cut-offs and the game's range (its bounds hook: a window outside the range the
+ * game gives for the node's value returns the range's end, out_of_bounds) are never taken
+ * at the root, so a search always names a best move. Such nodes are counted, not leaves.
  *
  * A halted search (cutoff_search_halted: a limit, the stop flag, a broken game, or a cut-off
  * in a shared node above the thread's work) returns HALTED from every node it leaves, and
@@ -58,7 +60,8 @@
  * other threads' contacts in the moves they searched for it, added by the driver. A
  * node compares the count at its entry and at its store: unchanged, its value holds at
  * every depth and is stored at CUTOFF_TT_DEPTH_END. Counting is unconditional
- * (an add at a leaf); only the store and the table answer look at s->solve.
+ * (an add at a leaf); only the store and the table answer look at s->solve. An answer
+ * from the game's range is no contact: the range holds at every depth.
  */
 #include "core/search.h"
 
