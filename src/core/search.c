@@ -444,15 +444,15 @@ static inline bool wants_hints(const cutoff_searcher_t *s)
 
 /*
  * order_moves without killers and history, the solvers' ordering: the order the keys
- * below give, in fewer steps. A stable insertion sort by descending hint (`by`: the
- * hints, or NULL to keep the game's order), carrying the hints (`h`, or NULL) along,
- * then the table's move, when it is among them, moved to the front: the others keep
- * their order, as they would behind its key of INT64_MAX.
+ * below give, in fewer steps. When `sort` (the hints order the moves, so h is not NULL),
+ * a stable insertion sort by descending hint, carrying the hints along; then the table's
+ * move, when it is among them, moved to the front (h, when not NULL, follows): the others
+ * keep their order, as they would behind its key of INT64_MAX.
  */
-static inline void order_by_hints(cutoff_move_t *m, const int32_t *by, int32_t *h, int n,
+static inline void order_by_hints(cutoff_move_t *m, bool sort, int32_t *h, int n,
                                   cutoff_move_t tt_move)
 {
-	if (by) {
+	if (sort) {
 		for (int i = 1; i < n; i++) {
 			cutoff_move_t mv = m[i];
 			int32_t hv = h[i];
@@ -494,7 +494,7 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, in
 	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
 	if (!(ord & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))) {
-		order_by_hints(m, (ord & CUTOFF_ORDER_HINTS) ? h : NULL, h, n,
+		order_by_hints(m, ord & CUTOFF_ORDER_HINTS, h, n,
 		               (ord & CUTOFF_ORDER_TT) ? tt_move : CUTOFF_MOVE_NONE);
 		return;
 	}
