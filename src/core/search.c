@@ -38,15 +38,18 @@
  * at the next node's entry; the value it came with was searched to the end and is sound.
  * The drivers' hooks look at cutoff_search_halted themselves after every move.
  *
- * A bare search: no table, no pruning, no extensions, a game without repetitions and no
- * driver's hook in the move loop (s->bare, decided when the search starts). The node's
- * body (node_body) is compiled for any search (search_node) and for a bare one, twice:
- * alpha-beta and PVS (bare_alphabeta, bare_pvs); a bare node with no depth left is a leaf,
- * and takes the node's first steps alone (bare_horizon). A search stays in its instance
- * from the root down (child_search); in a bare one the tests of those features, and the
- * algorithm, are constants and vanish. All instances are the same code, so they visit the
- * same nodes in the same order: a bare one only skips tests whose outcome is known before
- * the search starts.
+ * Instances (s->instance, decided when the search starts). A bare search: no table, no
+ * pruning, no extensions, a game without repetitions and no driver's hook in the move
+ * loop; a lean one: the same with a table (the solvers' search: Connect Four's, any exact
+ * search of a game without repetitions under the serial driver or lazy SMP). The node's
+ * body (node_body) is compiled for any search (search_node), and for a bare and a lean
+ * one twice each: alpha-beta and PVS (bare_alphabeta, bare_pvs, lean_alphabeta,
+ * lean_pvs); a bare or lean node with no depth left is a leaf, and takes the node's first
+ * steps alone (bare_horizon: a leaf never reaches the table). A search stays in its
+ * instance from the root down (child_search); in a bare or lean one the tests of the
+ * features that are off, and the algorithm, are constants and vanish. All instances are
+ * the same code, so they visit the same nodes in the same order: a bare or lean one only
+ * skips tests whose outcome is known before the search starts.
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
@@ -164,8 +167,11 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->poll = 1;
 	s->aborted = false;
 	s->solve = solve;
-	s->bare = !s->tt && !s->pruning && !s->check_extension && !s->quiescence &&
-	          !s->game->reversible && !s->younger;
+	s->instance = s->pruning || s->check_extension || s->quiescence || s->game->reversible ||
+	                              s->younger
+	                      ? CUTOFF_INSTANCE_ANY
+	              : s->tt ? CUTOFF_INSTANCE_LEAN
+	                      : CUTOFF_INSTANCE_BARE;
 	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
@@ -302,12 +308,12 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 /*
  * True when the node at `ply` is scored without its moves: a terminal position, a
  * repetition, or the horizon — where quiescence (when on) searches the noisy moves
- * within (alpha, beta), and the static evaluation scores it otherwise. `bare`: the search
- * is bare (above), with neither repetitions nor quiescence.
+ * within (alpha, beta), and the static evaluation scores it otherwise. `plain`: the search
+ * is bare or lean (above), with neither repetitions nor quiescence.
  */
 static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, int ply, int depth,
                                                           int32_t alpha, int32_t beta,
-                                                          int32_t *value, const bool bare)
+                                                          int32_t *value, const bool plain)
 {
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
@@ -316,7 +322,7 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 		*value = terminal_value(*value, ply);
 		return true;
 	}
-	if (!bare && g->reversible && repetition(s, ply)) {
+	if (!plain && g->reversible && repetition(s, ply)) {
 		s->count.leaves++;
 		s->count.repetitions++;
 		s->horizon++; /* a draw by the path, not by the position */
@@ -325,7 +331,7 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 	}
 	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
 		s->horizon++;
-		if (!bare && s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
+		if (!plain && s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
 			*value = quiesce(s, ply, alpha, beta);
 		} else {
 			s->count.leaves++;
@@ -341,7 +347,7 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *s, int ply,
                                                              int depth, cutoff_node_type_t type,
                                                              int32_t alpha, int32_t beta,
-                                                             int32_t *value, const bool bare)
+                                                             int32_t *value, const bool plain)
 {
 	if (enter_node(s, ply)) {
 		*value = HALTED;
@@ -349,7 +355,7 @@ static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *
 	}
 	if (CUTOFF_PROFILING)
 		s->typed[type]++;
-	return is_leaf(s, ply, depth, alpha, beta, value, bare);
+	return is_leaf(s, ply, depth, alpha, beta, value, plain);
 }
 
 /* Orders moves[0..n) stably by descending key, carrying the hints along. */
@@ -704,13 +710,14 @@ static inline void tt_record(cutoff_searcher_t *s, int ply, int depth, int32_t a
 /* Plays `move` from the state at ply (here) into ply + 1 (child: the two are
  * state_at(s, ply) and state_at(s, ply + 1), which a move loop works out once) and returns
  * the depth left for the child: one ply less, or as much when the move gives check and
- * checks are extended (never in a bare search, which has no null moves either). */
+ * checks are extended (never in a plain search, bare or lean, which has no null moves
+ * either). */
 static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void *child, int depth,
-                          cutoff_move_t move, const bool bare)
+                          cutoff_move_t move, const bool plain)
 {
 	const cutoff_game_t *g = s->game;
 	g->play(g->ctx, here, move, child);
-	if (bare)
+	if (plain)
 		return depth - 1;
 	s->null_move[ply + 1] = false;
 	if (s->check_extension && g->in_check(g->ctx, child))
@@ -751,19 +758,26 @@ static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_n
                               int32_t alpha, int32_t beta);
 static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                         int32_t alpha, int32_t beta);
+static int32_t lean_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta);
+static int32_t lean_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta);
 
-/* A child's search, in the instance of the node's own: a bare search's instances take the
- * algorithm as a constant too (one argument less a node, and none on the stack), and its
- * nodes at the horizon have one of their own (bare_horizon). */
+/* A child's search, in the instance of the node's own: a bare or lean search's instances
+ * take the algorithm as a constant too (one argument less a node, and none on the stack),
+ * and their nodes at the horizon have one of their own (bare_horizon). */
 static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                                    cutoff_node_type_t type, int32_t alpha, int32_t beta,
-                                   const bool bare)
+                                   const cutoff_instance_t inst)
 {
 	algo = algo == CUTOFF_ALGO_PVS ? CUTOFF_ALGO_PVS : CUTOFF_ALGO_ALPHABETA;
-	if (!bare)
+	if (inst == CUTOFF_INSTANCE_ANY)
 		return search_node(s, algo, ply, depth, type, alpha, beta);
 	if (depth <= 0)
 		return bare_horizon(s, ply, type);
+	if (inst == CUTOFF_INSTANCE_LEAN)
+		return algo == CUTOFF_ALGO_PVS ? lean_pvs(s, ply, depth, type, alpha, beta)
+		                               : lean_alphabeta(s, ply, depth, type, alpha, beta);
 	return algo == CUTOFF_ALGO_PVS ? bare_pvs(s, ply, depth, type, alpha, beta)
 	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
@@ -776,10 +790,11 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
 static inline __attribute__((always_inline)) int32_t
 search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here, void *child_state,
             int depth, cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
-            int32_t a, int32_t beta, const bool bare)
+            int32_t a, int32_t beta, const cutoff_instance_t inst)
 {
+	const bool plain = inst != CUTOFF_INSTANCE_ANY;
 	int32_t v;
-	int child_depth = descend(s, ply, here, child_state, depth, move, bare);
+	int child_depth = descend(s, ply, here, child_state, depth, move, plain);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
@@ -787,25 +802,25 @@ search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here,
 	 * Not in PV nodes (an open window): reducing there missed quiet sacrifices such as
 	 * WAC.001's Qg6, and WAC as a whole solved fewer positions (docs/measurements.md,
 	 * "(j) Figures behind the code's choices", LMR). */
-	if (!bare && (s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
+	if (!plain && (s->pruning & CUTOFF_PRUNE_LMR) && index >= 3 && depth >= 3 && hint <= 0 &&
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;
 		s->count.reductions++;
-		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a, bare);
+		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a, inst);
 		if (cutoff_search_halted(s) || v <= a)
 			return v;
 		s->count.reduction_researches++;
 	}
 	if (algo != CUTOFF_ALGO_PVS)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, inst);
 	if (index == 0)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, bare);
-	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a, bare);
+		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, inst);
+	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a, inst);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a, bare);
+		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a, inst);
 	}
 	return v;
 }
@@ -816,10 +831,17 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 {
 	const void *here = state_at(s, ply);
 	void *child = state_at(s, ply + 1);
-	return s->bare ? search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
-	                             beta, true)
-	               : search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
-	                             beta, false);
+	switch (s->instance) {
+	case CUTOFF_INSTANCE_BARE:
+		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+		                   beta, CUTOFF_INSTANCE_BARE);
+	case CUTOFF_INSTANCE_LEAN:
+		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+		                   beta, CUTOFF_INSTANCE_LEAN);
+	default:
+		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+		                   beta, CUTOFF_INSTANCE_ANY);
+	}
 }
 
 /*
@@ -865,29 +887,33 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  *
  * Long: the node's steps in the order of the contract's proof (docs/contract.md), the
  * hand-off to a driver in place; its pieces share a dozen locals, and it is inlined into
- * three instances (search_node, bare_alphabeta, bare_pvs) where a call costs per node.
+ * five instances (search_node, bare_alphabeta, bare_pvs, lean_alphabeta, lean_pvs) where a
+ * call costs per node.
  */
 static inline __attribute__((always_inline)) int32_t
 node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_node_type_t type,
-          int32_t alpha, int32_t beta, const bool bare)
+          int32_t alpha, int32_t beta, const cutoff_instance_t inst)
 {
+	const bool plain = inst != CUTOFF_INSTANCE_ANY;
 	const cutoff_game_t *g = s->game;
 	int32_t v;
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
-	if (node_start(s, ply, depth, type, alpha, beta, &v, bare))
+	if (node_start(s, ply, depth, type, alpha, beta, &v, plain))
 		return v;
 	if (g->bounds && ply > 0 && out_of_bounds(s, ply, alpha, beta, &v))
 		return v;
-	const bool use_tt = !bare && s->tt && depth >= s->tt_min_depth;
+	/* A lean search has a table; a bare one has none. */
+	const bool use_tt = inst != CUTOFF_INSTANCE_BARE &&
+	                    (inst == CUTOFF_INSTANCE_LEAN || s->tt) && depth >= s->tt_min_depth;
 	if (use_tt) {
-		key = g->reversible ? s->keys[s->played_length + ply]
-		                    : g->key(g->ctx, state_at(s, ply));
+		key = !plain && g->reversible ? s->keys[s->played_length + ply]
+		                              : g->key(g->ctx, state_at(s, ply));
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
-	if (!bare) {
+	if (!plain) {
 		s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
 		                   g->in_check(g->ctx, state_at(s, ply));
 		if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
@@ -903,7 +929,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
-		if (!bare && i == s->younger_from && s->younger && depth >= s->younger_depth) {
+		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
 			const cutoff_node_t node = {
 				.algo = algo,
@@ -933,7 +959,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 			}
 		}
 		v = search_move(s, algo, ply, here, child, depth, type, m[i], i, h ? h[i] : 0, a,
-		                beta, bare);
+		                beta, inst);
 		if (v > best) {
 			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
 				return HALTED;
@@ -959,13 +985,13 @@ cut:
 static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
                            cutoff_node_type_t type, int32_t alpha, int32_t beta)
 {
-	return node_body(s, algo, ply, depth, type, alpha, beta, false);
+	return node_body(s, algo, ply, depth, type, alpha, beta, CUTOFF_INSTANCE_ANY);
 }
 
-/* A bare search's node at the horizon (no depth left), a leaf: node_body's first steps,
- * which end it, in a function of their own, whose frame is a fraction of the whole node's;
- * most of a search's nodes are these. The window matters only to quiescence, which a bare
- * search has not. */
+/* A bare or lean search's node at the horizon (no depth left), a leaf: node_body's first
+ * steps, which end it before the table, in a function of their own, whose frame is a
+ * fraction of the whole node's; most of a depth-limited search's nodes are these. The
+ * window matters only to quiescence, which a bare or lean search has not. */
 static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type)
 {
 	int32_t v;
@@ -976,27 +1002,42 @@ static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t ty
 static int32_t bare_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                               int32_t alpha, int32_t beta)
 {
-	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta, true);
+	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta,
+	                 CUTOFF_INSTANCE_BARE);
 }
 
 static int32_t bare_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                         int32_t alpha, int32_t beta)
 {
-	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, true);
+	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, CUTOFF_INSTANCE_BARE);
+}
+
+static int32_t lean_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta,
+	                 CUTOFF_INSTANCE_LEAN);
+}
+
+static int32_t lean_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, CUTOFF_INSTANCE_LEAN);
 }
 
 /* Fail-soft alpha-beta. */
 static int32_t alphabeta(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
 	return child_search(s, CUTOFF_ALGO_ALPHABETA, ply, depth, CUTOFF_NODE_PV, alpha, beta,
-	                    s->bare);
+	                    s->instance);
 }
 
 /* Principal variation search: the first move with the full window, the others with a
  * null window at the best value so far, searched again when they land inside. */
 static int32_t pvs(cutoff_searcher_t *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
-	return child_search(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta, s->bare);
+	return child_search(s, CUTOFF_ALGO_PVS, ply, depth, CUTOFF_NODE_PV, alpha, beta,
+	                    s->instance);
 }
 
 /*

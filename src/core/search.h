@@ -48,6 +48,15 @@ static inline cutoff_node_type_t cutoff_child_type(cutoff_node_type_t t, int ind
 	return t == CUTOFF_NODE_CUT ? CUTOFF_NODE_ALL : CUTOFF_NODE_CUT;
 }
 
+/* The compiled instance of the node a search runs in (search.c): any search; a bare one
+ * (no table, pruning, extensions, repetitions or driver's hook); a lean one (the same with
+ * a table). */
+typedef enum cutoff_instance {
+	CUTOFF_INSTANCE_ANY = 0,
+	CUTOFF_INSTANCE_BARE = 1,
+	CUTOFF_INSTANCE_LEAN = 2
+} cutoff_instance_t;
+
 /*
  * A thread's clock of transitions (the profiler): nanoseconds of CLOCK_MONOTONIC, read
  * only where a thread starts or stops waiting. Written only by its own thread, read by the
@@ -199,8 +208,8 @@ typedef struct cutoff_searcher {
 	bool aborted;                /* a limit, the stop flag or the driver ended this search */
 	bool solve;                  /* cutoff_limits_t.solve: values that never met the horizon
 	                           go into the table as exact to the end of the game */
-	bool bare;                   /* no table, no pruning, no extensions, a game without
-	                           repetitions, no hook: the node's bare instance (search.c) */
+	cutoff_instance_t instance;  /* which of the node's instances the search runs in
+	                           (search.c) */
 	cutoff_fault_t fault;        /* the game's first broken promise in this search */
 
 	/* repetitions: keys[0 .. played_length) are the positions played before the root,
