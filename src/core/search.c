@@ -306,17 +306,19 @@ static inline bool repetition(cutoff_searcher_t *s, int ply)
 static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta);
 
 /*
- * True when the node at `ply` is scored without its moves: a terminal position, a
- * repetition, or the horizon — where quiescence (when on) searches the noisy moves
- * within (alpha, beta), and the static evaluation scores it otherwise. `plain`: the search
- * is bare or lean (above), with neither repetitions nor quiescence.
+ * True when the node at `ply` (its state: st) is scored without its moves: a terminal
+ * position, a repetition, or the horizon — where quiescence (when on) searches the noisy
+ * moves within (alpha, beta), and the static evaluation scores it otherwise. `plain`: the
+ * search is bare or lean (above), with neither repetitions nor quiescence. The node's
+ * state comes as an argument, as it does to every step of a node: worked out once, since
+ * after each call into the game the searcher's fields that locate it are loaded again.
  */
-static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, int ply, int depth,
-                                                          int32_t alpha, int32_t beta,
-                                                          int32_t *value, const bool plain)
+static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, int ply,
+                                                          const void *st, int depth, int32_t alpha,
+                                                          int32_t beta, int32_t *value,
+                                                          const bool plain)
 {
 	const cutoff_game_t *g = s->game;
-	const void *st = state_at(s, ply);
 	if (g->terminal(g->ctx, st, value)) {
 		s->count.leaves++;
 		*value = terminal_value(*value, ply);
@@ -344,10 +346,9 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 
 /* A node's first steps, the same in every instance: counted (and typed, for the profiler);
  * true with *value when the node ends there, halted (HALTED) or a leaf (is_leaf). */
-static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *s, int ply,
-                                                             int depth, cutoff_node_type_t type,
-                                                             int32_t alpha, int32_t beta,
-                                                             int32_t *value, const bool plain)
+static inline __attribute__((always_inline)) bool
+node_start(cutoff_searcher_t *s, int ply, const void *st, int depth, cutoff_node_type_t type,
+           int32_t alpha, int32_t beta, int32_t *value, const bool plain)
 {
 	if (enter_node(s, ply)) {
 		*value = HALTED;
@@ -355,7 +356,7 @@ static inline __attribute__((always_inline)) bool node_start(cutoff_searcher_t *
 	}
 	if (CUTOFF_PROFILING)
 		s->typed[type]++;
-	return is_leaf(s, ply, depth, alpha, beta, value, plain);
+	return is_leaf(s, ply, st, depth, alpha, beta, value, plain);
 }
 
 /* Orders moves[0..n) stably by descending key, carrying the hints along. */
@@ -494,10 +495,10 @@ static inline void order_by_hints(cutoff_move_t *m, bool sort, int32_t *h, int n
  * move first, then by the game's hint, the killers, the history score; a stable insertion
  * sort, so that equal keys keep the game's order.
  */
-static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int n)
+static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t *m, cutoff_move_t tt_move,
+                        int n)
 {
 	const unsigned ord = s->ordering;
-	cutoff_move_t *m = moves_at(s, ply);
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
 	if (!(ord & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))) {
 		order_by_hints(m, ord & CUTOFF_ORDER_HINTS, h, n,
@@ -537,10 +538,11 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, in
  * contract (game_broken: the search is then halted). Inline: at the search's cheapest
  * nodes the call cost more than the generation's own checks.
  */
-static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move, int32_t *h)
+static inline int generate(cutoff_searcher_t *s, int ply, const void *st, cutoff_move_t *m,
+                           cutoff_move_t tt_move, int32_t *h)
 {
 	const cutoff_game_t *g = s->game;
-	int n = g->gen_moves(g->ctx, state_at(s, ply), moves_at(s, ply), h);
+	int n = g->gen_moves(g->ctx, st, m, h);
 	/* One compare for both broken promises: a count above max_moves (the lists hold no
 	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
 	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
@@ -548,7 +550,7 @@ static inline int generate(cutoff_searcher_t *s, int ply, cutoff_move_t tt_move,
 		return 0;
 	}
 	if (s->ordering != CUTOFF_ORDER_NONE && n >= 2)
-		order_moves(s, ply, tt_move, n);
+		order_moves(s, ply, m, tt_move, n);
 	return n;
 }
 
@@ -628,12 +630,12 @@ static inline bool tt_settles(const cutoff_tt_hit_t *hit, int32_t alpha, int32_t
  * with lower. Both bounds hold at every depth, so the answer is no contact with the
  * horizon. Before the table's probe: the range costs a few instructions, the probe a
  * cache miss. */
-static inline bool out_of_bounds(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t beta,
+static inline bool out_of_bounds(cutoff_searcher_t *s, const void *st, int32_t alpha, int32_t beta,
                                  int32_t *value)
 {
 	const cutoff_game_t *g = s->game;
 	int32_t lower, upper;
-	g->bounds(g->ctx, state_at(s, ply), &lower, &upper);
+	g->bounds(g->ctx, st, &lower, &upper);
 	if (upper <= alpha)
 		*value = upper;
 	else if (lower >= beta)
@@ -731,9 +733,10 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	int32_t v;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
+	if (is_leaf(s, ply, state_at(s, ply), depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
 		return v;
-	int n = generate(s, ply, CUTOFF_MOVE_NONE, wants_hints(s) ? hints_at(s, ply) : NULL);
+	int n = generate(s, ply, state_at(s, ply), moves_at(s, ply), CUTOFF_MOVE_NONE,
+	                 wants_hints(s) ? hints_at(s, ply) : NULL);
 	if (n == 0)
 		return 0; /* the game broke its contract: halted */
 	const cutoff_move_t *m = moves_at(s, ply);
@@ -900,32 +903,32 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	uint64_t key = 0;
 	cutoff_move_t tt_move = CUTOFF_MOVE_NONE;
 	const uint64_t horizon = s->horizon;
-	if (node_start(s, ply, depth, type, alpha, beta, &v, plain))
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
+	if (node_start(s, ply, here, depth, type, alpha, beta, &v, plain))
 		return v;
-	if (g->bounds && ply > 0 && out_of_bounds(s, ply, alpha, beta, &v))
+	if (g->bounds && ply > 0 && out_of_bounds(s, here, alpha, beta, &v))
 		return v;
 	/* A lean search has a table; a bare one has none. */
 	const bool use_tt = inst != CUTOFF_INSTANCE_BARE &&
 	                    (inst == CUTOFF_INSTANCE_LEAN || s->tt) && depth >= s->tt_min_depth;
 	if (use_tt) {
 		key = !plain && g->reversible ? s->keys[s->played_length + ply]
-		                              : g->key(g->ctx, state_at(s, ply));
+		                              : g->key(g->ctx, here);
 		if (tt_lookup(s, ply, depth, alpha, beta, key, &v, &tt_move))
 			return v;
 	}
 	if (!plain) {
 		s->in_check[ply] = g->in_check && (s->pruning || s->check_extension) &&
-		                   g->in_check(g->ctx, state_at(s, ply));
+		                   g->in_check(g->ctx, here);
 		if (null_move_cuts(s, algo, ply, depth, type, alpha, beta, &v))
 			return v;
 	}
 	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
-	int n = generate(s, ply, tt_move, h);
+	cutoff_move_t *m = moves_at(s, ply);
+	int n = generate(s, ply, here, m, tt_move, h);
 	if (n == 0)
 		return HALTED; /* the game broke its contract */
-	const cutoff_move_t *m = moves_at(s, ply);
-	const void *here = state_at(s, ply);
-	void *child = state_at(s, ply + 1);
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
 	for (int i = 0; i < n; i++) {
@@ -944,7 +947,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 				.hints = h,
 				.n = n,
 				.from = i,
-				.key = use_tt ? key : g->key(g->ctx, state_at(s, ply)),
+				.key = use_tt ? key : g->key(g->ctx, here),
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))
@@ -995,7 +998,8 @@ static int32_t search_node(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 static int32_t bare_horizon(cutoff_searcher_t *s, int ply, cutoff_node_type_t type)
 {
 	int32_t v;
-	node_start(s, ply, 0, type, -CUTOFF_INF, CUTOFF_INF, &v, true); /* at depth 0: true */
+	/* at depth 0: true */
+	node_start(s, ply, state_at(s, ply), 0, type, -CUTOFF_INF, CUTOFF_INF, &v, true);
 	return v;
 }
 
