@@ -402,18 +402,41 @@ static inline int write_unless_same(tt_bucket_t *b, int i, uint64_t key, uint64_
 }
 
 /* Returns the index of the entry written, STORE_SAME when the entry already held it, or
- * STORE_KEPT when nothing was written because an entry of the position says more. */
-static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, int ply,
-                        cutoff_bound_t bound, int32_t value, cutoff_move_t move)
+ * STORE_KEPT when nothing was written because an entry of the position says more. One
+ * pass over the bucket: the entries of other positions are weighed as victims (step 2) on
+ * the way, in case none of the position's decides (step 1); the only entry of the position
+ * the pass goes past is the one kept beside the new bound, so no entry of the position is
+ * ever the victim. Inlined into both callers (with and without the bucket's lock). */
+static inline __attribute__((always_inline)) int store_bucket(tt_bucket_t *b, unsigned gen,
+                                                              uint64_t key, int depth, int ply,
+                                                              cutoff_bound_t bound, int32_t value,
+                                                              cutoff_move_t move)
 {
 	int32_t stored = cutoff_tt_value_to_node(value, ply);
-	int keep = -1; /* an entry of this key that must stay beside the new one */
+	int victim = -1, worst = 0;
+	bool empty = false; /* the victim is an empty entry: the first one */
 
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
-		uint64_t d = entry_read(&b->e[i], key);
-		if (!d)
-			continue;
+		uint64_t check = cutoff_u64_load_table(&b->e[i].check);
+		uint64_t d = cutoff_u64_load_table(&b->e[i].data);
 		int ebound = data_bound(d), edepth = data_depth(d);
+		if ((check ^ d) != key || ebound == CUTOFF_BOUND_NONE) {
+			/* another position's entry, or an empty one (step 2) */
+			if (empty)
+				continue;
+			if (ebound == CUTOFF_BOUND_NONE) {
+				victim = i;
+				empty = true;
+				continue;
+			}
+			int age = (int)((gen - data_gen(d)) & TT_GEN_MASK);
+			int score = edepth - 4 * age;
+			if (victim < 0 || score < worst) {
+				victim = i;
+				worst = score;
+			}
+			continue;
+		}
 		bool old = data_gen(d) != gen;
 		if (move == CUTOFF_MOVE_NONE && edepth <= depth)
 			move = data_move(d); /* a bound without a move keeps the one we knew */
@@ -426,33 +449,13 @@ static int store_bucket(tt_bucket_t *b, unsigned gen, uint64_t key, int depth, i
 					b, i, key, d,
 					data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
 			}
-			keep = i;
-			continue;
+			continue; /* kept beside the new bound: never the victim */
 		}
 		if (old || depth >= edepth ||
 		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT))
 			return write_unless_same(b, i, key, d,
 			                         data_pack(move, stored, depth, bound, gen));
 		return STORE_KEPT; /* a deeper bound of the same type, or a deeper exact value */
-	}
-
-	int victim = -1, worst = 0;
-	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
-		if (i == keep)
-			continue;
-		uint64_t check = cutoff_u64_load_table(&b->e[i].check);
-		uint64_t d = cutoff_u64_load_table(&b->e[i].data);
-		(void)check;
-		if (data_bound(d) == CUTOFF_BOUND_NONE) {
-			victim = i;
-			break;
-		}
-		int age = (int)((gen - data_gen(d)) & TT_GEN_MASK);
-		int score = data_depth(d) - 4 * age;
-		if (victim < 0 || score < worst) {
-			victim = i;
-			worst = score;
-		}
 	}
 	entry_write(&b->e[victim], key, data_pack(move, stored, depth, bound, gen));
 	return victim;
