@@ -58,15 +58,22 @@ static const int c4_order[C4_W] = { 3, 2, 4, 1, 5, 0, 6 };
 
 static inline uint64_t column_cells(int c) { return UINT64_C(0x3f) << (C4_H1 * c); }
 
+/* column_cells(c4_order[i]): the columns' cells in the search's order. */
+#define C4_COLUMN(c) (UINT64_C(0x3f) << (C4_H1 * (c)))
+static const uint64_t c4_order_cells[C4_W] = { C4_COLUMN(3), C4_COLUMN(2), C4_COLUMN(4),
+	                                       C4_COLUMN(1), C4_COLUMN(5), C4_COLUMN(0),
+	                                       C4_COLUMN(6) };
+
 static inline uint64_t playable(uint64_t mask) { return (mask + C4_BOTTOM) & C4_BOARD; }
 
-/* Bits set in x, without the popcnt instruction (the build does not assume it). */
+/* Bits set in x, without the popcnt instruction (the build does not assume it): one step
+ * a bit, as the sets counted (a move's winning cells) hold a few. */
 static inline int bit_count(uint64_t x)
 {
-	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+	int n = 0;
+	for (; x; n++)
+		x &= x - 1;
+	return n;
 }
 
 /* True when `p` holds four in a row. */
@@ -76,26 +83,46 @@ static inline bool four(uint64_t p)
 	return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
 }
 
-/* The cells x where `p` would make four by adding x: three stones of p on one line with
- * x, x at either end of the four or inside it. Along a direction d, the line holding x
- * is one of x-3d..x, x-2d..x+d, x-d..x+2d, x..x+3d. Not restricted to empty cells. */
-static inline uint64_t threats_along(uint64_t p, int d)
-{
-	uint64_t below = (p << d) & (p << 2 * d); /* stones at x-d and x-2d */
-	uint64_t above = (p >> d) & (p >> 2 * d); /* stones at x+d and x+2d */
-	return (below & ((p << 3 * d) | (p >> d))) | (above & ((p >> 3 * d) | (p << d)));
-}
+/*
+ * threats_along(p, d): the cells x where `p` would make four by adding x: three stones of
+ * p on one line with x, x at either end of the four or inside it. Along a direction d,
+ * the line holding x is one of x-3d..x, x-2d..x+d, x-d..x+2d, x..x+3d. Not restricted to
+ * empty cells.
+ * cells_in(p, empty): the cells of `empty` where p's player would win at once if a stone
+ * got there (playable now or not).
+ * Defined for one board (uint64_t) and for two at once (c4_pair_t, below): the same
+ * shifts and masks, on every lane.
+ */
+#define C4_DEFINE_WIN_CELLS(T, threats_along, cells_in)                                            \
+	static inline T threats_along(T p, int d)                                                  \
+	{                                                                                          \
+		T below = (p << d) & (p << 2 * d); /* stones at x-d and x-2d */                    \
+		T above = (p >> d) & (p >> 2 * d); /* stones at x+d and x+2d */                    \
+		return (below & ((p << 3 * d) | (p >> d))) | (above & ((p >> 3 * d) | (p << d)));  \
+	}                                                                                          \
+	static inline T cells_in(T p, T empty)                                                     \
+	{                                                                                          \
+		T r = (p << 1) & (p << 2) & (p << 3); /* vertical: three stones below */           \
+		r |= threats_along(p, C4_H1);         /* horizontal */                             \
+		r |= threats_along(p, C4_H1 - 1);     /* diagonal down to the right */             \
+		r |= threats_along(p, C4_H1 + 1);     /* diagonal up to the right */               \
+		return r & empty;                                                                  \
+	}
+
+C4_DEFINE_WIN_CELLS(uint64_t, threats_along, win_cells_in)
 
 /* The empty cells where `p`'s player would win at once if a stone got there (playable
  * now or not). */
 static inline uint64_t win_cells(uint64_t p, uint64_t mask)
 {
-	uint64_t r = (p << 1) & (p << 2) & (p << 3); /* vertical: three stones below */
-	r |= threats_along(p, C4_H1);                /* horizontal */
-	r |= threats_along(p, C4_H1 - 1);            /* diagonal down to the right */
-	r |= threats_along(p, C4_H1 + 1);            /* diagonal up to the right */
-	return r & (C4_BOARD ^ mask);
+	return win_cells_in(p, C4_BOARD ^ mask);
 }
+
+/* Two boards at once, in one vector register (SSE2 on x86-64, NEON on arm64, plain
+ * words elsewhere: the compiler's generic vectors): the hints of two moves for the price
+ * of about one. */
+typedef uint64_t c4_pair_t __attribute__((vector_size(16)));
+C4_DEFINE_WIN_CELLS(c4_pair_t, threats_along_pair, win_cells_pair)
 
 /*
  * Sets known, value and stones of *s, whose current, mask and threats are set, given
@@ -182,15 +209,23 @@ static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves
 		}
 		return n;
 	}
-	const uint64_t me = s->current, mask = s->mask;
+	/* A move's hint: the cells where the mover would then win with one more stone. */
+	uint64_t cells[C4_W + 1];
 	for (int i = 0; i < C4_W; i++) {
-		int c = c4_order[i];
-		uint64_t cell = safe & column_cells(c);
+		uint64_t cell = safe & c4_order_cells[i];
 		if (!cell)
 			continue;
-		moves[n] = (cutoff_move_t)c;
-		hints[n] = bit_count(win_cells(me | cell, mask | cell));
-		n++;
+		moves[n] = (cutoff_move_t)c4_order[i];
+		cells[n++] = cell;
+	}
+	cells[n] = 0; /* an odd count's partner, counted and dropped */
+	const uint64_t me = s->current, empty = C4_BOARD ^ s->mask;
+	for (int i = 0; i < n; i += 2) {
+		c4_pair_t cell = { cells[i], cells[i + 1] };
+		c4_pair_t wins = win_cells_pair(me | cell, empty & ~cell);
+		hints[i] = bit_count(wins[0]);
+		if (i + 1 < n)
+			hints[i + 1] = bit_count(wins[1]);
 	}
 	return n;
 }
