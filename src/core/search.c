@@ -491,20 +491,14 @@ static inline void order_by_hints(cutoff_move_t *m, bool sort, int32_t *h, int n
 }
 
 /*
- * Orders the n >= 2 moves at `ply` (config.ordering, not CUTOFF_ORDER_NONE): the table's
- * move first, then by the game's hint, the killers, the history score; a stable insertion
- * sort, so that equal keys keep the game's order.
+ * Orders the n >= 2 moves at `ply` (config.ordering with killers or history): the table's
+ * move first, then by the game's hint (h), the killers, the history score; a stable
+ * insertion sort, so that equal keys keep the game's order.
  */
-static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t *m, cutoff_move_t tt_move,
-                        int n)
+static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t *m, int32_t *h,
+                        cutoff_move_t tt_move, int n)
 {
 	const unsigned ord = s->ordering;
-	int32_t *h = wants_hints(s) ? hints_at(s, ply) : NULL;
-	if (!(ord & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))) {
-		order_by_hints(m, ord & CUTOFF_ORDER_HINTS, h, n,
-		               (ord & CUTOFF_ORDER_TT) ? tt_move : CUTOFF_MOVE_NONE);
-		return;
-	}
 	int64_t *key = s->scores;
 	const cutoff_move_t *killer = s->killers[ply];
 	const uint32_t *history = s->history[ply & 1];
@@ -533,8 +527,9 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t *m, cutoff_
 
 /*
  * Generates the moves at `ply` with their hints into h (NULL when neither ordering nor
- * reductions use them: wants_hints) and orders them (order_moves); with
- * CUTOFF_ORDER_NONE they stay in the game's order. Returns 0 when the game broke its
+ * reductions use them: wants_hints) and orders them (order_moves, or order_by_hints when
+ * neither killers nor history take part); with CUTOFF_ORDER_NONE they stay in the game's
+ * order. Returns 0 when the game broke its
  * contract (game_broken: the search is then halted). Inline: at the search's cheapest
  * nodes the call cost more than the generation's own checks.
  */
@@ -549,8 +544,14 @@ static inline int generate(cutoff_searcher_t *s, int ply, const void *st, cutoff
 		game_broken(s, ply, "gen_moves", n);
 		return 0;
 	}
-	if (s->ordering != CUTOFF_ORDER_NONE && n >= 2)
-		order_moves(s, ply, m, tt_move, n);
+	const unsigned ord = s->ordering;
+	if (ord == CUTOFF_ORDER_NONE || n < 2)
+		return n;
+	if (ord & (CUTOFF_ORDER_KILLERS | CUTOFF_ORDER_HISTORY))
+		order_moves(s, ply, m, h, tt_move, n);
+	else /* the solvers' ordering, in place */
+		order_by_hints(m, ord & CUTOFF_ORDER_HINTS, h, n,
+		               (ord & CUTOFF_ORDER_TT) ? tt_move : CUTOFF_MOVE_NONE);
 	return n;
 }
 
