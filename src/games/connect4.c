@@ -272,9 +272,9 @@ static bool c4_terminal(const void *ctx, const void *state, int32_t *value)
 static void c4_bounds(const void *ctx, const void *state, int32_t *lower, int32_t *upper)
 {
 	(void)ctx;
-	const int n = as_state(state)->stones;
-	*lower = -(40 - n) / 2;
-	*upper = (41 - n) / 2;
+	const unsigned n = as_state(state)->stones; /* at most 39: 40 stones or more is terminal */
+	*lower = -(int32_t)((40 - n) / 2);
+	*upper = (int32_t)((41 - n) / 2);
 }
 
 static uint64_t c4_key(const void *ctx, const void *state)
