@@ -66,16 +66,6 @@ static const uint64_t c4_order_cells[C4_W] = { C4_COLUMN(3), C4_COLUMN(2), C4_CO
 
 static inline uint64_t playable(uint64_t mask) { return (mask + C4_BOTTOM) & C4_BOARD; }
 
-/* Bits set in x, without the popcnt instruction (the build does not assume it): one step
- * a bit, as the sets counted (a move's winning cells) hold a few. */
-static inline int bit_count(uint64_t x)
-{
-	int n = 0;
-	for (; x; n++)
-		x &= x - 1;
-	return n;
-}
-
 /* True when `p` holds four in a row. */
 static inline bool four(uint64_t p)
 {
@@ -123,6 +113,20 @@ static inline uint64_t win_cells(uint64_t p, uint64_t mask)
  * of about one. */
 typedef uint64_t c4_pair_t __attribute__((vector_size(16)));
 C4_DEFINE_WIN_CELLS(c4_pair_t, threats_along_pair, win_cells_pair)
+
+/* The bits set in each lane, without the popcnt instruction (the build does not assume
+ * it) and without a branch: sums of pairs, nibbles, bytes, then of the bytes by shifts
+ * (a 64-bit multiply has no two-lane form in SSE2). */
+static inline c4_pair_t bit_count_pair(c4_pair_t x)
+{
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	x += x >> 8;
+	x += x >> 16;
+	x += x >> 32;
+	return x & 0x7f;
+}
 
 /*
  * Sets known, value and stones of *s, whose current, mask and threats are set, given
@@ -209,23 +213,24 @@ static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves
 		}
 		return n;
 	}
-	/* A move's hint: the cells where the mover would then win with one more stone. */
+	/* A move's hint: the cells where the mover would then win with one more stone. No
+	 * branch on what the position holds (which the processor cannot predict): every
+	 * column is written, the next slot taken when it is safe; a pair's second count
+	 * goes, when there is no second move, where the first then overwrites it. */
 	uint64_t cells[C4_W + 1];
 	for (int i = 0; i < C4_W; i++) {
 		uint64_t cell = safe & c4_order_cells[i];
-		if (!cell)
-			continue;
 		moves[n] = (cutoff_move_t)c4_order[i];
-		cells[n++] = cell;
+		cells[n] = cell;
+		n += cell != 0;
 	}
-	cells[n] = 0; /* an odd count's partner, counted and dropped */
+	cells[n] = 0;
 	const uint64_t me = s->current, empty = C4_BOARD ^ s->mask;
 	for (int i = 0; i < n; i += 2) {
 		c4_pair_t cell = { cells[i], cells[i + 1] };
-		c4_pair_t wins = win_cells_pair(me | cell, empty & ~cell);
-		hints[i] = bit_count(wins[0]);
-		if (i + 1 < n)
-			hints[i + 1] = bit_count(wins[1]);
+		c4_pair_t count = bit_count_pair(win_cells_pair(me | cell, empty & ~cell));
+		hints[i + 1 < n ? i + 1 : i] = (int32_t)count[1];
+		hints[i] = (int32_t)count[0];
 	}
 	return n;
 }
