@@ -401,40 +401,56 @@ static inline int write_unless_same(tt_bucket_t *b, int i, uint64_t key, uint64_
 	return i;
 }
 
+/* Step 2's choice so far (store_bucket): the victim (-1: none yet) and its score; an empty
+ * entry, once found, stays the victim. */
+typedef struct victim {
+	int i;
+	int score;
+	bool empty;
+} victim_t;
+
+static inline void weigh(victim_t *v, int i, uint64_t d, unsigned gen)
+{
+	if (v->empty)
+		return;
+	if (data_bound(d) == CUTOFF_BOUND_NONE) {
+		v->i = i;
+		v->empty = true;
+		return;
+	}
+	int age = (int)((gen - data_gen(d)) & TT_GEN_MASK);
+	int score = data_depth(d) - 4 * age;
+	if (v->i < 0 || score < v->score) {
+		v->i = i;
+		v->score = score;
+	}
+}
+
 /* Returns the index of the entry written, STORE_SAME when the entry already held it, or
  * STORE_KEPT when nothing was written because an entry of the position says more. One
  * pass over the bucket: the entries of other positions are weighed as victims (step 2) on
- * the way, in case none of the position's decides (step 1); the only entry of the position
- * the pass goes past is the one kept beside the new bound, so no entry of the position is
- * ever the victim. Inlined into both callers (with and without the bucket's lock). */
+ * the way, in case none of the position's decides (step 1). An entry of the position that
+ * the pass goes past is kept beside the new bound; only the last one is (two such entries
+ * of one position are the work of racing stores), and one kept before it is weighed as a
+ * victim then. Every other entry of the position ends the pass; so the victim is never the
+ * entry kept, and there is one: four entries, at most one kept. Inlined into both callers
+ * (with and without the bucket's lock). */
 static inline __attribute__((always_inline)) int store_bucket(tt_bucket_t *b, unsigned gen,
                                                               uint64_t key, int depth, int ply,
                                                               cutoff_bound_t bound, int32_t value,
                                                               cutoff_move_t move)
 {
 	int32_t stored = cutoff_tt_value_to_node(value, ply);
-	int victim = -1, worst = 0;
-	bool empty = false; /* the victim is an empty entry: the first one */
+	victim_t victim = { -1, 0, false };
+	int keep = -1;
+	uint64_t keep_data = 0;
 
 	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
 		uint64_t check = cutoff_u64_load_table(&b->e[i].check);
 		uint64_t d = cutoff_u64_load_table(&b->e[i].data);
 		int ebound = data_bound(d), edepth = data_depth(d);
 		if ((check ^ d) != key || ebound == CUTOFF_BOUND_NONE) {
-			/* another position's entry, or an empty one (step 2) */
-			if (empty)
-				continue;
-			if (ebound == CUTOFF_BOUND_NONE) {
-				victim = i;
-				empty = true;
-				continue;
-			}
-			int age = (int)((gen - data_gen(d)) & TT_GEN_MASK);
-			int score = edepth - 4 * age;
-			if (victim < 0 || score < worst) {
-				victim = i;
-				worst = score;
-			}
+			weigh(&victim, i, d, gen); /* another position's entry, or an empty one */
 			continue;
 		}
 		bool old = data_gen(d) != gen;
@@ -449,7 +465,11 @@ static inline __attribute__((always_inline)) int store_bucket(tt_bucket_t *b, un
 					b, i, key, d,
 					data_pack(move, stored, depth, CUTOFF_BOUND_EXACT, gen));
 			}
-			continue; /* kept beside the new bound: never the victim */
+			if (keep >= 0)
+				weigh(&victim, keep, keep_data, gen);
+			keep = i;
+			keep_data = d;
+			continue;
 		}
 		if (old || depth >= edepth ||
 		    (bound == CUTOFF_BOUND_EXACT && ebound != CUTOFF_BOUND_EXACT))
@@ -457,8 +477,8 @@ static inline __attribute__((always_inline)) int store_bucket(tt_bucket_t *b, un
 			                         data_pack(move, stored, depth, bound, gen));
 		return STORE_KEPT; /* a deeper bound of the same type, or a deeper exact value */
 	}
-	entry_write(&b->e[victim], key, data_pack(move, stored, depth, bound, gen));
-	return victim;
+	entry_write(&b->e[victim.i], key, data_pack(move, stored, depth, bound, gen));
+	return victim.i;
 }
 
 cutoff_tt_stored_t cutoff_tt_store_by(cutoff_tt_t *tt, uint64_t key, int depth, int ply,
