@@ -23,8 +23,8 @@
  * the cell just filled, so play() computes one set, keeps it in the child as `threats`,
  * and terminal() then reads two bytes. gen_moves() derives the safe moves from `threats`
  * in a few instructions and, for hints, counts the winning cells each move makes (one
- * win_cells per move: the adapter's main cost). The key is (current + mask) times an odd
- * constant.
+ * win_cells per move, two moves at a time in a vector register: the adapter's main
+ * cost). The key is (current + mask) times an odd constant.
  *
  * The game has no context and no mutable data: the description is one static const
  * object shared by every engine and thread; every callback reads only its arguments.
@@ -56,10 +56,12 @@ _Static_assert(C4_BOTTOM == ((UINT64_C(1) << 0) | (UINT64_C(1) << 7) | (UINT64_C
 /* The search tries columns centre first. */
 static const int c4_order[C4_W] = { 3, 2, 4, 1, 5, 0, 6 };
 
-static inline uint64_t column_cells(int c) { return UINT64_C(0x3f) << (C4_H1 * c); }
+/* The cells of column c. */
+#define C4_COLUMN(c) (UINT64_C(0x3f) << (C4_H1 * (c)))
+
+static inline uint64_t column_cells(int c) { return C4_COLUMN(c); }
 
 /* column_cells(c4_order[i]): the columns' cells in the search's order. */
-#define C4_COLUMN(c) (UINT64_C(0x3f) << (C4_H1 * (c)))
 static const uint64_t c4_order_cells[C4_W] = { C4_COLUMN(3), C4_COLUMN(2), C4_COLUMN(4),
 	                                       C4_COLUMN(1), C4_COLUMN(5), C4_COLUMN(0),
 	                                       C4_COLUMN(6) };
