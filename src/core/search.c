@@ -142,6 +142,14 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 	return s->hints + (size_t)ply * (size_t)s->game->max_moves;
 }
 
+/* The instance a search runs in (above): bare or lean when no feature but the table is on. */
+static cutoff_instance_t instance_of(const cutoff_searcher_t *s)
+{
+	if (s->pruning || s->check_extension || s->quiescence || s->game->reversible || s->younger)
+		return CUTOFF_INSTANCE_ANY;
+	return s->tt ? CUTOFF_INSTANCE_LEAN : CUTOFF_INSTANCE_BARE;
+}
+
 void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_t *played,
                            int played_length, bool solve)
 {
@@ -167,11 +175,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->poll = 1;
 	s->aborted = false;
 	s->solve = solve;
-	s->instance = s->pruning || s->check_extension || s->quiescence || s->game->reversible ||
-	                              s->younger
-	                      ? CUTOFF_INSTANCE_ANY
-	              : s->tt ? CUTOFF_INSTANCE_LEAN
-	                      : CUTOFF_INSTANCE_BARE;
+	s->instance = instance_of(s);
 	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
@@ -529,9 +533,9 @@ static void order_moves(cutoff_searcher_t *s, int ply, cutoff_move_t *m, int32_t
  * Generates the moves at `ply` with their hints into h (NULL when neither ordering nor
  * reductions use them: wants_hints) and orders them (order_moves, or order_by_hints when
  * neither killers nor history take part); with CUTOFF_ORDER_NONE they stay in the game's
- * order. Returns 0 when the game broke its
- * contract (game_broken: the search is then halted). Inline: at the search's cheapest
- * nodes the call cost more than the generation's own checks.
+ * order. Returns 0 when the game broke its contract (game_broken: the search is then
+ * halted). Inline: at the search's cheapest nodes the call cost more than the
+ * generation's own checks.
  */
 static inline int generate(cutoff_searcher_t *s, int ply, const void *st, cutoff_move_t *m,
                            cutoff_move_t tt_move, int32_t *h)
@@ -734,16 +738,17 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	int32_t v;
 	if (enter_node(s, ply))
 		return 0;
-	if (is_leaf(s, ply, state_at(s, ply), depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
+	const void *here = state_at(s, ply);
+	if (is_leaf(s, ply, here, depth, -CUTOFF_INF, CUTOFF_INF, &v, false))
 		return v;
-	int n = generate(s, ply, state_at(s, ply), moves_at(s, ply), CUTOFF_MOVE_NONE,
+	cutoff_move_t *m = moves_at(s, ply);
+	int n = generate(s, ply, here, m, CUTOFF_MOVE_NONE,
 	                 wants_hints(s) ? hints_at(s, ply) : NULL);
 	if (n == 0)
 		return 0; /* the game broke its contract: halted */
-	const cutoff_move_t *m = moves_at(s, ply);
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
-		int d = descend(s, ply, state_at(s, ply), state_at(s, ply + 1), depth, m[i], false);
+		int d = descend(s, ply, here, state_at(s, ply + 1), depth, m[i], false);
 		v = -negamax(s, ply + 1, d);
 		if (cutoff_search_halted(s))
 			return 0;
