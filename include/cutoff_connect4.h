@@ -34,8 +34,10 @@
  * others lose at once, worth less than any move kept, so the value of the position is
  * the best of the moves kept. Columns come centre first (4, 3, 5, 2, 6, 1, 7 in 1-based
  * numbers); the hint of a move is the number of cells where its player would then win at
- * once (its threats), so that with CUTOFF_ORDER_HINTS moves that make more threats are
- * tried first, ties centre first. evaluate() is 0: it is reached only by depth-limited
+ * once (its threats), plus 256 when the opponent has then lost at once (it cannot block
+ * every threat, or each of its moves opens one: the child is terminal), so that with
+ * CUTOFF_ORDER_HINTS a move that wins by force at once comes first, then the moves that
+ * make more threats, ties centre first. evaluate() is 0: it is reached only by depth-limited
  * searches (the solver searches to the end of the game).
  *
  * Key. current + mask (see the state) names the position uniquely (the side to move

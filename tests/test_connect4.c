@@ -104,6 +104,24 @@ static bool naive_can_win(const naive_t *b)
 	return false;
 }
 
+/* True when the side to move in b has lost at once: it cannot win with its next stone,
+ * and every column it can play lets the opponent win with the stone after (a full board
+ * is a draw, not that). */
+static bool naive_lost_at_once(const naive_t *b)
+{
+	if (b->stones >= NW * NH || naive_can_win(b))
+		return false;
+	for (int c = 0; c < NW; c++) {
+		if (b->height[c] >= NH)
+			continue;
+		naive_t t = *b;
+		naive_play(&t, c);
+		if (!naive_can_win(&t))
+			return false;
+	}
+	return true;
+}
+
 /* Empty cells where player p would have four with a stone there. */
 static int naive_win_cells(const naive_t *b, int p)
 {
@@ -270,7 +288,8 @@ static void check_position(const cutoff_game_t *g, const cutoff_connect4_state_t
 		return;
 
 	/* gen_moves: exactly the moves that do not lose at once, centre first; the hint is
-	 * the number of winning cells the move makes. */
+	 * the number of winning cells the move makes, and 256 more when the opponent has
+	 * then lost at once. */
 	cutoff_move_t moves[NW];
 	int32_t hints[NW];
 	int k = g->gen_moves(g->ctx, st, moves, hints);
@@ -288,7 +307,7 @@ static void check_position(const cutoff_game_t *g, const cutoff_connect4_state_t
 		}
 		naive_t t = *b;
 		naive_play(&t, c);
-		if (hints[i] != naive_win_cells(&t, p))
+		if (hints[i] != naive_win_cells(&t, p) + (naive_lost_at_once(&t) ? 256 : 0))
 			(*bad)++;
 		cutoff_connect4_state_t child;
 		g->play(g->ctx, st, moves[i], &child);

@@ -65,7 +65,7 @@ static const pin_t pins[] = {
 	{ "chess kiwipete d6", 756288, -11, 2851 },
 	{ "chess startpos d8 pruning", 230089, 3, 1804 },
 	{ "chess kiwipete d7 pruning", 1238705, -14, 2851 },
-	{ "connect4 3246313 weak", 1903932, -1, 2 },
+	{ "connect4 3246313 weak", 1653531, -1, 2 },
 	{ "rtree iid ab b6 d8 s1", 115536, -56, 5 },
 	{ "rtree inc pvs b8 d8 s2", 25162, -18, 1 },
 	{ "rtree inc mtdf b8 d8 s3", 24565, 2, 7 },

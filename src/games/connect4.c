@@ -131,6 +131,28 @@ static inline c4_pair_t bit_count_pair(c4_pair_t x)
 }
 
 /*
+ * lost_after_pair(wins, open): for two moves at once, all bits set in the lane of a move
+ * after which the opponent has lost at once (its child is terminal, a loss for the side to
+ * move there), given the mover's winning cells then (wins) and the opponent's playable
+ * cells (open). The cases of settle() below: the opponent cannot win at once (the move was
+ * safe); two playable threats cannot both be blocked; the one it must block, or, with
+ * none, every move it has, lies under a threat. A full board (open empty) is a draw.
+ */
+static inline c4_pair_t lost_after_pair(c4_pair_t wins, c4_pair_t open)
+{
+	c4_pair_t forced = wins & open;
+	c4_pair_t none = (c4_pair_t)(forced == 0), one = (c4_pair_t)((forced & (forced - 1)) == 0);
+	c4_pair_t left = (open & none) | (forced & ~none & one); /* the moves that block */
+	return (c4_pair_t)((left & ~(wins >> 1)) == 0) & (c4_pair_t)(open != 0);
+}
+
+/* The hint's bonus for a move after which the opponent has lost at once (above any count
+ * of threats, at most 42). */
+enum {
+	C4_HINT_WON = 256
+};
+
+/*
  * Sets known, value and stones of *s, whose current, mask and threats are set, given
  * `mine`, the empty cells where the side to move would win with one more stone. The
  * cases of the header's `terminal`, but four in a row, which the caller has ruled out.
@@ -215,8 +237,9 @@ static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves
 		}
 		return n;
 	}
-	/* A move's hint: the cells where the mover would then win with one more stone. No
-	 * branch on what the position holds (which the processor cannot predict): every
+	/* A move's hint: the cells where the mover would then win with one more stone, and
+	 * C4_HINT_WON more when the opponent has then lost at once (lost_after_pair): a move
+	 * that wins by force comes first, a one-node search. No branch on what the position holds (which the processor cannot predict): every
 	 * column is written, the next slot taken when it is safe; a pair's second count
 	 * goes, when there is no second move, where the first then overwrites it. */
 	uint64_t cells[C4_W + 1];
@@ -227,10 +250,13 @@ static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves
 		n += cell != 0;
 	}
 	cells[n] = 0;
-	const uint64_t me = s->current, empty = C4_BOARD ^ s->mask;
+	const uint64_t me = s->current, mask = s->mask, empty = C4_BOARD ^ mask;
 	for (int i = 0; i < n; i += 2) {
 		c4_pair_t cell = { cells[i], cells[i + 1] };
-		c4_pair_t count = bit_count_pair(win_cells_pair(me | cell, empty & ~cell));
+		c4_pair_t wins = win_cells_pair(me | cell, empty & ~cell);
+		c4_pair_t open = ((mask | cell) + C4_BOTTOM) & C4_BOARD; /* the opponent's moves */
+		c4_pair_t count =
+			bit_count_pair(wins) + (lost_after_pair(wins, open) & C4_HINT_WON);
 		hints[i + 1 < n ? i + 1 : i] = (int32_t)count[1];
 		hints[i] = (int32_t)count[0];
 	}
