@@ -20,7 +20,8 @@
 #   ybw2     cutoff solve --algo ybw --threads 2 (2 CPUs)  against  c4solver (1 CPU)
 #   abdada2  cutoff solve --algo abdada --threads 2        against  c4solver (1 CPU)
 # Sets (C4VP_SETS; default all six, hardest last). CPUs: C4VP_CPUS, default "0 1" (the first
-# for one thread, both for two).
+# for one thread, both for two). C4VP_CUTOFF_ARGS: more options for every cutoff solve (say
+# '--etc-min-depth 0': without enhanced transposition cut-offs).
 #
 # Pons' code is never part of cutoff; to get his solver (part 12 of his blog series is commit
 # 514a128, the version behind his published table; the newest commit adds an opening book,
@@ -51,6 +52,7 @@ data="${CUTOFF_DATA_DIR:-$here/../../shared/data}/connect4"
 configs="${C4VP_CONFIGS:-serial weak ybw2 abdada2}"
 sets="${C4VP_SETS:-Test_L3_R1 Test_L2_R1 Test_L2_R2 Test_L1_R1 Test_L1_R2 Test_L1_R3}"
 read -r cpu1 cpu2 <<<"${C4VP_CPUS:-0 1}"
+extra="${C4VP_CUTOFF_ARGS:-}"
 cpu2="${cpu2:-$cpu1}"
 
 if [ ! -x "$cutoff" ]; then
@@ -105,17 +107,19 @@ run_cutoff() {
 	abdada2) args=(--algo abdada --threads 2) cpus="$cpu1,$cpu2" ;;
 	esac
 	pinned "$cpus" "$cutoff" solve --game connect4 --file "$tmp/$1.lines" --hash "$hash" \
-		--each "${args[@]}" 2>/dev/null | grep -E '^[1-7]* -?[0-9]+ [0-9]+ [0-9]+$' >"$3" || true
+		--each "${args[@]}" $extra 2>/dev/null | grep -E '^[1-7]* -?[0-9]+ [0-9]+ [0-9]+( [0-9]+)?$' >"$3" || true
 }
-# summary FILE WEAK LINES: "time_per_position_s nodes_mean mismatches lines" of one run's lines.
+# summary FILE WEAK LINES: "time_per_position_s nodes_mean mismatches lines etc_mean" of one
+# run's lines (etc_mean: cutoff's children looked up by enhanced transposition cut-offs, not
+# nodes; 0 for Pons, whose lines have no such column).
 summary() {
 	awk -v weak="$2" 'NR == FNR { want[NR] = $2; next }
 		{ i++; w = want[i]; v = $2
 		  if (weak) { w = (w > 0) - (w < 0); v = (v > 0) - (v < 0) }
 		  bad += (v != w)
-		  nodes += $3; us += $4 }
-		END { if (i == 0) { print "nan nan nan 0"; exit }
-		      printf "%.6f %.0f %d %d\n", us / i / 1e6, nodes / i, bad, i }' "$3" "$1"
+		  nodes += $3; us += $4; etc += $5 }
+		END { if (i == 0) { print "nan nan nan 0 0"; exit }
+		      printf "%.6f %.0f %d %d %.0f\n", us / i / 1e6, nodes / i, bad, i, etc / i }' "$3" "$1"
 }
 
 echo "cutoff against Pons' Connect Four solver — $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -123,9 +127,9 @@ echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | c
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 echo "cutoff: $cutoff (table $hash MiB); Pons: $pons"
 echo "lines: the first $n of each set ($n_hard of Test_L1_R3); $rounds interleaved rounds; CPUs $cpu1 (one thread), $cpu1,$cpu2 (two)"
-echo "command: $0 $*"
+echo "command: $0 $*${extra:+ (C4VP_CUTOFF_ARGS='$extra')}"
 
-declare -A times nodes bad lines
+declare -A times nodes etcs bad lines
 for r in $(seq 1 "$rounds"); do
 	for set in $sets; do
 		for c in $configs; do
@@ -136,10 +140,11 @@ for r in $(seq 1 "$rounds"); do
 			for who in $order; do
 				out="$tmp/out"
 				if [ "$who" = pons ]; then run_pons "$set" "$weak" "$out"; else run_cutoff "$set" "$c" "$out"; fi
-				read -r t nd mm ln < <(summary "$out" "$weak" "$tmp/$set.lines")
+				read -r t nd mm ln et < <(summary "$out" "$weak" "$tmp/$set.lines")
 				k="$set/$c/$who"
 				times[$k]="${times[$k]:-} $t"
 				nodes[$k]="${nodes[$k]:-} $nd"
+				etcs[$k]="${etcs[$k]:-} $et"
 				bad[$k]=$(( ${bad[$k]:-0} + ${mm/nan/0} ))
 				lines[$k]=$ln
 			done
@@ -152,8 +157,8 @@ done
 med() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END {
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s %s %s\n", m, v[1], v[NR] }'; }
 
-printf '\n%-11s %-8s %5s %22s %22s %12s %12s %7s %7s %5s\n' set config lines \
-	"Pons s/pos (min-max)" "cutoff s/pos (min-max)" "Pons nodes" "cutoff nodes" \
+printf '\n%-11s %-8s %5s %22s %22s %12s %12s %12s %7s %7s %5s\n' set config lines \
+	"Pons s/pos (min-max)" "cutoff s/pos (min-max)" "Pons nodes" "cutoff nodes" "cutoff etc" \
 	speed nodes bad
 for set in $sets; do
 	for c in $configs; do
@@ -161,11 +166,12 @@ for set in $sets; do
 		read -r cm clo chi < <(med "${times[$set/$c/cutoff]}")
 		read -r pn _ _ < <(med "${nodes[$set/$c/pons]}")
 		read -r cn _ _ < <(med "${nodes[$set/$c/cutoff]}")
+		read -r ce _ _ < <(med "${etcs[$set/$c/cutoff]}")
 		awk -v s="$set" -v c="$c" -v l="${lines[$set/$c/cutoff]}" -v pm="$pm" -v plo="$plo" \
-			-v phi="$phi" -v cm="$cm" -v clo="$clo" -v chi="$chi" -v pn="$pn" -v cn="$cn" \
+			-v phi="$phi" -v cm="$cm" -v clo="$clo" -v chi="$chi" -v pn="$pn" -v cn="$cn" -v ce="$ce" \
 			-v b="$(( ${bad[$set/$c/pons]} + ${bad[$set/$c/cutoff]} ))" 'BEGIN {
-			printf "%-11s %-8s %5d %9.6f (%.6f-%.6f) %9.6f (%.6f-%.6f) %12.0f %12.0f %7.2f %7.3f %5d\n",
-				s, c, l, pm, plo, phi, cm, clo, chi, pn, cn,
+			printf "%-11s %-8s %5d %9.6f (%.6f-%.6f) %9.6f (%.6f-%.6f) %12.0f %12.0f %12.0f %7.2f %7.3f %5d\n",
+				s, c, l, pm, plo, phi, cm, clo, chi, pn, cn, ce,
 				(cm > 0 ? pm / cm : 0), (pn > 0 ? cn / pn : 0), b }'
 	done
 done
@@ -175,3 +181,5 @@ echo "(Pons counts a node at every call of his negamax, cutoff at every position
 echo "visits, the root of each search included: the same count, docs/connect4.md); bad: scores"
 echo "of both programs that differ from the file's (must be 0). Two-thread configurations"
 echo "report the nodes of both threads, which vary from run to run (the median is shown)."
+echo "cutoff etc: the children cutoff's enhanced transposition cut-offs looked up in the table"
+echo "without visiting them (not nodes; C4VP_CUTOFF_ARGS='--etc-min-depth 0' turns them off)."

@@ -427,6 +427,15 @@ typedef struct cutoff_config {
 	                             the table, 0 .. CUTOFF_MAX_PLY; default 0 (every node). Fewer
 	                             stores into a shared table where nodes are cheap (Connect
 	                             Four: docs/connect4.md, "Fewer table stores") */
+	int etc_min_depth;   /* enhanced transposition cut-offs (Plaat et al. 1996): a node
+	                             with at least this many plies left asks the table about
+	                             each of its children before searching any, and fails high
+	                             at once when a child's entry proves it; 2 .. CUTOFF_MAX_PLY,
+	                             or 0, the default: never. Not in a game with repetitions
+	                             (its values depend on the path). Where the table holds
+	                             much (exact solvers), it saves more nodes than its probes
+	                             cost (Connect Four: docs/connect4.md, "Enhanced
+	                             transposition cut-offs") */
 	cutoff_abdada_variant_t abdada_variant; /* ABDADA: default CUTOFF_ABDADA_SIMPLIFIED (the
 	                                           less total time of the two on hard Connect
 	                                           Four lines; each wins some: docs/connect4.md) */
@@ -678,7 +687,13 @@ CUTOFF_API int cutoff_engine_cancel_stop(cutoff_engine_t *engine);
 	  "of tt_hits_other, those whose deepest entry came from another engine through "          \
 	  "cutoff_engine_import; only with config.profile_tt_writers, else 0")                     \
 	X(bound_cutoffs, "nodes", SEARCH,                                                          \
-	  "nodes settled by the range of values the game gives (its bounds hook) alone")
+	  "nodes settled by the range of values the game gives (its bounds hook) alone")           \
+	X(etc_probes, "probes", SEARCH,                                                            \
+	  "children played and looked up in the table, not visited, by enhanced transposition "    \
+	  "cut-offs (config.etc_min_depth; also in tt_probes)")                                    \
+	X(etc_cutoffs, "nodes", SEARCH,                                                            \
+	  "nodes that failed high on a child's table entry, or on a terminal child, before "       \
+	  "searching a move (config.etc_min_depth)")
 
 /* Slots for the drivers' own counters: every driver's, side by side (the registry's
  * order), so that a result's counters mean the same whatever driver made them. */

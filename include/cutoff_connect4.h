@@ -148,6 +148,10 @@ typedef struct cutoff_connect4_solution {
 	int searches;   /* null-window (or, weak, (-1, 1)) searches made */
 	uint64_t nodes; /* summed over the searches and the threads */
 	double time_s;  /* the searches' time, summed (each result's time_s; 0 when known) */
+	/* Children looked up in the table by enhanced transposition cut-offs (the engine's
+	 * config.etc_min_depth; counters.etc_probes), summed like nodes: positions played and
+	 * probed but not visited, so not in `nodes` */
+	uint64_t etc_probes;
 } cutoff_connect4_solution_t;
 
 /*

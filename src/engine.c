@@ -239,6 +239,11 @@ static int check_config(const cutoff_voice_t *v, const cutoff_config_t *c)
 		           c->tt_min_depth, CUTOFF_MAX_PLY);
 		return CUTOFF_EINVAL;
 	}
+	if (c->etc_min_depth != 0 && (c->etc_min_depth < 2 || c->etc_min_depth > CUTOFF_MAX_PLY)) {
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: etc_min_depth %d is not 0 or in 2..%d",
+		           c->etc_min_depth, CUTOFF_MAX_PLY);
+		return CUTOFF_EINVAL;
+	}
 	if (c->share_ring != 0 && (c->share_ring < 16 || c->share_ring > 1 << 20 ||
 	                           (c->share_ring & (c->share_ring - 1)))) {
 		cutoff_say(v, CUTOFF_LOG_WARN,

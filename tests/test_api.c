@@ -114,6 +114,16 @@ int main(void)
 	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "tt_min_depth"),
 	      "tt_min_depth beyond the ply limit refused");
 	cfg.tt_min_depth = 0;
+	cfg.etc_min_depth = 1;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "etc_min_depth"),
+	      "etc_min_depth 1 refused (a child at depth 0 is a leaf: nothing to ask)");
+	cfg.etc_min_depth = CUTOFF_MAX_PLY + 1;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "etc_min_depth"),
+	      "etc_min_depth beyond the ply limit refused");
+	cfg.etc_min_depth = -2;
+	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "etc_min_depth"),
+	      "negative etc_min_depth refused");
+	cfg.etc_min_depth = 0;
 	cfg.abdada_min_depth = -1;
 	CHECK(new_err(ttt, &cfg) == CUTOFF_EINVAL && strstr(log.last, "abdada_min_depth"),
 	      "a driver's option is checked whichever driver is chosen");

@@ -17,7 +17,8 @@
  *   - the worked examples of ../shared/data/connect4/README.md (from Pons' tutorial):
  *     "4455" scores 18 and "44455554221" scores -15;
  *   - Pons' test sets (CUTOFF_DATA_DIR/connect4/Test_*), a sample of each, solved by every
- *     driver (serial, lazysmp, ybw) at 1, 2, 4 and 8 threads, and in weak mode (the sign).
+ *     driver (serial, lazysmp, ybw) at 1, 2, 4 and 8 threads (with enhanced transposition
+ *     cut-offs, `cutoff solve`'s default, at 1 and 4), and in weak mode (the sign).
  *     The lines are read from the files at run time (their README asks that they not be
  *     copied into source code). The sample: the first 20 lines of Test_L3_R1 and
  *     Test_L2_R1, the first 10 of Test_L1_R1, lines 4..12 of Test_L2_R2, lines 5 and 9..11
@@ -421,7 +422,8 @@ static void test_keys(void)
  * Solving
  * ------------------------------------------------------------------------------------- */
 
-static cutoff_engine_t *make_engine(cutoff_driver_t driver, int threads, size_t mb)
+/* etc: config.etc_min_depth (0: no enhanced transposition cut-offs). */
+static cutoff_engine_t *make_engine_etc(cutoff_driver_t driver, int threads, size_t mb, int etc)
 {
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
@@ -429,11 +431,17 @@ static cutoff_engine_t *make_engine(cutoff_driver_t driver, int threads, size_t 
 	cfg.threads = threads;
 	cfg.tt_mb = mb;
 	cfg.ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
+	cfg.etc_min_depth = etc;
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(cutoff_connect4_game(), &cfg, &err);
 	CHECK(e != NULL, "engine (driver %d, %d threads): %s", (int)driver, threads,
 	      cutoff_strerror(err));
 	return e;
+}
+
+static cutoff_engine_t *make_engine(cutoff_driver_t driver, int threads, size_t mb)
+{
+	return make_engine_etc(driver, threads, mb, 0);
 }
 
 /* The move reported must achieve the score: playing it gives the opponent -score. */
@@ -713,7 +721,10 @@ static void test_sets(void)
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const char *name = cutoff_driver_name((cutoff_driver_t)d);
 		for (int t = 0; t < 4; t++) {
-			cutoff_engine_t *e = make_engine((cutoff_driver_t)d, threads[t], 4);
+			/* `cutoff solve`'s enhanced transposition cut-offs at 1 and 4 threads */
+			int etc = t % 2 ? 0 : 6;
+			cutoff_engine_t *e =
+				make_engine_etc((cutoff_driver_t)d, threads[t], 4, etc);
 			if (!e)
 				continue;
 			int bad = 0;
@@ -731,14 +742,15 @@ static void test_sets(void)
 				}
 			}
 			CHECK(bad == 0, "%s x%d: %d of %d scores differ", name, threads[t], bad, n);
-			printf("test sets: %s x%d: %d positions agree with the files (%.0f nodes a "
+			printf("test sets: %s x%d%s: %d positions agree with the files (%.0f nodes "
+			       "a "
 			       "position)\n",
-			       name, threads[t], n - bad, (double)nodes / n);
+			       name, threads[t], etc ? " etc" : "", n - bad, (double)nodes / n);
 			cutoff_engine_free(e);
 		}
 	}
 
-	cutoff_engine_t *e = make_engine(CUTOFF_DRIVER_SERIAL, 1, 4);
+	cutoff_engine_t *e = make_engine_etc(CUTOFF_DRIVER_SERIAL, 1, 4, 6);
 	int bad = 0;
 	for (int i = 0; e && i < n; i++) {
 		cutoff_connect4_solution_t s;

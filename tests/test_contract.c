@@ -13,7 +13,8 @@
  * and the reported bound must say which case it is. Each algorithm runs CASES cases
  * without a table, and CASES more with a table (cleared per case, since a node searched
  * deeper in an earlier case would rightly answer with its deeper value), half of them
- * through iterative deepening with narrow aspiration windows. Every move-ordering
+ * through iterative deepening with narrow aspiration windows, and CASES more with the table
+ * and enhanced transposition cut-offs from depth 2 (config.etc_min_depth). Every move-ordering
  * heuristic is on (the default). Zero violations are allowed.
  *
  * Usage: test_contract [cases] [seed]
@@ -70,17 +71,20 @@ static void random_window(int32_t *alpha, int32_t *beta)
 }
 
 static const char *algo_name[] = { "minimax", "alphabeta", "pvs", "mtdf" };
+/* Without a table, with one, with one and enhanced transposition cut-offs. */
+static const char *table_name[] = { "off", "on", "etc" };
 
 struct tally {
 	int cases, violations, bound_errors, inside, low, high;
+	uint64_t etc_cutoffs; /* nodes answered by enhanced transposition cut-offs */
 };
 
 /* Trees and engines are made once per shape and reused (an engine loads nothing twice;
  * its table is cleared per case). */
 static cutoff_rtree_t *trees[2][6][8];
-static cutoff_engine_t *engines[2][4][2][6][8];
+static cutoff_engine_t *engines[2][4][3][6][8];
 
-static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
+static void one_case(cutoff_algo_t algo, int table, struct tally *t)
 {
 	int b = rnd_int(2, 5), depth = rnd_int(1, 7), model = rnd_int(0, 1);
 	if (!trees[model][b][depth]) {
@@ -103,6 +107,7 @@ static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 		cutoff_config_default(&cfg);
 		cfg.algo = algo;
 		cfg.tt_mb = table ? 1 : 0;
+		cfg.etc_min_depth = table == 2 ? 2 : 0;
 		cfg.aspiration = table ? 8 : 0; /* narrow: aspiration windows fail often */
 		cfg.topology = topology;
 		*slot = cutoff_engine_new(g, &cfg, NULL);
@@ -155,6 +160,7 @@ static void one_case(cutoff_algo_t algo, bool table, struct tally *t)
 	}
 	if (!bound_ok)
 		t->bound_errors++;
+	t->etc_cutoffs += r.counters.etc_cutoffs;
 	t->cases++;
 }
 
@@ -166,7 +172,7 @@ int main(int argc, char **argv)
 	printf("contract test: %d random cases per algorithm and table setting, seed %llu\n", cases,
 	       (unsigned long long)rng_state);
 	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
-		for (int table = 0; table <= 1; table++) {
+		for (int table = 0; table <= 2; table++) {
 			if (algo == CUTOFF_ALGO_MINIMAX && table)
 				continue; /* minimax never reads the table */
 			struct tally t = { 0 };
@@ -175,8 +181,8 @@ int main(int argc, char **argv)
 			printf("%-9s table %-3s: %d cases (%d inside, %d failed low, %d failed "
 			       "high): "
 			       "%d violations, %d wrong bounds\n",
-			       algo_name[algo], table ? "on" : "off", t.cases, t.inside, t.low,
-			       t.high, t.violations, t.bound_errors);
+			       algo_name[algo], table_name[table], t.cases, t.inside, t.low, t.high,
+			       t.violations, t.bound_errors);
 			CHECK(t.violations == 0, "%s table=%d: %d contract violations",
 			      algo_name[algo], table, t.violations);
 			CHECK(t.bound_errors == 0, "%s table=%d: %d wrong bound types",
@@ -184,13 +190,16 @@ int main(int argc, char **argv)
 			CHECK(t.inside > 0 && t.low > 0 && t.high > 0,
 			      "%s table=%d: every case of the contract was exercised",
 			      algo_name[algo], table);
+			CHECK((table == 2) == (t.etc_cutoffs > 0),
+			      "%s table=%d: %llu enhanced transposition cut-offs", algo_name[algo],
+			      table, (unsigned long long)t.etc_cutoffs);
 		}
 	}
 	for (int m = 0; m < 2; m++)
 		for (int b = 0; b < 6; b++)
 			for (int d = 0; d < 8; d++) {
 				for (int a = 0; a < 4; a++)
-					for (int tb = 0; tb < 2; tb++)
+					for (int tb = 0; tb < 3; tb++)
 						cutoff_engine_free(engines[m][a][tb][b][d]);
 				cutoff_rtree_free(trees[m][b][d]);
 			}

@@ -75,7 +75,9 @@ static const char search_usage[] =
 	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"
 	"                    share the table), chess 16, connect4 4, rtree 64, pgame 16\n"
 	"  --tt-min-depth N  nodes with fewer than N plies left neither probe nor store\n"
-	"                    the table (config.tt_min_depth), 0..128; default 0\n"	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
+	"                    the table (config.tt_min_depth), 0..128; default 0\n"
+	"  --etc-min-depth N enhanced transposition cut-offs at nodes with at least N plies\n"
+	"                    left (config.etc_min_depth): 0 (never, the default) or 2..128\n"	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
 	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
 	"                    rtree and pgame all, connect4 tt,hints\n"
 	"  --pruning P       speculative pruning: on, off, or a list of null,lmr; default on\n"
@@ -320,7 +322,7 @@ typedef struct search_args {
 	int game;             /* GAME_* */
 	const char *position; /* --position or the game's own spelling of it; NULL: the start */
 	const char *algo_text, *ordering_text, *pruning_text, *window_text;
-	int64_t depth, hash_mb, tt_min_depth, time_ms, branching, cells, legal;
+	int64_t depth, hash_mb, tt_min_depth, etc_min_depth, time_ms, branching, cells, legal;
 	int iterate, model, solve; /* indexes in cli_onoff_names, model_names */
 	bool json, tt_writers;
 	cli_parallel_t par;
@@ -730,6 +732,11 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 		  .min = 1,
 		  .max = 86400000 },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
+		{ .name = "etc-min-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &a->etc_min_depth,
+		  .min = 0,
+		  .max = CUTOFF_MAX_PLY },
 		{ .name = "tt-min-depth",
 		  .kind = CLI_INT,
 		  .dest.i = &a->tt_min_depth,
@@ -767,6 +774,10 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 	    !pick_algo(a, opts, nopts) || !pick_depth(a, opts, nopts) ||
 	    !pick_engine(a, opts, nopts) || !set_limits(a))
 		return CLI_BAD;
+	if (a->etc_min_depth == 1) {
+		cli_error("search", "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
+		return CLI_BAD;
+	}
 	return CLI_PARSED;
 }
 
@@ -777,6 +788,7 @@ static void make_config(const search_args_t *a, cli_log_t *log, cutoff_config_t 
 {
 	cli_engine_config(cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg->tt_min_depth = (int)a->tt_min_depth;
+	cfg->etc_min_depth = (int)a->etc_min_depth;
 	cfg->ordering = a->ordering;
 	cfg->pruning = a->pruning;
 	cfg->profile_tt_writers = a->tt_writers;

@@ -54,6 +54,10 @@ static const char solve_usage[] =
 	"  --hash MB         transposition table in MiB, 1..65536; default 4: a table\n"
 	"                    that stays in the caches is faster even where a bigger one\n"
 	"                    saves nodes (docs/connect4.md)\n"
+	"  --etc-min-depth N enhanced transposition cut-offs (config.etc_min_depth) at nodes\n"
+	"                    with at least N plies left: before a node searches a move, its\n"
+	"                    children are looked up in the table (counted as etc probes, not\n"
+	"                    nodes); 0 (never) or 2..128; default 10 (docs/connect4.md)\n"
 	"  --ordering O      the engine's move ordering: none (centre first), all, or a list\n"
 	"                    of tt,hints,killers,history; default tt,hints (the table's\n"
 	"                    move, then the moves that make the most threats, centre first;\n"
@@ -63,8 +67,9 @@ static const char solve_usage[] =
 	"  --progress        with --file: a progress line on stderr about twice a second\n"
 	"                    (the default when stderr is a terminal)\n"
 	"  --each            with --file: one line per position on stdout as it is solved,\n"
-	"                    '<moves> <score> <nodes> <microseconds>' (the line format of\n"
-	"                    Pons' solver), before the report; not with --json\n"
+	"                    '<moves> <score> <nodes> <microseconds> <etc probes>' (the\n"
+	"                    line format of Pons' solver, and the etc probes), before the\n"
+	"                    report; not with --json\n"
 	CLI_PARALLEL_USAGE
 	CLI_CLUSTER_USAGE
 	"  --json            print one JSON object instead of the text report\n"
@@ -92,6 +97,7 @@ typedef struct solve_args {
 	cutoff_algo_t algo;
 	int64_t hash_mb;
 	unsigned ordering;
+	int64_t etc_min_depth;
 	bool no_clear;
 	bool progress;
 	bool each;
@@ -101,6 +107,11 @@ typedef struct solve_args {
 	bool cluster;      /* --algo cluster */
 	cli_cluster_t *cc; /* --algo cluster, under mpirun: every rank solves in step */
 } solve_args_t;
+
+/* The default of --etc-min-depth (docs/connect4.md, "Enhanced transposition cut-offs"). */
+enum {
+	SOLVE_ETC_MIN_DEPTH = 10
+};
 
 /* One line of a test set. */
 typedef struct solve_line {
@@ -117,6 +128,7 @@ static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
 	cutoff_config_t cfg;
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.ordering = a->ordering;
+	cfg.etc_min_depth = (int)a->etc_min_depth;
 	if (a->cc)
 		cli_cluster_configure(a->cc, &cfg);
 	cutoff_engine_t *e = cli_engine_new("solve", cutoff_connect4_game(), &cfg, log);
@@ -150,6 +162,7 @@ static void json_settings(json_writer_t *w, const solve_args_t *a)
 	cli_json_parallel(w, a->driver, &a->par);
 	json_int(w, "hash_mb", a->hash_mb);
 	json_uint(w, "ordering", a->ordering);
+	json_int(w, "etc_min_depth", a->etc_min_depth);
 }
 
 static void text_settings(const solve_args_t *a)
@@ -186,6 +199,7 @@ static int print_one_json(const solve_args_t *a, const cutoff_connect4_state_t *
 	json_bool(&w, "known", s->known);
 	json_int(&w, "searches", s->searches);
 	json_uint(&w, "nodes", s->nodes);
+	json_uint(&w, "etc_probes", s->etc_probes);
 	json_double(&w, "time_s", s->time_s);
 	json_double(&w, "nps", cli_per_second(s->nodes, s->time_s));
 	json_settings(&w, a);
@@ -210,6 +224,8 @@ static void print_one_text(const solve_args_t *a, const cutoff_connect4_state_t 
 	text_settings(a);
 	cli_field(stdout, "searches", "%d", s->searches);
 	cli_field(stdout, "nodes", "%" PRIu64, s->nodes);
+	cli_field(stdout, "etc probes", "%" PRIu64 " (children looked up, not visited)",
+	          s->etc_probes);
 	cli_field(stdout, "time", "%.6f s", s->time_s);
 	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(s->nodes, s->time_s));
 }
@@ -366,7 +382,7 @@ static int read_file(const solve_args_t *a, char **text, solve_line_t **lines, i
 typedef struct solve_totals {
 	int64_t positions, mismatches, known;
 	double time_s, time_max_s, wall_s;
-	uint64_t nodes, nodes_max, searches;
+	uint64_t nodes, nodes_max, searches, etc_probes;
 } solve_totals_t;
 
 static void show_progress(const solve_totals_t *t, int64_t count, bool tty, bool last)
@@ -387,6 +403,7 @@ static void add_solution(solve_totals_t *t, const cutoff_connect4_solution_t *s)
 	t->time_s += s->time_s;
 	t->time_max_s = s->time_s > t->time_max_s ? s->time_s : t->time_max_s;
 	t->nodes += s->nodes;
+	t->etc_probes += s->etc_probes;
 	t->nodes_max = s->nodes > t->nodes_max ? s->nodes : t->nodes_max;
 	t->searches += (uint64_t)s->searches;
 }
@@ -419,8 +436,8 @@ static int solve_lines(const solve_args_t *a, cutoff_engine_t *e, const solve_li
 		if (a->each && cli_cluster_rank(a->cc) == 0) {
 			if (progress && tty)
 				fputc('\n', stderr);
-			printf("%s %d %" PRIu64 " %.0f\n", l->moves, s.score, s.nodes,
-			       s.time_s * 1e6);
+			printf("%s %d %" PRIu64 " %.0f %" PRIu64 "\n", l->moves, s.score, s.nodes,
+			       s.time_s * 1e6, s.etc_probes);
 			fflush(stdout);
 		}
 		if (s.score != expected) {
@@ -459,6 +476,7 @@ static int print_file_json(const solve_args_t *a, const solve_totals_t *t)
 	json_double(&w, "wall_s", t->wall_s);
 	json_double(&w, "nodes_mean", (double)t->nodes / n);
 	json_uint(&w, "nodes_max", t->nodes_max);
+	json_double(&w, "etc_probes_mean", (double)t->etc_probes / n);
 	json_double(&w, "searches_mean", (double)t->searches / n);
 	json_double(&w, "nps", cli_per_second(t->nodes, t->time_s));
 	json_settings(&w, a);
@@ -479,6 +497,8 @@ static void print_file_text(const solve_args_t *a, const solve_totals_t *t)
 	cli_field(stdout, "time", "mean %.6f s, max %.6f s, total %.3f s (wall %.3f s)",
 	          t->time_s / n, t->time_max_s, t->time_s, t->wall_s);
 	cli_field(stdout, "nodes", "mean %.1f, max %" PRIu64, (double)t->nodes / n, t->nodes_max);
+	cli_field(stdout, "etc probes", "mean %.1f (children looked up, not visited)",
+	          (double)t->etc_probes / n);
 	cli_field(stdout, "searches", "mean %.2f per position", (double)t->searches / n);
 	cli_field(stdout, "nodes per second", "%.0f", cli_per_second(t->nodes, t->time_s));
 }
@@ -546,6 +566,11 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 1, .max = 65536 },
 		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
+		{ .name = "etc-min-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &a->etc_min_depth,
+		  .min = 0,
+		  .max = CUTOFF_MAX_PLY },
 		{ .name = "no-clear", .kind = CLI_FLAG, .dest.flag = &a->no_clear },
 		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a->progress },
 		{ .name = "each", .kind = CLI_FLAG, .dest.flag = &a->each },
@@ -579,6 +604,10 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 		cli_error("solve", "%s goes with --file, not --moves", file_only);
 		return CLI_BAD;
 	}
+	if (a->etc_min_depth == 1) {
+		cli_error("solve", "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
+		return CLI_BAD;
+	}
 	if (a->each && a->json) {
 		cli_error("solve", "--each and --json exclude each other: give one");
 		return CLI_BAD;
@@ -593,6 +622,7 @@ int cli_solve(int argc, char **argv)
 		.limit = 10000000,
 		.method = CUTOFF_CONNECT4_BISECT,
 		.hash_mb = 4,
+		.etc_min_depth = SOLVE_ETC_MIN_DEPTH,
 		.copts = { 0, 0, -1 },
 	};
 	cli_status_t st = parse_options(argc, argv, &a);

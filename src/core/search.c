@@ -51,6 +51,12 @@
  * the same code, so they visit the same nodes in the same order: a bare or lean one only
  * skips tests whose outcome is known before the search starts.
  *
+ * Enhanced transposition cut-offs (config.etc_min_depth, etc_cuts): from that depth on, a
+ * node that the table did not settle looks up its children before searching any, and fails
+ * high on one whose entry (or terminal value) already proves it. A step of the node in
+ * every instance, between the ordering and the move loop, taken only where the game has no
+ * repetitions (a child's entry says nothing of a path that repeats).
+ *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
  * move, a pass being one) or outside 0 .. max_moves from gen_noisy is recorded as the
@@ -94,6 +100,7 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->pruning = cfg->pruning;
 	s->tt_cutoffs = cfg->tt_cutoffs;
 	s->tt_min_depth = cfg->tt_min_depth;
+	s->etc_min_depth = game->reversible ? 0 : cfg->etc_min_depth;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	/* A game that writes more moves than max_moves breaks its contract, and the search
@@ -732,6 +739,75 @@ static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void 
 	return depth - 1;
 }
 
+/*
+ * Enhanced transposition cut-offs (config.etc_min_depth; Plaat, Schaeffer, Pijls and de
+ * Bruin, 1996). Before a node searches a move, each child is played and the table asked
+ * about it at the depth the child would be searched to: a child whose entry bounds its
+ * value by u from above proves that the node's value is at least -u, and when -u >= beta
+ * the node fails high with -u at once; so does a terminal child worth that much. True
+ * with *value and *move then. One pass plays the children and prefetches their buckets, a
+ * second probes them, so that the probes' cache misses overlap (and the searches that
+ * follow find the buckets cached). Only the first 64 moves are looked at (a bit each in
+ * two masks); their keys go into s->scores, which no caller holds once the moves are
+ * ordered. The children are played into the child slot, where the move loop plays them
+ * again. In the solve mode, an answer that the entries exact to the end do not give by
+ * themselves is a contact with the horizon, as in tt_lookup. Not inlined: most nodes
+ * never get here, and the recursion's frame stays small.
+ */
+static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, int depth,
+                                               int32_t beta, const void *here, void *child,
+                                               const cutoff_move_t *m, int n, bool plain,
+                                               int32_t *value, cutoff_move_t *move)
+{
+	const cutoff_game_t *g = s->game;
+	uint64_t *keys = (uint64_t *)s->scores;
+	uint64_t asked = 0, extended = 0;
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++) {
+		int32_t v;
+		int d = descend(s, ply, here, child, depth, m[i], plain);
+		if (g->terminal(g->ctx, child, &v)) {
+			v = -terminal_value(v, ply + 1);
+			if (v >= beta) {
+				*value = v;
+				*move = m[i];
+				s->count.etc_cutoffs++;
+				return true;
+			}
+			continue;
+		}
+		if (d < 1 || d < s->tt_min_depth)
+			continue; /* a leaf, or a node that does not store: no entry to find */
+		keys[i] = g->key(g->ctx, child);
+		cutoff_tt_prefetch(s->tt, keys[i]);
+		asked |= UINT64_C(1) << i;
+		extended |= (uint64_t)(d == depth) << i;
+	}
+	for (int i = 0; i < n; i++) {
+		cutoff_tt_hit_t hit, end;
+		int writer;
+		if (!(asked >> i & 1))
+			continue;
+		int d = depth - 1 + (int)(extended >> i & 1);
+		s->count.tt_probes++;
+		s->count.etc_probes++;
+		if (!cutoff_tt_probe_by(s->tt, keys[i], d, ply + 1, &hit, s->solve ? &end : NULL,
+		                        &writer))
+			continue;
+		s->count.tt_hits++;
+		if (-hit.upper < beta)
+			continue;
+		if (s->solve && -end.upper < beta)
+			s->horizon++;
+		*value = -hit.upper;
+		*move = m[i];
+		s->count.etc_cutoffs++;
+		return true;
+	}
+	return false;
+}
+
 /* Plain negamax: every move, no window, no table. The reference. */
 static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 {
@@ -937,6 +1013,9 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		return HALTED; /* the game broke its contract */
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
+	if (s->etc_min_depth && depth >= s->etc_min_depth && use_tt && ply > 0 && s->tt_cutoffs &&
+	    etc_cuts(s, ply, depth, beta, here, child, m, n, plain, &best, &best_move))
+		goto cut;
 	for (int i = 0; i < n; i++) {
 		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;

@@ -284,6 +284,11 @@ uint64_t cutoff_tt_entries(const cutoff_tt_t *tt)
 	return tt ? tt->nbuckets * TT_BUCKET_ENTRIES : 0;
 }
 
+void cutoff_tt_prefetch(const cutoff_tt_t *tt, uint64_t key)
+{
+	__builtin_prefetch(&tt->buckets[bucket_index(tt, key)]);
+}
+
 /* What a probe that finds nothing says. */
 static inline void hit_nothing(cutoff_tt_hit_t *hit)
 {

@@ -62,6 +62,11 @@ cutoff_tt_t *cutoff_tt_new_placed(void *topology, size_t mb, unsigned flags, int
 bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
                         cutoff_tt_hit_t *hit, cutoff_tt_hit_t *end, int *writer);
 
+/* Asks the processor to bring `key`'s bucket into the cache (a hint: nothing else
+ * changes), so that a probe soon after does not wait for memory; several in a row overlap
+ * their waits. */
+void cutoff_tt_prefetch(const cutoff_tt_t *tt, uint64_t key);
+
 /* What a store did. */
 typedef enum cutoff_tt_stored {
 	CUTOFF_TT_KEPT = -1,  /* nothing written: an entry of the position says more */

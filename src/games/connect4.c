@@ -591,6 +591,7 @@ static int probe(const solver_t *sv, const cutoff_connect4_state_t *st, int dept
 		return rc;
 	out->searches++;
 	out->nodes += r->counters.nodes;
+	out->etc_probes += r->counters.etc_probes;
 	out->time_s += r->time_s; /* the engine's clock: virtual time in the simulator */
 	if (r->stopped || r->bound == CUTOFF_BOUND_NONE)
 		out->stopped = true;

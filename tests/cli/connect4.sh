@@ -178,10 +178,10 @@ if good_json "solve --file --limit 2 --no-clear" solve --file "$tmp/good" --limi
 	has positions 2 "file --limit 2"
 	has cleared false "file --no-clear"
 fi
-# --each: one line '<moves> <score> <nodes> <microseconds>' per position, in the file's order,
+# --each: one line '<moves> <score> <nodes> <microseconds> <etc probes>' per position, in the file's order,
 # then the report; the known position 112233 searches nothing.
 run solve --file "$tmp/good" --each
-each=$(grep -E '^[1-7]+ -?[0-9]+ [0-9]+ [0-9]+$' <<<"$stdout")
+each=$(grep -E '^[1-7]+ -?[0-9]+ [0-9]+ [0-9]+ [0-9]+$' <<<"$stdout")
 if [ "$status" -eq 0 ] && [ "$(cut -d' ' -f1,2 <<<"$each" | tr '\n' ,)" = "4455 18,44455554221 -15,112233 18," ] &&
 	[ "$(sed -n 3p <<<"$each" | cut -d' ' -f3)" = 0 ] && [ "$(sed -n 1p <<<"$each" | cut -d' ' -f3)" -gt 0 ] &&
 	[[ $stdout == *"mismatches            0"* ]]; then
