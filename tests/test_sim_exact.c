@@ -17,7 +17,8 @@
  * evaluation, not the leaves', is what is exact), with iterative deepening and without,
  * for alpha-beta, PVS and MTD(f) with a table, and PVS without one.
  * Connect Four: positions whose scores are known, solved to the end by
- * cutoff_connect4_solve with every driver and count: the score must be the known one,
+ * cutoff_connect4_solve with every driver and count (with `cutoff solve`'s ordering and
+ * enhanced transposition cut-offs): the score must be the known one,
  * and the best column must be legal and achieve it (the child, solved by the serial
  * engine, is worth -score). The known scores: Pons' test sets, the first 8 lines of
  * Test_L3_R1 and the first 4 of Test_L2_R1 (a few hundred nodes each), read from
@@ -183,7 +184,8 @@ static int nc4;
 static cutoff_engine_t *c4_engine(cutoff_driver_t driver, int threads)
 {
 	cutoff_config_t cfg = sim_config(driver, threads, CUTOFF_ALGO_PVS, 4);
-	cfg.ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS; /* as cutoff solve */
+	cfg.ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS; /* as cutoff solve, */
+	cfg.etc_min_depth = 10;                              /* its default */
 	return sim_engine(cutoff_connect4_game(), &cfg);
 }
 
