@@ -888,7 +888,8 @@ typedef struct cutoff_result {
 	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in
 	                             the partial results given to the info callback */
 	int iterations;           /* entries in iteration[]: every completed iteration */
-	cutoff_iteration_t iteration[CUTOFF_MAX_PLY];
+	cutoff_iteration_t iteration[CUTOFF_MAX_PLY]; /* the entries past `iterations` are not
+	                             written by the search (nor cleared) */
 } cutoff_result_t;
 
 /* The counters of thread `thread` (0 .. threads-1) in the latest search: per-thread node

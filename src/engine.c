@@ -41,6 +41,7 @@
  *              cutoff_engine_thread_profile. No atomic, no lock.
  */
 #include <hwloc.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -776,6 +777,22 @@ static void search_job(void *arg, int index, int threads)
 		s->prof.end_ns = cutoff_now_ns();
 }
 
+/*
+ * A result is mostly its iterations (CUTOFF_MAX_PLY of them, each with its counters: about
+ * 90 KiB in all), and a search fills only the first few: clearing or copying the whole of
+ * it cost more than the search itself on a position solved in a few dozen nodes. So a
+ * result is cleared up to its iterations (result_clear: iteration[] is appended to, whole
+ * entries, never read past `iterations`), and copied as its head and the iterations it
+ * has (result_copy); the entries past them are left as they were (cutoff.h).
+ */
+static void result_clear(cutoff_result_t *r) { memset(r, 0, offsetof(cutoff_result_t, iteration)); }
+
+static void result_copy(cutoff_result_t *dst, const cutoff_result_t *src)
+{
+	memcpy(dst, src, offsetof(cutoff_result_t, iteration));
+	memcpy(dst->iteration, src->iteration, (size_t)src->iterations * sizeof(src->iteration[0]));
+}
+
 /* Readies a search: the table's new generation, the control block (everything the
  * threads read is written here, before the pool starts them), the export rings, the
  * driver, and each thread's searcher and result. */
@@ -800,7 +817,7 @@ static void search_begin(cutoff_engine_t *e, const void *root, const cutoff_limi
 	for (int i = 0; i < threads; i++) {
 		cutoff_searcher_start(&e->searchers[i], root, limits->played, limits->played_length,
 		                      limits->solve);
-		memset(&e->results[i], 0, sizeof(e->results[i]));
+		result_clear(&e->results[i]);
 		e->results[i].best_move = CUTOFF_MOVE_NONE;
 	}
 }
@@ -811,7 +828,7 @@ static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t 
 {
 	const int threads = e->cfg.threads;
 	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
-	*r = e->results[pick];
+	result_copy(r, &e->results[pick]);
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;
 	memset(&r->counters, 0, sizeof(r->counters));
@@ -884,7 +901,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	cutoff_searcher_t *s0 = &e->searchers[0];
 	int32_t value;
 
-	memset(r, 0, sizeof(*r));
+	result_clear(r);
 	r->best_move = CUTOFF_MOVE_NONE;
 	if (g->terminal(g->ctx, root, &value)) {
 		r->value = value;

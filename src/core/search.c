@@ -188,9 +188,10 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->pv_length[0] = 0;
 	for (int i = 0; i <= CUTOFF_MAX_PLY; i++)
 		s->killers[i][0] = s->killers[i][1] = CUTOFF_MOVE_NONE;
-	for (int side = 0; side < 2; side++)
-		for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
-			s->history[side][i] >>= 1;
+	if (s->ordering & CUTOFF_ORDER_HISTORY) /* its only reader (order_moves) */
+		for (int side = 0; side < 2; side++)
+			for (int i = 0; i < CUTOFF_HISTORY_SIZE; i++)
+				s->history[side][i] >>= 1;
 }
 
 void cutoff_searcher_fold(cutoff_searcher_t *s)
