@@ -352,6 +352,14 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 	return CLI_PARSED;
 }
 
+bool cli_check_etc_min_depth(const char *cmd, int64_t depth)
+{
+	if (depth != 1)
+		return true;
+	cli_error(cmd, "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
+	return false;
+}
+
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
 {
 	static const struct {

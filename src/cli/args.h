@@ -159,6 +159,11 @@ void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log)
  * True with *out set to CUTOFF_ORDER_* bits, or false after a one-line error. */
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);
 
+/* --etc-min-depth, read as an integer 0..CUTOFF_MAX_PLY: true when it is 0 (never) or at
+ * least 2, else false after a one-line error (1 would ask about children at the horizon,
+ * which have no entries; the engine refuses it too). */
+bool cli_check_etc_min_depth(const char *cmd, int64_t depth);
+
 /* --pruning: on (all), off (none), or a comma-separated list of null, lmr. True with
  * *out set to CUTOFF_PRUNE_* bits, or false after a one-line error. */
 bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out);

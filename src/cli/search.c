@@ -772,12 +772,9 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 		return st;
 	if (!pick_position(a, given) || !game_options_fit(a, opts, nopts) ||
 	    !pick_algo(a, opts, nopts) || !pick_depth(a, opts, nopts) ||
-	    !pick_engine(a, opts, nopts) || !set_limits(a))
+	    !pick_engine(a, opts, nopts) || !set_limits(a) ||
+	    !cli_check_etc_min_depth("search", a->etc_min_depth))
 		return CLI_BAD;
-	if (a->etc_min_depth == 1) {
-		cli_error("search", "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
-		return CLI_BAD;
-	}
 	return CLI_PARSED;
 }
 

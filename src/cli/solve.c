@@ -604,10 +604,8 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 		cli_error("solve", "%s goes with --file, not --moves", file_only);
 		return CLI_BAD;
 	}
-	if (a->etc_min_depth == 1) {
-		cli_error("solve", "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
+	if (!cli_check_etc_min_depth("solve", a->etc_min_depth))
 		return CLI_BAD;
-	}
 	if (a->each && a->json) {
 		cli_error("solve", "--each and --json exclude each other: give one");
 		return CLI_BAD;

@@ -74,6 +74,7 @@
  */
 #include "core/search.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,7 +101,9 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->pruning = cfg->pruning;
 	s->tt_cutoffs = cfg->tt_cutoffs;
 	s->tt_min_depth = cfg->tt_min_depth;
-	s->etc_min_depth = game->reversible ? 0 : cfg->etc_min_depth;
+	s->etc_min_depth = cfg->etc_min_depth && tt && cfg->tt_cutoffs && !game->reversible
+	                           ? cfg->etc_min_depth
+	                           : INT_MAX;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	/* A game that writes more moves than max_moves breaks its contract, and the search
@@ -1014,7 +1017,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		return HALTED; /* the game broke its contract */
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
-	if (s->etc_min_depth && depth >= s->etc_min_depth && use_tt && ply > 0 && s->tt_cutoffs &&
+	if (depth >= s->etc_min_depth && use_tt && ply > 0 &&
 	    etc_cuts(s, ply, depth, beta, here, child, m, n, plain, &best, &best_move))
 		goto cut;
 	for (int i = 0; i < n; i++) {

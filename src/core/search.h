@@ -186,7 +186,9 @@ typedef struct cutoff_searcher {
 	unsigned pruning;       /* CUTOFF_PRUNE_* bits */
 	bool tt_cutoffs;        /* the table may answer a node (else: ordering only) */
 	int tt_min_depth;       /* nodes with fewer plies left neither probe nor store */
-	int etc_min_depth;      /* enhanced transposition cut-offs from this depth; 0: never */
+	int etc_min_depth;      /* enhanced transposition cut-offs from this depth on: INT_MAX
+	                           when config.etc_min_depth is 0, or there is no table, or the
+	                           table may not answer, or the game has repetitions */
 	cutoff_share_t *share;  /* this thread's export ring (share.h), or NULL: none */
 	uint64_t *driver_count; /* the engine's driver's counters: its slots of count.driver[]
 	                           (the registry's, driver.h), set by the engine */

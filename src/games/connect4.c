@@ -239,9 +239,10 @@ static int c4_gen_moves(const void *ctx, const void *state, cutoff_move_t *moves
 	}
 	/* A move's hint: the cells where the mover would then win with one more stone, and
 	 * C4_HINT_WON more when the opponent has then lost at once (lost_after_pair): a move
-	 * that wins by force comes first, a one-node search. No branch on what the position holds (which the processor cannot predict): every
-	 * column is written, the next slot taken when it is safe; a pair's second count
-	 * goes, when there is no second move, where the first then overwrites it. */
+	 * that wins by force comes first, a one-node search. No branch on what the position
+	 * holds (which the processor cannot predict): every column is written, the next slot
+	 * taken when it is safe; a pair's second count goes, when there is no second move,
+	 * where the first then overwrites it. */
 	uint64_t cells[C4_W + 1];
 	for (int i = 0; i < C4_W; i++) {
 		uint64_t cell = safe & c4_order_cells[i];
