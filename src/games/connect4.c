@@ -130,6 +130,16 @@ static inline c4_pair_t bit_count_pair(c4_pair_t x)
 	return x & 0x7f;
 }
 
+/* All bits set in each lane of x that is 0, none in the others, for lanes below 2^63 (every
+ * set of cells is): x - 1 has its top bit set exactly when x is 0. `x == 0` would say the
+ * same, but SSE2 has no 64-bit compare, and the compiler moves each lane out to a
+ * general register and back for it: twelve instructions instead of three. */
+static inline c4_pair_t zero_pair(c4_pair_t x)
+{
+	const c4_pair_t none = { 0, 0 };
+	return none - ((x - 1) >> 63);
+}
+
 /*
  * lost_after_pair(wins, open): for two moves at once, all bits set in the lane of a move
  * after which the opponent has lost at once (its child is terminal, a loss for the side to
@@ -141,9 +151,9 @@ static inline c4_pair_t bit_count_pair(c4_pair_t x)
 static inline c4_pair_t lost_after_pair(c4_pair_t wins, c4_pair_t open)
 {
 	c4_pair_t forced = wins & open;
-	c4_pair_t none = (c4_pair_t)(forced == 0), one = (c4_pair_t)((forced & (forced - 1)) == 0);
+	c4_pair_t none = zero_pair(forced), one = zero_pair(forced & (forced - 1));
 	c4_pair_t left = (open & none) | (forced & ~none & one); /* the moves that block */
-	return (c4_pair_t)((left & ~(wins >> 1)) == 0) & (c4_pair_t)(open != 0);
+	return zero_pair(left & ~(wins >> 1)) & ~zero_pair(open);
 }
 
 /* The hint's bonus for a move after which the opponent has lost at once (above any count
