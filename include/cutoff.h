@@ -202,15 +202,25 @@ CUTOFF_API const char *cutoff_version(void);
  *               as +-CUTOFF_WIN (which the engine turns into distances) must leave them
  *               out of its range: *lower <= -CUTOFF_WIN and *upper >= CUTOFF_WIN when
  *               either may still come.
+ *   key_after   the key that `key` gives for the state `play` would write for `move` (one
+ *               that gen_moves produced for the non-terminal `state`), without playing it:
+ *               an incremental key update (Stockfish's key_after). Only enhanced
+ *               transposition cut-offs use it (config.etc_min_depth), to look a node's
+ *               children up in the table: with it, only the eldest child is played (and
+ *               asked `terminal`: a win at once cuts without a probe), the others are
+ *               looked up by key; without it every child is played and asked `key` and
+ *               `terminal`, a play per child. Not used when checks are extended (a
+ *               child's depth then needs in_check of the child).
  *
  * The order of callbacks at a node. A state is written by `play` (or is the root the
  * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
- * gen_noisy, evaluate, key, reversible, bounds and play_null are called on it, at every
- * node of every driver; only in_check may come earlier (the check extension asks it of a
- * child right after `play`). So what `terminal` and gen_moves both need (Othello's legal
- * squares, say) is best computed once by `play` into the child state. evaluate may be
- * called on a state that is not at the horizon (null-move pruning's static value,
- * quiescence's stand pat); gen_moves may be called more than once on one state.
+ * gen_noisy, evaluate, key, key_after, reversible, bounds and play_null are called on it,
+ * at every node of every driver; only in_check may come earlier (the check extension asks
+ * it of a child right after `play`). So what `terminal` and gen_moves both need
+ * (Othello's legal squares, say) is best computed once by `play` into the child state.
+ * evaluate may be called on a state that is not at the horizon (null-move pruning's
+ * static value, quiescence's stand pat); gen_moves may be called more than once on one
+ * state.
  *
  * Which hooks the search uses: gen_noisy for quiescence search at the horizon
  * (config.extensions & CUTOFF_EXTEND_QUIESCENCE), in_check for check extensions, play_null
@@ -241,6 +251,7 @@ typedef struct cutoff_game {
 	bool (*in_check)(const void *ctx, const void *state);
 	int (*reversible)(const void *ctx, const void *state);
 	void (*bounds)(const void *ctx, const void *state, int32_t *lower, int32_t *upper);
+	uint64_t (*key_after)(const void *ctx, const void *state, cutoff_move_t move);
 } cutoff_game_t;
 
 /* ---------------------------------------------------------------------------------------

@@ -290,7 +290,8 @@ static void check_position(const cutoff_game_t *g, const cutoff_connect4_state_t
 
 	/* gen_moves: exactly the moves that do not lose at once, centre first; the hint is
 	 * the number of winning cells the move makes, and 256 more when the opponent has
-	 * then lost at once. */
+	 * then lost at once; play writes what the public play does, and key_after gives
+	 * the key of that child. */
 	cutoff_move_t moves[NW];
 	int32_t hints[NW];
 	int k = g->gen_moves(g->ctx, st, moves, hints);
@@ -316,6 +317,8 @@ static void check_position(const cutoff_game_t *g, const cutoff_connect4_state_t
 		if (cutoff_connect4_play(&again, c) != 0 ||
 		    memcmp(&again, &child, sizeof(child)) != 0)
 			(*bad)++; /* the engine's play and the public one agree */
+		if (g->key_after(g->ctx, st, moves[i]) != g->key(g->ctx, &child))
+			(*bad)++; /* key_after is the key of what play writes */
 	}
 	(void)legal;
 }

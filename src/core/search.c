@@ -745,16 +745,17 @@ static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void 
 
 /*
  * Enhanced transposition cut-offs (config.etc_min_depth; Plaat, Schaeffer, Pijls and de
- * Bruin, 1996). Before a node searches a move, each child is played and the table asked
- * about it at the depth the child would be searched to: a child whose entry bounds its
+ * Bruin, 1996). Before a node searches a move, each child is played (or, with the game's
+ * key_after, only the eldest: below) and the table asked about it at the depth the child
+ * would be searched to: a child whose entry bounds its
  * value by u from above proves that the node's value is at least -u, and when -u >= beta
  * the node fails high with -u at once; so does a terminal child worth that much. True
  * with *value and *move then. One pass plays the children and prefetches their buckets, a
  * second probes them, so that the probes' cache misses overlap (and the searches that
  * follow find the buckets cached). Only the first 64 moves are looked at (a bit each in
  * two masks); their keys go into s->scores, which no caller holds once the moves are
- * ordered. The children are played into the child slot, where the move loop plays them
- * again. In the solve mode, an answer that the entries exact to the end do not give by
+ * ordered. The children are played into the child slot, where the move loop plays the
+ * one it searches again. In the solve mode, an answer that the entries exact to the end do not give by
  * themselves is a contact with the horizon, as in tt_lookup. Not inlined: most nodes
  * never get here, and the recursion's frame stays small.
  */
@@ -768,22 +769,35 @@ static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, in
 	uint64_t asked = 0, extended = 0;
 	if (n > 64)
 		n = 64;
+	/* With the game's key_after, only the eldest child (the likeliest to cut, a win at
+	 * once among them) is played, to see whether it ends the game; the others are looked
+	 * up by key at depth - 1, unplayed (a terminal one among them is found by the move
+	 * loop). Not when checks are extended: a child's depth needs the child. */
+	const bool by_key = g->key_after && (plain || !s->check_extension);
 	for (int i = 0; i < n; i++) {
 		int32_t v;
-		int d = descend(s, ply, here, child, depth, m[i], plain);
-		if (g->terminal(g->ctx, child, &v)) {
-			v = -terminal_value(v, ply + 1);
-			if (v >= beta) {
-				*value = v;
-				*move = m[i];
-				s->count.etc_cutoffs++;
-				return true;
+		int d;
+		if (by_key && i > 0) {
+			d = depth - 1;
+			if (d < 1 || d < s->tt_min_depth)
+				break;
+			keys[i] = g->key_after(g->ctx, here, m[i]);
+		} else {
+			d = descend(s, ply, here, child, depth, m[i], plain);
+			if (g->terminal(g->ctx, child, &v)) {
+				v = -terminal_value(v, ply + 1);
+				if (v >= beta) {
+					*value = v;
+					*move = m[i];
+					s->count.etc_cutoffs++;
+					return true;
+				}
+				continue;
 			}
-			continue;
+			if (d < 1 || d < s->tt_min_depth)
+				continue; /* a leaf, or a node that does not store: no entry */
+			keys[i] = g->key(g->ctx, child);
 		}
-		if (d < 1 || d < s->tt_min_depth)
-			continue; /* a leaf, or a node that does not store: no entry to find */
-		keys[i] = g->key(g->ctx, child);
 		cutoff_tt_prefetch(s->tt, keys[i]);
 		asked |= UINT64_C(1) << i;
 		extended |= (uint64_t)(d == depth) << i;

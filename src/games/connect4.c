@@ -321,12 +321,28 @@ static void c4_bounds(const void *ctx, const void *state, int32_t *lower, int32_
 	*upper = (int32_t)((41 - n) / 2);
 }
 
+/* The key of a position: current + mask is unique (Pons); an odd multiplier keeps it so
+ * and spreads it. */
+static inline uint64_t key_of(uint64_t current, uint64_t mask)
+{
+	return (current + mask) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
 static uint64_t c4_key(const void *ctx, const void *state)
 {
 	(void)ctx;
 	const cutoff_connect4_state_t *s = as_state(state);
-	/* current + mask is unique (Pons); an odd multiplier keeps it so and spreads it. */
-	return (s->current + s->mask) * UINT64_C(0x9e3779b97f4a7c15);
+	return key_of(s->current, s->mask);
+}
+
+/* c4_key of what c4_play writes: the child's side to move has the opponent's stones
+ * (current ^ mask), and the mask gains the move's cell. */
+static uint64_t c4_key_after(const void *ctx, const void *state, cutoff_move_t move)
+{
+	(void)ctx;
+	const cutoff_connect4_state_t *s = as_state(state);
+	uint64_t mask = s->mask | ((s->mask + C4_BOTTOM) & column_cells((int)move));
+	return key_of(s->current ^ s->mask, mask);
 }
 
 static const cutoff_game_t c4_game = {
@@ -342,6 +358,7 @@ static const cutoff_game_t c4_game = {
 	.bounds = c4_bounds,
 	.gen_noisy = NULL,
 	.play_null = NULL,
+	.key_after = c4_key_after,
 };
 
 const cutoff_game_t *cutoff_connect4_game(void) { return &c4_game; }
