@@ -762,7 +762,8 @@ static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void 
 static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, int depth,
                                                int32_t beta, const void *here, void *child,
                                                const cutoff_move_t *m, int n, bool plain,
-                                               int32_t *value, cutoff_move_t *move)
+                                               int32_t *value, cutoff_move_t *move,
+                                               bool *eldest_played)
 {
 	const cutoff_game_t *g = s->game;
 	uint64_t *keys = (uint64_t *)s->scores;
@@ -774,6 +775,7 @@ static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, in
 	 * up by key at depth - 1, unplayed (a terminal one among them is found by the move
 	 * loop). Not when checks are extended: a child's depth needs the child. */
 	const bool by_key = g->key_after && (plain || !s->check_extension);
+	*eldest_played = by_key; /* and, unextended, at depth - 1 */
 	for (int i = 0; i < n; i++) {
 		int32_t v;
 		int d;
@@ -889,15 +891,17 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
  * slot (here, child_state: worked out once by the loop, not at every move). Its body is
  * inlined into the serial move loop, so that the loop's recursion is one call a node
  * instead of two (a call's prologue, epilogue and ten arguments cost more per node than
- * the move itself). */
+ * the move itself). `played`: the move's child is in child_state already, unextended
+ * (etc_cuts played the eldest). */
 static inline __attribute__((always_inline)) int32_t
 search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here, void *child_state,
             int depth, cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
-            int32_t a, int32_t beta, const cutoff_instance_t inst)
+            int32_t a, int32_t beta, bool played, const cutoff_instance_t inst)
 {
 	const bool plain = inst != CUTOFF_INSTANCE_ANY;
 	int32_t v;
-	int child_depth = descend(s, ply, here, child_state, depth, move, plain);
+	int child_depth =
+		played ? depth - 1 : descend(s, ply, here, child_state, depth, move, plain);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
@@ -937,13 +941,13 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	switch (s->instance) {
 	case CUTOFF_INSTANCE_BARE:
 		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
-		                   beta, CUTOFF_INSTANCE_BARE);
+		                   beta, false, CUTOFF_INSTANCE_BARE);
 	case CUTOFF_INSTANCE_LEAN:
 		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
-		                   beta, CUTOFF_INSTANCE_LEAN);
+		                   beta, false, CUTOFF_INSTANCE_LEAN);
 	default:
 		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
-		                   beta, CUTOFF_INSTANCE_ANY);
+		                   beta, false, CUTOFF_INSTANCE_ANY);
 	}
 }
 
@@ -1031,8 +1035,10 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		return HALTED; /* the game broke its contract */
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
+	bool eldest_played = false; /* the eldest child is in the child slot already (etc_cuts) */
 	if (depth >= s->etc_min_depth && use_tt && ply > 0 &&
-	    etc_cuts(s, ply, depth, beta, here, child, m, n, plain, &best, &best_move))
+	    etc_cuts(s, ply, depth, beta, here, child, m, n, plain, &best, &best_move,
+	             &eldest_played))
 		goto cut;
 	for (int i = 0; i < n; i++) {
 		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
@@ -1065,7 +1071,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 			}
 		}
 		v = search_move(s, algo, ply, here, child, depth, type, m[i], i, h ? h[i] : 0, a,
-		                beta, inst);
+		                beta, i == 0 && eldest_played, inst);
 		if (v > best) {
 			if (v >= beta && cutoff_search_halted(s)) /* v is HALTED's negation */
 				return HALTED;
