@@ -310,15 +310,16 @@ fi
 threads=$(field "$out/runs.csv" thread_nodes rtree,ybw,2,1,)
 if [[ $threads =~ ^[0-9]+\;[0-9]+$ ]]; then ok "runs.csv: ybw at 2 threads has 2 per-thread counts ($threads)"; else fail "runs.csv: ybw per-thread counts '$threads'"; fi
 
-# Connect Four: the built-in positions (no data folder), against `cutoff solve --weak` without
-# enhanced transposition cut-offs (the bench searches without them).
+# Connect Four: the built-in positions (no data folder), against `cutoff solve --weak --algo
+# pvs` (the bench's one search of (-1, 1)) without enhanced transposition cut-offs (the bench
+# searches without them).
 out="$tmp/c4"
 run bench --workload connect4 --positions 1 --threads 1 --repeat 1 --stockfish off --plot none \
 	--no-progress --out "$out"
 mine=$(field "$out/runs.csv" nodes connect4,serial,1,1,)
-solve=$("$cutoff" solve --game connect4 --moves 32751571231557 --weak --etc-min-depth 0 --json | json_num nodes)
+solve=$("$cutoff" solve --game connect4 --moves 32751571231557 --weak --algo pvs --etc-min-depth 0 --json | json_num nodes)
 if [ "$status" -eq 0 ] && [ -n "$mine" ] && [ "$mine" = "$solve" ]; then
-	ok "connect4 serial nodes $mine = cutoff solve --weak --etc-min-depth 0's"
+	ok "connect4 serial nodes $mine = cutoff solve --weak --algo pvs --etc-min-depth 0's"
 else
 	fail "connect4: exit $status, nodes '$mine', cutoff solve says '$solve': $stderr"
 fi

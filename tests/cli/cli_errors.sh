@@ -270,9 +270,9 @@ if good_json "search chess stalemate" search --game chess --fen '7k/5Q2/6K1/8/8/
 	has best_move null "stalemate"
 fi
 if good_json "search connect4 weak window" search --game connect4 --moves 32751571231557 --window -1,1 --etc-min-depth 10 --json; then
-	solve=$("$cutoff" solve --game connect4 --moves 32751571231557 --weak --json)
+	solve=$("$cutoff" solve --game connect4 --moves 32751571231557 --weak --algo pvs --json)
 	n=$(grep -o '"nodes":[0-9]*' <<<"$solve" | head -n 1 | cut -d: -f2)
-	has nodes "$n" "connect4 --window -1,1 --etc-min-depth 10 (the nodes of solve --weak, whose default it is)"
+	has nodes "$n" "connect4 --window -1,1 --etc-min-depth 10 (the nodes of solve --weak --algo pvs, whose default it is)"
 	has value -1 "connect4 Test_L1_R2 line 1 (score -3: lost)"
 fi
 if good_json "search connect4 full window" search --game connect4 --moves 2252576253462244111563365343671351441 --algo ybw --threads 2 --json; then

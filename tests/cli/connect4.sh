@@ -159,6 +159,23 @@ fi
 if good_json "solve 4455 --weak --method mtdf" solve --moves 4455 --weak --method mtdf --json; then
 	has score 1 "4455 weak"
 fi
+# The solve's algorithm is MTD(f) unless named, a driver alone included; the weak solve of a
+# Test_L1_R2 line then asks its two questions: a win? (0, 1), then a draw? (-1, 0).
+if good_json "solve --weak (default algo)" solve --moves 32751571231557 --weak --json; then
+	has algo '"mtdf"' "solve's default algorithm"
+	has score -1 "32751571231557 weak (lost)"
+	mtdf=$(grep -o '"nodes":[0-9]*' <<<"$stdout" | cut -d: -f2)
+	run solve --moves 32751571231557 --weak --algo pvs --json
+	pvs=$(grep -o '"nodes":[0-9]*' <<<"$stdout" | cut -d: -f2)
+	if [ -n "$pvs" ] && [ "$pvs" != "$mtdf" ]; then
+		ok "weak: MTD(f)'s two questions ($mtdf nodes) are not PVS's one window ($pvs)"
+	else
+		fail "weak: the default and --algo pvs searched alike ('$mtdf', '$pvs')"
+	fi
+fi
+if good_json "solve --algo ybw" solve --moves 4455 --algo ybw --threads 2 --json; then
+	has algo '"ybw/mtdf"' "a driver alone searches with mtdf"
+fi
 run solve --moves 4455
 if [ "$status" -eq 0 ] && [[ $stdout == *"score                 18"* ]]; then
 	ok "solve 4455: text report"
