@@ -51,7 +51,7 @@
  * the same code, so they visit the same nodes in the same order: a bare or lean one only
  * skips tests whose outcome is known before the search starts.
  *
- * Enhanced transposition cut-offs (config.etc_min_depth, etc_cuts): from that depth on, a
+ * Enhanced transposition cut-offs (config.etc_min_depth, etc_body): from that depth on, a
  * node that the table did not settle looks up its children before searching any, and fails
  * high on one whose entry (or terminal value) already proves it. A step of the node in
  * every instance, between the ordering and the move loop, taken only where the game has no
@@ -756,14 +756,15 @@ static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void 
  * two masks); their keys go into s->scores, which no caller holds once the moves are
  * ordered. The children are played into the child slot, where the move loop plays the
  * one it searches again. In the solve mode, an answer that the entries exact to the end do not give by
- * themselves is a contact with the horizon, as in tt_lookup. Not inlined: most nodes
- * never get here, and the recursion's frame stays small.
+ * themselves is a contact with the horizon, as in tt_lookup. Compiled twice, for a plain
+ * search and any other (etc_cuts_plain, etc_cuts_any), neither inlined: most nodes never
+ * get here, and the recursion's frame stays small.
  */
-static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, int depth,
-                                               int32_t beta, const void *here, void *child,
-                                               const cutoff_move_t *m, int n, bool plain,
-                                               int32_t *value, cutoff_move_t *move,
-                                               bool *eldest_played)
+static inline __attribute__((always_inline)) bool etc_body(cutoff_searcher_t *s, int ply, int depth,
+                                                           int32_t beta, const void *here,
+                                                           void *child, const cutoff_move_t *m,
+                                                           int n, const bool plain, int32_t *value,
+                                                           cutoff_move_t *move, bool *eldest_played)
 {
 	const cutoff_game_t *g = s->game;
 	uint64_t *keys = (uint64_t *)s->scores;
@@ -826,6 +827,22 @@ static __attribute__((noinline)) bool etc_cuts(cutoff_searcher_t *s, int ply, in
 		return true;
 	}
 	return false;
+}
+
+static __attribute__((noinline)) bool etc_cuts_plain(cutoff_searcher_t *s, int ply, int depth,
+                                                     int32_t beta, const void *here, void *child,
+                                                     const cutoff_move_t *m, int n, int32_t *value,
+                                                     cutoff_move_t *move, bool *eldest_played)
+{
+	return etc_body(s, ply, depth, beta, here, child, m, n, true, value, move, eldest_played);
+}
+
+static __attribute__((noinline)) bool etc_cuts_any(cutoff_searcher_t *s, int ply, int depth,
+                                                   int32_t beta, const void *here, void *child,
+                                                   const cutoff_move_t *m, int n, int32_t *value,
+                                                   cutoff_move_t *move, bool *eldest_played)
+{
+	return etc_body(s, ply, depth, beta, here, child, m, n, false, value, move, eldest_played);
 }
 
 /* Plain negamax: every move, no window, no table. The reference. */
@@ -892,7 +909,7 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
  * inlined into the serial move loop, so that the loop's recursion is one call a node
  * instead of two (a call's prologue, epilogue and ten arguments cost more per node than
  * the move itself). `played`: the move's child is in child_state already, unextended
- * (etc_cuts played the eldest). */
+ * (etc_body played the eldest). */
 static inline __attribute__((always_inline)) int32_t
 search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here, void *child_state,
             int depth, cutoff_node_type_t type, cutoff_move_t move, int index, int32_t hint,
@@ -1035,10 +1052,12 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		return HALTED; /* the game broke its contract */
 	int32_t best = -CUTOFF_INF, a = alpha;
 	cutoff_move_t best_move = m[0];
-	bool eldest_played = false; /* the eldest child is in the child slot already (etc_cuts) */
+	bool eldest_played = false; /* the eldest child is in the child slot already (etc_body) */
 	if (depth >= s->etc_min_depth && use_tt && ply > 0 &&
-	    etc_cuts(s, ply, depth, beta, here, child, m, n, plain, &best, &best_move,
-	             &eldest_played))
+	    (plain ? etc_cuts_plain(s, ply, depth, beta, here, child, m, n, &best, &best_move,
+	                            &eldest_played)
+	           : etc_cuts_any(s, ply, depth, beta, here, child, m, n, &best, &best_move,
+	                          &eldest_played)))
 		goto cut;
 	for (int i = 0; i < n; i++) {
 		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
