@@ -6,7 +6,8 @@
  * (whole and in parts), aging by generation, hashfull, and bad arguments. Every check runs
  * on the lock-free table and again on a CUTOFF_TT_LOCKED one, which must behave
  * identically; a last check replays one random sequence of stores and probes on both kinds
- * and compares every answer.
+ * and compares every answer, and the internal upper-bound probe (cutoff_tt_probe_upper,
+ * enhanced transposition cut-offs' question) with the whole probe's upper bounds.
  *
  * Two checks lean on the layout that opens src/core/tt.c, and say so where they do:
  *   - a key goes to bucket (key * nbuckets) >> 64, nbuckets = entries / 4 (16384 for
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/tt.h"
 #include "cutoff.h"
 #include "random.h"
 
@@ -409,7 +411,7 @@ static void test_same_answers(void)
 	uint64_t rng = 2024;
 	for (int i = 0; i < 512; i++)
 		keys[i] = key_in_bucket(a, 100 + (uint64_t)(i % 64), &rng);
-	int differ = 0, hits = 0;
+	int differ = 0, hits = 0, upper_differ = 0, end_uppers = 0;
 	for (int op = 0; op < 200000; op++) {
 		uint64_t r = next_u64(&rng);
 		uint64_t key = keys[r % 512];
@@ -421,6 +423,8 @@ static void test_same_answers(void)
 				value = CUTOFF_WIN - 10 - (int32_t)(r >> 29 & 15);
 			cutoff_move_t move =
 				(r >> 33 & 7) ? (cutoff_move_t)(r >> 36 & 255) : NOMOVE;
+			if ((r >> 44 & 7) == 0)
+				depth = CUTOFF_TT_DEPTH_END; /* exact to the end (the solve mode) */
 			cutoff_tt_store(a, key, depth, ply, bound, value, move);
 			cutoff_tt_store(b, key, depth, ply, bound, value, move);
 		} else if ((r >> 16 & 1023) == 1) {
@@ -433,12 +437,25 @@ static void test_same_answers(void)
 			hits += fa;
 			differ += fa != fb || ha.lower != hb.lower || ha.upper != hb.upper ||
 			          ha.move != hb.move || ha.depth != hb.depth;
+			/* The upper-bound probe agrees with the whole one, both kinds. */
+			cutoff_tt_t *t = op & 1 ? a : b;
+			cutoff_tt_hit_t hit, end;
+			int writer;
+			int32_t upper, end_upper;
+			bool fw = cutoff_tt_probe_by(t, key, depth, ply, &hit, &end, &writer);
+			bool fu = cutoff_tt_probe_upper(t, key, depth, ply, &upper, &end_upper);
+			upper_differ += fw != fu || upper != hit.upper || end_upper != end.upper;
+			end_uppers += end_upper < CUTOFF_INF;
 		}
 	}
 	CHECK(differ == 0 && hits > 0,
 	      "lock-free and locked tables answer alike: %d of 200000 operations differ, %d hits",
 	      differ, hits);
 	CHECK(cutoff_tt_hashfull(a) == cutoff_tt_hashfull(b), "and have the same hashfull");
+	CHECK(upper_differ == 0 && end_uppers > 0,
+	      "cutoff_tt_probe_upper gives the whole probe's upper bounds: %d answers differ "
+	      "(%d with an end entry's)",
+	      upper_differ, end_uppers);
 	printf("lock-free and locked: 200000 random operations, %d hits, %d answers differ\n", hits,
 	       differ);
 	cutoff_tt_free(a);

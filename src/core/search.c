@@ -806,22 +806,21 @@ static inline __attribute__((always_inline)) bool etc_body(cutoff_searcher_t *s,
 		extended |= (uint64_t)(d == depth) << i;
 	}
 	for (int i = 0; i < n; i++) {
-		cutoff_tt_hit_t hit, end;
-		int writer;
+		int32_t upper, end_upper;
 		if (!(asked >> i & 1))
 			continue;
 		int d = depth - 1 + (int)(extended >> i & 1);
 		s->count.tt_probes++;
 		s->count.etc_probes++;
-		if (!cutoff_tt_probe_by(s->tt, keys[i], d, ply + 1, &hit, s->solve ? &end : NULL,
-		                        &writer))
+		if (!cutoff_tt_probe_upper(s->tt, keys[i], d, ply + 1, &upper,
+		                           s->solve ? &end_upper : NULL))
 			continue;
 		s->count.tt_hits++;
-		if (-hit.upper < beta)
+		if (-upper < beta)
 			continue;
-		if (s->solve && -end.upper < beta)
+		if (s->solve && -end_upper < beta)
 			s->horizon++;
-		*value = -hit.upper;
+		*value = -upper;
 		*move = m[i];
 		s->count.etc_cutoffs++;
 		return true;

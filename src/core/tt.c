@@ -374,6 +374,47 @@ bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
 	return deepest >= 0;
 }
 
+/* probe_bucket's upper bounds alone: the same entries, the same minima. */
+static inline __attribute__((always_inline)) bool upper_bucket(const tt_bucket_t *b, uint64_t key,
+                                                               int depth, int ply, int32_t *upper,
+                                                               int32_t *end_upper)
+{
+	bool found = false;
+	int32_t u = CUTOFF_INF, eu = CUTOFF_INF;
+	for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
+		uint64_t d = entry_read(&b->e[i], key);
+		if (!d)
+			continue;
+		found = true;
+		int edepth = data_depth(d);
+		if (edepth < depth || !(data_bound(d) & CUTOFF_BOUND_UPPER))
+			continue;
+		int32_t v = cutoff_tt_value_from_node(data_value(d), ply);
+		if (v < u)
+			u = v;
+		if (edepth == CUTOFF_TT_DEPTH_END && v < eu)
+			eu = v;
+	}
+	*upper = u;
+	if (end_upper)
+		*end_upper = eu;
+	return found;
+}
+
+bool cutoff_tt_probe_upper(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, int32_t *upper,
+                           int32_t *end_upper)
+{
+	uint64_t i = bucket_index(tt, key);
+	bool found;
+	cutoff_charge_tt_probe(i, tt->nbuckets);
+	if (!tt->locks)
+		return upper_bucket(&tt->buckets[i], key, depth, ply, upper, end_upper);
+	cutoff_spinlock_lock(&tt->locks[i]);
+	found = upper_bucket(&tt->buckets[i], key, depth, ply, upper, end_upper);
+	cutoff_spinlock_unlock(&tt->locks[i]);
+	return found;
+}
+
 /* The public entry points take NULL (cutoff.h); the _by variants do not, since the search
  * calls them only with a table it has (and checks s->tt before it probes or stores). */
 bool cutoff_tt_probe(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, cutoff_tt_hit_t *hit)

@@ -62,6 +62,13 @@ cutoff_tt_t *cutoff_tt_new_placed(void *topology, size_t mb, unsigned flags, int
 bool cutoff_tt_probe_by(const cutoff_tt_t *tt, uint64_t key, int depth, int ply,
                         cutoff_tt_hit_t *hit, cutoff_tt_hit_t *end, int *writer);
 
+/* The upper bound alone that cutoff_tt_probe_by would give in hit->upper (CUTOFF_INF when
+ * none), and, when `end_upper` is not NULL, end->upper's, from one pass over the bucket:
+ * what enhanced transposition cut-offs ask of a child. True when the bucket holds an entry
+ * of the position, at any depth (a hit, as cutoff_tt_probe_by's answer). */
+bool cutoff_tt_probe_upper(const cutoff_tt_t *tt, uint64_t key, int depth, int ply, int32_t *upper,
+                           int32_t *end_upper);
+
 /* Asks the processor to bring `key`'s bucket into the cache (a hint: nothing else
  * changes), so that a probe soon after does not wait for memory; several in a row overlap
  * their waits. */
