@@ -747,18 +747,20 @@ static inline int descend(cutoff_searcher_t *s, int ply, const void *here, void 
  * Enhanced transposition cut-offs (config.etc_min_depth; Plaat, Schaeffer, Pijls and de
  * Bruin, 1996). Before a node searches a move, each child is played (or, with the game's
  * key_after, only the eldest: below) and the table asked about it at the depth the child
- * would be searched to: a child whose entry bounds its
- * value by u from above proves that the node's value is at least -u, and when -u >= beta
- * the node fails high with -u at once; so does a terminal child worth that much. True
- * with *value and *move then. One pass plays the children and prefetches their buckets, a
- * second probes them, so that the probes' cache misses overlap (and the searches that
- * follow find the buckets cached). Only the first 64 moves are looked at (a bit each in
- * two masks); their keys go into s->scores, which no caller holds once the moves are
- * ordered. The children are played into the child slot, where the move loop plays the
- * one it searches again. In the solve mode, an answer that the entries exact to the end do not give by
- * themselves is a contact with the horizon, as in tt_lookup. Compiled twice, for a plain
- * search and any other (etc_cuts_plain, etc_cuts_any), neither inlined: most nodes never
- * get here, and the recursion's frame stays small.
+ * would be searched to: a child whose entry bounds its value by u from above proves that
+ * the node's value is at least -u, and when -u >= beta the node fails high with -u at
+ * once; so does a terminal child worth that much. True with *value and *move then. One
+ * pass plays the children (or computes their keys) and prefetches their buckets, a second
+ * probes them (their upper bounds alone: cutoff_tt_probe_upper), so that the probes'
+ * cache misses overlap (and the searches that follow find the buckets cached). Only the
+ * first 64 moves are looked at (a bit each in two masks); their keys go into s->scores,
+ * which no caller holds once the moves are ordered. The children are played into the
+ * child slot, where the move loop plays the one it searches again, but the eldest when
+ * it was the only one played (*eldest_played). In the solve mode, an answer that the
+ * entries exact to the end do not give by themselves is a contact with the horizon, as in
+ * tt_lookup. Compiled twice, for a plain search and any other (etc_cuts_plain,
+ * etc_cuts_any), neither inlined: most nodes never get here, and the recursion's frame
+ * stays small.
  */
 static inline __attribute__((always_inline)) bool etc_body(cutoff_searcher_t *s, int ply, int depth,
                                                            int32_t beta, const void *here,
