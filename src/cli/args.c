@@ -474,7 +474,8 @@ static int find_driver(const char *text, size_t len)
 	return cutoff_driver_find(name, &d) == CUTOFF_OK ? (int)d : -1;
 }
 
-bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver, cutoff_algo_t *algo)
+bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutoff_driver_t *driver,
+                    cutoff_algo_t *algo)
 {
 	char q[CLI_QUOTE_SIZE], list[256];
 	const char *slash = strchr(text, '/');
@@ -486,7 +487,7 @@ bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver, 
 	} else if ((a = find_name(cli_algo_names, text, strlen(text))) >= 0) {
 		d = (int)cli_driver_default();
 	} else if ((d = find_driver(text, strlen(text))) >= 0) {
-		a = CUTOFF_ALGO_PVS;
+		a = (int)lone;
 	}
 	if (d < 0 || a < 0) {
 		cli_error(cmd,

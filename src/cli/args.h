@@ -188,11 +188,12 @@ const char *cli_driver_list(char *buf, size_t size);
 
 /*
  * --algo of every command that searches: ALGO (minimax, alphabeta, pvs, mtdf: that
- * algorithm under the default driver), DRIVER (any driver of the registry, with PVS
- * underneath), or DRIVER/ALGO. True with *driver and *algo set, or false after a one-line
- * error that lists the accepted forms and the registry's drivers.
+ * algorithm under the default driver), DRIVER (any driver of the registry, with `lone`
+ * underneath: the command's own algorithm, PVS but for `cutoff solve`), or DRIVER/ALGO.
+ * True with *driver and *algo set, or false after a one-line error that lists the accepted
+ * forms and the registry's drivers.
  */
-bool cli_parse_algo(const char *cmd, const char *text, cutoff_driver_t *driver,
+bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutoff_driver_t *driver,
                     cutoff_algo_t *algo);
 
 /* The name of a driver and algorithm as reports show it: the algorithm alone under the

@@ -33,11 +33,12 @@ cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o)
 	return o->driver == 1 ? CUTOFF_DRIVER_ABDADA : CUTOFF_DRIVER_LAZYSMP;
 }
 
-bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, const cli_cluster_opts_t *o,
-                            cutoff_driver_t *driver, cutoff_algo_t *algo)
+bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, cutoff_algo_t lone,
+                            const cli_cluster_opts_t *o, cutoff_driver_t *driver,
+                            cutoff_algo_t *algo)
 {
 	if (!cli_cluster_wanted(algo_text))
-		return cli_parse_algo(cmd, algo_text, driver, algo);
+		return cli_parse_algo(cmd, algo_text, lone, driver, algo);
 	*driver = cli_cluster_driver(o);
 	*algo = CUTOFF_ALGO_PVS;
 	return true;

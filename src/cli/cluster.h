@@ -55,10 +55,11 @@ bool cli_cluster_wanted(const char *algo_text);
 cutoff_driver_t cli_cluster_driver(const cli_cluster_opts_t *o);
 
 /* --algo of a command that offers `--algo cluster`: for the cluster, the driver each rank
- * runs under PVS; otherwise cli_parse_algo's driver and algorithm. False after its
- * one-line error. */
-bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, const cli_cluster_opts_t *o,
-                            cutoff_driver_t *driver, cutoff_algo_t *algo);
+ * runs under PVS; otherwise cli_parse_algo's driver and algorithm (`lone`: a driver named
+ * alone searches with it). False after its one-line error. */
+bool cli_cluster_parse_algo(const char *cmd, const char *algo_text, cutoff_algo_t lone,
+                            const cli_cluster_opts_t *o, cutoff_driver_t *driver,
+                            cutoff_algo_t *algo);
 
 /* False after a one-line error when, without --algo cluster (`cluster` false), a cluster
  * option (CLI_CLUSTER_OPTS: --cluster-driver, --exchange, --share-depth) is in the

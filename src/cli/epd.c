@@ -812,7 +812,7 @@ static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
 		cli_error("epd", "--movetime and --depth: give one of them, not both");
 		return CLI_BAD;
 	}
-	if (!cli_parse_algo("epd", a->algo_text, &a->driver, &a->algo) ||
+	if (!cli_parse_algo("epd", a->algo_text, CUTOFF_ALGO_PVS, &a->driver, &a->algo) ||
 	    !cli_parse_pruning("epd", a->pruning_text, &a->pruning))
 		return CLI_BAD;
 	return CLI_PARSED;

@@ -632,7 +632,8 @@ static bool pick_algo(search_args_t *a, const cli_opt_t *opts, int nopts)
 	if (!cli_given(opts, nopts, "algo"))
 		a->algo_text = a->game == GAME_TTT ? "alphabeta" : "pvs";
 	a->cluster = cli_cluster_wanted(a->algo_text);
-	return cli_cluster_parse_algo("search", a->algo_text, &a->copts, &a->driver, &a->algo) &&
+	return cli_cluster_parse_algo("search", a->algo_text, CUTOFF_ALGO_PVS, &a->copts,
+	                              &a->driver, &a->algo) &&
 	       cli_cluster_check_options("search", a->cluster, opts, nopts);
 }
 

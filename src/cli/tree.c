@@ -567,7 +567,7 @@ static cli_status_t parse_options(int argc, char **argv, tree_args_t *a)
 	cli_status_t st = cli_parse("tree", tree_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;
-	if (!cli_parse_algo("tree", algo_text, &a->driver, &a->algo))
+	if (!cli_parse_algo("tree", algo_text, CUTOFF_ALGO_PVS, &a->driver, &a->algo))
 		return CLI_BAD;
 	/* As for `cutoff search`: MTD(f) needs a table to be efficient and a parallel
 	 * driver's threads share what they learn through it; the serial search runs without
