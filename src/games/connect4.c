@@ -68,6 +68,13 @@ static const uint64_t c4_order_cells[C4_W] = { C4_COLUMN(3), C4_COLUMN(2), C4_CO
 
 static inline uint64_t playable(uint64_t mask) { return (mask + C4_BOTTOM) & C4_BOARD; }
 
+/* The cell a stone played in column c lands in (none when the column is full: the carry
+ * stops in the sentinel, outside the column's cells). */
+static inline uint64_t drop_cell(uint64_t mask, int c)
+{
+	return (mask + C4_BOTTOM) & column_cells(c);
+}
+
 /* True when `p` holds four in a row. */
 static inline bool four(uint64_t p)
 {
@@ -285,7 +292,7 @@ static void c4_play(const void *ctx, const void *state, cutoff_move_t move, void
 	(void)ctx;
 	const cutoff_connect4_state_t *s = as_state(state);
 	cutoff_connect4_state_t *t = child;
-	uint64_t cell = (s->mask + C4_BOTTOM) & column_cells((int)move);
+	uint64_t cell = drop_cell(s->mask, (int)move);
 	uint64_t mask = s->mask | cell;
 	t->current = s->current ^ s->mask;
 	t->mask = mask;
@@ -341,7 +348,7 @@ static uint64_t c4_key_after(const void *ctx, const void *state, cutoff_move_t m
 {
 	(void)ctx;
 	const cutoff_connect4_state_t *s = as_state(state);
-	uint64_t mask = s->mask | ((s->mask + C4_BOTTOM) & column_cells((int)move));
+	uint64_t mask = s->mask | drop_cell(s->mask, (int)move);
 	return key_of(s->current ^ s->mask, mask);
 }
 
@@ -389,7 +396,7 @@ static refusal_t refusal(const cutoff_connect4_state_t *st, int column)
 		return GAME_WON;
 	if (st->stones >= C4_CELLS)
 		return BOARD_FULL;
-	if (!(playable(st->mask) & column_cells(column)))
+	if (!drop_cell(st->mask, column))
 		return COLUMN_FULL;
 	return PLAYABLE;
 }
@@ -397,7 +404,7 @@ static refusal_t refusal(const cutoff_connect4_state_t *st, int column)
 /* Any legal move, including one that lets the opponent win or makes four: from scratch. */
 static void play_unchecked(cutoff_connect4_state_t *st, int column)
 {
-	uint64_t cell = (st->mask + C4_BOTTOM) & column_cells(column);
+	uint64_t cell = drop_cell(st->mask, column);
 	uint64_t mover = st->current | cell;
 	st->mask |= cell;
 	st->current = mover ^ st->mask;
