@@ -11,6 +11,20 @@
  *   engine_cost tree [TREES]   TREES random trees b=8 d=9 (incremental), default 10
  *   engine_cost connect4 [D]   the position 3246313 searched to depth D (default 16)
  *                              with the window (-1, 1)
+ *   engine_cost solve FILE [K] the first K (default 5) lines '<moves> <score>' of a
+ *                              Connect Four test set, solved exactly (strong) by
+ *                              cutoff_connect4_solve (bisection, MTD(f), a 16 MiB table,
+ *                              no enhanced transposition cut-offs) and by the plain
+ *                              solver below; both scores are checked against the file
+ *
+ * The solve workload asks a different question: not the same tree at two costs, but what
+ * a node of an exact solver costs at least over the game's callbacks. The plain solver is
+ * the smallest one that uses them as the engine does: null-window fail-soft alpha-beta,
+ * the bounds hook, the hints' order, and a one-entry-per-slot table of both bounds (16
+ * bytes, single-threaded, always replaced), no table move, no PV, no counters but nodes,
+ * bisection at the root (Pons' solver's shape). Its trees differ from the engine's (other
+ * table, no table move), so the two sides' nodes differ and only their cost per node
+ * compares.
  *
  * Prints, per side: nodes, CPU seconds of the searching thread (CLOCK_THREAD_CPUTIME_ID,
  * so other jobs on the machine do not count), nodes per CPU second; then the ratio.
@@ -85,6 +99,109 @@ static int32_t alphabeta(plain_t *p, int ply, int depth, int32_t alpha, int32_t 
 	return best;
 }
 
+/* The plain solver's table: 2^PLAIN_TT_BITS slots (16 MiB), the slot of a key its top
+ * bits (the low bits of the game's multiplied key carry less of it). */
+enum { PLAIN_TT_BITS = 20 };
+
+typedef struct plain_entry {
+	uint64_t key; /* 0: empty (only the empty board has key 0, and it is never stored) */
+	int32_t lower, upper;
+} plain_entry_t;
+
+typedef struct plain_solver {
+	plain_t p;
+	int32_t *hints; /* MAX_PLY lists of max_moves */
+	plain_entry_t *table;
+} plain_solver_t;
+
+/* Null-window (or any window) fail-soft alpha-beta to the end of the game, as the engine's
+ * solve mode searches: Connect Four's values are scores, so no distance to mate. */
+static int32_t solve_node(plain_solver_t *ps, int ply, int32_t alpha, int32_t beta)
+{
+	plain_t *p = &ps->p;
+	const cutoff_game_t *g = p->g;
+	const void *st = state_at(p, ply);
+	int32_t v, lower, upper;
+	p->nodes++;
+	if (g->terminal(g->ctx, st, &v))
+		return v;
+	g->bounds(g->ctx, st, &lower, &upper);
+	if (upper <= alpha)
+		return upper;
+	if (lower >= beta)
+		return lower;
+	const uint64_t key = g->key(g->ctx, st);
+	plain_entry_t *e = &ps->table[key >> (64 - PLAIN_TT_BITS)];
+	if (e->key == key) {
+		if (e->upper <= alpha)
+			return e->upper;
+		if (e->lower >= beta)
+			return e->lower;
+	}
+	cutoff_move_t *m = p->moves + (size_t)ply * (size_t)g->max_moves;
+	int32_t *h = ps->hints + (size_t)ply * (size_t)g->max_moves;
+	int n = g->gen_moves(g->ctx, st, m, h);
+	for (int i = 1; i < n; i++) { /* stable, best hint first */
+		cutoff_move_t mv = m[i];
+		int32_t hv = h[i];
+		int j = i;
+		for (; j > 0 && h[j - 1] < hv; j--) {
+			m[j] = m[j - 1];
+			h[j] = h[j - 1];
+		}
+		m[j] = mv;
+		h[j] = hv;
+	}
+	int32_t best = -CUTOFF_INF, a = alpha;
+	for (int i = 0; i < n; i++) {
+		g->play(g->ctx, st, m[i], state_at(p, ply + 1));
+		v = -solve_node(ps, ply + 1, -beta, -a);
+		if (v > best) {
+			best = v;
+			if (v >= beta)
+				break;
+			if (v > a)
+				a = v;
+		}
+	}
+	if (e->key != key) {
+		e->key = key;
+		e->lower = -CUTOFF_INF;
+		e->upper = CUTOFF_INF;
+	}
+	if (best >= beta && best > e->lower)
+		e->lower = best;
+	else if (best <= alpha && best < e->upper)
+		e->upper = best;
+	else if (best > alpha && best < beta)
+		e->lower = e->upper = best;
+	return best;
+}
+
+/* Pons' bisection of the score's range, each test a null window. */
+static __attribute__((noinline)) int32_t plain_solve(plain_solver_t *ps)
+{
+	const cutoff_game_t *g = ps->p.g;
+	const void *root = state_at(&ps->p, 0);
+	int32_t v, min, max;
+	if (g->terminal(g->ctx, root, &v))
+		return v;
+	g->bounds(g->ctx, root, &min, &max);
+	while (min < max) {
+		int32_t med = min + (max - min) / 2;
+		if (med <= 0 && min / 2 < med)
+			med = min / 2;
+		else if (med >= 0 && max / 2 > med)
+			med = max / 2;
+		int32_t r = solve_node(ps, 0, med, med + 1);
+		if (r <= med)
+			max = r;
+		else
+			min = r;
+	}
+	return min;
+}
+
 typedef struct side {
 	uint64_t nodes;
 	double cpu_s;
@@ -123,6 +240,71 @@ static side_t by_plain(const cutoff_game_t *g, const void *root, int depth, int3
 	free(p.states);
 	free(p.moves);
 	return s;
+}
+
+/* The solve workload: the first `limit` lines of `path`, each solved by both sides. */
+static int solve_file(const char *path, int limit, side_t *e_sum, side_t *p_sum)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "engine_cost: cannot open '%s'\n", path);
+		return -1;
+	}
+	const cutoff_game_t *g = cutoff_connect4_game();
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	cfg.algo = CUTOFF_ALGO_MTDF;
+	cfg.tt_mb = 16;
+	cfg.ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
+	cfg.etc_min_depth = 0;
+	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, NULL);
+	plain_solver_t ps = { .p = { .g = g } };
+	ps.p.stride = (g->state_size + 15) & ~(size_t)15;
+	ps.p.states = malloc((size_t)(MAX_PLY + 1) * ps.p.stride);
+	ps.p.moves = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(cutoff_move_t));
+	ps.hints = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(int32_t));
+	ps.table = calloc((size_t)1 << PLAIN_TT_BITS, sizeof(plain_entry_t));
+	int mismatches = 0, lines = 0;
+	char text[256], err[128];
+	while (e && ps.p.states && ps.p.moves && ps.hints && ps.table && lines < limit &&
+	       fgets(text, sizeof text, f)) {
+		char moves[128];
+		int score;
+		cutoff_connect4_state_t st;
+		if (sscanf(text, "%127s %d", moves, &score) != 2 ||
+		    cutoff_connect4_parse(moves, &st, err, sizeof err) != 0) {
+			fprintf(stderr, "engine_cost: '%s' line %d: not '<moves> <score>'\n", path,
+			        lines + 1);
+			mismatches = -1;
+			break;
+		}
+		lines++;
+		cutoff_connect4_solution_t sol;
+		cutoff_engine_clear(e);
+		double t0 = cpu();
+		int rc = cutoff_connect4_solve(e, &st, false, CUTOFF_CONNECT4_BISECT, &sol);
+		e_sum->cpu_s += cpu() - t0;
+		e_sum->nodes += sol.nodes;
+		mismatches += rc != 0 || sol.score != score;
+		memset(ps.table, 0, ((size_t)1 << PLAIN_TT_BITS) * sizeof(plain_entry_t));
+		memcpy(ps.p.states, &st, sizeof st);
+		uint64_t before = ps.p.nodes;
+		t0 = cpu();
+		mismatches += plain_solve(&ps) != score;
+		p_sum->cpu_s += cpu() - t0;
+		p_sum->nodes += ps.p.nodes - before;
+	}
+	fclose(f);
+	if (!e || !ps.p.states || !ps.p.moves || !ps.hints || !ps.table) {
+		fprintf(stderr, "engine_cost: out of memory\n");
+		mismatches = -1;
+	}
+	cutoff_engine_free(e);
+	free(ps.p.states);
+	free(ps.p.moves);
+	free(ps.hints);
+	free(ps.table);
+	return mismatches;
 }
 
 static cutoff_engine_t *engine_for(const cutoff_game_t *g)
@@ -180,8 +362,13 @@ int main(int argc, char **argv)
 			mismatches += e_sum.nodes != p_sum.nodes || e_sum.value != p_sum.value;
 			cutoff_engine_free(e);
 		}
+	} else if (strcmp(mode, "solve") == 0 && argc > 2) {
+		mismatches = solve_file(argv[2], argc > 3 ? atoi(argv[3]) : 5, &e_sum, &p_sum);
+		if (mismatches < 0)
+			return 2;
 	} else {
-		fprintf(stderr, "usage: engine_cost tree [TREES] | connect4 [DEPTH]\n");
+		fprintf(stderr,
+		        "usage: engine_cost tree [TREES] | connect4 [DEPTH] | solve FILE [LINES]\n");
 		return 2;
 	}
 	printf("engine  %12llu nodes  %8.3f s  %7.2f M nodes/s\n", (unsigned long long)e_sum.nodes,
@@ -189,6 +376,6 @@ int main(int argc, char **argv)
 	printf("plain   %12llu nodes  %8.3f s  %7.2f M nodes/s\n", (unsigned long long)p_sum.nodes,
 	       p_sum.cpu_s, (double)p_sum.nodes / p_sum.cpu_s / 1e6);
 	printf("engine time / plain time %.3f%s\n", e_sum.cpu_s / p_sum.cpu_s,
-	       mismatches ? "  MISMATCH: the two searches differ" : "");
+	       mismatches ? "  MISMATCH: a value (tree, connect4: or the nodes) differs" : "");
 	return mismatches ? 1 : 0;
 }
