@@ -39,6 +39,7 @@
 #include <cutoff.h>
 #include <cutoff_connect4.h>
 #include <cutoff_games.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,19 +227,32 @@ static side_t by_engine(cutoff_engine_t *e, const void *root, int depth, int32_t
 	return s;
 }
 
+/* The plain search's stacks for game g; false when out of memory (plain_free frees what
+ * was allocated). */
+static bool plain_init(plain_t *p, const cutoff_game_t *g)
+{
+	*p = (plain_t){ .g = g, .stride = (g->state_size + 15) & ~(size_t)15 };
+	p->states = malloc((size_t)(MAX_PLY + 1) * p->stride);
+	p->moves = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(cutoff_move_t));
+	return p->states && p->moves;
+}
+
+static void plain_free(plain_t *p)
+{
+	free(p->states);
+	free(p->moves);
+}
+
 static side_t by_plain(const cutoff_game_t *g, const void *root, int depth, int32_t alpha,
                        int32_t beta)
 {
-	plain_t p = { .g = g };
-	p.stride = (g->state_size + 15) & ~(size_t)15;
-	p.states = malloc((size_t)(MAX_PLY + 1) * p.stride);
-	p.moves = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(cutoff_move_t));
+	plain_t p;
+	plain_init(&p, g);
 	memcpy(p.states, root, g->state_size);
 	double t0 = cpu();
 	int32_t v = alphabeta(&p, 0, depth, alpha, beta);
 	side_t s = { p.nodes, cpu() - t0, v };
-	free(p.states);
-	free(p.moves);
+	plain_free(&p);
 	return s;
 }
 
@@ -258,16 +272,19 @@ static int solve_file(const char *path, int limit, side_t *e_sum, side_t *p_sum)
 	cfg.ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
 	cfg.etc_min_depth = 0;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, NULL);
-	plain_solver_t ps = { .p = { .g = g } };
-	ps.p.stride = (g->state_size + 15) & ~(size_t)15;
-	ps.p.states = malloc((size_t)(MAX_PLY + 1) * ps.p.stride);
-	ps.p.moves = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(cutoff_move_t));
+	plain_solver_t ps;
+	bool ready = plain_init(&ps.p, g);
 	ps.hints = malloc((size_t)MAX_PLY * (size_t)g->max_moves * sizeof(int32_t));
 	ps.table = calloc((size_t)1 << PLAIN_TT_BITS, sizeof(plain_entry_t));
+	ready = ready && ps.hints && ps.table;
 	int mismatches = 0, lines = 0;
 	char text[256], err[128];
-	while (e && ps.p.states && ps.p.moves && ps.hints && ps.table && lines < limit &&
-	       fgets(text, sizeof text, f)) {
+	if (!e || !ready) {
+		fprintf(stderr, "engine_cost: %s\n",
+		        !e ? "cannot make the engine (16 MiB table)" : "out of memory");
+		mismatches = -1;
+	}
+	while (mismatches >= 0 && lines < limit && fgets(text, sizeof text, f)) {
 		char moves[128];
 		int score;
 		cutoff_connect4_state_t st;
@@ -295,13 +312,8 @@ static int solve_file(const char *path, int limit, side_t *e_sum, side_t *p_sum)
 		p_sum->nodes += ps.p.nodes - before;
 	}
 	fclose(f);
-	if (!e || !ps.p.states || !ps.p.moves || !ps.hints || !ps.table) {
-		fprintf(stderr, "engine_cost: out of memory\n");
-		mismatches = -1;
-	}
 	cutoff_engine_free(e);
-	free(ps.p.states);
-	free(ps.p.moves);
+	plain_free(&ps.p);
 	free(ps.hints);
 	free(ps.table);
 	return mismatches;
@@ -362,7 +374,7 @@ int main(int argc, char **argv)
 			mismatches += e_sum.nodes != p_sum.nodes || e_sum.value != p_sum.value;
 			cutoff_engine_free(e);
 		}
-	} else if (strcmp(mode, "solve") == 0 && argc > 2) {
+	} else if (strcmp(mode, "solve") == 0 && argc > 2 && (argc < 4 || atoi(argv[3]) > 0)) {
 		mismatches = solve_file(argv[2], argc > 3 ? atoi(argv[3]) : 5, &e_sum, &p_sum);
 		if (mismatches < 0)
 			return 2;
