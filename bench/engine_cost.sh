@@ -16,7 +16,7 @@
 # split into its own instructions and its calls of the game's callbacks.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-	echo "usage: $0 BUILD [TREES [DEPTH]]" >&2
+	echo "usage: $0 BUILD [TREES [DEPTH [FILE [LINES]]]]" >&2
 	exit 2
 fi
 dir=$1
