@@ -166,7 +166,9 @@ CUTOFF_API const char *cutoff_version(void);
  *               (a move from the table is played only when gen_moves lists it). `child`
  *               never aliases `state`.
  *   evaluate    the static value of a non-terminal state for the side to move, with
- *               |value| < CUTOFF_WIN_MIN.
+ *               |value| < CUTOFF_WIN_MIN (a value outside it ends the search with
+ *               CUTOFF_EGAME and a log line naming the callback, value and ply; so does
+ *               a terminal value that is neither in it nor +-CUTOFF_WIN).
  *   terminal    returns true when the game is over in `state` and writes its value for the
  *               side to move into *value: +CUTOFF_WIN / -CUTOFF_WIN for a win / loss that
  *               the engine should score by distance, or any value with |value| <
@@ -211,6 +213,31 @@ CUTOFF_API const char *cutoff_version(void);
  *               looked up by key; without it every child is played and asked `key` and
  *               `terminal`, a play per child. Not used when checks are extended (a
  *               child's depth then needs in_check of the child).
+ *   side        the player to move in `state`, 0 or 1: for a game where a move may keep
+ *               the turn (Kalah's sowing into one's own store, a capture that must be
+ *               continued, a bonus move). Without it every move passes the turn, as in
+ *               negamax. With it, every value is still that of its own state's side to
+ *               move, and the engine negates a child's value and window only when
+ *               side(child) differs from side(state); a move that keeps the turn uses up
+ *               a ply of depth like any other. Asked of both states after each `play`
+ *               (and play_null). A pass is a move that gives the turn away; an extra turn
+ *               is a move after which side(child) == side(state). With the hook, the key
+ *               must tell the players to move apart (equal keys, equal player to move),
+ *               repetitions are looked for at every ply back instead of every other, and
+ *               enhanced transposition cut-offs are not used (config.etc_min_depth: a
+ *               child's entry, looked up by key, does not say whose turn it is). Every
+ *               algorithm, quiescence, null moves, the table, the principal variation,
+ *               every driver, the simulator and the cluster honour it. Example, a game
+ *               where taking a cell of even value gives the taker another move
+ *               (tests/extra_turns.h, docs/architecture.md "Extra turns"):
+ *
+ *                   static int bank_side(const void *ctx, const void *state)
+ *                   {
+ *                           (void)ctx;
+ *                           return ((const bank_state_t *)state)->side;
+ *                   }
+ *                   // in play: child->side = v % 2 == 0 ? st->side : 1 - st->side;
+ *                   // in the game: .side = bank_side,
  *
  * The order of callbacks at a node. A state is written by `play` (or is the root the
  * caller gave) and only read afterwards. `terminal` is asked of it before gen_moves,
@@ -252,6 +279,7 @@ typedef struct cutoff_game {
 	int (*reversible)(const void *ctx, const void *state);
 	void (*bounds)(const void *ctx, const void *state, int32_t *lower, int32_t *upper);
 	uint64_t (*key_after)(const void *ctx, const void *state, cutoff_move_t move);
+	int (*side)(const void *ctx, const void *state);
 } cutoff_game_t;
 
 /* ---------------------------------------------------------------------------------------
@@ -949,7 +977,8 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
  * a busy engine's refusal says nothing of the arguments); CUTOFF_EGAME when the game broke
  * its contract at the root or anywhere in the tree (a move count outside 1 .. max_moves
  * from gen_moves or 0 .. max_moves from gen_noisy, which includes a non-terminal state
- * without a move): every thread stops, and the result holds no answer (value 0, bound
+ * without a move; a value from evaluate or terminal outside the range of section 1, the
+ * root's included): every thread stops, and the result holds no answer (value 0, bound
  * NONE, best_move NONE, no iterations; its counters and times say what was searched). The
  * engine stays usable. Every failure but CUTOFF_EBUSY (and a NULL engine) leaves its
  * reason, naming the limit, or the callback, count and ply, in cutoff_engine_error and

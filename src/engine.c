@@ -688,6 +688,10 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 	const cutoff_game_t *g = &e->game;
 	cutoff_searcher_t *s = &e->searchers[0];
 	uint64_t keys[CUTOFF_MAX_PLY];
+	/* The root's value seen from the side to move at ply p (the game's side hook: only a
+	 * move that passes the turn negates it), and how far apart a repetition can be. */
+	int32_t want = r->value;
+	const int step = g->side ? 1 : 2;
 	if (!e->tt || r->bound != CUTOFF_BOUND_EXACT || r->pv_length == 0)
 		return;
 	memcpy(cutoff_searcher_state(s, 0), root, g->state_size);
@@ -697,12 +701,11 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 		if (p >= CUTOFF_MAX_PLY - 1 || g->terminal(g->ctx, st, &v))
 			return;
 		keys[p] = g->key(g->ctx, st);
-		for (int q = p - 2; q >= 0; q -= 2)
+		for (int q = p - step; q >= 0; q -= step)
 			if (keys[q] == keys[p])
 				return;
 		if (p >= r->pv_length) {
 			cutoff_tt_hit_t hit;
-			int32_t want = p % 2 ? -r->value : r->value;
 			/* Entries of the depth the line has left (a solved value: exact to the
 			 * end), so that bounds of shallower iterations do not mix in. */
 			int depth = r->solved      ? CUTOFF_TT_DEPTH_END
@@ -719,7 +722,10 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 				return;
 			r->pv[r->pv_length++] = hit.move;
 		}
-		g->play(g->ctx, st, r->pv[p], cutoff_searcher_state(s, p + 1));
+		void *child = cutoff_searcher_state(s, p + 1);
+		g->play(g->ctx, st, r->pv[p], child);
+		if (!g->side || g->side(g->ctx, child) != g->side(g->ctx, st))
+			want = -want;
 	}
 }
 
@@ -728,7 +734,13 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 static void say_fault(cutoff_engine_t *e, const cutoff_fault_t *f)
 {
 	const cutoff_voice_t v = engine_voice(e);
-	if (f->count == 0)
+	if (f->value)
+		cutoff_say(&v, CUTOFF_LOG_WARN,
+		           "game: %s returned the value %d at ply %d, outside %d..%d%s",
+		           f->callback, f->count, f->ply, -(CUTOFF_WIN_MIN - 1), CUTOFF_WIN_MIN - 1,
+		           strcmp(f->callback, "terminal") == 0 ? " (or +-CUTOFF_WIN for a win)"
+		                                                : " (|value| < CUTOFF_WIN_MIN)");
+	else if (f->count == 0)
 		cutoff_say(
 			&v, CUTOFF_LOG_WARN,
 			"game: %s returned no move at ply %d, in a state that terminal says is not "
@@ -904,6 +916,12 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	result_clear(r);
 	r->best_move = CUTOFF_MOVE_NONE;
 	if (g->terminal(g->ctx, root, &value)) {
+		if (value != CUTOFF_WIN && value != -CUTOFF_WIN &&
+		    (value <= -CUTOFF_WIN_MIN || value >= CUTOFF_WIN_MIN)) {
+			say_fault(e, &(cutoff_fault_t){ "terminal", value, 0, true });
+			rc = CUTOFF_EGAME;
+			goto out;
+		}
 		r->value = value;
 		r->bound = CUTOFF_BOUND_EXACT;
 		rc = CUTOFF_ETERMINAL;
@@ -918,7 +936,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	 * iteration completes. */
 	int n = g->gen_moves(g->ctx, root, s0->moves, s0->hints);
 	if (n < 1 || n > g->max_moves) {
-		say_fault(e, &(cutoff_fault_t){ "gen_moves", n, 0 });
+		say_fault(e, &(cutoff_fault_t){ "gen_moves", n, 0, false });
 		rc = CUTOFF_EGAME;
 		goto out;
 	}

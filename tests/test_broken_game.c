@@ -14,6 +14,9 @@
  *   NONE       gen_moves returns 0 in a state that terminal says is not over (a pass the
  *              game forgot to generate)
  *   NOISY      gen_noisy returns 9 at the horizon (quiescence)
+ *   TERMINAL   terminal gives 31500 at those leaves of ply 6 (beyond +CUTOFF_WIN)
+ *   EVALUATE   evaluate gives -CUTOFF_WIN_MIN at those nodes of ply 2, the horizon of a
+ *              2-ply search (the contract wants |value| < CUTOFF_WIN_MIN)
  * and NOT_BROKEN, the same game keeping its contract, whose value the test knows by its
  * own negamax.
  * Every break is tried with every algorithm, under the serial, lazy SMP and YBW drivers at
@@ -32,15 +35,26 @@ typedef enum mode {
 	NEGATIVE,
 	NONE,
 	NOISY,
+	TERMINAL,
+	EVALUATE,
 	MODES
 } breakage_t;
 
-static const char *const mode_names[MODES] = { "not broken", "11 moves", "300 moves",
-	                                       "-1 moves",   "0 moves",  "9 noisy moves" };
+static const char *const mode_names[MODES] = {
+	"not broken", "11 moves",      "300 moves",      "-1 moves",
+	"0 moves",    "9 noisy moves", "terminal 31500", "evaluate -WIN_MIN",
+};
 
 typedef struct game_ctx {
 	breakage_t mode;
 } game_ctx_t;
+
+/* The mode the game is in, for the callbacks that have no ctx at hand (the test's own
+ * negamax calls them with NULL: never broken). */
+static breakage_t mode_of(const void *ctx)
+{
+	return ctx ? ((const game_ctx_t *)ctx)->mode : NOT_BROKEN;
+}
 
 typedef struct node {
 	uint64_t h;
@@ -116,8 +130,10 @@ static void play(const void *ctx, const void *state, cutoff_move_t move, void *c
 
 static int32_t evaluate(const void *ctx, const void *state)
 {
-	(void)ctx;
-	return (int32_t)(mix(((const node_t *)state)->h ^ 77) % 201) - 100;
+	const node_t *n = state;
+	if (mode_of(ctx) == EVALUATE && n->ply == 2 && n->h % 5 == 0)
+		return -CUTOFF_WIN_MIN;
+	return (int32_t)(mix(n->h ^ 77) % 201) - 100;
 }
 
 static bool terminal(const void *ctx, const void *state, int32_t *value)
@@ -125,7 +141,7 @@ static bool terminal(const void *ctx, const void *state, int32_t *value)
 	const node_t *n = state;
 	if (n->ply < DEPTH)
 		return false;
-	*value = evaluate(ctx, state);
+	*value = mode_of(ctx) == TERMINAL && n->h % 5 == 0 ? 31500 : evaluate(ctx, state);
 	return true;
 }
 
@@ -198,13 +214,17 @@ static void one(breakage_t mode, cutoff_driver_t driver, int threads, cutoff_alg
 	node_t root = { mix(12345), 0 };
 	cutoff_limits_t lim;
 	cutoff_limits_default(&lim);
-	lim.depth = mode == NOISY ? 2 : DEPTH; /* the noisy break sits at the horizon */
+	/* the noisy and evaluation breaks sit at the horizon */
+	lim.depth = mode == NOISY || mode == EVALUATE ? 2 : DEPTH;
 	lim.iterate = true;
 	cutoff_result_t r;
 
 	ctx.mode = mode;
 	int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
-	const char *callback = mode == NOISY ? "gen_noisy" : "gen_moves";
+	const char *callback = mode == NOISY      ? "gen_noisy"
+	                       : mode == TERMINAL ? "terminal"
+	                       : mode == EVALUATE ? "evaluate"
+	                                          : "gen_moves";
 	CHECK(rc == CUTOFF_EGAME && r.bound == CUTOFF_BOUND_NONE &&
 	              r.best_move == CUTOFF_MOVE_NONE && strstr(seen.last, callback),
 	      "%s, %s x%d, algo %d: rc %d (want %d), bound %d, log '%s'", mode_names[mode],
@@ -215,6 +235,8 @@ static void one(breakage_t mode, cutoff_driver_t driver, int threads, cutoff_alg
 	         : mode == HUGE     ? 300
 	         : mode == NEGATIVE ? -1
 	         : mode == NONE     ? 0
+	         : mode == TERMINAL ? 31500
+	         : mode == EVALUATE ? -CUTOFF_WIN_MIN
 	                            : 9);
 	CHECK(mode == NONE ? strstr(seen.last, "no move") != NULL
 	                   : strstr(seen.last, count) != NULL,
@@ -248,8 +270,8 @@ int main(void)
 					searched++;
 				}
 			}
-	printf("%d broken searches: CUTOFF_EGAME, the callback and count logged, the engine "
-	       "exact afterwards\n",
+	printf("%d broken searches: CUTOFF_EGAME, the callback and count (or value) logged, the "
+	       "engine exact afterwards\n",
 	       searched);
 	return check_report();
 }

@@ -101,9 +101,11 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	s->pruning = cfg->pruning;
 	s->tt_cutoffs = cfg->tt_cutoffs;
 	s->tt_min_depth = cfg->tt_min_depth;
-	s->etc_min_depth = cfg->etc_min_depth && tt && cfg->tt_cutoffs && !game->reversible
-	                           ? cfg->etc_min_depth
-	                           : INT_MAX;
+	s->etc_min_depth =
+		cfg->etc_min_depth && tt && cfg->tt_cutoffs && !game->reversible && !game->side
+			? cfg->etc_min_depth
+			: INT_MAX;
+	s->rep_step = game->side ? 1 : 2;
 	s->quiescence = (cfg->extensions & CUTOFF_EXTEND_QUIESCENCE) && game->gen_noisy;
 	s->check_extension = (cfg->extensions & CUTOFF_EXTEND_CHECKS) && game->in_check;
 	/* A game that writes more moves than max_moves breaks its contract, and the search
@@ -155,7 +157,8 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 /* The instance a search runs in (above): bare or lean when no feature but the table is on. */
 static cutoff_instance_t instance_of(const cutoff_searcher_t *s)
 {
-	if (s->pruning || s->check_extension || s->quiescence || s->game->reversible || s->younger)
+	if (s->pruning || s->check_extension || s->quiescence || s->game->reversible ||
+	    s->game->side || s->younger)
 		return CUTOFF_INSTANCE_ANY;
 	return s->tt ? CUTOFF_INSTANCE_LEAN : CUTOFF_INSTANCE_BARE;
 }
@@ -186,7 +189,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->aborted = false;
 	s->solve = solve;
 	s->instance = instance_of(s);
-	s->fault = (cutoff_fault_t){ NULL, 0, 0 };
+	s->fault = (cutoff_fault_t){ NULL, 0, 0, false };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
 	for (int i = 0; i <= CUTOFF_MAX_PLY; i++)
@@ -257,12 +260,30 @@ static bool poll_limits(cutoff_searcher_t *s)
 
 /* The game broke its contract at `ply` (cutoff_fault_t): the first fault is kept, this
  * search ends, and the halt flag ends the other threads' searches at their next poll. */
-static void game_broken(cutoff_searcher_t *s, int ply, const char *callback, int count)
+static void game_broken(cutoff_searcher_t *s, int ply, const char *callback, int count, bool value)
 {
 	if (!s->fault.callback)
-		s->fault = (cutoff_fault_t){ callback, count, ply };
+		s->fault = (cutoff_fault_t){ callback, count, ply, value };
 	cutoff_int_store_relaxed(&s->ctl->halt, 1);
 	s->aborted = true;
+}
+
+/* True when `v`, what the game's `callback` ("terminal" or "evaluate") said at `ply`, is
+ * outside the range cutoff.h allows: |v| < CUTOFF_WIN_MIN, or +-CUTOFF_WIN from terminal.
+ * The game then broke its contract (game_broken). Asked of every value that scores a
+ * node (a leaf's, quiescence's stand pat and terminal children, enhanced transposition
+ * cut-offs' terminal children, the root's), not of null-move pruning's static value, which
+ * is only compared with beta; one unsigned compare where the value is in range. */
+static inline bool bad_value(cutoff_searcher_t *s, int ply, const char *callback, int32_t v)
+{
+	if (__builtin_expect((uint32_t)v + (uint32_t)(CUTOFF_WIN_MIN - 1) <=
+	                             2u * (uint32_t)(CUTOFF_WIN_MIN - 1),
+	                     1))
+		return false;
+	if (callback[0] == 't' && (v == CUTOFF_WIN || v == -CUTOFF_WIN))
+		return false;
+	game_broken(s, ply, callback, v, true);
+	return true;
 }
 
 bool cutoff_search_halted(const cutoff_searcher_t *s)
@@ -296,9 +317,39 @@ static inline int32_t terminal_value(int32_t v, int ply)
 }
 
 /*
+ * Extra turns (the game's side hook). Negamax negates a child's value because the move
+ * passed the turn to the other side; when the game says the same side moves again, the
+ * child's value is the parent's as it is, and the child is searched with the parent's own
+ * window. turn_passes tells which from the two states (always true in a plain search, bare
+ * or lean, which a game with the hook never runs in: instance_of). for_parent turns a
+ * child's value into its parent's: negated, or kept, a halted child's HALTED then turned
+ * into -HALTED, so that the parent's move loop takes it to its cut-off branch as a negated
+ * one does (HALTED, above). same_side_type: the expected type of a child that the same side
+ * moves in, the negamax child's type with CUT and ALL swapped (a node expected to cut
+ * expects its child to fail high, now from the same side's view).
+ */
+static inline bool turn_passes(const cutoff_game_t *g, const void *here, const void *child,
+                               const bool plain)
+{
+	return plain || !g->side || g->side(g->ctx, child) != g->side(g->ctx, here);
+}
+
+static inline int32_t for_parent(int32_t v, bool passes)
+{
+	return passes ? -v : v == HALTED ? -HALTED : v;
+}
+
+static inline cutoff_node_type_t same_side_type(cutoff_node_type_t t)
+{
+	return t == CUTOFF_NODE_PV ? t : t == CUTOFF_NODE_CUT ? CUTOFF_NODE_ALL : CUTOFF_NODE_CUT;
+}
+
+/*
  * Repetitions (the game's `reversible` hook): writes the node's key into the path and
- * looks for it 2, 4, ... plies back, as far as the last irreversible move and never across
- * a null move. The root itself is never scored as a repetition.
+ * looks for it 2, 4, ... plies back (every ply back in a game with extra turns, whose
+ * side to move does not alternate: s->rep_step; equal keys there mean the same position,
+ * the side to move included), as far as the last irreversible move and never across a
+ * null move. The root itself is never scored as a repetition.
  */
 static inline bool repetition(cutoff_searcher_t *s, int ply)
 {
@@ -312,7 +363,7 @@ static inline bool repetition(cutoff_searcher_t *s, int ply)
 	int lowest = here - g->reversible(g->ctx, st);
 	if (lowest < s->rep_floor[ply])
 		lowest = s->rep_floor[ply];
-	for (int i = here - 2; i >= lowest; i -= 2)
+	for (int i = here - s->rep_step; i >= lowest; i -= s->rep_step)
 		if (s->keys[i] == s->keys[here])
 			return true;
 	return false;
@@ -336,7 +387,8 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 	const cutoff_game_t *g = s->game;
 	if (g->terminal(g->ctx, st, value)) {
 		s->count.leaves++;
-		*value = terminal_value(*value, ply);
+		*value = bad_value(s, ply, "terminal", *value) ? HALTED
+		                                               : terminal_value(*value, ply);
 		return true;
 	}
 	if (!plain && g->reversible && repetition(s, ply)) {
@@ -353,6 +405,8 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 		} else {
 			s->count.leaves++;
 			*value = g->evaluate(g->ctx, st);
+			if (bad_value(s, ply, "evaluate", *value))
+				*value = HALTED;
 		}
 		return true;
 	}
@@ -408,6 +462,8 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	/* In check there is no standing pat: every evasion is searched. */
 	bool evade = g->in_check && ply < CUTOFF_MAX_PLY - 2 && g->in_check(g->ctx, st);
 	int32_t best = evade ? -CUTOFF_INF : g->evaluate(g->ctx, st);
+	if (!evade && bad_value(s, ply, "evaluate", best))
+		return HALTED;
 	s->count.leaves += !evade;
 	if (best >= beta || ply >= CUTOFF_MAX_PLY - 2)
 		return best;
@@ -419,7 +475,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	 * one is mate, which `terminal` reports), a noisy list may be empty. */
 	if (evade ? (unsigned)n - 1u >= (unsigned)g->max_moves
 	          : (unsigned)n > (unsigned)g->max_moves) {
-		game_broken(s, ply, evade ? "gen_moves" : "gen_noisy", n);
+		game_broken(s, ply, evade ? "gen_moves" : "gen_noisy", n, false);
 		return HALTED;
 	}
 	if (s->ordering & CUTOFF_ORDER_HINTS) {
@@ -433,11 +489,15 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 		if (enter_node(s, ply + 1))
 			return HALTED;
 		s->count.qnodes++;
+		const bool passes = turn_passes(g, st, state_at(s, ply + 1), false);
 		if (g->terminal(g->ctx, state_at(s, ply + 1), &v)) {
 			s->count.leaves++;
-			v = -terminal_value(v, ply + 1);
+			if (bad_value(s, ply + 1, "terminal", v))
+				return HALTED;
+			v = for_parent(terminal_value(v, ply + 1), passes);
 		} else {
-			v = -quiesce(s, ply + 1, -beta, -a);
+			v = passes ? -quiesce(s, ply + 1, -beta, -a)
+			           : for_parent(quiesce(s, ply + 1, a, beta), false);
 		}
 		if (cutoff_search_halted(s))
 			return HALTED;
@@ -556,7 +616,7 @@ static inline int generate(cutoff_searcher_t *s, int ply, const void *st, cutoff
 	/* One compare for both broken promises: a count above max_moves (the lists hold no
 	 * more), and 0 or less in a state `terminal` said is not over (a pass is a move). */
 	if ((unsigned)n - 1u >= (unsigned)g->max_moves) {
-		game_broken(s, ply, "gen_moves", n);
+		game_broken(s, ply, "gen_moves", n, false);
 		return 0;
 	}
 	const unsigned ord = s->ordering;
@@ -790,6 +850,10 @@ static inline __attribute__((always_inline)) bool etc_body(cutoff_searcher_t *s,
 		} else {
 			d = descend(s, ply, here, child, depth, m[i], plain);
 			if (g->terminal(g->ctx, child, &v)) {
+				if (bad_value(s, ply + 1, "terminal", v)) {
+					*value = HALTED;
+					return true;
+				}
 				v = -terminal_value(v, ply + 1);
 				if (v >= beta) {
 					*value = v;
@@ -863,7 +927,8 @@ static int32_t negamax(cutoff_searcher_t *s, int ply, int depth)
 	int32_t best = -CUTOFF_INF;
 	for (int i = 0; i < n; i++) {
 		int d = descend(s, ply, here, state_at(s, ply + 1), depth, m[i], false);
-		v = -negamax(s, ply + 1, d);
+		v = for_parent(negamax(s, ply + 1, d),
+		               turn_passes(s->game, here, state_at(s, ply + 1), false));
 		if (cutoff_search_halted(s))
 			return 0;
 		if (v > best) {
@@ -905,6 +970,21 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
 	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
 
+/* A child's search for its parent (window (alpha, beta), the parent's): negamax's
+ * negation of the child's search with (-beta, -alpha) when the move passed the turn,
+ * else the child's own search with the same window (turn_passes, above). `type` is the
+ * negamax child's expected type. */
+static inline int32_t child_for_parent(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth,
+                                       cutoff_node_type_t type, int32_t alpha, int32_t beta,
+                                       bool passes, const cutoff_instance_t inst)
+{
+	if (passes)
+		return -child_search(s, algo, ply + 1, depth, type, -beta, -alpha, inst);
+	return for_parent(
+		child_search(s, algo, ply + 1, depth, same_side_type(type), alpha, beta, inst),
+		false);
+}
+
 /* The move of search.h's cutoff_search_move, given the node's state and its children's
  * slot (here, child_state: worked out once by the loop, not at every move). Its body is
  * inlined into the serial move loop, so that the loop's recursion is one call a node
@@ -921,6 +1001,7 @@ search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here,
 	int child_depth =
 		played ? depth - 1 : descend(s, ply, here, child_state, depth, move, plain);
 	const cutoff_node_type_t child = cutoff_child_type(type, index);
+	const bool passes = turn_passes(s->game, here, child_state, plain);
 
 	/* Late move reduction: a late quiet move of a null-window node is first searched
 	 * shallower with a null window, and searched at full depth only if it beats alpha.
@@ -931,21 +1012,20 @@ search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, const void *here,
 	    beta - a == 1 && !s->in_check[ply] && child_depth == depth - 1) {
 		int r = index >= 8 && depth >= 6 ? 2 : 1;
 		s->count.reductions++;
-		v = -child_search(s, algo, ply + 1, child_depth - r, child, -a - 1, -a, inst);
+		v = child_for_parent(s, algo, ply, child_depth - r, child, a, a + 1, passes, inst);
 		if (cutoff_search_halted(s) || v <= a)
 			return v;
 		s->count.reduction_researches++;
 	}
-	if (algo != CUTOFF_ALGO_PVS)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, inst);
-	if (index == 0)
-		return -child_search(s, algo, ply + 1, child_depth, child, -beta, -a, inst);
-	v = -child_search(s, algo, ply + 1, child_depth, child, -a - 1, -a, inst);
+	if (algo != CUTOFF_ALGO_PVS || index == 0)
+		return child_for_parent(s, algo, ply, child_depth, child, a, beta, passes, inst);
+	v = child_for_parent(s, algo, ply, child_depth, child, a, a + 1, passes, inst);
 	if (v > a && v < beta && !cutoff_search_halted(s)) {
 		/* The probe proved v is a lower bound inside the window: find the exact
 		 * value. The child's state is still on the stack. */
 		s->count.researches++;
-		v = -child_search(s, algo, ply + 1, child_depth, CUTOFF_NODE_PV, -beta, -a, inst);
+		v = child_for_parent(s, algo, ply, child_depth, CUTOFF_NODE_PV, a, beta, passes,
+		                     inst);
 	}
 	return v;
 }
@@ -989,8 +1069,9 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 		return false;
 	s->null_move[ply + 1] = true;
 	int r = depth >= 7 ? 3 : 2;
-	int32_t v = -child_search(s, algo, ply + 1, depth - 1 - r, cutoff_child_type(type, 1),
-	                          -beta, -beta + 1, false);
+	int32_t v = child_for_parent(
+		s, algo, ply, depth - 1 - r, cutoff_child_type(type, 1), beta - 1, beta,
+		turn_passes(g, st, state_at(s, ply + 1), false), CUTOFF_INSTANCE_ANY);
 	if (v < beta)
 		return false;
 	if (cutoff_search_halted(s)) {
@@ -1058,8 +1139,11 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	    (plain ? etc_cuts_plain(s, ply, depth, beta, here, child, m, n, &best, &best_move,
 	                            &eldest_played)
 	           : etc_cuts_any(s, ply, depth, beta, here, child, m, n, &best, &best_move,
-	                          &eldest_played)))
+	                          &eldest_played))) {
+		if (best == HALTED) /* a terminal child's value broke the contract */
+			return HALTED;
 		goto cut;
+	}
 	for (int i = 0; i < n; i++) {
 		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;

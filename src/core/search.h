@@ -158,15 +158,17 @@ typedef struct cutoff_control {
 
 /*
  * A game that broke its contract at some node: a move count from gen_moves or gen_noisy
- * outside 0 .. max_moves, or a state that terminal says is not over without a move. The
+ * outside 0 .. max_moves, a state that terminal says is not over without a move, or a
+ * value from terminal or evaluate outside the range cutoff.h allows. The
  * searcher that finds it records the first one here (callback NULL: none), ends its
  * search and halts the others; the engine reports it (CUTOFF_EGAME and a log line) once
  * the search is over.
  */
 typedef struct cutoff_fault {
-	const char *callback; /* "gen_moves" or "gen_noisy" */
-	int count;            /* what it returned */
+	const char *callback; /* "gen_moves", "gen_noisy", "terminal" or "evaluate" */
+	int count;            /* what it returned: a move count, or a value (value) */
 	int ply;              /* where */
+	bool value;           /* count is a value outside the range the contract allows */
 } cutoff_fault_t;
 
 typedef struct cutoff_searcher {
@@ -220,6 +222,8 @@ typedef struct cutoff_searcher {
 	 * repetition at ply p is looked for among indices >= rep_floor[p] (a null move starts
 	 * a new floor) */
 	int played_length;
+	int rep_step; /* how far apart two plies with the same side to move can be: 2, or 1
+	                 in a game with extra turns (its side hook) */
 	int rep_floor[CUTOFF_MAX_PLY + 1];
 	uint64_t keys[CUTOFF_MAX_PLAYED + CUTOFF_MAX_PLY + 1];
 	bool in_check[CUTOFF_MAX_PLY + 1];  /* the node at that ply, when the game can tell */
