@@ -899,9 +899,9 @@ typedef struct cutoff_limits {
  * Does nothing when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
-/* The answer of a search. It is large — about 33 KB, most of it iteration[] (CUTOFF_MAX_PLY
- * entries of 256 bytes) — so keep it in static or heap memory, or on a thread whose stack
- * has room for it, not on a small worker stack. */
+/* The answer of a search. It is large — tens of kilobytes (sizeof(cutoff_result_t)), most
+ * of it iteration[] (CUTOFF_MAX_PLY entries) — so keep it in static or heap memory, or on
+ * a thread whose stack has room for it, not on a small worker stack. */
 typedef struct cutoff_result {
 	int32_t value;           /* fail-soft value for the root window */
 	cutoff_bound_t bound;    /* what value says about the true value */
