@@ -921,7 +921,19 @@ typedef struct cutoff_result {
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root: the search's
 	                             own, continued from the table where a table answer cut
 	                             it short and the entries prove it (an exact root value
-	                             only; it may still end before the horizon) */
+	                             only; it may still end before the horizon). After a
+	                             solved search with an exact value, a proof line instead
+	                             (pv_proof) */
+	bool pv_proof;     /* pv is a proof line: the search is solved, its value exact,
+	                             and every move of pv keeps that value (each was proved by a
+	                             null-window search after the solve, mostly answered by the
+	                             table: a line that a null-window search wrote, MTD(f)'s,
+	                             may hold a move that does not, and is mended). The line
+	                             goes on to the end of the game, or ends where a move could
+	                             not be proved (a limit or a stop, a cycle, the ply limit);
+	                             its first move is the search's best move. False otherwise:
+	                             then only pv[0] is sure to reach the value */
+	uint64_t pv_nodes; /* the nodes that proof searched (not in counters) */
 	cutoff_counters_t counters;
 	double time_s;            /* wall time of the search */
 	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in

@@ -729,6 +729,21 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 	}
 }
 
+/* A solved search's principal variation made a proof line (cutoff_search_prove_pv), on
+ * searcher 0 and the caller's thread once every thread is done. The root's own move was
+ * proved by the search, so it stays when nothing after it could be. */
+static void prove_pv(cutoff_engine_t *e, const void *root, cutoff_result_t *r)
+{
+	cutoff_searcher_t *s = &e->searchers[0];
+	if (!r->solved || r->bound != CUTOFF_BOUND_EXACT || r->pv_length == 0)
+		return;
+	memcpy(cutoff_searcher_state(s, 0), root, e->game.state_size);
+	cutoff_int_store_relaxed(&e->control.halt, 0); /* a driver's end of the search */
+	int n = cutoff_search_prove_pv(s, r->value, r->pv, r->pv_length, &r->pv_nodes);
+	r->pv_length = n > 0 ? n : 1;
+	r->pv_proof = true;
+}
+
 /* Tells the log and the engine's error how the game broke its contract (search.h,
  * cutoff_fault_t). */
 static void say_fault(cutoff_engine_t *e, const cutoff_fault_t *f)
@@ -950,6 +965,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);
+	if (rc == CUTOFF_OK)
+		prove_pv(e, root, r);
 out:
 	r->time_s = (double)(cutoff_now_ns() - job.t0) / 1e9;
 	cutoff_int_store_relaxed(&e->control.stop, 0);

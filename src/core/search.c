@@ -1342,3 +1342,107 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
 	                     : CUTOFF_BOUND_EXACT;
 	return true;
 }
+
+/*
+ * The principal variation of a solved root made a proof line (cutoff_search_prove_pv). A
+ * PV is the line of best moves the search met, and a null-window search (MTD(f)'s passes,
+ * PVS's probes) writes at a node that failed low the move of its highest upper bound, not
+ * a move that reaches the node's value: such a line's first move is right and a later one
+ * may not be. Here each move of the line is proved instead: at ply p, where the side to
+ * move can reach `want` (the root's value seen from that side, exactly: it is the node's
+ * value), a move whose child, searched with the null window (want - 1, want) from the
+ * parent's side, comes back at least `want` reaches exactly `want`; the line's own move is
+ * tried first, then the node's others in the order of the search, each search answered
+ * mostly by the table the solve filled. A search that meets the horizon (s->horizon moves)
+ * proves nothing. The line ends at a terminal position, at a repetition of a position on
+ * it, at the ply limit, or where no move is proved (a limit or a stop halted the proof, or
+ * the subtree could not be searched to the end): only the proved prefix is kept.
+ *
+ * Runs on searcher 0 after the threads' search is over, on the caller's thread: the
+ * driver's hook is off meanwhile (no other thread takes part), and the searcher's counters
+ * are kept as the search left them (the proof's nodes are returned apart).
+ */
+static bool prove_move(cutoff_searcher_t *s, int ply, cutoff_move_t move, int32_t want,
+                       int32_t *next)
+{
+	const void *here = state_at(s, ply);
+	void *child = state_at(s, ply + 1);
+	uint64_t horizon = s->horizon;
+	int32_t v =
+		search_move(s, CUTOFF_ALGO_ALPHABETA, ply, here, child, CUTOFF_MAX_PLY - 1 - ply,
+	                    CUTOFF_NODE_PV, move, 0, 0, want - 1, want, false, CUTOFF_INSTANCE_ANY);
+	if (cutoff_search_halted(s) || s->horizon != horizon || v < want)
+		return false;
+	/* search_move left the child in its slot: the next ply's position */
+	*next = turn_passes(s->game, here, child, false) ? -want : want;
+	return true;
+}
+
+static bool on_line(const cutoff_searcher_t *s, int ply, uint64_t key, int step)
+{
+	for (int q = ply - step; q >= 0; q -= step)
+		if (s->keys[s->played_length + q] == key)
+			return true;
+	return false;
+}
+
+int cutoff_search_prove_pv(cutoff_searcher_t *s, int32_t value, cutoff_move_t *pv, int length,
+                           uint64_t *nodes)
+{
+	const cutoff_game_t *g = s->game;
+	const cutoff_counters_t count = s->count;
+	const cutoff_younger_fn younger = s->younger;
+	const cutoff_instance_t instance = s->instance;
+	int32_t want = value;
+	int p = 0;
+	s->younger = NULL;
+	s->aborted = false;
+	s->above = NULL;
+	s->poll = 1;
+	s->polled_nodes = s->count.nodes;
+	for (; p < CUTOFF_MAX_PLY - 2; p++) {
+		const void *here = state_at(s, p);
+		int32_t v;
+		if (g->terminal(g->ctx, here, &v))
+			break;
+		uint64_t key = g->key(g->ctx, here);
+		if (on_line(s, p, key, s->rep_step))
+			break; /* a cycle: no proof goes round it */
+		s->keys[s->played_length + p] = key;
+		s->rep_floor[p] = 0;
+		s->null_move[p] = false;
+		s->in_check[p] = false;
+		cutoff_move_t *m = moves_at(s, p);
+		int n = g->gen_moves(g->ctx, here, m, NULL);
+		if ((unsigned)n - 1u >= (unsigned)g->max_moves)
+			break;
+		cutoff_move_t first = p < length ? pv[p] : CUTOFF_MOVE_NONE;
+		int32_t next = 0;
+		bool proved = false;
+		for (int i = -1; i < n && !proved; i++) {
+			cutoff_move_t move = i < 0 ? first : m[i];
+			if (move == CUTOFF_MOVE_NONE || (i >= 0 && move == first))
+				continue;
+			if (i < 0) { /* the line's own move, only when it is a move here */
+				int k = 0;
+				while (k < n && m[k] != first)
+					k++;
+				if (k == n)
+					continue;
+			}
+			proved = prove_move(s, p, move, want, &next);
+			if (proved)
+				pv[p] = move;
+			/* the moves' list at ply p is the node's own: the child's search
+			 * generated its moves one ply down, so m[] is intact */
+		}
+		if (!proved)
+			break;
+		want = next;
+	}
+	*nodes = s->count.nodes - count.nodes;
+	s->count = count;
+	s->younger = younger;
+	s->instance = instance;
+	return p;
+}

@@ -295,6 +295,17 @@ bool cutoff_search_root(cutoff_searcher_t *s, cutoff_algo_t algo, int depth, int
                         int32_t beta, int32_t guess, int32_t *value, cutoff_bound_t *bound);
 
 /*
+ * A solved root's principal variation made a proof line: every move of it keeps the root's
+ * value (search.c says how). The searcher's state at ply 0 must be the root, and the
+ * search over (the caller's thread, every other thread idle; the control's halt cleared).
+ * pv[0 .. length) is the search's line: rewritten in place where a move of it does not
+ * keep the value, and the number of moves proved returned (the line ends there). *nodes:
+ * the nodes the proof searched; the searcher's counters are left as the search left them.
+ */
+int cutoff_search_prove_pv(cutoff_searcher_t *s, int32_t value, cutoff_move_t *pv, int length,
+                           uint64_t *nodes);
+
+/*
  * Searches `move` from the node at `ply` (its state on s's stack) with the window
  * (a, beta) and returns its value for the side to move at `ply`: the one move of a node's
  * loop, shared by the serial loop and the drivers' hooks. `type` is the node's expected
