@@ -6,9 +6,9 @@
 # results.json, quality.csv and quality-positions.csv; a mate in one found is a loss of 0,
 # and a move outside the reference's list is counted at its last move's loss and flagged.
 # A bad suite file (unreadable, empty, a bad FEN, a finished game, no refs, an illegal or
-# repeated reference move, a move without a score, a bad depth) is one line on stderr that
-# names the file and the line, exit 1, before any search; an empty operation is skipped,
-# and every prefix of a good line is read or refused so (never a crash); the option without the chess
+# repeated reference move, a move without a score or with one out of range, a bad depth)
+# is one line on stderr that names the file and the line, exit 1, before any search; an
+# empty operation is skipped, and every prefix of a good line is read or refused so (never a crash); the option without the chess
 # workload or a quality time is a usage error. `cutoff sim` runs them on virtual time: the
 # same figures in two sweeps; bench/quality-curves.py gathers a split sweep's files (and
 # refuses two that disagree).
@@ -107,7 +107,13 @@ bad_suite ":2: no refs" "$start refs \"e2e4 1\";" "$start id \"x\"; acd 20;"
 bad_suite ":1: refs: move 'e2e5'" "$start refs \"e2e4 30 e2e5 20\";"
 bad_suite ":1: refs: move 'e2e4' listed twice" "$start refs \"e2e4 30 e2e4 20\";"
 bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4\";"
-bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4 #0\";"
+bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4 x30\";"
+# A score out of range is said to be so, not missing (issue 43, item 12a).
+bad_suite ":1: refs: move 'd2d4': score '#0' out of range (centipawns in -999999..999999, or #N / #-N with N in 1..999)" \
+	"$start refs \"e2e4 30 d2d4 #0\";"
+bad_suite ":1: refs: move 'e2e4': score '#-1000' out of range" "$start refs \"e2e4 #-1000\";"
+bad_suite ":1: refs: move 'e2e4': score '1000000' out of range" "$start refs \"e2e4 1000000\";"
+bad_suite ":1: refs: move 'e2e4': score '-99999999999' out of range" "$start refs \"e2e4 -99999999999\";"
 bad_suite ":1: refs: no move" "$start refs \"\";"
 bad_suite ":1: refs given twice" "$start refs \"e2e4 1\"; refs \"d2d4 1\";"
 bad_suite ":1: acd" "$start acd deep; refs \"e2e4 1\";"
