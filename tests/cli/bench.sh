@@ -338,6 +338,23 @@ else
 	fail "chess: exit $status: $stderr"
 fi
 
+# A --chess-file line longer than the reader's buffer, or holding a NUL byte: one line
+# naming line 1 of this one-line file and what is wrong, exit 1 (issue 43, item 12b:
+# the rest of a long line was read as line 2, and a NUL byte hid the rest of its line).
+start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+{ printf '%s; id ' "$start" && head -c 600 /dev/zero | tr '\0' x && echo; } >"$tmp/long.txt"
+{ printf '%s; id a' "$start" && printf '\0; depth x\n'; } >"$tmp/nul.txt"
+for c in "long.txt:a line longer than 511 bytes" "nul.txt:a NUL byte in the line"; do
+	file=${c%%:*} want=${c#*:}
+	run bench --workload chess --chess-file "$tmp/$file" --chess-depth 2 --threads 1 --repeat 1 --stockfish off \
+		--plot none --no-progress --out "$tmp/file-$file"
+	if [ "$status" -eq 1 ] && [ -z "$stdout" ] && one_line "$stderr" && [[ $stderr == *": $file:1: $want"* ]]; then
+		ok "--chess-file, $want: $(show "${stderr%$'\n'}")"
+	else
+		fail "--chess-file, $want: exit $status: $(show "$stderr")"
+	fi
+done
+
 # Every search of a sweep over the three workloads, repeated by the `cutoff search` line
 # that searches.txt gives for it: the serial rows' nodes, move and value, position by
 # position (positions.csv), for chess (pruning, quiescence, iterative deepening), Connect

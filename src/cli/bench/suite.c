@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+
 enum {
 	SUITE_LINE = 4096 /* the longest line read */
 };
@@ -284,16 +286,17 @@ bool bench_suite_load(const cutoff_chess_t *chess, const char *path, bench_suite
 	bool ok = line != NULL;
 	if (!ok)
 		fail(err, errlen, path, 0, "out of memory");
-	while (ok && fgets(line, SUITE_LINE, f)) {
+	int n;
+	while (ok && (n = cli_read_line(f, line, SUITE_LINE)) != CLI_LINE_END) {
 		no++;
-		size_t n = strlen(line);
-		if (n == SUITE_LINE - 1 && line[n - 1] != '\n') {
-			ok = fail(err, errlen, path, no, "a line longer than %d bytes",
-			          SUITE_LINE - 2);
+		if (n < 0) {
+			if (n == CLI_LINE_LONG)
+				ok = fail(err, errlen, path, no, "a line longer than %d bytes",
+				          SUITE_LINE - 1);
+			else
+				ok = fail(err, errlen, path, no, "a NUL byte in the line");
 			break;
 		}
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
 		char *t = skip_blanks(line);
 		if (!*t || *t == '#')
 			continue;
