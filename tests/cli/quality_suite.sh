@@ -12,7 +12,8 @@
 # and every prefix of a good line is read or refused so (never a crash); the option without the chess
 # workload or a quality time is a usage error. `cutoff sim` runs them on virtual time: the
 # same figures in two sweeps; bench/quality-curves.py gathers a split sweep's files (and
-# refuses two that disagree).
+# refuses two that disagree, and a file that is missing, a folder or not its kind, in one
+# line).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -223,5 +224,20 @@ if command -v python3 >/dev/null && [ -f "$curves" ]; then
 	else
 		fail "quality-curves.py with a changed move: exit $rc: $(show "$table")"
 	fi
+	# A file that is not there, a folder, a file that is not a quality-positions.csv: one
+	# line naming it and exit 1, no traceback (issue 43, item 12c).
+	printf 'driver,threads\nserial,one\n' >"$tmp/not-quality.csv"
+	for path in "$tmp/no-such.csv|: cannot read it: No such file or directory" \
+		"$tmp|: cannot read it: Is a directory" \
+		"$tmp/not-quality.csv|:2: not a quality-positions.csv line (its threads is 'one')"; do
+		file=${path%%|*} want=${path#*|}
+		table=$(python3 "$curves" "$file" 2>&1)
+		rc=$?
+		if [ "$rc" -eq 1 ] && one_line "$table"$'\n' && [ "$table" = "quality-curves.py: $file$want" ]; then
+			ok "quality-curves.py: $(show "$table")"
+		else
+			fail "quality-curves.py $file: exit $rc: $(show "$table")"
+		fi
+	done
 fi
 report
