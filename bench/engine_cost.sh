@@ -14,6 +14,8 @@
 # against the plain solver over the same callbacks (plain_solve); their trees differ, so
 # each side prints its own nodes and the cost a node of each; the plain solver's cost is
 # split into its own instructions and its calls of the game's callbacks.
+# TREES (1..100000), DEPTH (1..35) and LINES (1..1000000) are checked before anything runs:
+# another value is a usage error (exit 2) naming it.
 set -euo pipefail
 if [ $# -lt 1 ]; then
 	echo "usage: $0 BUILD [TREES [DEPTH [FILE [LINES]]]]" >&2
@@ -24,6 +26,20 @@ trees=${2:-3}
 depth=${3:-14}
 file=${4:-}
 lines=${5:-5}
+# count NAME VALUE MAX: VALUE a whole number in 1..MAX, else the usage error naming NAME
+# (before valgrind is looked for: a TREES of 0 divided by no nodes, a DEPTH the searches
+# do not take made them differ, and either was a figure or a MISMATCH, not an error).
+count() {
+	if ! [[ $2 =~ ^[0-9]{1,9}$ ]] || [ "$2" -lt 1 ] || [ "$2" -gt "$3" ]; then
+		echo "engine_cost.sh: $1: expected a whole number in 1..$3, got '$2'" >&2
+		exit 2
+	fi
+}
+# TREES: random trees of 8^9 leaves; DEPTH: plies from a position with 35 empty cells (a
+# deeper search is the same); LINES: lines of FILE.
+count TREES "$trees" 100000
+count DEPTH "$depth" 35
+count LINES "$lines" 1000000
 [ -z "$file" ] || [ -r "$file" ] || { echo "engine_cost.sh: cannot read '$file'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 command -v valgrind >/dev/null || { echo "engine_cost.sh: valgrind not found" >&2; exit 2; }

@@ -59,22 +59,53 @@ def mean_half(xs):
     return m, Z * sd / math.sqrt(n)
 
 
+def open_or_exit(path, mode="r"):
+    """path opened (text, for csv), or the one-line error naming it and exit 1: a missing
+    file, a folder or an unreadable one is said, not a traceback."""
+    try:
+        return open(path, mode, newline="")
+    except OSError as e:
+        sys.exit("quality-curves.py: %s: cannot %s it: %s" %
+                 (path, "read" if mode == "r" else "write", e.strerror or e))
+
+
+# The columns read of each quality-positions.csv line, and those that are integers.
+COLUMNS = ("driver", "threads", "position", "depth", "move", "agree", "loss_cp")
+INTEGERS = ("threads", "depth", "loss_cp")
+
+
+def read_rows(path):
+    """The lines of one quality-positions.csv, checked: the one-line error naming the file
+    and the line and exit 1 for a file that is not one."""
+    with open_or_exit(path) as f:
+        try:
+            rows = list(csv.DictReader(f))
+        except (csv.Error, UnicodeDecodeError) as e:
+            sys.exit("quality-curves.py: %s: not a quality-positions.csv: %s" % (path, e))
+    for line, r in enumerate(rows, start=2):
+        for c in COLUMNS:
+            if r.get(c) is None or (c in INTEGERS and not r[c].lstrip("-").isdigit()):
+                sys.exit("quality-curves.py: %s:%d: not a quality-positions.csv line (its "
+                         "%s is %s)" % (path, line, c, "missing" if r.get(c) is None
+                                        else repr(r[c])))
+    return rows
+
+
 def read(paths):
     """{(driver, threads): {position id: row}}; a setting in two files must match. Positions
     are told by their id, so runs on a suite and on a subset of it go together."""
     settings = {}
     for path in paths:
-        with open(path) as f:
-            for r in csv.DictReader(f):
-                key = (r["driver"], int(r["threads"]))
-                per = settings.setdefault(key, {})
-                name = r.get("id") or r["position"]
-                old = per.get(name)
-                if old is not None and old["move"] != r["move"]:
-                    sys.exit("quality-curves.py: %s/%d, position %s: move %s in one file, "
-                             "%s in another (not the same runs)" %
-                             (key[0], key[1], name, old["move"], r["move"]))
-                per[name] = r
+        for r in read_rows(path):
+            key = (r["driver"], int(r["threads"]))
+            per = settings.setdefault(key, {})
+            name = r.get("id") or r["position"]
+            old = per.get(name)
+            if old is not None and old["move"] != r["move"]:
+                sys.exit("quality-curves.py: %s/%d, position %s: move %s in one file, "
+                         "%s in another (not the same runs)" %
+                         (key[0], key[1], name, old["move"], r["move"]))
+            per[name] = r
     return settings
 
 
@@ -86,6 +117,8 @@ def main():
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     settings = read(a.files)
+    if not settings:
+        sys.exit("quality-curves.py: %s: no positions" % " ".join(a.files))
     ref = None
     if a.reference:
         name, _, path = a.reference.rpartition("=")
@@ -148,7 +181,7 @@ def main():
               (key[0], key[1], len(pos), b, c, mcnemar(b, c), selftext, dm, dm - dh, dm + dh))
 
     if a.csv:
-        with open(a.csv, "w", newline="") as f:
+        with open_or_exit(a.csv, "w") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]), extrasaction="ignore")
             w.writeheader()
             for r in rows:

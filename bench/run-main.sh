@@ -6,8 +6,9 @@
 # quality at equal time for chess), writing its report folder (report.txt, results.json,
 # results.csv, runs.csv, plots). About five minutes on a 2-core machine.
 #
-#   OUT_DIR     the report folder; default bench-report-YYYYMMDD-HHMMSS (UTC) here, a
-#               fresh one each run. A folder that holds a report is refused before the
+#   OUT_DIR     the report folder; default cutoff bench's, a new bench-report-YYYYMMDD-
+#               HHMMSS (UTC) here (-2, -3, ... when another run has that name). A folder
+#               that holds a report, or that another run is writing, is refused before the
 #               sweep; BENCH_ARGS=--replace replaces that report (its files only)
 #   BENCH_ARGS  more options for `cutoff bench` (e.g. BENCH_ARGS="--repeat 5")
 #
@@ -29,7 +30,8 @@ if [ ! -x "$cutoff" ]; then
 	echo "run-main.sh: $cutoff not found; build first (make build)" >&2
 	exit 1
 fi
-out="${2:-bench-report-$(date -u +%Y%m%d-%H%M%S)}"
+out=()
+[ $# -lt 2 ] || out=(--out "$2")
 
 if [ -z "${CUTOFF_DATA_DIR:-}" ] && [ -d "$repo/../shared/data" ]; then
 	CUTOFF_DATA_DIR=$(cd "$repo/../shared/data" && pwd)
@@ -50,4 +52,4 @@ fi
 commit=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "unknown")
 note="commit $commit; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 # shellcheck disable=SC2086
-"$cutoff" bench --out "$out" --note "$note" ${BENCH_ARGS:-}
+"$cutoff" bench "${out[@]}" --note "$note" ${BENCH_ARGS:-}

@@ -146,6 +146,27 @@ bool cli_close_input(const char *cmd, const char *opt, const char *path, FILE *f
 	return why == 0;
 }
 
+int cli_read_line(FILE *f, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c;
+	bool too_long = false, nul = false;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			nul = true;
+		else if (n + 1 < size)
+			buf[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	if (c == EOF && n == 0 && !too_long && !nul)
+		return CLI_LINE_END;
+	if (n > 0 && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	return nul ? CLI_LINE_NUL : too_long ? CLI_LINE_LONG : (int)n;
+}
+
 void cli_field(FILE *out, const char *label, const char *fmt, ...)
 {
 	va_list ap;

@@ -138,6 +138,22 @@ const char *cli_quote_ascii(char *buf, size_t size, const char *text);
 FILE *cli_open_input(const char *cmd, const char *opt, const char *path);
 bool cli_close_input(const char *cmd, const char *opt, const char *path, FILE *f);
 
+/*
+ * One line of an input file into buf (size bytes), without its newline and a carriage
+ * return before it, NUL-terminated. Returns its length, or CLI_LINE_END at the end of the
+ * file (or a read error: cli_close_input says so); CLI_LINE_NUL for a line holding a NUL
+ * byte, else CLI_LINE_LONG for one longer than size - 1 bytes (newline not counted). Such a
+ * line is read to its end whatever it holds, so that the next call reads the next line
+ * and a caller that counts calls names the line the file's reader would (fgets splits a
+ * long line in two, and a NUL byte hides the rest of the line from strlen).
+ */
+enum {
+	CLI_LINE_END = -1,
+	CLI_LINE_LONG = -2,
+	CLI_LINE_NUL = -3
+};
+int cli_read_line(FILE *f, char *buf, size_t size);
+
 /* One line of a text report: the label padded to a common column, then the formatted
  * value. */
 void cli_field(FILE *out, const char *label, const char *fmt, ...)

@@ -112,35 +112,6 @@ static void epd_line_error(const char *file, int line, const char *fmt, ...)
 	cli_error("epd", "%s line %d: %s", cli_quote(q, sizeof(q), file), line, msg);
 }
 
-/*
- * Reads one line into buf (without its newline). Returns its length, -1 at the end of the
- * file, or -2 for a line too long or holding a NUL byte (the rest of it is skipped).
- */
-static int read_line(FILE *f, char *buf, size_t size, const char **why)
-{
-	size_t n = 0;
-	int c;
-	bool too_long = false, nul = false;
-	while ((c = getc(f)) != EOF && c != '\n') {
-		if (c == '\0')
-			nul = true;
-		else if (n + 1 < size)
-			buf[n++] = (char)c;
-		else
-			too_long = true;
-	}
-	if (c == EOF && n == 0 && !too_long && !nul)
-		return -1;
-	if (n > 0 && buf[n - 1] == '\r')
-		n--;
-	buf[n] = '\0';
-	if (too_long || nul) {
-		*why = too_long ? "line too long (at most 4095 bytes)" : "a NUL byte in the line";
-		return -2;
-	}
-	return (int)n;
-}
-
 /* As the FEN reader splits its fields (a stray carriage return included). */
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -441,13 +412,14 @@ static int read_suite(const cutoff_chess_t *chess, const char *path, int64_t lim
 	for (;;) {
 		if (limit > 0 && seen >= limit)
 			break;
-		const char *why_read = NULL;
-		int len = read_line(f, line, sizeof(line), &why_read);
-		if (len == -1)
+		int len = cli_read_line(f, line, sizeof(line));
+		if (len == CLI_LINE_END)
 			break;
 		lineno++;
-		if (len == -2) {
-			epd_line_error(path, lineno, "%s", why_read);
+		if (len < 0) {
+			epd_line_error(path, lineno, "%s",
+			               len == CLI_LINE_NUL ? "a NUL byte in the line"
+			                                   : "line too long (at most 4095 bytes)");
 			suite->bad++;
 			seen++;
 			continue;

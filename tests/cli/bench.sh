@@ -18,6 +18,8 @@
 # sweep still gets the table printed, and exit 1; report-files.txt lists every file of the
 # folder; a second report into it is refused before its sweep unless --replace, which
 # removes the first report's files only (with or without a list, whatever the list says).
+# Two runs at once never share a folder (issue 43, item 7): the same --out is refused
+# while the other run holds it, and without --out a taken default name gets -2.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -336,6 +338,23 @@ else
 	fail "chess: exit $status: $stderr"
 fi
 
+# A --chess-file line longer than the reader's buffer, or holding a NUL byte: one line
+# naming line 1 of this one-line file and what is wrong, exit 1 (issue 43, item 12b:
+# the rest of a long line was read as line 2, and a NUL byte hid the rest of its line).
+start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+{ printf '%s; id ' "$start" && head -c 600 /dev/zero | tr '\0' x && echo; } >"$tmp/long.txt"
+{ printf '%s; id a' "$start" && printf '\0; depth x\n'; } >"$tmp/nul.txt"
+for c in "long.txt:a line longer than 511 bytes" "nul.txt:a NUL byte in the line"; do
+	file=${c%%:*} want=${c#*:}
+	run bench --workload chess --chess-file "$tmp/$file" --chess-depth 2 --threads 1 --repeat 1 --stockfish off \
+		--plot none --no-progress --out "$tmp/file-$file"
+	if [ "$status" -eq 1 ] && [ -z "$stdout" ] && one_line "$stderr" && [[ $stderr == *": $file:1: $want"* ]]; then
+		ok "--chess-file, $want: $(show "${stderr%$'\n'}")"
+	else
+		fail "--chess-file, $want: exit $status: $(show "$stderr")"
+	fi
+done
+
 # Every search of a sweep over the three workloads, repeated by the `cutoff search` line
 # that searches.txt gives for it: the serial rows' nodes, move and value, position by
 # position (positions.csv), for chess (pruning, quiescence, iterative deepening), Connect
@@ -504,6 +523,58 @@ if [ "$status" -eq 0 ] && [ -s "$again/notes.txt" ] && [ -s "$tmp/first-report.t
 	ok "--replace with a list naming the user's files: they are kept"
 else
 	fail "--replace with an edited list: exit $status: $(show "$stderr")"
+fi
+
+# Two runs at once (issue 43, item 7). The same --out: the second is refused before its
+# sweep while the first holds the folder, and the folder is free again once the first
+# has ended. The first waits in its sweep, past the folder's check, for a Stockfish that
+# says it has started and then nothing until the test lets it exit.
+printf '#!/bin/sh\n: >"%s/sf-started"\nwhile [ ! -e "%s/sf-go-on" ]; do sleep 0.05; done\nexit 3\n' \
+	"$tmp" "$tmp" >"$tmp/sf-wait"
+chmod +x "$tmp/sf-wait"
+timeout 120 "$cutoff" bench --workload chess --positions 1 --threads 1 --repeat 1 --drivers serial \
+	--quality-ms 0 --plot none --no-progress --stockfish "$tmp/sf-wait" --stockfish-timeout 60 \
+	--out "$tmp/busy" >"$tmp/first-out" 2>"$tmp/first-err" &
+first=$!
+for _ in $(seq 1200); do
+	[ -e "$tmp/sf-started" ] || ! kill -0 "$first" 2>/dev/null && break
+	sleep 0.05
+done
+if [ -e "$tmp/sf-started" ]; then
+	tiny --no-progress --out "$tmp/busy"
+	before_sweep "the same --out as a run that is writing it" 2 \
+		"the folder '$tmp/busy' is in use by another cutoff bench or sim that is running"
+else
+	fail "the first of two runs into one folder did not reach its Stockfish: $(show "$(cat "$tmp/first-err")")"
+fi
+: >"$tmp/sf-go-on"
+wait "$first"
+first_status=$?
+if [ "$first_status" -eq 1 ] && grep -q "exited with status 3" "$tmp/first-err" && [ ! -e "$tmp/busy/.cutoff-claim" ]; then
+	ok "the first run ended (its Stockfish exited) and gave its folder back"
+else
+	fail "the first run: exit $first_status, $(show "$(cat "$tmp/first-err")"); $(ls -A "$tmp/busy" | tr '\n' ' ')"
+fi
+tiny --no-progress --out "$tmp/busy"
+if [ "$status" -eq 0 ] && [ -s "$tmp/busy/report.txt" ]; then ok "the folder, given back, takes the next run's report"; else fail "after the first run: exit $status: $(show "$stderr")"; fi
+# Without --out, each run makes a new folder: bench-report-DATE-TIME taken (made here, as
+# a run started in the same second would, for each of the next 60 s), the run takes
+# that name with -2.
+mkdir "$tmp/cwd"
+now=$(date -u +%s)
+for s in $(seq 0 60); do
+	mkdir "$tmp/cwd/bench-report-$(date -u -d "@$((now + s))" +%Y%m%d-%H%M%S)"
+done
+case $cutoff in /*) ;; *) cutoff=$PWD/$cutoff ;; esac
+cd "$tmp/cwd" || exit 2
+tiny --no-progress
+cd - >/dev/null || exit 2
+made=$(sed -n 's/^report folder: //p' <<<"$stdout")
+if [ "$status" -eq 0 ] && [[ $made == bench-report-*-2 ]] && [ -d "$tmp/cwd/${made%-2}" ] &&
+	[ -s "$tmp/cwd/$made/report.txt" ] && [ -z "$(find "$tmp/cwd" -mindepth 2 -not -path "$tmp/cwd/$made/*")" ]; then
+	ok "without --out, the default folder taken: the run made $made, the taken ones left empty"
+else
+	fail "without --out, the default folder taken: exit $status, report folder '$made': $(show "$stderr"); $(find "$tmp/cwd" -mindepth 2 | head -3 | tr '\n' ' ')"
 fi
 
 # A Stockfish that hangs, or dies, ends the bench with one line naming what it waited for,

@@ -10,8 +10,8 @@
 # openings file cycled and each opening played twice, PGN openings (tags, comments,
 # variations, NAGs, results, [FEN], --plies; a bad move or file named by its line) and
 # the built-in set (its size as documented, each position distinct, legal and level), the
-# fault counts (illegal moves, time losses, crashes, no answers) and exit status 1 for any
-# fault, PGN in SAN, odds (each engine's own limit, in go, the report, JSON and PGN), the usage errors (one line on stderr, exit 2). --concurrency 2 and 3:
+# fault counts (illegal moves, time losses, crashes, no answers, engine errors) and exit
+# status 1 for any fault, PGN in SAN, odds (each engine's own limit, in go, the report, JSON and PGN), the usage errors (one line on stderr, exit 2). --concurrency 2 and 3:
 # every game played, recorded in game order and the same as with one slot (results,
 # PGN), each opening's pair with the colours reversed, the log tagged by slot; four slow
 # games at once on clocks that only separate clocks survive; a stop when an engine cannot
@@ -388,6 +388,12 @@ bad "engine 1 would play under --nodes and engine 2 under --tc" match --engine "
 bad "engine 1 would play under --depth and engine 2 under --nodes" match --engine "$fool" --engine "$fool" --depth 3 --nodes2 10
 bad "at most one of --tc2, --movetime2" match --engine "$fool" --engine "$fool" --tc2 1 --movetime2 5
 bad "--nodes2: expected a count of at least 1" match --engine "$fool" --engine "$fool" --nodes 5 --nodes2 0
+# Counts past 2^63-1, which a UCI engine cannot read (cutoff uci refuses them), are refused
+# before any game (issue 43, item 10).
+bad "--nodes: expected a count of at least 1 and at most 2^63-1 (9223372036854775807), got '9223372036854775808'" \
+	match --engine "$fool" --engine "$fool" --nodes 9223372036854775808
+bad "--nodes1: expected a count of at least 1 and at most 2^63-1" match --engine "$fool" --engine "$fool" \
+	--nodes1 18446744073709551615 --nodes2 5
 bad "--tc1: expected BASE or BASE+INC" match --engine "$fool" --engine "$fool" --tc1 1+x
 
 for tc in abc 1+ 0 -1 1+x 1.2.3 .5 "1 +1" 2000000; do
@@ -591,6 +597,25 @@ if echo quit | "$cutoff" uci >/dev/null 2>&1; then
 		ok "cutoff uci (ybw, 2 threads) against cutoff uci on a clock of 0.5+0.01 (margin 2 s, at most 60 moves): no illegal move, no fault"
 	else
 		fail "cutoff uci against itself on a clock: exit $status: $stdout $stderr"
+	fi
+	# An engine that reports an error instead of searching loses that game, in the report
+	# and the exit status (issue 43, item 10): cutoff uci refuses `go depth 200` (its
+	# depths are 1..127) with an 'info string error' and its first legal move unsearched.
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 2 --depth 200 --json
+	why="reported an error instead of searching (go: depth: expected an integer in 1..127, got '200')"
+	if [ "$status" -eq 1 ] && [[ $stdout == *'"no_answers":0,"engine_errors":2'* ]] &&
+		[[ $stdout == *"\"reason\":\"engine 1 (white) $why\",\"fault\":\"engine_error\",\"fault_engine\":1"* ]] &&
+		[[ $stdout == *"\"reason\":\"engine 2 (white) $why\",\"fault\":\"engine_error\",\"fault_engine\":2"* ]]; then
+		ok "cutoff uci told go depth 200: each game lost by the engine to move, exit 1, \"engine_errors\":2"
+	else
+		fail "cutoff uci told go depth 200: exit $status: $(show "$stdout") $stderr"
+	fi
+	run match --engine "$cutoff uci" --engine "$cutoff uci" --games 1 --depth 200
+	if [ "$status" -eq 1 ] && [[ $stdout == *$'\nengine errors         1 (engine 1 1, engine 2 0)\n'* ]] &&
+		[[ $stdout == *"0-1 "*"engine 1 (white) $why"* ]]; then
+		ok "cutoff uci told go depth 200: the text report counts the engine error and gives the reason"
+	else
+		fail "cutoff uci told go depth 200, text: exit $status: $(show "$stdout")"
 	fi
 else
 	echo "skip - 'cutoff uci' is not available: no real games"

@@ -6,12 +6,14 @@
 # results.json, quality.csv and quality-positions.csv; a mate in one found is a loss of 0,
 # and a move outside the reference's list is counted at its last move's loss and flagged.
 # A bad suite file (unreadable, empty, a bad FEN, a finished game, no refs, an illegal or
-# repeated reference move, a move without a score, a bad depth) is one line on stderr that
-# names the file and the line, exit 1, before any search; an empty operation is skipped,
+# repeated reference move, a move without a score or with one out of range, a bad depth,
+# a NUL byte, a line too long) is one line on stderr that names the file and its line (the
+# file's line, however long), exit 1, before any search; an empty operation is skipped,
 # and every prefix of a good line is read or refused so (never a crash); the option without the chess
 # workload or a quality time is a usage error. `cutoff sim` runs them on virtual time: the
 # same figures in two sweeps; bench/quality-curves.py gathers a split sweep's files (and
-# refuses two that disagree).
+# refuses two that disagree, and a file that is missing, a folder or not its kind, in one
+# line).
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -91,6 +93,11 @@ bad_suite() {
 	local needle=$1
 	shift
 	printf '%s\n' "$@" >"$tmp/bad.epd"
+	bad_suite_file "$needle"
+}
+# bad_suite_file NEEDLE: the same for $tmp/bad.epd as it is.
+bad_suite_file() {
+	local needle=$1
 	run "${common[@]}" --drivers lazysmp --threads 1 --quality-suite "$tmp/bad.epd" \
 		--out "$tmp/bad-$RANDOM"
 	if [ "$status" -eq 1 ] && [ -z "$stdout" ] && one_line "$stderr" &&
@@ -107,7 +114,22 @@ bad_suite ":2: no refs" "$start refs \"e2e4 1\";" "$start id \"x\"; acd 20;"
 bad_suite ":1: refs: move 'e2e5'" "$start refs \"e2e4 30 e2e5 20\";"
 bad_suite ":1: refs: move 'e2e4' listed twice" "$start refs \"e2e4 30 e2e4 20\";"
 bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4\";"
-bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4 #0\";"
+bad_suite ":1: refs: move 'd2d4' has no score" "$start refs \"e2e4 30 d2d4 x30\";"
+# A score out of range is said to be so, not missing (issue 43, item 12a).
+bad_suite ":1: refs: move 'd2d4': score '#0' out of range (centipawns in -999999..999999, or #N / #-N with N in 1..999)" \
+	"$start refs \"e2e4 30 d2d4 #0\";"
+bad_suite ":1: refs: move 'e2e4': score '#-1000' out of range" "$start refs \"e2e4 #-1000\";"
+bad_suite ":1: refs: move 'e2e4': score '1000000' out of range" "$start refs \"e2e4 1000000\";"
+bad_suite ":1: refs: move 'e2e4': score '-99999999999' out of range" "$start refs \"e2e4 -99999999999\";"
+# A line longer than the reader's buffer, with a NUL byte after a good start: named as
+# line 1 of this one-line file, and the NUL byte said (issue 43, item 12b); a short one
+# too (its rest was dropped unread); without the NUL, the length.
+{ printf '%s refs "e2e4 1";' "$start" && printf '\0' && head -c 5000 /dev/zero | tr '\0' x && echo; } >"$tmp/bad.epd"
+bad_suite_file ":1: a NUL byte in the line"
+{ printf '%s refs "e2e4 1";' "$start" && printf '\0 refs "e2e4 1";\n'; } >"$tmp/bad.epd"
+bad_suite_file ":1: a NUL byte in the line"
+{ printf '%s refs "e2e4 1"; id "' "$start" && head -c 5000 /dev/zero | tr '\0' x && echo '";'; } >"$tmp/bad.epd"
+bad_suite_file ":1: a line longer than 4095 bytes"
 bad_suite ":1: refs: no move" "$start refs \"\";"
 bad_suite ":1: refs given twice" "$start refs \"e2e4 1\"; refs \"d2d4 1\";"
 bad_suite ":1: acd" "$start acd deep; refs \"e2e4 1\";"
@@ -202,5 +224,20 @@ if command -v python3 >/dev/null && [ -f "$curves" ]; then
 	else
 		fail "quality-curves.py with a changed move: exit $rc: $(show "$table")"
 	fi
+	# A file that is not there, a folder, a file that is not a quality-positions.csv: one
+	# line naming it and exit 1, no traceback (issue 43, item 12c).
+	printf 'driver,threads\nserial,one\n' >"$tmp/not-quality.csv"
+	for path in "$tmp/no-such.csv|: cannot read it: No such file or directory" \
+		"$tmp|: cannot read it: Is a directory" \
+		"$tmp/not-quality.csv|:2: not a quality-positions.csv line (its threads is 'one')"; do
+		file=${path%%|*} want=${path#*|}
+		table=$(python3 "$curves" "$file" 2>&1)
+		rc=$?
+		if [ "$rc" -eq 1 ] && one_line "$table"$'\n' && [ "$table" = "quality-curves.py: $file$want" ]; then
+			ok "quality-curves.py: $(show "$table")"
+		else
+			fail "quality-curves.py $file: exit $rc: $(show "$table")"
+		fi
+	done
 fi
 report

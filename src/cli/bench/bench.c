@@ -115,8 +115,10 @@ static const char bench_usage[] =
 	"                    a search, before the bench ends with an error, 1..3600 s;\n"
 	"                    default 60\n"
 	"  --out DIR         the report folder, made when it is not there, checked before\n"
-	"                    the sweep; default bench-report-YYYYMMDD-HHMMSS. A folder that\n"
-	"                    holds a report is refused, unless --replace\n"
+	"                    the sweep; default a new bench-report-YYYYMMDD-HHMMSS (-2, -3,\n"
+	"                    ... when that is taken). A folder that holds a report is\n"
+	"                    refused, unless --replace, and so is one that another bench\n"
+	"                    or sim is writing\n"
 	"  --replace         DIR may hold a report: after the sweep, that report's files\n"
 	"                    (those its report-files.txt lists) are removed, and nothing\n"
 	"                    else, before this one is written\n"
@@ -597,8 +599,7 @@ typedef struct bench_opts {
 	int64_t repeat, positions, chess_depth, rb, rd, hash, ref_extra, hog_n;
 	bool no_progress, tt_writers;
 	cli_parallel_t par;
-	char sfbuf[1024];     /* b->stockfish */
-	char default_out[64]; /* b->out_dir without --out */
+	char sfbuf[1024]; /* b->stockfish */
 } bench_opts_t;
 
 /* bench_main's result while it goes on: not an exit status. */
@@ -816,18 +817,20 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 	return GO_ON;
 }
 
-/* The report's date and folder (bench-report-... or sim-report-... without --out), and
- * the CPU's name. */
-static void name_report(bench_t *b, bench_opts_t *o)
+/* The report's date and folder (without --out, a new bench-report-... or sim-report-...,
+ * made by folder.c), and the CPU's name. */
+static void name_report(bench_t *b)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(b->date, sizeof(b->date), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	if (!b->out_dir) {
-		strftime(o->default_out, sizeof(o->default_out),
-		         b->sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
-		b->out_dir = o->default_out;
+		b->stem_len = strftime(
+			b->out_name, sizeof(b->out_name),
+			b->sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
+		b->out_fresh = true;
+		b->out_dir = b->out_name;
 	}
 	bench_cpu_model(b->cpu_model, sizeof(b->cpu_model));
 }
@@ -921,6 +924,7 @@ static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 static int bench_end(bench_t *b, hog_t *hog, int status)
 {
 	hog_stop(hog);
+	bench_folder_release(b);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
 		bench_workload_free(&b->work[wk]);
 	for (int i = 0; i < b->nruns; i++)
@@ -949,6 +953,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	bench_opts_t o;
 	hog_t hog = { NULL, 0 };
 	memset(&b, 0, sizeof(b));
+	b.claim_fd = -1;
 	b.cmd = cmd;
 	b.sim = sim;
 	default_options(&b, &o);
@@ -964,7 +969,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		return st;
 	if ((st = apply_options(&b, &o)) != GO_ON || (st = setup_cluster(&b, &o)) != GO_ON)
 		return st;
-	name_report(&b, &o);
+	name_report(&b);
 	st = load_workloads(&b, &o);
 	if (st == GO_ON && b.follower) /* the cluster's rows only, in step with rank 0 */
 		st = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;

@@ -13,12 +13,26 @@
  * Invariant: this file removes only names that a report writes (report_name below), never
  * a subfolder and never another file a user keeps in the folder; a report-files.txt is
  * read through the same names, so an edited list cannot name anything else.
+ *
+ * One run a folder. Two runs started at once (the same second without --out, or the same
+ * --out) would both find the folder free, and the later report would silently replace
+ * the earlier. So a run claims its folder before it checks it, and holds the claim until
+ * it ends: without --out, the folder is made by mkdir(), which only one caller can
+ * succeed at (a name taken gets -2, -3, ...); with --out, an existing folder is fine, and
+ * the claim is an exclusive flock() on CLAIM_NAME in it. flock rather than a file made
+ * with O_EXCL: the kernel drops the lock when its holder dies, so a run killed with
+ * SIGKILL leaves a file but no claim. The holder unlinks the file at its end; another run
+ * may have opened the old file just before and then lock it, so a lock is kept only when
+ * the name still leads to the locked file (the same device and inode), else taken again.
+ * The descriptor is close-on-exec (gnuplot and Stockfish do not hold the claim); a forked
+ * child shares it but never gives it back (claim_pid).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +56,9 @@ static const char *const workload_names[] = { "speedup-", "node-rate-", "time-sp
 static const char *const picture_names[] = { "speedup.", "node-rate-per-thread.", "time-split.",
 	                                     "quality." };
 static const char *const picture_formats[] = { "svg", "png" };
+
+/* The claim file: a dot file, among no report's names, never listed nor replaced. */
+#define CLAIM_NAME ".cutoff-claim"
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 enum {
@@ -106,20 +123,65 @@ static bool make_dir(const char *cmd, const char *dir)
 	return false;
 }
 
-/* Whether a file can be made in dir: one is made and removed. Permission bits alone do
- * not say (root passes them; a read-only file system or /proc does not). */
-static bool can_write(const char *dir)
+/* Without --out: b->out_name made new, STEM, else STEM-2, STEM-3, ... (one that another
+ * run made, or that was there, is never used). */
+static bool make_fresh_dir(bench_t *b)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/.cutoff-write-check-%ld", dir, (long)getpid());
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return unlink(path) == 0;
+	char q[CLI_QUOTE_SIZE];
+	for (int n = 2; n <= 1000; n++) {
+		if (mkdir(b->out_name, 0777) == 0)
+			return true;
+		if (errno != EEXIST)
+			break;
+		snprintf(b->out_name + b->stem_len, sizeof(b->out_name) - b->stem_len, "-%d", n);
+	}
+	cli_error(b->cmd, "cannot make the report folder %s: %s",
+	          cli_quote(q, sizeof(q), b->out_name), strerror(errno));
+	return false;
 }
 
-int bench_folder_check(const bench_t *b)
+/* Takes the claim on b->out_dir (see the top of the file): CLI_EXIT_OK with b->claim_fd
+ * set, or the exit status after one line: CLI_EXIT_USAGE when another run holds it,
+ * CLI_EXIT_FAIL when the claim file cannot be made (no file can be made in the folder). */
+static int claim(bench_t *b)
+{
+	char path[PATH_MAX], q[CLI_QUOTE_SIZE];
+	snprintf(path, sizeof(path), "%s/%s", b->out_dir, CLAIM_NAME);
+	for (;;) {
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd < 0) {
+			cli_error(b->cmd, "--out: cannot write into the folder %s: %s",
+			          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+			return CLI_EXIT_FAIL;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int err = errno;
+			close(fd);
+			if (err == EINTR)
+				continue;
+			if (err == EWOULDBLOCK)
+				cli_error(
+					b->cmd,
+					"--out: the folder %s is in use by another cutoff bench or "
+					"sim that is running: give another folder",
+					cli_quote(q, sizeof(q), b->out_dir));
+			else
+				cli_error(b->cmd, "--out: cannot lock %s: %s",
+				          cli_quote(q, sizeof(q), path), strerror(err));
+			return err == EWOULDBLOCK ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+		}
+		struct stat held, named;
+		if (fstat(fd, &held) == 0 && stat(path, &named) == 0 &&
+		    held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
+			b->claim_fd = fd;
+			b->claim_pid = getpid();
+			return CLI_EXIT_OK;
+		}
+		close(fd); /* the file its holder unlinked as it ended: the name again */
+	}
+}
+
+int bench_folder_check(bench_t *b)
 {
 	char q[CLI_QUOTE_SIZE], found[BENCH_FILE_NAME];
 	if (strlen(b->out_dir) + 1 + BENCH_FILE_NAME >= PATH_MAX) {
@@ -127,21 +189,31 @@ int bench_folder_check(const bench_t *b)
 		          strlen(b->out_dir));
 		return CLI_EXIT_USAGE;
 	}
-	if (!make_dir(b->cmd, b->out_dir))
+	if (b->out_fresh ? !make_fresh_dir(b) : !make_dir(b->cmd, b->out_dir))
 		return CLI_EXIT_FAIL;
+	int st = claim(b);
+	if (st != CLI_EXIT_OK)
+		return st;
 	if (!b->replace && holds_report(b->out_dir, found)) {
 		cli_error(b->cmd,
 		          "--out: the folder %s holds a report already (%s): give --replace to "
 		          "remove that report's files and write this one, or another folder",
 		          cli_quote(q, sizeof(q), b->out_dir), found);
+		bench_folder_release(b);
 		return CLI_EXIT_USAGE;
 	}
-	if (!can_write(b->out_dir)) {
-		cli_error(b->cmd, "--out: cannot write into the folder %s: %s",
-		          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
-		return CLI_EXIT_FAIL;
-	}
 	return CLI_EXIT_OK;
+}
+
+void bench_folder_release(bench_t *b)
+{
+	if (b->claim_fd < 0 || b->claim_pid != getpid())
+		return;
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", b->out_dir, CLAIM_NAME);
+	(void)unlink(path); /* before the lock goes: see the top of the file */
+	close(b->claim_fd);
+	b->claim_fd = -1;
 }
 
 /* Removes dir/name when it is there; false after one line when it cannot be removed. */

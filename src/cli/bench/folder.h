@@ -13,11 +13,18 @@
 /* The list of a report's files, in its folder. */
 #define BENCH_FILE_LIST "report-files.txt"
 
-/* Before the sweep: makes b->out_dir when it is not there, refuses a folder that holds a
- * report (or part of one) unless b->replace, and checks that a file can be made in it.
- * CLI_EXIT_OK, or the exit status after one line: CLI_EXIT_USAGE for a folder that holds
- * a report, CLI_EXIT_FAIL for one that cannot be made or written. */
-int bench_folder_check(const bench_t *b);
+/* Before the sweep: makes b->out_dir when it is not there (without --out, b->out_fresh:
+ * a new folder, its name given a suffix when taken), claims it for this run (another
+ * run that holds the claim, with the same --out at the same time, is refused; folder.c
+ * says how), refuses a folder that holds a report (or part of one) unless b->replace.
+ * CLI_EXIT_OK with the claim held until bench_folder_release, or the exit status after
+ * one line: CLI_EXIT_USAGE for a folder that holds a report or that another run holds,
+ * CLI_EXIT_FAIL for one that cannot be made or written. */
+int bench_folder_check(bench_t *b);
+
+/* Gives back the claim that bench_folder_check took, if this process took it (a forked
+ * child's call does nothing). */
+void bench_folder_release(bench_t *b);
 
 /* After the sweep, before the report's first file: with b->replace, removes the files of
  * the report that is in the folder (those its report-files.txt names, or, without one,

@@ -18,11 +18,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "args.h"
 
 enum {
 	SUITE_LINE = 4096 /* the longest line read */
@@ -81,23 +84,36 @@ static bool is_number(const char *w)
 	return true;
 }
 
-/* A score: centipawns, or #N / #-N. */
-static bool read_score(const char *w, int *out)
+/* What read_score made of a word. */
+typedef enum score_read {
+	SCORE_OK,
+	SCORE_NONE,  /* not a score: no number there */
+	SCORE_RANGE, /* a number out of range */
+} score_read_t;
+
+/* The score ranges, as the errors say them. */
+#define SCORE_CP_MAX 999999
+#define SCORE_MATE_MAX 999
+
+/* A score: centipawns (-SCORE_CP_MAX..SCORE_CP_MAX), or #N / #-N (N 1..SCORE_MATE_MAX). */
+static score_read_t read_score(const char *w, int *out)
 {
 	bool mate = *w == '#';
 	if (mate)
 		w++;
-	if (!is_number(w) || strlen(w) > 6)
-		return false;
-	int v = atoi(w);
+	if (!is_number(w))
+		return SCORE_NONE;
+	long v = strlen(w) > 9 ? LONG_MAX : strtol(w, NULL, 10);
 	if (!mate) {
-		*out = v;
-		return true;
+		if (v < -SCORE_CP_MAX || v > SCORE_CP_MAX)
+			return SCORE_RANGE;
+		*out = (int)v;
+		return SCORE_OK;
 	}
-	if (v == 0 || v > 999 || v < -999)
-		return false;
-	*out = v > 0 ? BENCH_SUITE_MATE - v : -BENCH_SUITE_MATE - v;
-	return true;
+	if (v == 0 || v > SCORE_MATE_MAX || v < -SCORE_MATE_MAX)
+		return SCORE_RANGE;
+	*out = v > 0 ? BENCH_SUITE_MATE - (int)v : -BENCH_SUITE_MATE - (int)v;
+	return SCORE_OK;
 }
 
 /* The operands of `refs`: pairs of a move legal in e->state and a score. */
@@ -124,10 +140,18 @@ static bool read_refs(const cutoff_chess_t *chess, char *text, bench_suite_entry
 			}
 		snprintf(e->ref_text[k], sizeof(e->ref_text[k]), "%s", w);
 		char *sc = next_word(&text);
-		if (!sc || !read_score(sc, &e->ref_score[k])) {
+		score_read_t got = sc ? read_score(sc, &e->ref_score[k]) : SCORE_NONE;
+		if (got == SCORE_NONE) {
 			snprintf(why, whylen,
 			         "refs: move '%.16s' has no score (centipawns, or #N for a mate)",
 			         w);
+			return false;
+		}
+		if (got == SCORE_RANGE) {
+			snprintf(why, whylen,
+			         "refs: move '%.16s': score '%.16s' out of range (centipawns in "
+			         "%d..%d, or #N / #-N with N in 1..%d)",
+			         w, sc, -SCORE_CP_MAX, SCORE_CP_MAX, SCORE_MATE_MAX);
 			return false;
 		}
 		e->nrefs++;
@@ -262,16 +286,17 @@ bool bench_suite_load(const cutoff_chess_t *chess, const char *path, bench_suite
 	bool ok = line != NULL;
 	if (!ok)
 		fail(err, errlen, path, 0, "out of memory");
-	while (ok && fgets(line, SUITE_LINE, f)) {
+	int n;
+	while (ok && (n = cli_read_line(f, line, SUITE_LINE)) != CLI_LINE_END) {
 		no++;
-		size_t n = strlen(line);
-		if (n == SUITE_LINE - 1 && line[n - 1] != '\n') {
-			ok = fail(err, errlen, path, no, "a line longer than %d bytes",
-			          SUITE_LINE - 2);
+		if (n < 0) {
+			if (n == CLI_LINE_LONG)
+				ok = fail(err, errlen, path, no, "a line longer than %d bytes",
+				          SUITE_LINE - 1);
+			else
+				ok = fail(err, errlen, path, no, "a NUL byte in the line");
 			break;
 		}
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
 		char *t = skip_blanks(line);
 		if (!*t || *t == '#')
 			continue;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "bench/suite.h"
 #include "cutoff.h"
@@ -302,6 +303,15 @@ typedef struct bench {
 	char stockfish_name[96];
 	const char *out_dir;
 	bool replace; /* --replace: an earlier report in out_dir is removed (folder.c) */
+	/* Without --out: out_dir is out_name, STEM-YYYYMMDD-HHMMSS, made new by folder.c (with
+	 * -2, -3, ... when another run has that name), stem_len its length without suffix. */
+	bool out_fresh;
+	char out_name[64];
+	size_t stem_len;
+	/* The claim on out_dir (folder.c): the descriptor of its locked claim file, -1 while
+	 * none is held, and the process that took it (the only one that gives it back). */
+	int claim_fd;
+	pid_t claim_pid;
 	/* The files of the report written so far, by name in out_dir (bench_folder_file):
 	 * report-files.txt lists them. */
 	char files[BENCH_MAX_FILES][BENCH_FILE_NAME];

@@ -172,13 +172,23 @@ static int read_file(const char *cmd, bench_workload_t *w, const char *opt, cons
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	bool ok = true;
-	for (int n = 1; ok && fgets(line, sizeof(line), f); n++) {
+	int len;
+	for (int n = 1; ok && (len = cli_read_line(f, line, sizeof(line))) != CLI_LINE_END; n++) {
 		if (limit > 0 && w->nitems >= limit)
 			break;
+		snprintf(where, sizeof(where), "%.40s:%d", base, n);
+		if (len < 0) {
+			if (len == CLI_LINE_NUL)
+				cli_error(cmd, "%s: a NUL byte in the line", where);
+			else
+				cli_error(cmd, "%s: a line longer than %zu bytes", where,
+				          sizeof(line) - 1);
+			ok = false;
+			break;
+		}
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
-		snprintf(where, sizeof(where), "%.40s:%d", base, n);
 		ok = w->kind == BENCH_CHESS ? chess_line(cmd, w, s, depth, where)
 		                            : connect4_line(cmd, w, s, where);
 	}

@@ -91,8 +91,24 @@ static fault_t send_go(game_t *gm, engine_t *e, const char *go, int64_t *t0)
 	return FAULT_NONE;
 }
 
+/* The engine's report of an error ("info string error: ...", as cutoff uci says that it
+ * refused a command: src/cli/uci/output.c), its text after the words; NULL for any other
+ * line. */
+static const char *reported_error(const char *line)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!match_word_is(&p, "info") || !match_word_is(&p, "string"))
+		return NULL;
+	return match_word_is(&p, "error:") || match_word_is(&p, "error") ? p : NULL;
+}
+
 /* Waits for the bestmove of the side to move (engine e), asked at t0 and due within
- * `limit`; *text is its move. FAULT_NONE, or the game forfeited. */
+ * `limit`; *text is its move. FAULT_NONE, or the game forfeited. An error reported
+ * meanwhile forfeits the game at once: the engine refused the position or the go (a
+ * limit out of its range, say), and its bestmove, if one comes, was not searched under
+ * the match's control; the engine is started again before its next game. */
 static fault_t await_bestmove(game_t *gm, engine_t *e, int64_t t0, int64_t limit, char **text)
 {
 	const tc_t *tc = game_tc(gm, gm->colour);
@@ -121,6 +137,20 @@ static fault_t await_bestmove(game_t *gm, engine_t *e, int64_t t0, int64_t limit
 			         tc->timeout / NS_PER_S);
 			match_forfeit(gm, gm->colour, FAULT_HANG, why);
 			return FAULT_HANG;
+		}
+		const char *error = reported_error(line);
+		if (error) {
+			/* The engine's words, cut to fit, control bytes made '?' for the text
+			 * report (JSON and PGN make the rest of them safe). */
+			char words[180];
+			snprintf(words, sizeof(words), "%s", error);
+			for (char *c = words; *c; c++)
+				if ((unsigned char)*c < ' ' || *c == 0x7f)
+					*c = '?';
+			snprintf(why, sizeof(why), "reported an error instead of searching (%s)",
+			         words);
+			match_forfeit(gm, gm->colour, FAULT_ERROR, why);
+			return FAULT_ERROR;
 		}
 		if (parse_bestmove(line, text))
 			return FAULT_NONE;

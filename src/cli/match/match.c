@@ -101,7 +101,7 @@ static const char match_usage[] =
 	"                       60, 10+0.1, 1+0.01 (BASE above 0, each at most 1000000)\n"
 	"  --movetime MS        a fixed time per move (go movetime), 1..86400000\n"
 	"  --depth D            a fixed depth per move (go depth), 1..255\n"
-	"  --nodes N            a fixed node count per move (go nodes), 1..2^64-1\n"
+	"  --nodes N            a fixed node count per move (go nodes), 1..2^63-1\n"
 	"  --tc1, --movetime1, --depth1, --nodes1 (and ...2)\n"
 	"                       engine 1's (engine 2's) own limit, in place of the common\n"
 	"                       one: time or node odds (--nodes 100000 --nodes2 200000).\n"
@@ -121,9 +121,10 @@ static const char match_usage[] =
 	"\n"
 	"Exit status: 0 when every game ended by the rules (or --max-moves); 1 when an\n"
 	"engine lost a game by a fault (illegal or malformed move, loss on time, crash or\n"
-	"closed pipe, no answer), failed its UCI handshake, or the system failed; 2 for a\n"
-	"bad command line, an openings file that cannot be read, an engine that cannot be\n"
-	"run, or an option that an engine does not declare or rejects.\n";
+	"closed pipe, no answer, an error reported instead of a search: 'info string\n"
+	"error'), failed its UCI handshake, or the system failed; 2 for a bad command\n"
+	"line, an openings file that cannot be read, an engine that cannot be run, or an\n"
+	"option that an engine does not declare or rejects.\n";
 /* clang-format on */
 
 /*
@@ -298,9 +299,13 @@ static bool control_modes(const cli_opt_t *opts, int nopts, options_t *o)
 			const char *name = control_names[k][c];
 			if (!cli_given(opts, nopts, name))
 				continue;
-			if (c == TC_NODES && o->nodes[k] == 0) {
+			/* UCI engines read the count as a signed 64-bit integer (cutoff uci
+			 * refuses more: src/cli/uci/parse.c). */
+			if (c == TC_NODES && (o->nodes[k] == 0 || o->nodes[k] > INT64_MAX)) {
 				cli_error(MATCH_CMD,
-				          "--%s: expected a count of at least 1, got '0'", name);
+				          "--%s: expected a count of at least 1 and at most 2^63-1 "
+				          "(%" PRId64 "), got '%" PRIu64 "'",
+				          name, INT64_MAX, o->nodes[k]);
 				return false;
 			}
 			mode[k] = c;

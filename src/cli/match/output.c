@@ -260,6 +260,7 @@ void match_print_totals(const match_t *m)
 	print_fault(m, "time losses", FAULT_TIME);
 	print_fault(m, "crashes", FAULT_CRASH);
 	print_fault(m, "no answer", FAULT_HANG);
+	print_fault(m, "engine errors", FAULT_ERROR);
 	for (int i = 0; i < 2; i++) {
 		char label[32], clk[32] = "";
 		const engine_t *e = &m->eng[i];
@@ -374,8 +375,8 @@ static void json_game(json_writer_t *w, int index, const game_rec_t *g)
 
 static void json_totals(json_writer_t *w, const match_t *m)
 {
-	static const char *const keys[NFAULTS] = { "none", "illegal_moves", "time_losses",
-		                                   "crashes", "no_answers" };
+	static const char *const keys[NFAULTS] = { "none",    "illegal_moves", "time_losses",
+		                                   "crashes", "no_answers",    "engine_errors" };
 	json_begin_object(w, "totals");
 	json_int(w, "games", m->played);
 	json_int(w, "wins", m->wins);

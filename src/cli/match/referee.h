@@ -149,6 +149,7 @@ typedef enum fault {
 	FAULT_TIME,    /* the clock (or --movetime) ran out */
 	FAULT_CRASH,   /* the engine exited or closed its output, or its input broke */
 	FAULT_HANG,    /* no readyok, or no bestmove without a clock, within --timeout */
+	FAULT_ERROR,   /* an error reported on its position or go ("info string error") */
 	NFAULTS
 } fault_t;
 

@@ -24,8 +24,8 @@
 
 #include "referee.h"
 
-const char *const match_fault_names[NFAULTS] = { "none", "illegal_move", "time", "crash",
-	                                         "no_answer" };
+const char *const match_fault_names[NFAULTS] = { "none",  "illegal_move", "time",
+	                                         "crash", "no_answer",    "engine_error" };
 
 int64_t match_fen_field_int(const char *fen, int field)
 {
@@ -64,8 +64,8 @@ void match_forfeit(game_t *gm, int colour, fault_t f, const char *why)
 	e->broken = true;
 	g->fault = f;
 	g->fault_engine = ei;
-	static const char *const term[NFAULTS] = { "normal", "rules infraction", "time forfeit",
-		                                   "abandoned", "abandoned" };
+	static const char *const term[NFAULTS] = { "normal",    "rules infraction", "time forfeit",
+		                                   "abandoned", "abandoned",        "abandoned" };
 	match_end_game(g, 1 - colour, term[f], "engine %d (%s) %s", e->id,
 	               colour == 0 ? "white" : "black", why);
 	match_log_note(&gm->m->log, "game %d: %s", gm->index + 1, g->reason);
