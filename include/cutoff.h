@@ -595,7 +595,8 @@ CUTOFF_API void cutoff_engine_free(cutoff_engine_t *engine);
  * wrong ("limits: depth 0 is not in 1..127 ...", "game: gen_moves returned no move at ply
  * 3 ..."), or "" when that call succeeded (or none was made). It is the line the log
  * callback (config.log) is told, kept for callers without one; cutoff_strerror names only
- * the code. A cutoff_engine_search that returns CUTOFF_ETERMINAL says so here too.
+ * the code. A cutoff_engine_search that returns CUTOFF_ETERMINAL says so here too, and so
+ * does one asked to solve that returns 0 unsolved: why (result.unsolved), in words.
  *
  * Who writes it: only those three calls, each of which empties it once it holds the
  * engine and writes it when it fails. A call refused with CUTOFF_EBUSY (the engine is held
@@ -899,6 +900,22 @@ typedef struct cutoff_limits {
  * Does nothing when lim is NULL. */
 CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
+/* Why a search asked to solve (limits.solve) did not (result.unsolved), first that holds:
+ *   STOPPED    a limit (nodes, time) or cutoff_engine_stop ended it first
+ *   PLY_LIMIT  lines reached the ply limit (CUTOFF_MAX_PLY): the game goes on deeper
+ *   DEPTH      limits.depth: the game goes on past the depth asked
+ *   PATH       values that hold only for their path or search: repetitions (a draw by the
+ *              path), null-move cut-offs (speculative pruning)
+ *   TABLE      the table answered with entries that hold only to a depth (left by earlier
+ *              searches that were not solves: cutoff_engine_clear first) */
+enum {
+	CUTOFF_UNSOLVED_STOPPED = 1,
+	CUTOFF_UNSOLVED_PLY_LIMIT = 2,
+	CUTOFF_UNSOLVED_DEPTH = 3,
+	CUTOFF_UNSOLVED_PATH = 4,
+	CUTOFF_UNSOLVED_TABLE = 5
+};
+
 /* The answer of a search. It is large — tens of kilobytes (sizeof(cutoff_result_t)), most
  * of it iteration[] (CUTOFF_MAX_PLY entries) — so keep it in static or heap memory, or on
  * a thread whose stack has room for it, not on a small worker stack. */
@@ -917,6 +934,10 @@ typedef struct cutoff_result {
 	bool solved;             /* limits.solve: the value never met the horizon, so it is
 	                             the game's value to the end (for the window), whatever
 	                             the depth; false without limits.solve */
+	int unsolved;            /* limits.solve and not solved: why, a CUTOFF_UNSOLVED_* (the
+	                             value is then the horizon's, not the game's, and
+	                             cutoff_engine_error says it in words); 0 when solved or
+	                             not asked to solve */
 	int pv_length;           /* moves in pv[] */
 	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root: the search's
 	                             own, continued from the table where a table answer cut

@@ -888,6 +888,38 @@ static void solved_depth(const cutoff_limits_t *l, cutoff_result_t *r)
 		r->iteration[r->iterations - 1].depth = r->depth;
 }
 
+/*
+ * Why a search asked to solve did not (cutoff.h, CUTOFF_UNSOLVED_*): result.unsolved, and
+ * the same in words in the engine's error (an INFO line for the log: an answer, not a
+ * fault). The ply limit is seen in seldepth: a node at the last ply is always a leaf of the
+ * limit, so a search that reached it met the limit (unless that node was the game's end,
+ * which only the rarest game hits exactly there).
+ */
+static void why_unsolved(cutoff_engine_t *e, const cutoff_limits_t *l, cutoff_result_t *r)
+{
+	static const char *const why[] = {
+		"",
+		"a limit or a stop ended it first",
+		"lines reached the ply limit (CUTOFF_MAX_PLY)",
+		"the game goes on past the depth asked (limits.depth)",
+		"repetitions or null-move cut-offs made values hold only for their path",
+		"the table answered with entries that hold only to a depth (clear it first)",
+	};
+	if (!l->solve || r->solved)
+		return;
+	const cutoff_counters_t *c = &r->counters;
+	r->unsolved = r->stopped                                      ? CUTOFF_UNSOLVED_STOPPED
+	              : c->seldepth >= (uint64_t)(CUTOFF_MAX_PLY - 1) ? CUTOFF_UNSOLVED_PLY_LIMIT
+	              : l->depth > 0                                  ? CUTOFF_UNSOLVED_DEPTH
+	              : c->repetitions > 0 || c->null_cutoffs > 0     ? CUTOFF_UNSOLVED_PATH
+	                                                              : CUTOFF_UNSOLVED_TABLE;
+	const cutoff_voice_t v = engine_voice(e);
+	cutoff_say(&v, CUTOFF_LOG_INFO,
+	           "solve: not solved at depth %d: %s; the value %d is the horizon's, not the "
+	           "game's",
+	           r->depth, why[r->unsolved], (int)r->value);
+}
+
 /* A search refused before it starts (the engine held, its error emptied): NULL
  * arguments and bad limits, told to the engine's voice. */
 static int search_refused(cutoff_engine_t *e, const void *root, const cutoff_limits_t *limits,
@@ -963,6 +995,8 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
 	solved_depth(limits, r);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
+	if (rc == CUTOFF_OK)
+		why_unsolved(e, limits, r);
 	if (rc == CUTOFF_OK)
 		pv_from_table(e, root, r);
 	if (rc == CUTOFF_OK)
