@@ -129,6 +129,7 @@ int main(void)
 
 	rc = solve(100, 0, 50, &r, error);
 	CHECK(rc == 0 && !r.solved && r.unsolved == CUTOFF_UNSOLVED_STOPPED && error[0] != '\0',
-	      "a solve cut by a node limit says STOPPED: unsolved %d error '%s'", r.unsolved, error);
+	      "a solve cut by a node limit says STOPPED: unsolved %d error '%s'", r.unsolved,
+	      error);
 	return check_report();
 }
