@@ -68,8 +68,15 @@ extern "C" {
  */
 #define CUTOFF_INF 32000
 #define CUTOFF_WIN 31000
+/* The ply limit: an engine searches plies 0 .. max_ply - 1 from the root, where max_ply is
+ * config.max_ply, CUTOFF_MAX_PLY by default (128), at most CUTOFF_PLY_LIMIT (254: the
+ * table keeps a depth in 8 bits, 255 meaning "to the end"). A line that reaches it is
+ * scored by the evaluation there, and a solve says so (result.unsolved). */
 #define CUTOFF_MAX_PLY 128
-#define CUTOFF_WIN_MIN (CUTOFF_WIN - CUTOFF_MAX_PLY)
+#define CUTOFF_PLY_LIMIT 254
+/* Wins and losses at any distance an engine can see lie in CUTOFF_WIN_MIN .. CUTOFF_WIN
+ * (30744 .. 31000). */
+#define CUTOFF_WIN_MIN (CUTOFF_WIN - CUTOFF_PLY_LIMIT - 2)
 
 /* A move is any 32-bit number the game chooses, except CUTOFF_MOVE_NONE. */
 typedef uint32_t cutoff_move_t;
@@ -463,13 +470,13 @@ typedef struct cutoff_config {
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
 	int tt_min_depth;    /* nodes with fewer plies left than this neither probe nor store
-	                             the table, 0 .. CUTOFF_MAX_PLY; default 0 (every node). Fewer
+	                             the table, 0 .. max_ply; default 0 (every node). Fewer
 	                             stores into a shared table where nodes are cheap (Connect
 	                             Four: docs/connect4.md, "Fewer table stores") */
 	int etc_min_depth;   /* enhanced transposition cut-offs (Plaat et al. 1996): a node
 	                             with at least this many plies left asks the table about
 	                             each of its children before searching any, and fails high
-	                             at once when a child's entry proves it; 2 .. CUTOFF_MAX_PLY,
+	                             at once when a child's entry proves it; 2 .. max_ply,
 	                             or 0, the default: never. Not in a game with repetitions
 	                             (its values depend on the path). Where the table holds
 	                             much (exact solvers), it saves more nodes than its probes
@@ -502,6 +509,14 @@ typedef struct cutoff_config {
 	                             skipping goes by base + index, so that the engines of a
 	                             cluster skip differently; with a base above 0 the engine's
 	                             thread 0 skips like any helper */
+	int max_ply;             /* the ply limit (section 1): 0, the default, for
+	                             CUTOFF_MAX_PLY, or 16 .. CUTOFF_PLY_LIMIT, for a game whose
+	                             lines are longer (Kalah with a pass for each extra turn, a
+	                             long forced line). Each thread's stacks, the drivers' pools
+	                             and the principal variation are sized to it when the
+	                             engine is made (memory per thread grows with its square:
+	                             the triangular PV); limits.depth may be 1 .. max_ply - 1,
+	                             and a solve with depth 0 searches to max_ply - 1 */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024
@@ -939,7 +954,7 @@ typedef struct cutoff_result {
 	                             cutoff_engine_error says it in words); 0 when solved or
 	                             not asked to solve */
 	int pv_length;           /* moves in pv[] */
-	cutoff_move_t pv[CUTOFF_MAX_PLY]; /* principal variation from the root: the search's
+	cutoff_move_t pv[CUTOFF_PLY_LIMIT]; /* principal variation from the root: the search's
 	                             own, continued from the table where a table answer cut
 	                             it short and the entries prove it (an exact root value
 	                             only; it may still end before the horizon). After a
@@ -959,7 +974,9 @@ typedef struct cutoff_result {
 	double time_s;            /* wall time of the search */
 	cutoff_profile_t profile; /* every thread's profile, summed (cutoff_profile_t); all 0 in
 	                             the partial results given to the info callback */
-	int iterations;           /* entries in iteration[]: every completed iteration */
+	int iterations;           /* entries in iteration[]: every completed iteration (at most
+	                             CUTOFF_MAX_PLY: under a ply limit above it, the last entry
+	                             is the latest iteration) */
 	cutoff_iteration_t iteration[CUTOFF_MAX_PLY]; /* the entries past `iterations` are not
 	                             written by the search (nor cleared) */
 } cutoff_result_t;

@@ -235,14 +235,22 @@ static int check_config(const cutoff_voice_t *v, const cutoff_config_t *c)
 		           c->extensions);
 		return CUTOFF_EINVAL;
 	}
-	if (c->tt_min_depth < 0 || c->tt_min_depth > CUTOFF_MAX_PLY) {
-		cutoff_say(v, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d",
-		           c->tt_min_depth, CUTOFF_MAX_PLY);
+	if (c->max_ply != 0 && (c->max_ply < 16 || c->max_ply > CUTOFF_PLY_LIMIT)) {
+		cutoff_say(v, CUTOFF_LOG_WARN,
+		           "config: max_ply %d is not 0 (the default, %d) or in 16..%d", c->max_ply,
+		           CUTOFF_MAX_PLY, CUTOFF_PLY_LIMIT);
 		return CUTOFF_EINVAL;
 	}
-	if (c->etc_min_depth != 0 && (c->etc_min_depth < 2 || c->etc_min_depth > CUTOFF_MAX_PLY)) {
-		cutoff_say(v, CUTOFF_LOG_WARN, "config: etc_min_depth %d is not 0 or in 2..%d",
-		           c->etc_min_depth, CUTOFF_MAX_PLY);
+	const int plies = cutoff_config_plies(c);
+	if (c->tt_min_depth < 0 || c->tt_min_depth > plies) {
+		cutoff_say(v, CUTOFF_LOG_WARN, "config: tt_min_depth %d is not in 0..%d (max_ply)",
+		           c->tt_min_depth, plies);
+		return CUTOFF_EINVAL;
+	}
+	if (c->etc_min_depth != 0 && (c->etc_min_depth < 2 || c->etc_min_depth > plies)) {
+		cutoff_say(v, CUTOFF_LOG_WARN,
+		           "config: etc_min_depth %d is not 0 or in 2..%d (max_ply)",
+		           c->etc_min_depth, plies);
 		return CUTOFF_EINVAL;
 	}
 	if (c->share_ring != 0 && (c->share_ring < 16 || c->share_ring > 1 << 20 ||
@@ -561,18 +569,19 @@ int cutoff_engine_cancel_stop(cutoff_engine_t *e)
 static int check_limits(cutoff_engine_t *e, const cutoff_limits_t *l)
 {
 	const cutoff_voice_t v = engine_voice(e);
-	if (l->depth < (l->solve ? 0 : 1) || l->depth > CUTOFF_MAX_PLY - 1) {
+	const int deepest = cutoff_config_plies(&e->cfg) - 1;
+	if (l->depth < (l->solve ? 0 : 1) || l->depth > deepest) {
 		if (l->solve)
 			cutoff_say(
 				&v, CUTOFF_LOG_WARN,
 				"limits: depth %d is not in 0..%d (with limits.solve, 0 searches "
-				"to the end of the game)",
-				l->depth, CUTOFF_MAX_PLY - 1);
+				"to the end of the game; config.max_ply raises the limit)",
+				l->depth, deepest);
 		else
 			cutoff_say(&v, CUTOFF_LOG_WARN,
 			           "limits: depth %d is not in 1..%d (to search to the end of the "
 			           "game with no depth, set limits.solve and leave depth 0)",
-			           l->depth, CUTOFF_MAX_PLY - 1);
+			           l->depth, deepest);
 		return CUTOFF_EINVAL;
 	}
 	if (l->alpha < -CUTOFF_INF || l->beta > CUTOFF_INF || l->alpha >= l->beta) {
@@ -687,7 +696,7 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 {
 	const cutoff_game_t *g = &e->game;
 	cutoff_searcher_t *s = &e->searchers[0];
-	uint64_t keys[CUTOFF_MAX_PLY];
+	uint64_t keys[CUTOFF_PLY_LIMIT];
 	/* The root's value seen from the side to move at ply p (the game's side hook: only a
 	 * move that passes the turn negates it), and how far apart a repetition can be. */
 	int32_t want = r->value;
@@ -698,7 +707,7 @@ static void pv_from_table(cutoff_engine_t *e, const void *root, cutoff_result_t 
 	for (int p = 0;; p++) {
 		void *st = cutoff_searcher_state(s, p);
 		int32_t v;
-		if (p >= CUTOFF_MAX_PLY - 1 || g->terminal(g->ctx, st, &v))
+		if (p >= s->max_ply - 1 || g->terminal(g->ctx, st, &v))
 			return;
 		keys[p] = g->key(g->ctx, st);
 		for (int q = p - step; q >= 0; q -= step)
@@ -805,8 +814,8 @@ static void search_job(void *arg, int index, int threads)
 }
 
 /*
- * A result is mostly its iterations (CUTOFF_MAX_PLY of them, each with its counters: about
- * 90 KiB in all), and a search fills only the first few: clearing or copying the whole of
+ * A result is mostly its iterations (CUTOFF_MAX_PLY of them, each with its counters: tens
+ * of KiB in all), and a search fills only the first few: clearing or copying the whole of
  * it cost more than the search itself on a position solved in a few dozen nodes. So a
  * result is cleared up to its iterations (result_clear: iteration[] is appended to, whole
  * entries, never read past `iterations`), and copied as its head and the iterations it
@@ -871,15 +880,15 @@ static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t 
 }
 
 /*
- * A solve with no depth (limits.solve, depth 0) is one search to CUTOFF_MAX_PLY - 1 plies,
+ * A solve with no depth (limits.solve, depth 0) is one search to max_ply - 1 plies,
  * a bound and not a depth anybody asked for. Once solved, the depth it reports is the
  * longest line it met (counters.seldepth: every line ended, at the end of the game or at
  * a table entry exact to the end, within that many plies), and its one iteration says the
- * same. Unsolved, it keeps CUTOFF_MAX_PLY - 1: the depth it did search to.
+ * same. Unsolved, it keeps max_ply - 1: the depth it did search to.
  */
-static void solved_depth(const cutoff_limits_t *l, cutoff_result_t *r)
+static void solved_depth(const cutoff_config_t *cfg, const cutoff_limits_t *l, cutoff_result_t *r)
 {
-	const int deepest = CUTOFF_MAX_PLY - 1;
+	const int deepest = cutoff_config_plies(cfg) - 1;
 	if (!l->solve || l->depth != 0 || !r->solved || r->depth != deepest ||
 	    r->counters.seldepth < 1 || r->counters.seldepth >= (uint64_t)deepest)
 		return;
@@ -900,7 +909,7 @@ static void why_unsolved(cutoff_engine_t *e, const cutoff_limits_t *l, cutoff_re
 	static const char *const why[] = {
 		"",
 		"a limit or a stop ended it first",
-		"lines reached the ply limit (CUTOFF_MAX_PLY)",
+		"lines reached the ply limit (config.max_ply)",
 		"the game goes on past the depth asked (limits.depth)",
 		"repetitions or null-move cut-offs made values hold only for their path",
 		"the table answered with entries that hold only to a depth (clear it first)",
@@ -908,11 +917,12 @@ static void why_unsolved(cutoff_engine_t *e, const cutoff_limits_t *l, cutoff_re
 	if (!l->solve || r->solved)
 		return;
 	const cutoff_counters_t *c = &r->counters;
-	r->unsolved = r->stopped                                      ? CUTOFF_UNSOLVED_STOPPED
-	              : c->seldepth >= (uint64_t)(CUTOFF_MAX_PLY - 1) ? CUTOFF_UNSOLVED_PLY_LIMIT
-	              : l->depth > 0                                  ? CUTOFF_UNSOLVED_DEPTH
-	              : c->repetitions > 0 || c->null_cutoffs > 0     ? CUTOFF_UNSOLVED_PATH
-	                                                              : CUTOFF_UNSOLVED_TABLE;
+	r->unsolved = r->stopped ? CUTOFF_UNSOLVED_STOPPED
+	              : c->seldepth >= (uint64_t)(cutoff_config_plies(&e->cfg) - 1)
+	                      ? CUTOFF_UNSOLVED_PLY_LIMIT
+	              : l->depth > 0                              ? CUTOFF_UNSOLVED_DEPTH
+	              : c->repetitions > 0 || c->null_cutoffs > 0 ? CUTOFF_UNSOLVED_PATH
+	                                                          : CUTOFF_UNSOLVED_TABLE;
 	const cutoff_voice_t v = engine_voice(e);
 	cutoff_say(&v, CUTOFF_LOG_INFO,
 	           "solve: not solved at depth %d: %s; the value %d is the horizon's, not the "
@@ -991,9 +1001,9 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	search_begin(e, root, limits, job.t0);
 	cutoff_pool_run(e->pool, search_job, (void *)&job);
 	search_answer(e, r, last_resort);
-	r->stopped = r->depth < cutoff_final_depth(limits) && !r->solved &&
-	             !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
-	solved_depth(limits, r);
+	r->stopped = r->depth < cutoff_final_depth(limits, cutoff_config_plies(&e->cfg)) &&
+	             !r->solved && !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
+	solved_depth(&e->cfg, limits, r);
 	rc = answer_is_void(e, r) ? CUTOFF_EGAME : CUTOFF_OK;
 	if (rc == CUTOFF_OK)
 		why_unsolved(e, limits, r);

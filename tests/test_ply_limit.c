@@ -4,14 +4,17 @@
  *
  * The game: a line of `length` plies where each position has two moves, both leading to
  * the next position of the line (so the tree is a line with transpositions, cheap to
- * search to any depth); the last position is terminal, won for the side to move when
- * `length` is even, and every other position evaluates to 0. Its value is known: +-1 by
- * the parity of the distance to the end.
+ * search to any depth); the last position is terminal, worth a point to the side to move
+ * there, and every other position evaluates to 0. Its value is known: +1 at the root when
+ * `length` is even.
  *
  * Checked: a solve of a line of 200 plies (past the default limit of CUTOFF_MAX_PLY) says
  * it is not solved, with CUTOFF_UNSOLVED_PLY_LIMIT and a message in cutoff_engine_error
  * (never an empty one); a line of 100 plies solves (unsolved 0, no message); a solve with a
- * depth shorter than the game says DEPTH, one cut by a node limit STOPPED.
+ * depth shorter than the game says DEPTH, one cut by a node limit STOPPED. With the ply limit
+ * raised (config.max_ply 254), the line of 200 plies solves, under every driver at 1 and 3
+ * threads, its principal variation a proof line of all 200 moves; a depth of 200 is taken
+ * there and refused under the default limit; max_ply 15 and 255 are refused by name.
  *
  * cutoff-test-labels: core
  */
@@ -63,7 +66,8 @@ static uint64_t key(const void *ctx, const void *state)
 	return (uint64_t)((const line_state_t *)state)->ply * 0x9e3779b97f4a7c15u + 1;
 }
 
-static cutoff_engine_t *line_engine(const int *length, cutoff_game_t *g)
+static cutoff_engine_t *line_engine(const int *length, cutoff_game_t *g, int max_ply,
+                                    cutoff_driver_t driver, int threads)
 {
 	*g = (cutoff_game_t){
 		.name = "line",
@@ -79,6 +83,9 @@ static cutoff_engine_t *line_engine(const int *length, cutoff_game_t *g)
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
 	cfg.tt_mb = 1;
+	cfg.max_ply = max_ply;
+	cfg.driver = driver;
+	cfg.threads = threads;
 	int err = 0;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);
 	CHECK(e != NULL, "engine: %s", cutoff_strerror(err));
@@ -86,10 +93,11 @@ static cutoff_engine_t *line_engine(const int *length, cutoff_game_t *g)
 }
 
 /* Solves the line of `length` plies with the given depth and node limit. */
-static int solve(int length, int depth, uint64_t nodes, cutoff_result_t *r, char *error)
+static int solve_with(int length, int depth, uint64_t nodes, int max_ply, cutoff_driver_t driver,
+                      int threads, cutoff_result_t *r, char *error)
 {
 	cutoff_game_t g;
-	cutoff_engine_t *e = line_engine(&length, &g);
+	cutoff_engine_t *e = line_engine(&length, &g, max_ply, driver, threads);
 	if (!e)
 		return -100;
 	line_state_t root = { 0 };
@@ -102,6 +110,33 @@ static int solve(int length, int depth, uint64_t nodes, cutoff_result_t *r, char
 	snprintf(error, CUTOFF_ERROR_SIZE, "%s", cutoff_engine_error(e));
 	cutoff_engine_free(e);
 	return rc;
+}
+
+static int solve(int length, int depth, uint64_t nodes, cutoff_result_t *r, char *error)
+{
+	return solve_with(length, depth, nodes, 0, CUTOFF_DRIVER_SERIAL, 1, r, error);
+}
+
+/* config.max_ply: refused outside its range, naming the field. */
+static void max_ply_range(void)
+{
+	int length = 10;
+	cutoff_game_t g;
+	cutoff_engine_t *e = line_engine(&length, &g, 0, CUTOFF_DRIVER_SERIAL, 1);
+	cutoff_engine_free(e);
+	for (int bad = 0; bad < 2; bad++) {
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cfg.max_ply = bad ? CUTOFF_PLY_LIMIT + 1 : 15;
+		char msg[CUTOFF_ERROR_SIZE];
+		int rc = cutoff_config_check(&cfg, &g, msg, sizeof msg);
+		int err = 0;
+		cutoff_engine_t *refused = cutoff_engine_new(&g, &cfg, &err);
+		CHECK(rc == CUTOFF_EINVAL && !refused && err == CUTOFF_EINVAL &&
+		              strstr(msg, "max_ply"),
+		      "max_ply %d refused: rc %d '%s'", cfg.max_ply, rc, msg);
+		cutoff_engine_free(refused);
+	}
 }
 
 int main(void)
@@ -131,5 +166,27 @@ int main(void)
 	CHECK(rc == 0 && !r.solved && r.unsolved == CUTOFF_UNSOLVED_STOPPED && error[0] != '\0',
 	      "a solve cut by a node limit says STOPPED: unsolved %d error '%s'", r.unsolved,
 	      error);
+	max_ply_range();
+	for (int d = 0; d < cutoff_driver_count(); d++)
+		for (int threads = 1; threads <= 3; threads += 2) {
+			rc = solve_with(200, 0, 0, CUTOFF_PLY_LIMIT, (cutoff_driver_t)d, threads,
+			                &r, error);
+			bool line = r.pv_proof && r.pv_length == 200;
+			for (int k = 0; line && k < 200; k++)
+				line = r.pv[k] <= 1;
+			CHECK(rc == 0 && r.solved && r.unsolved == 0 && r.value == 1 && line &&
+			              error[0] == '\0',
+			      "%s x%d, max_ply %d: a line of 200 plies solves (rc %d solved %d "
+			      "value %d "
+			      "pv %d proof %d error '%s')",
+			      cutoff_driver_name((cutoff_driver_t)d), threads, CUTOFF_PLY_LIMIT, rc,
+			      (int)r.solved, (int)r.value, r.pv_length, (int)r.pv_proof, error);
+		}
+	rc = solve_with(210, 200, 0, CUTOFF_PLY_LIMIT, CUTOFF_DRIVER_SERIAL, 1, &r, error);
+	CHECK(rc == 0 && r.depth == 200 && r.unsolved == CUTOFF_UNSOLVED_DEPTH,
+	      "depth 200 under max_ply 254: rc %d depth %d unsolved %d", rc, r.depth, r.unsolved);
+	rc = solve(210, 200, 0, &r, error);
+	CHECK(rc == CUTOFF_EINVAL && strstr(error, "depth 200"),
+	      "depth 200 under the default limit is refused: rc %d '%s'", rc, error);
 	return check_report();
 }

@@ -33,9 +33,9 @@
 
 /* The deepest iteration a search may run: limits.depth, or with solve and depth 0 as deep
  * as the engine goes. */
-int cutoff_final_depth(const cutoff_limits_t *l)
+int cutoff_final_depth(const cutoff_limits_t *l, int max_ply)
 {
-	return l->solve && l->depth == 0 ? CUTOFF_MAX_PLY - 1 : l->depth;
+	return l->solve && l->depth == 0 ? max_ply - 1 : l->depth;
 }
 
 /* Copies the searcher's answer for a completed iteration into *r. */
@@ -47,7 +47,7 @@ static void take_iteration(const cutoff_searcher_t *s, int depth, int32_t value,
 	r->depth = depth;
 	r->solved = solved;
 	r->pv_length = s->pv_length[0];
-	memcpy(r->pv, s->pv[0], (size_t)r->pv_length * sizeof(cutoff_move_t));
+	memcpy(r->pv, cutoff_searcher_pv(s, 0), (size_t)r->pv_length * sizeof(cutoff_move_t));
 	if (r->pv_length > 0)
 		r->best_move = r->pv[0];
 }
@@ -153,7 +153,7 @@ void cutoff_iterate(const cutoff_job_t *j, int index, cutoff_skip_fn skips, bool
 	int32_t guess = lim->guess, value;
 	cutoff_bound_t bound;
 	cutoff_counters_t before = s->count;
-	const int final = cutoff_final_depth(lim);
+	const int final = cutoff_final_depth(lim, s->max_ply);
 
 	for (int d = lim->iterate ? 1 : final; d <= final; d++) {
 		if (skips && skips(cfg->thread_base + index, d, final))
@@ -167,7 +167,11 @@ void cutoff_iterate(const cutoff_job_t *j, int index, cutoff_skip_fn skips, bool
 		cutoff_searcher_fold(s);
 		take_iteration(s, d, value, bound, solved, r);
 		guess = value;
-		cutoff_iteration_t *it = &r->iteration[r->iterations++];
+		/* iteration[] holds CUTOFF_MAX_PLY: past that (a ply limit above it), the last
+		 * entry is the latest iteration */
+		cutoff_iteration_t *it =
+			&r->iteration[r->iterations < CUTOFF_MAX_PLY ? r->iterations++
+		                                                     : CUTOFF_MAX_PLY - 1];
 		it->depth = d;
 		it->value = value;
 		it->bound = bound;
@@ -183,6 +187,10 @@ void cutoff_iterate(const cutoff_job_t *j, int index, cutoff_skip_fn skips, bool
 			                    (s->count.nodes - s->polled_nodes);
 			r->time_s = it->time_s;
 			j->info(j->info_user, r);
+			/* a stop from the callback ends the search now, not at the next poll,
+			 * which small iterations may not reach */
+			if (cutoff_int_load_relaxed(&j->control->stop))
+				break;
 		}
 		if (last) {
 			if (halt_at_end) /* this thread's answer is final; the others stop */

@@ -45,7 +45,7 @@ void cutoff_iterate(const cutoff_job_t *job, int index, cutoff_skip_fn skips, bo
 
 /* The deepest iteration a search may run: limits.depth, or with solve and depth 0 as deep
  * as the engine goes. */
-int cutoff_final_depth(const cutoff_limits_t *lim);
+int cutoff_final_depth(const cutoff_limits_t *lim, int max_ply);
 
 /* True when an iteration at `depth` has proven its value for good (iterate.c). */
 bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound, int depth);

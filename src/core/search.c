@@ -111,14 +111,26 @@ int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff
 	/* A game that writes more moves than max_moves breaks its contract, and the search
 	 * says so (generate); the slack after the last list keeps such writes, up to
 	 * CUTOFF_MAX_MOVES of them, inside the searcher's own memory until it does. */
-	size_t lists = (size_t)CUTOFF_MAX_PLY * (size_t)game->max_moves + CUTOFF_MAX_MOVES;
+	const size_t plies = (size_t)cutoff_config_plies(cfg);
+	size_t lists = plies * (size_t)game->max_moves + CUTOFF_MAX_MOVES;
+	s->max_ply = (int)plies;
 	s->state_stride =
 		(game->state_size + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
-	s->states = malloc((size_t)(CUTOFF_MAX_PLY + 1) * s->state_stride);
+	s->states = malloc((plies + 1) * s->state_stride);
 	s->moves = malloc(lists * sizeof(*s->moves));
 	s->hints = malloc(lists * sizeof(*s->hints));
 	s->scores = malloc((size_t)game->max_moves * sizeof(*s->scores));
-	if (!s->states || !s->moves || !s->hints || !s->scores) {
+	/* zeroed, as the searcher is: a driver may read a row no search of this thread
+	 * wrote yet (cutoff_searcher_adopt_path reads the owner's rep_floor) */
+	s->rep_floor = calloc(plies + 1, sizeof(*s->rep_floor));
+	s->keys = calloc(CUTOFF_MAX_PLAYED + plies + 1, sizeof(*s->keys));
+	s->in_check = calloc(plies + 1, sizeof(*s->in_check));
+	s->null_move = calloc(plies + 1, sizeof(*s->null_move));
+	s->killers = calloc(plies + 1, sizeof(*s->killers));
+	s->pv_length = calloc(plies + 1, sizeof(*s->pv_length));
+	s->pv_rows = calloc((plies + 1) * plies, sizeof(*s->pv_rows));
+	if (!s->states || !s->moves || !s->hints || !s->scores || !s->rep_floor || !s->keys ||
+	    !s->in_check || !s->null_move || !s->killers || !s->pv_length || !s->pv_rows) {
 		cutoff_searcher_destroy(s);
 		return CUTOFF_ENOMEM;
 	}
@@ -131,10 +143,23 @@ void cutoff_searcher_destroy(cutoff_searcher_t *s)
 	free(s->moves);
 	free(s->hints);
 	free(s->scores);
+	free(s->rep_floor);
+	free(s->keys);
+	free(s->in_check);
+	free(s->null_move);
+	free(s->killers);
+	free(s->pv_length);
+	free(s->pv_rows);
 	s->scores = NULL;
 	s->states = NULL;
 	s->moves = NULL;
 	s->hints = NULL;
+	s->rep_floor = NULL;
+	s->keys = NULL;
+	s->in_check = s->null_move = NULL;
+	s->killers = NULL;
+	s->pv_length = NULL;
+	s->pv_rows = NULL;
 }
 
 static inline void *state_at(const cutoff_searcher_t *s, int ply)
@@ -192,7 +217,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	s->fault = (cutoff_fault_t){ NULL, 0, 0, false };
 	s->horizon = 0;
 	s->pv_length[0] = 0;
-	for (int i = 0; i <= CUTOFF_MAX_PLY; i++)
+	for (int i = 0; i <= s->max_ply; i++)
 		s->killers[i][0] = s->killers[i][1] = CUTOFF_MOVE_NONE;
 	if (s->ordering & CUTOFF_ORDER_HISTORY) /* its only reader (order_moves) */
 		for (int side = 0; side < 2; side++)
@@ -398,9 +423,9 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 		*value = 0;
 		return true;
 	}
-	if (depth <= 0 || ply >= CUTOFF_MAX_PLY - 1) {
+	if (depth <= 0 || ply >= s->max_ply - 1) {
 		s->horizon++;
-		if (!plain && s->quiescence && ply < CUTOFF_MAX_PLY - 1) {
+		if (!plain && s->quiescence && ply < s->max_ply - 1) {
 			*value = quiesce(s, ply, alpha, beta);
 		} else {
 			s->count.leaves++;
@@ -460,12 +485,12 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	const cutoff_game_t *g = s->game;
 	const void *st = state_at(s, ply);
 	/* In check there is no standing pat: every evasion is searched. */
-	bool evade = g->in_check && ply < CUTOFF_MAX_PLY - 2 && g->in_check(g->ctx, st);
+	bool evade = g->in_check && ply < s->max_ply - 2 && g->in_check(g->ctx, st);
 	int32_t best = evade ? -CUTOFF_INF : g->evaluate(g->ctx, st);
 	if (!evade && bad_value(s, ply, "evaluate", best))
 		return HALTED;
 	s->count.leaves += !evade;
-	if (best >= beta || ply >= CUTOFF_MAX_PLY - 2)
+	if (best >= beta || ply >= s->max_ply - 2)
 		return best;
 	int32_t a = alpha > best ? alpha : best;
 	cutoff_move_t *m = moves_at(s, ply);
@@ -645,10 +670,11 @@ static void reward(cutoff_searcher_t *s, int ply, int depth, cutoff_move_t move)
 			s->history[ply & 1][i] >>= 1;
 }
 
-int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n)
+int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n,
+                   int max_ply)
 {
-	if (n > CUTOFF_MAX_PLY - 1)
-		n = CUTOFF_MAX_PLY - 1;
+	if (n > max_ply - 1)
+		n = max_ply - 1;
 	dst[0] = move;
 	memmove(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
 	return n + 1;
@@ -661,11 +687,11 @@ int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *
  * two rows, which never overlap. */
 static inline void pv_update(cutoff_searcher_t *s, int ply, cutoff_move_t move)
 {
-	cutoff_move_t *dst = s->pv[ply];
-	const cutoff_move_t *src = s->pv[ply + 1];
+	cutoff_move_t *dst = cutoff_searcher_pv(s, ply);
+	const cutoff_move_t *src = cutoff_searcher_pv(s, ply + 1);
 	int n = s->pv_length[ply + 1];
-	if (n > CUTOFF_MAX_PLY - 1)
-		n = CUTOFF_MAX_PLY - 1;
+	if (n > s->max_ply - 1)
+		n = s->max_ply - 1;
 	dst[0] = move;
 	if (n > PV_SHORT)
 		memcpy(&dst[1], src, (size_t)n * sizeof(cutoff_move_t));
@@ -1269,7 +1295,7 @@ static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, i
 {
 	int32_t lower = -CUTOFF_INF, upper = CUTOFF_INF;
 	int32_t g = guess;
-	cutoff_move_t root_pv[CUTOFF_MAX_PLY];
+	cutoff_move_t root_pv[CUTOFF_PLY_LIMIT];
 	int root_pv_length = 0;
 
 	if (g <= -CUTOFF_INF)
@@ -1287,7 +1313,8 @@ static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, i
 		} else {
 			lower = g;
 			root_pv_length = s->pv_length[0];
-			memcpy(root_pv, s->pv[0], (size_t)root_pv_length * sizeof(cutoff_move_t));
+			memcpy(root_pv, cutoff_searcher_pv(s, 0),
+			       (size_t)root_pv_length * sizeof(cutoff_move_t));
 		}
 		if (lower == upper)
 			break;
@@ -1309,7 +1336,8 @@ static bool mtdf(cutoff_searcher_t *s, int depth, int32_t alpha, int32_t beta, i
 found:
 	if (root_pv_length > 0) {
 		s->pv_length[0] = root_pv_length;
-		memcpy(s->pv[0], root_pv, (size_t)root_pv_length * sizeof(cutoff_move_t));
+		memcpy(cutoff_searcher_pv(s, 0), root_pv,
+		       (size_t)root_pv_length * sizeof(cutoff_move_t));
 	}
 	return true;
 }
@@ -1369,7 +1397,7 @@ static bool prove_move(cutoff_searcher_t *s, int ply, cutoff_move_t move, int32_
 	void *child = state_at(s, ply + 1);
 	uint64_t horizon = s->horizon;
 	int32_t v =
-		search_move(s, CUTOFF_ALGO_ALPHABETA, ply, here, child, CUTOFF_MAX_PLY - 1 - ply,
+		search_move(s, CUTOFF_ALGO_ALPHABETA, ply, here, child, s->max_ply - 1 - ply,
 	                    CUTOFF_NODE_PV, move, 0, 0, want - 1, want, false, CUTOFF_INSTANCE_ANY);
 	if (cutoff_search_halted(s) || s->horizon != horizon || v < want)
 		return false;
@@ -1400,7 +1428,7 @@ int cutoff_search_prove_pv(cutoff_searcher_t *s, int32_t value, cutoff_move_t *p
 	s->above = NULL;
 	s->poll = 1;
 	s->polled_nodes = s->count.nodes;
-	for (; p < CUTOFF_MAX_PLY - 2; p++) {
+	for (; p < s->max_ply - 2; p++) {
 		const void *here = state_at(s, p);
 		int32_t v;
 		if (g->terminal(g->ctx, here, &v))

@@ -177,10 +177,13 @@ typedef struct cutoff_searcher {
 	cutoff_tt_t *tt;       /* NULL: search without a table */
 	cutoff_control_t *ctl; /* the engine's search control */
 	int index;             /* the thread this searcher belongs to, 0 = the caller */
-	unsigned char *states; /* (CUTOFF_MAX_PLY + 1) states, one per ply, each at a
+	int max_ply;           /* the engine's ply limit (cutoff_config_plies): plies 0 ..
+	                           max_ply - 1 are searched, and every per-ply array below has
+	                           max_ply + 1 rows */
+	unsigned char *states; /* (max_ply + 1) states, one per ply, each at a
 	                           multiple of state_stride (aligned like max_align_t) */
 	size_t state_stride;
-	cutoff_move_t *moves; /* CUTOFF_MAX_PLY lists of game->max_moves moves, and
+	cutoff_move_t *moves; /* max_ply lists of game->max_moves moves, and
 	                           CUTOFF_MAX_MOVES of slack (cutoff_searcher_init) */
 	int32_t *hints;       /* hints for those moves */
 
@@ -222,12 +225,12 @@ typedef struct cutoff_searcher {
 	 * repetition at ply p is looked for among indices >= rep_floor[p] (a null move starts
 	 * a new floor) */
 	int played_length;
-	int rep_step; /* how far apart two plies with the same side to move can be: 2, or 1
+	int rep_step;    /* how far apart two plies with the same side to move can be: 2, or 1
 	                 in a game with extra turns (its side hook) */
-	int rep_floor[CUTOFF_MAX_PLY + 1];
-	uint64_t keys[CUTOFF_MAX_PLAYED + CUTOFF_MAX_PLY + 1];
-	bool in_check[CUTOFF_MAX_PLY + 1];  /* the node at that ply, when the game can tell */
-	bool null_move[CUTOFF_MAX_PLY + 1]; /* the node at that ply was reached by a null move */
+	int *rep_floor;  /* max_ply + 1 */
+	uint64_t *keys;  /* CUTOFF_MAX_PLAYED + max_ply + 1 */
+	bool *in_check;  /* the node at that ply, when the game can tell */
+	bool *null_move; /* the node at that ply was reached by a null move */
 
 	/* Written at every node by this thread alone, summed by the engine after the search:
 	 * plain increments on a cache line of their own (the searcher is 64-byte aligned). */
@@ -247,14 +250,27 @@ typedef struct cutoff_searcher {
 	uint64_t cuts[3];       /* cut-offs */
 	uint64_t first_cuts[3]; /* cut-offs by the first move */
 	cutoff_prof_clock_t prof;
-	cutoff_move_t killers[CUTOFF_MAX_PLY + 1][2];
+	cutoff_move_t (*killers)[2];              /* max_ply + 1 pairs */
 	uint32_t history[2][CUTOFF_HISTORY_SIZE]; /* by ply parity and a hash of the move */
-	int pv_length[CUTOFF_MAX_PLY + 1];
-	cutoff_move_t pv[CUTOFF_MAX_PLY + 1][CUTOFF_MAX_PLY];
+	int *pv_length;                           /* max_ply + 1 */
+	cutoff_move_t *pv_rows; /* the triangular PV: max_ply + 1 rows of max_ply moves
+	                            (cutoff_searcher_pv) */
 } cutoff_searcher_t;
 
 _Static_assert(_Alignof(cutoff_searcher_t) >= 64, "searchers do not share cache lines");
 _Static_assert(offsetof(cutoff_searcher_t, count) % 64 == 0, "counters start a cache line");
+
+/* The ply limit of an engine made with `cfg` (config.max_ply, 0 for CUTOFF_MAX_PLY). */
+static inline int cutoff_config_plies(const cutoff_config_t *cfg)
+{
+	return cfg->max_ply ? cfg->max_ply : CUTOFF_MAX_PLY;
+}
+
+/* The principal variation's row of `ply` (max_ply moves). */
+static inline cutoff_move_t *cutoff_searcher_pv(const cutoff_searcher_t *s, int ply)
+{
+	return s->pv_rows + (size_t)ply * (size_t)s->max_ply;
+}
 
 /* Allocates the stacks of a searcher for `game`. Returns 0 or CUTOFF_ENOMEM. */
 int cutoff_searcher_init(cutoff_searcher_t *s, const cutoff_game_t *game, cutoff_tt_t *tt,
@@ -325,6 +341,7 @@ bool cutoff_search_halted(const cutoff_searcher_t *s);
 
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */
-int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n);
+int cutoff_pv_join(cutoff_move_t *dst, cutoff_move_t move, const cutoff_move_t *src, int n,
+                   int max_ply);
 
 #endif /* CUTOFF_SEARCH_H */

@@ -21,7 +21,7 @@ enum {
 enum {
 	CUTOFF_TT_DEPTH_END = 255
 };
-_Static_assert(CUTOFF_MAX_PLY - 1 < CUTOFF_TT_DEPTH_END, "no search is as deep as the end");
+_Static_assert(CUTOFF_PLY_LIMIT - 1 < CUTOFF_TT_DEPTH_END, "no search is as deep as the end");
 
 /* The writer recorded for entries stored by cutoff_engine_import: no thread of this
  * engine (thread indices end below CUTOFF_MAX_THREADS). */

@@ -120,8 +120,9 @@ typedef struct abdada {
 	cutoff_abdada_variant_t variant;
 	int shift;         /* 64 - log2(slots) */
 	uint64_t *slots;   /* the marks, 64-byte aligned */
-	uint8_t *deferred; /* per thread CUTOFF_MAX_PLY lists of max_moves move indices */
+	uint8_t *deferred; /* per thread max_ply lists of max_moves move indices */
 	int max_moves;
+	int plies;   /* the engine's ply limit: rows of deferred per thread */
 	bool spread; /* MANY_THREADS or more: second_pass_start spreads the threads */
 	const cutoff_game_t *game;
 } abdada_t;
@@ -248,8 +249,9 @@ static bool search_one(const abdada_t *a, cutoff_searcher_t *s, const cutoff_nod
 	if (v > l->best) {
 		l->best = v;
 		l->best_move = node->moves[i];
-		s->pv_length[ply] = cutoff_pv_join(s->pv[ply], node->moves[i], s->pv[ply + 1],
-		                                   s->pv_length[ply + 1]);
+		s->pv_length[ply] = cutoff_pv_join(cutoff_searcher_pv(s, ply), node->moves[i],
+		                                   cutoff_searcher_pv(s, ply + 1),
+		                                   s->pv_length[ply + 1], s->max_ply);
 		if (v >= node->beta) {
 			out->cut = true;
 			out->cut_index = i;
@@ -289,8 +291,9 @@ static int second_pass_start(const abdada_t *a, const cutoff_searcher_t *s,
 static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
 	const abdada_t *a = s->driver;
-	uint8_t *deferred = a->deferred + ((size_t)s->index * CUTOFF_MAX_PLY + (size_t)node->ply) *
-	                                          (size_t)a->max_moves;
+	uint8_t *deferred =
+		a->deferred +
+		((size_t)s->index * (size_t)a->plies + (size_t)node->ply) * (size_t)a->max_moves;
 	loop_t l = { node->alpha, node->best, node->best_move };
 	int ndeferred = 0;
 	bool over = false;
@@ -365,10 +368,11 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	a->variant = cfg->abdada_variant;
 	a->shift = 64 - cfg->abdada_table_bits;
 	a->max_moves = game->max_moves;
+	a->plies = cutoff_config_plies(cfg);
 	a->spread = cfg->threads >= MANY_THREADS;
 	a->game = game;
 	a->slots = aligned_alloc(64, slots * sizeof(uint64_t));
-	a->deferred = malloc((size_t)cfg->threads * CUTOFF_MAX_PLY * (size_t)game->max_moves);
+	a->deferred = malloc((size_t)cfg->threads * (size_t)a->plies * (size_t)game->max_moves);
 	if (!a->slots || !a->deferred) {
 		destroy(a);
 		return CUTOFF_ENOMEM;

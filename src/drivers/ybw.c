@@ -88,7 +88,7 @@
  * that read a split point of an earlier incarnation can only join one that is open, whose
  * fields were published (release) before SP_OPEN was set, and checks the helpful-master
  * rule after its join. Split points nest LIFO in each owner's pool, at most one per ply,
- * so a pool of CUTOFF_MAX_PLY split points per thread is enough.
+ * so a pool of max_ply split points (the engine's ply limit) per thread is enough.
  *
  * The few points where a thread waits, locks or looks for work are named: split_lock
  * (every lock), wait_for_work (the only wait), book_helpers (the only search for idle
@@ -160,7 +160,7 @@ typedef struct cutoff_split {
 	bool horizon;         /* the solve mode: a move's search met the horizon
 	                              (searcher.horizon), so the node's value may not be stored
 	                              as exact to the end */
-	cutoff_move_t pv[CUTOFF_MAX_PLY];
+	cutoff_move_t pv[CUTOFF_PLY_LIMIT];
 
 	/* atomic */
 	int next;    /* the cursor: the next move to hand out (fetch-and-add; may pass n) */
@@ -194,8 +194,8 @@ typedef struct ybw_thread {
 	int state;                /* (transitions << 1) | idle (atomic; see the top) */
 	void *waiting;            /* cutoff_split_t *: a helpful master's own split point */
 	int nsplits;              /* split points in use (written by the owner, atomic) */
-	cutoff_split_t *splits;   /* CUTOFF_MAX_PLY split points, owner only */
-	uint32_t *move_nodes;     /* CUTOFF_MAX_PLY rows of max_moves, one per split point
+	cutoff_split_t *splits;   /* max_ply split points, owner only */
+	uint32_t *move_nodes;     /* max_ply rows of max_moves, one per split point
 	                            (the profiler's), owner only until published */
 	int *booked;              /* book_helpers' list of the threads it booked (at most
 	                            max_helpers), owner only */
@@ -293,6 +293,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	y->join_looks_max =
 		YBW_JOIN_LOOKS * (threads > YBW_JOIN_THREADS ? threads / YBW_JOIN_THREADS : 1);
 	y->max_moves = game->max_moves;
+	const size_t plies = (size_t)cutoff_config_plies(cfg);
 	y->searchers = searchers;
 	y->t = aligned_alloc(64, sizeof(ybw_thread_t) * (size_t)threads);
 	if (!y->t) {
@@ -308,12 +309,12 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	}
 	memset(y->idle, 0, 64 * (size_t)y->words);
 	for (int i = 0; i < threads; i++) {
-		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
+		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * plies);
 		if (y->t[i].splits)
-			memset(y->t[i].splits, 0, sizeof(cutoff_split_t) * CUTOFF_MAX_PLY);
+			memset(y->t[i].splits, 0, sizeof(cutoff_split_t) * plies);
 		if (CUTOFF_PROFILING)
 			y->t[i].move_nodes =
-				malloc(sizeof(uint32_t) * CUTOFF_MAX_PLY * (size_t)game->max_moves);
+				malloc(sizeof(uint32_t) * plies * (size_t)game->max_moves);
 		y->t[i].booked =
 			malloc(sizeof(int) *
 		               (size_t)(threads < y->max_helpers ? threads : y->max_helpers));
@@ -461,8 +462,9 @@ static void work(cutoff_searcher_t *s, cutoff_split_t *sp)
 			sp->best = v;
 			sp->best_move = m;
 			sp->best_index = i;
-			sp->pv_length = cutoff_pv_join(sp->pv, m, s->pv[sp->ply + 1],
-			                               s->pv_length[sp->ply + 1]);
+			sp->pv_length =
+				cutoff_pv_join(sp->pv, m, cutoff_searcher_pv(s, sp->ply + 1),
+			                       s->pv_length[sp->ply + 1], s->max_ply);
 			if (v >= sp->beta) {
 				/* The moves after this one that are done already: work the
 				 * serial search, stopping here, would not have done (counted
@@ -790,7 +792,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	sp->best_index = 0; /* read only when a move from node->from on cuts, which sets it */
 	sp->pv_length = s->pv_length[ply];
 	sp->horizon = false;
-	memcpy(sp->pv, s->pv[ply], (size_t)sp->pv_length * sizeof(cutoff_move_t));
+	memcpy(sp->pv, cutoff_searcher_pv(s, ply), (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	if (CUTOFF_PROFILING) {
 		sp->move_nodes = me->move_nodes + (size_t)nsplits * (size_t)y->max_moves;
 		memset(sp->move_nodes, 0, sizeof(uint32_t) * (size_t)node->n);
@@ -828,7 +830,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 		s->driver_count[YBW_SPLIT_CUTOFFS] += out->cut;
 	out->cut_index = sp->best_index;
 	s->pv_length[ply] = sp->pv_length;
-	memcpy(s->pv[ply], sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));
+	memcpy(cutoff_searcher_pv(s, ply), sp->pv, (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	return true;
 }
 
