@@ -187,11 +187,12 @@ void cutoff_iterate(const cutoff_job_t *j, int index, cutoff_skip_fn skips, bool
 			                    (s->count.nodes - s->polled_nodes);
 			r->time_s = it->time_s;
 			j->info(j->info_user, r);
-			/* a stop from the callback ends the search now, not at the next poll,
-			 * which small iterations may not reach */
-			if (cutoff_int_load_relaxed(&j->control->stop))
-				break;
 		}
+		/* A stop (from the info callback above, or any thread) ends the search before
+		 * another iteration starts, not at the next poll, which iterations smaller
+		 * than the poll's interval may not reach. */
+		if (cutoff_int_load_relaxed(&j->control->stop))
+			break;
 		if (last) {
 			if (halt_at_end) /* this thread's answer is final; the others stop */
 				cutoff_int_store_relaxed(&j->control->halt, 1);
