@@ -82,8 +82,10 @@ extern "C" {
 typedef uint32_t cutoff_move_t;
 #define CUTOFF_MOVE_NONE UINT32_MAX
 
-/* The most moves one position may have; a game's max_moves must not exceed it. */
-#define CUTOFF_MAX_MOVES 256
+/* The most moves a game may declare for one position (its max_moves, which sizes the
+ * engine's move lists when it is made): room for games with wide turns (Kalah with a
+ * whole turn as one move has up to 455). */
+#define CUTOFF_MAX_MOVES 4096
 
 /* The largest game state the engine accepts, in bytes. */
 #define CUTOFF_MAX_STATE 4096

@@ -34,6 +34,9 @@
 extern "C" {
 #endif
 
+/* The most moves a chess position has in the game's lists (its max_moves). */
+#define CUTOFF_CHESS_MAX_MOVES 256
+
 /* The context: attack tables, keys and evaluation tables, read-only once made. */
 typedef struct cutoff_chess cutoff_chess_t;
 
@@ -76,7 +79,8 @@ CUTOFF_API void cutoff_chess_free(cutoff_chess_t *chess);
  * for a NULL context).
  *
  *   state_size  sizeof(cutoff_chess_state_t)
- *   max_moves   CUTOFF_MAX_MOVES (no position reachable in a game has more than 218)
+ *   max_moves   CUTOFF_CHESS_MAX_MOVES, 256 (no position reachable in a game has more
+ *               than 218)
  *   gen_moves   every legal move; hints: captures 1000 + 10 x victim - attacker (most
  *               valuable victim, least valuable attacker: pawn 1 .. queen 5, king 6),
  *               queen promotions 2000 more, under-promotions -1 when quiet, quiet moves 0
@@ -184,9 +188,9 @@ CUTOFF_API int cutoff_chess_play(const cutoff_chess_t *chess, const cutoff_chess
                                  cutoff_move_t move, cutoff_chess_state_t *child);
 
 /* The legal moves of `state` into moves[0 .. n), in the order gen_moves gives them;
- * returns n (0 .. CUTOFF_MAX_MOVES), or CUTOFF_EINVAL for a NULL argument. */
+ * returns n (0 .. CUTOFF_CHESS_MAX_MOVES), or CUTOFF_EINVAL for a NULL argument. */
 CUTOFF_API int cutoff_chess_moves(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
-                                  cutoff_move_t moves[CUTOFF_MAX_MOVES]);
+                                  cutoff_move_t moves[CUTOFF_CHESS_MAX_MOVES]);
 
 /* True when the side to move is in check (false for a NULL argument). */
 CUTOFF_API bool cutoff_chess_in_check(const cutoff_chess_t *chess,

@@ -143,7 +143,7 @@ int main(void)
 		return check_report();
 	const cutoff_game_t *g = cutoff_chess_game(chess);
 	CHECK(g && g->ctx == chess && g->state_size == sizeof(cutoff_chess_state_t) &&
-	              g->max_moves == CUTOFF_MAX_MOVES && g->gen_noisy && g->play_null,
+	              g->max_moves == CUTOFF_CHESS_MAX_MOVES && g->gen_noisy && g->play_null,
 	      "the game description");
 
 	/* Symmetry on the fixed positions and along random games. */

@@ -15,6 +15,9 @@
  * raised (config.max_ply 254), the line of 200 plies solves, under every driver at 1 and 3
  * threads, its principal variation a proof line of all 200 moves; a depth of 200 is taken
  * there and refused under the default limit; max_ply 15 and 255 are refused by name.
+ * Breadth: a random tree of 600 moves a position (more than the 256 that was the limit, as
+ * wide as Kalah with a whole turn as one move) searched by every driver at 1 and 2 threads
+ * gives the tree's true value.
  *
  * cutoff-test-labels: core
  */
@@ -22,6 +25,7 @@
 
 #include "check.h"
 #include "cutoff.h"
+#include "cutoff_games.h"
 
 typedef struct line_state {
 	int ply;
@@ -112,6 +116,48 @@ static int solve_with(int length, int depth, uint64_t nodes, int max_ply, cutoff
 	return rc;
 }
 
+/* A game wider than the old limit of 256 moves a position. */
+static void wide(void)
+{
+	cutoff_rtree_params_t p;
+	cutoff_rtree_params_default(&p);
+	p.branching = 600;
+	p.depth = 2;
+	cutoff_rtree_t *tree = cutoff_rtree_new(&p, NULL);
+	CHECK(tree != NULL, "a random tree of 600 moves a position");
+	if (!tree)
+		return;
+	cutoff_rtree_state_t root;
+	cutoff_rtree_root(tree, 11, &root);
+	int32_t truth = cutoff_rtree_value(tree, &root);
+	for (int d = 0; d < cutoff_driver_count(); d++)
+		for (int threads = 1; threads <= 2; threads++) {
+			cutoff_config_t cfg;
+			cutoff_config_default(&cfg);
+			cfg.driver = (cutoff_driver_t)d;
+			cfg.threads = threads;
+			cfg.tt_mb = 1;
+			cfg.ybw_min_split_depth = 1;
+			cfg.abdada_min_depth = 1;
+			int err = 0;
+			cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);
+			CHECK(e != NULL, "engine for 600 moves: %s", cutoff_strerror(err));
+			if (!e)
+				continue;
+			cutoff_limits_t lim;
+			cutoff_limits_default(&lim);
+			lim.depth = 2;
+			cutoff_result_t r;
+			int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+			CHECK(rc == 0 && r.value == truth && r.bound == CUTOFF_BOUND_EXACT,
+			      "%s x%d, 600 moves a position: rc %d value %d (true %d)",
+			      cutoff_driver_name((cutoff_driver_t)d), threads, rc, (int)r.value,
+			      (int)truth);
+			cutoff_engine_free(e);
+		}
+	cutoff_rtree_free(tree);
+}
+
 static int solve(int length, int depth, uint64_t nodes, cutoff_result_t *r, char *error)
 {
 	return solve_with(length, depth, nodes, 0, CUTOFF_DRIVER_SERIAL, 1, r, error);
@@ -167,6 +213,7 @@ int main(void)
 	      "a solve cut by a node limit says STOPPED: unsolved %d error '%s'", r.unsolved,
 	      error);
 	max_ply_range();
+	wide();
 	for (int d = 0; d < cutoff_driver_count(); d++)
 		for (int threads = 1; threads <= 3; threads += 2) {
 			rc = solve_with(200, 0, 0, CUTOFF_PLY_LIMIT, (cutoff_driver_t)d, threads,

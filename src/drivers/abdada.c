@@ -118,9 +118,9 @@ enum {
 
 typedef struct abdada {
 	cutoff_abdada_variant_t variant;
-	int shift;         /* 64 - log2(slots) */
-	uint64_t *slots;   /* the marks, 64-byte aligned */
-	uint8_t *deferred; /* per thread max_ply lists of max_moves move indices */
+	int shift;          /* 64 - log2(slots) */
+	uint64_t *slots;    /* the marks, 64-byte aligned */
+	uint16_t *deferred; /* per thread max_ply lists of max_moves move indices */
 	int max_moves;
 	int plies;   /* the engine's ply limit: rows of deferred per thread */
 	bool spread; /* MANY_THREADS or more: second_pass_start spreads the threads */
@@ -291,7 +291,7 @@ static int second_pass_start(const abdada_t *a, const cutoff_searcher_t *s,
 static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
 	const abdada_t *a = s->driver;
-	uint8_t *deferred =
+	uint16_t *deferred =
 		a->deferred +
 		((size_t)s->index * (size_t)a->plies + (size_t)node->ply) * (size_t)a->max_moves;
 	loop_t l = { node->alpha, node->best, node->best_move };
@@ -307,7 +307,7 @@ static bool younger(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_youn
 		bool exclusive = i > 0 || node->beta - node->alpha == 1;
 		mark_result_t m = mark(a, s, key, exclusive);
 		if (m == BUSY) {
-			deferred[ndeferred++] = (uint8_t)i;
+			deferred[ndeferred++] = (uint16_t)i;
 			s->driver_count[ABDADA_DEFERRED]++;
 			continue;
 		}
@@ -372,7 +372,8 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	a->spread = cfg->threads >= MANY_THREADS;
 	a->game = game;
 	a->slots = aligned_alloc(64, slots * sizeof(uint64_t));
-	a->deferred = malloc((size_t)cfg->threads * (size_t)a->plies * (size_t)game->max_moves);
+	a->deferred = malloc((size_t)cfg->threads * (size_t)a->plies * (size_t)game->max_moves *
+	                     sizeof(*a->deferred));
 	if (!a->slots || !a->deferred) {
 		destroy(a);
 		return CUTOFF_ENOMEM;

@@ -28,7 +28,7 @@
  * No callback allocates or writes shared data; the only context is the read-only
  * cutoff_rtree_t, so any number of threads may walk one tree. The oracle's recursion is
  * at most depth < CUTOFF_MAX_PLY small frames deep; gen_moves itself keeps one array of
- * CUTOFF_MAX_MOVES scores (1 KiB) on the stack. States are read through memcpy, so the
+ * CUTOFF_MAX_MOVES scores (16 KiB) on the stack. States are read through memcpy, so the
  * engine's buffers need no particular alignment.
  */
 #include <stdlib.h>

@@ -46,9 +46,10 @@ static int32_t move_hint(const chess_pos_t *p, unsigned m)
 static int write_moves(const chess_pos_t *p, const uint16_t *list, int n, cutoff_move_t *moves,
                        int32_t *hints)
 {
-	/* More than CUTOFF_MAX_MOVES cannot happen in a game (218 at most); see chess.h. */
-	if (n > CUTOFF_MAX_MOVES)
-		n = CUTOFF_MAX_MOVES;
+	/* More than CUTOFF_CHESS_MAX_MOVES cannot happen in a game (218 at most); see
+	 * chess.h. */
+	if (n > CUTOFF_CHESS_MAX_MOVES)
+		n = CUTOFF_CHESS_MAX_MOVES;
 	for (int i = 0; i < n; i++) {
 		moves[i] = list[i];
 		if (hints)
@@ -168,7 +169,7 @@ cutoff_chess_t *cutoff_chess_new(int *err)
 	t->game = (cutoff_game_t){
 		.name = "chess",
 		.state_size = sizeof(chess_pos_t),
-		.max_moves = CUTOFF_MAX_MOVES,
+		.max_moves = CUTOFF_CHESS_MAX_MOVES,
 		.ctx = t,
 		.gen_moves = game_gen_moves,
 		.play = game_play,
@@ -324,7 +325,7 @@ int cutoff_chess_play(const cutoff_chess_t *chess, const cutoff_chess_state_t *s
 }
 
 int cutoff_chess_moves(const cutoff_chess_t *chess, const cutoff_chess_state_t *state,
-                       cutoff_move_t moves[CUTOFF_MAX_MOVES])
+                       cutoff_move_t moves[CUTOFF_CHESS_MAX_MOVES])
 {
 	if (!chess || !state || !moves)
 		return CUTOFF_EINVAL;
