@@ -10,7 +10,10 @@
  *     that keeps the value; entries are exchanged (sent = received over the ranks);
  *   - determinism: the same cluster search twice gives every rank the same nodes, value
  *     and virtual time, whatever the OS does with the ranks' threads;
- *   - the node limit, summed over ranks: every rank stops with the same legal move.
+ *   - the node limit, summed over ranks: every rank stops with the same legal move;
+ *   - extra turns (the game's side hook): the bank game of extra_turns.h, where a move may
+ *     keep the turn, searched to its end at 1, 2 and 3 ranks of 1 and 2 virtual threads:
+ *     every rank answers the brute-force value, with a move that reaches it.
  *
  * cutoff-test-labels: concurrent
  */
@@ -22,6 +25,7 @@
 #include "cluster/cluster.h"
 #include "cluster/transport_sim.h"
 #include "cutoff_games.h"
+#include "extra_turns.h"
 #include "random.h"
 #include "sim/sim.h"
 
@@ -43,8 +47,8 @@ typedef struct rank_out {
 typedef struct job {
 	cutoff_net_t *net;
 	int rank, threads;
-	const cutoff_rtree_t *tree;
-	const cutoff_rtree_state_t *root;
+	const cutoff_game_t *game;
+	const void *root;
 	cutoff_limits_t lim;
 	rank_out_t out;
 	pthread_t thread;
@@ -68,7 +72,7 @@ static void *rank_main(void *arg)
 	cfg.threads = j->threads;
 	cfg.tt_mb = 1;
 	cutoff_cluster_configure(cl, &cfg);
-	cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(j->tree), &cfg, &err);
+	cutoff_engine_t *e = cutoff_engine_new(j->game, &cfg, &err);
 	static _Thread_local cutoff_result_t r;
 	uint64_t t0 = cutoff_sim_time_ns(sim);
 	j->out.rc = cutoff_cluster_search(cl, e, j->root, &j->lim, &r, NULL, NULL);
@@ -94,8 +98,8 @@ static void *rank_main(void *arg)
 }
 
 /* One cluster search by `ranks` ranks of `threads` virtual threads; outputs per rank. */
-static void run(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *root,
-                const cutoff_limits_t *lim, int ranks, int threads, rank_out_t *out)
+static void run(const cutoff_game_t *game, const void *root, const cutoff_limits_t *lim, int ranks,
+                int threads, rank_out_t *out)
 {
 	cutoff_sim_model_t m;
 	cutoff_sim_model_default(&m);
@@ -105,7 +109,7 @@ static void run(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *root,
 		jobs[r] = (job_t){ .net = net,
 			           .rank = r,
 			           .threads = threads,
-			           .tree = tree,
+			           .game = game,
 			           .root = root,
 			           .lim = *lim };
 		pthread_create(&jobs[r].thread, NULL, rank_main, &jobs[r]);
@@ -115,6 +119,38 @@ static void run(const cutoff_rtree_t *tree, const cutoff_rtree_state_t *root,
 		out[r] = jobs[r].out;
 	}
 	cutoff_net_free(net);
+}
+
+/* The bank game, where a move may keep the turn, on every rank. */
+static void extra_turns(void)
+{
+	for (int k = 0; k < 3; k++) {
+		bank_t b;
+		bank_make(&b, 9, 60 + (uint64_t)k, k == 1, 0);
+		cutoff_game_t g = bank_game(&b);
+		bank_state_t root = { 0, 0, 0 };
+		const int32_t truth = bank_negamax(&b, &root, 10, 0, true);
+		cutoff_limits_t lim;
+		cutoff_limits_default(&lim);
+		lim.depth = 10;
+		lim.iterate = true;
+		for (int ranks = 1; ranks <= 3; ranks++)
+			for (int threads = 1; threads <= 2; threads++) {
+				rank_out_t out[MAX_RANKS];
+				run(&g, &root, &lim, ranks, threads, out);
+				for (int r = 0; r < ranks; r++)
+					CHECK(out[r].rc == 0 && out[r].value == truth &&
+					              out[r].bound == CUTOFF_BOUND_EXACT &&
+					              out[r].move < (cutoff_move_t)b.cells &&
+					              bank_move_value(&b, &root, out[r].move, 10, 0,
+					                              true) == truth,
+					      "extra turns, game %d, %d ranks x %d threads, rank "
+					      "%d: rc "
+					      "%d value %d (want %d), move %u",
+					      k, ranks, threads, r, out[r].rc, out[r].value, truth,
+					      out[r].move);
+			}
+	}
 }
 
 int main(void)
@@ -136,7 +172,7 @@ int main(void)
 		for (int ranks = 1; ranks <= MAX_RANKS; ranks++) {
 			for (int threads = 1; threads <= 2; threads++) {
 				rank_out_t out[MAX_RANKS];
-				run(tree, &root, &lim, ranks, threads, out);
+				run(cutoff_rtree_game(tree), &root, &lim, ranks, threads, out);
 				for (int r = 0; r < ranks; r++) {
 					cutoff_rtree_state_t child;
 					cutoff_rtree_game(tree)->play(cutoff_rtree_game(tree)->ctx,
@@ -161,8 +197,8 @@ int main(void)
 		if (t == 0) {
 			/* Determinism: the same search twice. */
 			rank_out_t a[3], b[3];
-			run(tree, &root, &lim, 3, 2, a);
-			run(tree, &root, &lim, 3, 2, b);
+			run(cutoff_rtree_game(tree), &root, &lim, 3, 2, a);
+			run(cutoff_rtree_game(tree), &root, &lim, 3, 2, b);
 			for (int r = 0; r < 3; r++)
 				CHECK(a[r].nodes == b[r].nodes && a[r].time_ns == b[r].time_ns &&
 				              a[r].value == b[r].value && a[r].move == b[r].move,
@@ -174,7 +210,7 @@ int main(void)
 			/* The node limit is the sum over ranks. */
 			cutoff_limits_t nl = lim;
 			nl.nodes = 2000;
-			run(tree, &root, &nl, 3, 1, a);
+			run(cutoff_rtree_game(tree), &root, &nl, 3, 1, a);
 			for (int r = 0; r < 3; r++)
 				CHECK(a[r].rc == 0 && a[r].move == a[0].move &&
 				              a[r].move < (cutoff_move_t)p.branching,
@@ -183,5 +219,6 @@ int main(void)
 		cutoff_rtree_free(tree);
 	}
 	CHECK(total_sent > 0, "entries went around: %llu", (unsigned long long)total_sent);
+	extra_turns();
 	return check_report();
 }
