@@ -890,6 +890,11 @@ typedef void (*cutoff_poll_fn)(void *user, cutoff_engine_t *engine, uint64_t nod
  *           difference, a solver's score) whose lines have no fixed length — passes make
  *           them longer than the empty squares — this replaces guessing a depth. Costs
  *           nothing when false; with it, a table cut-off reads the bucket a second time.
+ *           Unsolved, result.unsolved says why (a game longer than the ply limit wants
+ *           config.max_ply); solved, result.pv is a proof line (result.pv_proof). A
+ *           solver wants a large table (config.tt_mb): its entries exact to the end are
+ *           its memory, and the default 16 MiB is for play (docs/contract.md, "The solve
+ *           mode").
  */
 typedef struct cutoff_limits {
 	int depth;
@@ -919,7 +924,7 @@ CUTOFF_API void cutoff_limits_default(cutoff_limits_t *lim);
 
 /* Why a search asked to solve (limits.solve) did not (result.unsolved), first that holds:
  *   STOPPED    a limit (nodes, time) or cutoff_engine_stop ended it first
- *   PLY_LIMIT  lines reached the ply limit (CUTOFF_MAX_PLY): the game goes on deeper
+ *   PLY_LIMIT  lines reached the ply limit (config.max_ply): the game goes on deeper
  *   DEPTH      limits.depth: the game goes on past the depth asked
  *   PATH       values that hold only for their path or search: repetitions (a draw by the
  *              path), null-move cut-offs (speculative pruning)
