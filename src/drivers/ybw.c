@@ -309,9 +309,11 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	}
 	memset(y->idle, 0, 64 * (size_t)y->words);
 	for (int i = 0; i < threads; i++) {
-		y->t[i].splits = aligned_alloc(64, sizeof(cutoff_split_t) * plies);
+		/* aligned_alloc wants a whole number of lines */
+		const size_t bytes = (sizeof(cutoff_split_t) * plies + 63) & ~(size_t)63;
+		y->t[i].splits = aligned_alloc(64, bytes);
 		if (y->t[i].splits)
-			memset(y->t[i].splits, 0, sizeof(cutoff_split_t) * plies);
+			memset(y->t[i].splits, 0, bytes);
 		if (CUTOFF_PROFILING)
 			y->t[i].move_nodes =
 				malloc(sizeof(uint32_t) * plies * (size_t)game->max_moves);
