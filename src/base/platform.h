@@ -20,6 +20,8 @@
  *                     window, and the wake-up another thread gives it (a futex).
  *   cutoff_preemptions  the calling thread's involuntary context switches so far: how a
  *                     waiter learns that its CPU is contended, and sleeps at once.
+ *   cutoff_cpus       the CPUs the calling thread may run on (its affinity mask): how a
+ *                     driver learns that it has more threads than CPUs.
  *   cutoff_charge     the cost of a piece of work (a node, a table probe or store, a
  *                     split point; cutoff_charge_tt_* name the bucket): nothing in a real build, where the CPU pays it; the
  *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
@@ -115,6 +117,8 @@ static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 }
 /* No operating system takes a virtual thread's CPU. */
 static inline long cutoff_preemptions(void) { return 0; }
+/* Every virtual thread has a CPU of its own. */
+static inline int cutoff_cpus(void) { return INT_MAX; }
 
 #else /* a real build */
 
@@ -161,6 +165,23 @@ static inline long cutoff_preemptions(void)
 		return r.ru_nivcsw;
 #endif
 	return 0;
+}
+
+/* The CPUs the calling thread may run on: its affinity mask (taskset, sched_setaffinity,
+ * a container's cpuset), at least 1; INT_MAX where it cannot be read (not Linux, or more
+ * than 4096 CPUs). Not a CPU quota, nor other programs' load. A system call. */
+static inline int cutoff_cpus(void)
+{
+#ifdef __linux__
+	uint64_t mask[64] = { 0 };
+	long bytes = syscall(SYS_sched_getaffinity, 0, sizeof(mask), mask);
+	int n = 0;
+	for (long i = 0; i < bytes / 8; i++)
+		n += __builtin_popcountll(mask[i]);
+	if (n > 0)
+		return n;
+#endif
+	return INT_MAX;
 }
 
 #endif /* CUTOFF_SIM */

@@ -726,7 +726,7 @@ static void warn_threads(const char *cmd, int threads)
 	cli_error(cmd,
 	          "warning: --threads %d exceeds the %d CPU%s this process may run on (its "
 	          "affinity mask): the threads take turns on %s, and the search may be slower "
-	          "than on %d thread%s",
+	          "than on %d thread%s (YBW lets only that many search at once)",
 	          threads, cpus, cpus == 1 ? "" : "s", cpus == 1 ? "it" : "them", cpus,
 	          cpus == 1 ? "" : "s");
 }

@@ -31,7 +31,11 @@
  *     search: slots, scratch and the result copy are made by cutoff_cluster_make.
  *   - Time. Every wait (a round, the end's collectives, the drain) is a loop of tests
  *     and short sleeps, bounded by timeout_ms; on expiry the call returns CUTOFF_EPEER
- *     with the step named, and leaves the transport to the caller (MPI_Abort).
+ *     with the step named, and leaves the transport to the caller (MPI_Abort). A
+ *     transport that knows when a rank has deserted (transport.h: the simulated network,
+ *     whose ranks are never silent) bounds them by that instead: its clock is virtual,
+ *     and a rank's virtual time between two polls grows with the cost model without
+ *     limit (1024 nodes of 1 s each), so no fixed time-out fits every model.
  */
 #include "cluster/cluster.h"
 
@@ -267,21 +271,32 @@ int cutoff_cluster_stats(const cutoff_cluster_t *cl, int rank, cutoff_cluster_st
 
 /* ---- waiting, bounded ------------------------------------------------------------- */
 
+/* Whether a wait that began at t0 must give up: a rank deserted (when the transport can
+ * tell), else timeout_ms has passed. */
+static bool given_up(const cutoff_cluster_t *cl, uint64_t t0)
+{
+	if (cl->tp.deserted)
+		return cl->tp.deserted(cl->tp.ctx);
+	return now_ns(cl) - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u;
+}
+
 /* Waits for `req`, napping between tests; false (and the cluster failed, naming `what`)
- * when timeout_ms passes first. */
+ * when it gives up first (given_up). */
 static bool wait_bounded(cutoff_cluster_t *cl, cutoff_req_t *req, const char *what)
 {
 	uint64_t t0 = now_ns(cl);
 	for (int tests = 1;; tests++) {
 		if (cl->tp.test(cl->tp.ctx, req, NULL))
 			return true;
-		uint64_t waited = now_ns(cl) - t0;
-		if (waited > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
-			fail(cl, "rank %d: no answer from the other ranks for %d ms (%s)", cl->rank,
-			     cl->cfg.timeout_ms, what);
+		if (given_up(cl, t0)) {
+			if (cl->tp.deserted)
+				fail(cl, "rank %d: a rank left the group (%s)", cl->rank, what);
+			else
+				fail(cl, "rank %d: no answer from the other ranks for %d ms (%s)",
+				     cl->rank, cl->cfg.timeout_ms, what);
 			return false;
 		}
-		if (waited > SPIN_NS || tests > SPIN_TESTS)
+		if (now_ns(cl) - t0 > SPIN_NS || tests > SPIN_TESTS)
 			nap(cl);
 	}
 }
@@ -454,12 +469,18 @@ static void step_round(cutoff_cluster_t *cl)
 		return;
 	if (cl->round_busy) {
 		if (!cl->tp.test(cl->tp.ctx, &cl->round, NULL)) {
-			if (now_ns(cl) - cl->round_started_ns >
-			    (uint64_t)cl->cfg.timeout_ms * 1000000u) {
-				fail(cl,
-				     "rank %d: round %llu of the stop vote not completed in %d ms",
-				     cl->rank, (unsigned long long)cl->mine.rounds,
-				     cl->cfg.timeout_ms);
+			if (given_up(cl, cl->round_started_ns)) {
+				if (cl->tp.deserted)
+					fail(cl,
+					     "rank %d: round %llu of the stop vote cannot "
+					     "complete: a rank left the group",
+					     cl->rank, (unsigned long long)cl->mine.rounds);
+				else
+					fail(cl,
+					     "rank %d: round %llu of the stop vote not completed "
+					     "in %d ms",
+					     cl->rank, (unsigned long long)cl->mine.rounds,
+					     cl->cfg.timeout_ms);
 				if (cl->searching)
 					cutoff_engine_stop(cl->engine);
 			}
@@ -535,7 +556,7 @@ static bool drain(cutoff_cluster_t *cl)
 				post_recv(cl, &cl->recv[i]);
 				posted++;
 			}
-		if (now_ns(cl) - t0 > (uint64_t)cl->cfg.timeout_ms * 1000000u) {
+		if (given_up(cl, t0)) {
 			fail(cl, "rank %d: %llu of %llu messages in flight never came", cl->rank,
 			     (unsigned long long)(expect - cl->arrivals),
 			     (unsigned long long)expect);

@@ -57,6 +57,13 @@ typedef struct cutoff_transport {
 	 * while it waits for the others: real for MPI, virtual in a simulation. */
 	uint64_t (*now_ns)(void *ctx);
 	void (*nap)(void *ctx, uint64_t ns);
+	/* True when a rank has left the group before making every collective call this rank
+	 * has made: what this rank waits for will never come. NULL where a rank can fall
+	 * silent (MPI: a time-out on the clock finds it). The simulated network sets it and
+	 * has no time-out: its barriers wait for every rank in real time, so a rank is never
+	 * silent there, only gone, and its clock is virtual, so that how long a rank takes
+	 * between two polls depends on the cost model without limit. */
+	bool (*deserted)(void *ctx);
 	void (*destroy)(void *ctx);
 } cutoff_transport_t;
 

@@ -14,6 +14,7 @@
  */
 #include "cluster/transport_sim.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -91,6 +92,8 @@ struct cutoff_net {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int arrived, present;
+	int fewest_left; /* the fewest collective calls a rank that left had made (INT_MAX):
+	                    written under mu, read without it (t_deserted) */
 	uint64_t gen, barrier_at;
 	coll_t *colls; /* grown at barriers and by the callers (see start_coll) */
 	int ncolls, capcolls;
@@ -201,6 +204,8 @@ void cutoff_net_leave(cutoff_net_t *n, int rank)
 	pthread_mutex_lock(&n->mu);
 	n->r[rank].left = true;
 	n->present--;
+	if (n->r[rank].ncoll < n->fewest_left)
+		__atomic_store_n(&n->fewest_left, n->r[rank].ncoll, __ATOMIC_RELAXED);
 	if (n->arrived > 0 && n->arrived == n->present) {
 		exchange(n, n->barrier_at);
 		n->arrived = 0;
@@ -415,6 +420,13 @@ static void t_nap(void *ctx, uint64_t ns)
 	sync_rank(ctx);
 }
 
+/* A rank left before this one's latest collective call: that call cannot complete. */
+static bool t_deserted(void *ctx)
+{
+	rank_state_t *rs = ctx;
+	return __atomic_load_n(&rs->net->fewest_left, __ATOMIC_RELAXED) < rs->ncoll;
+}
+
 static void t_destroy(void *ctx) { (void)ctx; }
 
 void cutoff_net_transport(cutoff_net_t *n, int rank, cutoff_transport_t *tp)
@@ -433,6 +445,7 @@ void cutoff_net_transport(cutoff_net_t *n, int rank, cutoff_transport_t *tp)
 		.ibcast = t_ibcast,
 		.now_ns = t_now_ns,
 		.nap = t_nap,
+		.deserted = t_deserted,
 		.destroy = t_destroy,
 	};
 }
@@ -445,8 +458,13 @@ cutoff_net_t *cutoff_net_new(int ranks, uint64_t latency_ns, uint64_t epoch_ns, 
 	if (!n)
 		return NULL;
 	n->ranks = n->present = ranks;
+	n->fewest_left = INT_MAX;
 	n->latency = latency_ns;
-	n->epoch = epoch_ns;
+	/* Barriers more often than the latency change nothing (see the header): a message
+	 * or a collective's last part, sent in the epoch that a barrier ends, is due after
+	 * that barrier anyway. They only cost real time, one meeting of the ranks' threads
+	 * each: a 1 ns epoch under a 1 s latency had not ended a run in minutes. */
+	n->epoch = cutoff_net_epoch(latency_ns, epoch_ns);
 	pthread_mutex_init(&n->mu, NULL);
 	pthread_mutex_init(&n->colls_mu, NULL);
 	pthread_cond_init(&n->cv, NULL);

@@ -17,12 +17,16 @@
  * contribution). So every rank sees the same things at the same virtual times whatever
  * the OS does with the threads: a run is as deterministic as each rank's simulator.
  * (The exchange is conservative simulation with a lookahead of one epoch; the cost is
- * that a message's latency is rounded up to the next barrier when the epoch is longer.)
+ * that a message's latency is rounded up to the next barrier when the epoch is longer.
+ * An epoch shorter than the latency is the latency's: the barriers between would change
+ * no time above, only cost the real time of the ranks' meetings.)
  *
  * Ownership. The network's shared state (inboxes, the collectives' table) is written only
  * at a barrier, by the last rank to arrive, under the network's mutex; a rank's outbox
  * and its posted receives are its own thread's. A rank that is done leaves
- * (cutoff_net_leave): the barriers stop waiting for it.
+ * (cutoff_net_leave): the barriers stop waiting for it, and a rank that waits for a
+ * collective call the leaver never made learns it from the transport's `deserted`
+ * (transport.h), in place of a time-out (no rank here is silent but a departed one).
  */
 #ifndef CUTOFF_CLUSTER_TRANSPORT_SIM_H
 #define CUTOFF_CLUSTER_TRANSPORT_SIM_H
@@ -34,9 +38,16 @@
 typedef struct cutoff_net cutoff_net_t;
 
 /* A network of `ranks` (1 .. 64), with a message latency and a barrier every `epoch_ns`
- * (> 0) of virtual time from `start_ns` (every rank's virtual time when it joins). NULL
- * when out of memory or for bad arguments. */
+ * (> 0; the latency when that is longer) of virtual time from `start_ns` (every rank's
+ * virtual time when it joins). NULL when out of memory or for bad arguments. */
 cutoff_net_t *cutoff_net_new(int ranks, uint64_t latency_ns, uint64_t epoch_ns, uint64_t start_ns);
+
+/* The virtual time between two barriers of a network made with these: the epoch, or
+ * the latency when that is longer. */
+static inline uint64_t cutoff_net_epoch(uint64_t latency_ns, uint64_t epoch_ns)
+{
+	return epoch_ns > latency_ns ? epoch_ns : latency_ns;
+}
 
 /* Frees the network, once every rank has left. */
 void cutoff_net_free(cutoff_net_t *net);

@@ -54,6 +54,20 @@
  *                 cost it nothing (a wake-up, and the owner's wait for the late helper).
  *   y->done       set (sequentially consistent) by thread 0 when its search is over, which
  *                 then wakes every thread; read in the idle loop.
+ *   y->cpus       set by begin() when the threads outnumber the CPUs the caller may run on
+ *                 (platform.h's cutoff_cpus; 0 otherwise), read-only while a search runs.
+ *   y->busy       only when y->cpus is set: the threads busy, a count kept beside the state
+ *                 words (fetch-and-add: -1 as a thread makes itself idle, +1 as it leaves
+ *                 idle itself, +n by a booker after it booked n). A hint, never a guard: it
+ *                 may lag a transition or run ahead of one, and no correctness rests on it.
+ *                 It caps new work: a booker books at most y->cpus - busy helpers, a late
+ *                 join is tried only while busy < y->cpus, and a wait sleeps at once
+ *                 instead of spinning, so that about as many threads search as there are
+ *                 CPUs and the rest sleep. More would only take turns on the CPUs: an owner
+ *                 waits for its slowest helper, and a helper preempted behind a dozen others
+ *                 holds it up for their time slices (71 s instead of 6.5 at 32 threads on 2
+ *                 CPUs, issue 43). An owner whose helpers have left, and a thread whose
+ *                 search is done, leave idle whatever the count.
  *   sp fields     see cutoff_split_t: the read-only part is written before publication;
  *                 sp->next, the cursor, hands out moves by fetch-and-add (a move is taken
  *                 by exactly one thread, and a thread that draws past n has nothing to do);
@@ -118,6 +132,7 @@
  * of the owner's move_nodes), try_split the helpers booked and the split points that
  * cut.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,7 +234,9 @@ typedef struct cutoff_ybw {
 	ybw_thread_t *t;
 	uint64_t *idle; /* a bit per idle thread (a hint; the state words decide): a word, on
 	                   a line of its own, per YBW_GROUP threads */
+	int cpus;       /* the CPUs when fewer than the threads, else 0 (begin; see the top) */
 	int done;
+	_Alignas(64) int busy; /* the threads busy, while cpus is set (see the top) */
 } cutoff_ybw_t;
 
 /* Every lock of the driver: spins briefly, then yields, because with more threads than
@@ -282,9 +299,10 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
                   cutoff_searcher_t *searchers, void **state)
 {
 	const int threads = cfg->threads;
-	cutoff_ybw_t *y = calloc(1, sizeof(*y));
+	cutoff_ybw_t *y = aligned_alloc(_Alignof(cutoff_ybw_t), sizeof(*y));
 	if (!y)
 		return CUTOFF_ENOMEM;
+	memset(y, 0, sizeof(*y));
 	y->threads = threads;
 	y->max_helpers = cfg->ybw_max_helpers;
 	y->max_splits = cfg->ybw_max_splits;
@@ -364,6 +382,22 @@ static void begin(void *state)
 	for (int w = 0; w < y->words; w++)
 		y->idle[w * 8] = 0;
 	y->done = 0;
+	const int cpus = y->threads > 1 ? cutoff_cpus() : INT_MAX;
+	y->cpus = cpus < y->threads ? cpus : 0;
+	y->busy = y->threads;
+}
+
+/* The count of busy threads moves by `d` (only while capped: see y->busy at the top). */
+static void busy_add(cutoff_ybw_t *y, int d)
+{
+	if (y->cpus)
+		cutoff_int_faa(&y->busy, d);
+}
+
+/* True when no CPU is free for new work (only while capped). */
+static bool cpus_full(cutoff_ybw_t *y)
+{
+	return y->cpus && cutoff_int_load_relaxed(&y->busy) >= y->cpus;
 }
 
 /* ---- the idle bits: hints, each written by its own thread alone: set once it is idle,
@@ -403,6 +437,7 @@ static void go_idle(cutoff_ybw_t *y, int i)
 	ybw_thread_t *t = &y->t[i];
 	int s = cutoff_int_load_relaxed(&t->state);
 	cutoff_int_store_seq_cst(&t->state, s + 1);
+	busy_add(y, -1);
 	idle_bit(y, i, true);
 }
 
@@ -417,6 +452,7 @@ static bool leave_idle(cutoff_ybw_t *y, int i, bool keep_bit)
 	int s = cutoff_int_load_seq_cst(&t->state);
 	if (!(s & 1) || !cutoff_int_cas(&t->state, s, s + 1))
 		return false;
+	busy_add(y, 1);
 	if (!keep_bit)
 		idle_bit(y, i, false);
 	return true;
@@ -561,7 +597,7 @@ static bool join_open(cutoff_split_t *sp)
  * time; true after a visit. */
 static bool late_join(cutoff_ybw_t *y, int index)
 {
-	cutoff_split_t *sp = y->late_join ? find_join(y, index) : NULL;
+	cutoff_split_t *sp = y->late_join && !cpus_full(y) ? find_join(y, index) : NULL;
 	if (!sp || !leave_idle(y, index, true))
 		return false;
 	const cutoff_split_t *own = cutoff_ptr_load_acquire(&y->t[index].waiting);
@@ -655,7 +691,7 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 			if (join_every < y->join_looks_max)
 				join_every *= 2;
 		}
-		if (spin.looks >= CUTOFF_SPIN_PAUSES) {
+		if (spin.looks >= CUTOFF_SPIN_PAUSES || y->cpus) {
 			uint64_t now = cutoff_now_ns();
 			if (!spun_from)
 				spun_from = now;
@@ -665,7 +701,9 @@ static void wait_for_work(cutoff_ybw_t *y, int index, int *until_zero)
 					me->contended_until = now + YBW_CONTENDED_NS;
 				me->preemptions = n;
 			}
-			if (now - spun_from >= (now < me->contended_until ? 0 : YBW_SPIN_NS)) {
+			/* With more threads than CPUs a spin takes the CPU of a busy one. */
+			if (now - spun_from >=
+			    (y->cpus || now < me->contended_until ? 0 : YBW_SPIN_NS)) {
 				int token = cutoff_park_begin(&me->park);
 				cutoff_int_store_relaxed(&me->asleep, 1);
 				if (!wait_over(y, me, until_zero))
@@ -695,6 +733,10 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp, int most
 {
 	int n = 0, *booked = y->t[owner].booked;
 	cutoff_charge(CUTOFF_CHARGE_SPLIT);
+	if (y->cpus) { /* no more busy threads than CPUs (see the top) */
+		int room = y->cpus - cutoff_int_load_relaxed(&y->busy);
+		most = room < most ? room : most;
+	}
 	int first = owner / YBW_GROUP;
 	/* Threads awake first; asleep ones (a wake-up each, and the owner waits for them to
 	 * come and leave) only when too few are awake. */
@@ -724,6 +766,7 @@ static int book_helpers(cutoff_ybw_t *y, int owner, cutoff_split_t *sp, int most
 		}
 	if (n == 0)
 		return 0;
+	busy_add(y, n);
 	/* Counted, and the split point opened to late joiners (its fields before: the
 	 * read-modify-write is a release), before any of them can see it and leave it. */
 	cutoff_int_faa(&sp->members, n + SP_OPEN);

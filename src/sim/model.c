@@ -7,7 +7,8 @@
  * whole number, both kept in thousandths the same way), `#` to the end of a line a comment, blank
  * lines ignored; a line may be of any length. A field not named keeps its default; a name
  * twice, an unknown name, a value that is not a decimal number in [0, 1e9] ns (hex, inf
- * and nan are not read), a NUL byte are errors that name the line.
+ * and nan are not read), a NUL byte are errors that name the line; so is a value below
+ * its field's least (yield, net_epoch: see the table), where the simulation would crawl.
  *
  * The defaults are one machine's of this project, from `cutoff sim --calibrate`
  * (docs/simulation.md gives the run and the machine): the node costs are a real serial search's time per node on each
@@ -25,21 +26,30 @@
 #include <string.h>
 #include <sys/types.h>
 
-#define FIELD(f, what)                                                                             \
+#define FIELD(f, what_)                                                                            \
 	{                                                                                          \
-#f, offsetof(cutoff_sim_model_t, f), CUTOFF_SIM_NS, what                           \
+		.name = #f, .offset = offsetof(cutoff_sim_model_t, f), .unit = CUTOFF_SIM_NS,      \
+		.what = what_                                                                      \
 	}
 
 const cutoff_sim_field_t cutoff_sim_fields[] = {
 	FIELD(node, "one node, for a workload without its own"),
-	{ "node.chess", offsetof(cutoff_sim_model_t, node_chess), CUTOFF_SIM_NS,
-	  "one node of chess" },
-	{ "node.connect4", offsetof(cutoff_sim_model_t, node_connect4), CUTOFF_SIM_NS,
-	  "one node of Connect Four" },
-	{ "node.rtree", offsetof(cutoff_sim_model_t, node_rtree), CUTOFF_SIM_NS,
-	  "one node of a random tree" },
-	{ "node_jitter", offsetof(cutoff_sim_model_t, node_jitter), CUTOFF_SIM_PERCENT,
-	  "PERCENT, not ns: a node costs node +- up to this share, uniform" },
+	{ .name = "node.chess",
+	  .offset = offsetof(cutoff_sim_model_t, node_chess),
+	  .unit = CUTOFF_SIM_NS,
+	  .what = "one node of chess" },
+	{ .name = "node.connect4",
+	  .offset = offsetof(cutoff_sim_model_t, node_connect4),
+	  .unit = CUTOFF_SIM_NS,
+	  .what = "one node of Connect Four" },
+	{ .name = "node.rtree",
+	  .offset = offsetof(cutoff_sim_model_t, node_rtree),
+	  .unit = CUTOFF_SIM_NS,
+	  .what = "one node of a random tree" },
+	{ .name = "node_jitter",
+	  .offset = offsetof(cutoff_sim_model_t, node_jitter),
+	  .unit = CUTOFF_SIM_PERCENT,
+	  .what = "PERCENT, not ns: a node costs node +- up to this share, uniform" },
 	FIELD(tt_probe, "a table probe, beyond the node's own cost"),
 	FIELD(tt_store, "a table store that writes, beyond the node's own cost"),
 	FIELD(tt_store_other, "more, when another thread wrote the bucket last (old model)"),
@@ -47,7 +57,18 @@ const cutoff_sim_field_t cutoff_sim_fields[] = {
 	FIELD(lock, "taking a free lock"),
 	FIELD(lock_handoff, "more, when another thread released the lock last (old model)"),
 	FIELD(spin, "one look of a spin-wait while it pauses (a pause instruction)"),
-	FIELD(yield, "one look of a spin-wait after its pauses: a yield (a system call)"),
+	/* A spin-wait that ends by the clock (YBW's 50 us before it sleeps) makes
+	 * 50 us / yield looks when the threads it waits for sleep: at yield 0 (1 ps a look)
+	 * a run took 125 s instead of 4 (issue 43). A real yield is a system call, 177 ns
+	 * here; 10 ns keeps such a wait under 5,000 looks. */
+	{ .name = "yield",
+	  .offset = offsetof(cutoff_sim_model_t, yield),
+	  .unit = CUTOFF_SIM_NS,
+	  .what = "one look of a spin-wait after its pauses: a yield (a system call)",
+	  .least = 10000,
+	  .why_least =
+	          "a yield is a system call (177 ns here); below 10 ns a spin-wait's 50-us window "
+	          "takes thousands of looks and the simulation crawls" },
 	FIELD(split, "making a split point and booking its helpers (YBW)"),
 	FIELD(join, "a helper taking a split point's state (YBW)"),
 	FIELD(wake, "from a wake-up to the sleeping thread running"),
@@ -55,11 +76,23 @@ const cutoff_sim_field_t cutoff_sim_fields[] = {
 	FIELD(quantum, "how far a thread may run ahead of the earliest other (0: exact order)"),
 	FIELD(line_transfer, "a cache line from another core, one transfer at a time a line"),
 	FIELD(atomic, "a read-modify-write's own cost (a locked instruction)"),
-	{ "sockets", offsetof(cutoff_sim_model_t, sockets), CUTOFF_SIM_COUNT,
-	  "COUNT, not ns: the sockets the virtual threads are spread over, in blocks" },
+	{ .name = "sockets",
+	  .offset = offsetof(cutoff_sim_model_t, sockets),
+	  .unit = CUTOFF_SIM_COUNT,
+	  .what = "COUNT, not ns: the sockets the virtual threads are spread over, in blocks" },
 	FIELD(numa_transfer, "more per transfer when the line comes from another socket"),
 	FIELD(net_latency, "a simulated cluster's message, from its send to deliverable"),
-	FIELD(net_epoch, "a simulated cluster's ranks meet this often (latency rounds up to it)"),
+	/* Each meeting is a real one of the ranks' OS threads (a mutex and a condition
+	 * variable, tens of microseconds): at net_epoch 0 (1 ns) a cluster run took 27 s
+	 * instead of 1.4 (issue 43); at 1 us, about twice the default's real time. */
+	{ .name = "net_epoch",
+	  .offset = offsetof(cutoff_sim_model_t, net_epoch),
+	  .unit = CUTOFF_SIM_NS,
+	  .what = "a simulated cluster's ranks meet this often (latency rounds up to it)",
+	  .least = 1000000,
+	  .why_least =
+	          "the simulated ranks' threads meet every epoch (a real barrier); below 1 us the "
+	          "meetings cost more than the search" },
 };
 const int cutoff_sim_nfields = (int)(sizeof(cutoff_sim_fields) / sizeof(cutoff_sim_fields[0]));
 
@@ -153,8 +186,9 @@ static bool decimal_value(const char *s, double *v)
 }
 
 /* One line of a file (len bytes, its newline among them), into *m: NULL when it is a
- * field's value, blank or a comment, else what is wrong with it. */
-static const char *model_line(char *line, size_t len, cutoff_sim_model_t *m, bool seen[])
+ * field's value, blank or a comment, else what is wrong with it (in msg, or a constant). */
+static const char *model_line(char *line, size_t len, cutoff_sim_model_t *m, bool seen[], char *msg,
+                              size_t msglen)
 {
 	/* A NUL ends the line for every string function below: what follows it would be
 	 * read as nothing, so the line is refused instead. */
@@ -189,8 +223,16 @@ static const char *model_line(char *line, size_t len, cutoff_sim_model_t *m, boo
 		return "a whole number, 1 .. 64";
 	if (unit == CUTOFF_SIM_NS && !(ns >= 0 && ns <= 1e9))
 		return "value not in 0 .. 1e9 ns";
+	uint64_t ps = (uint64_t)llround(ns * 1000.0);
+	const cutoff_sim_field_t *f = &cutoff_sim_fields[i];
+	if (ps < f->least) {
+		snprintf(msg, msglen,
+		         "%s %s ns: below its least value, %g ns (range %g .. 1e9): %s", name,
+		         value, (double)f->least / 1000.0, (double)f->least / 1000.0, f->why_least);
+		return msg;
+	}
 	seen[i] = true;
-	*field(m, i) = (uint64_t)llround(ns * 1000.0);
+	*field(m, i) = ps;
 	return NULL;
 }
 
@@ -207,10 +249,11 @@ bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, s
 	ssize_t len;
 	int no = 0;
 	const char *wrong = NULL;
+	char msg[256];
 	errno = 0;
 	while (!wrong && (len = getline(&line, &cap, f)) >= 0) {
 		no++;
-		wrong = model_line(line, (size_t)len, m, seen);
+		wrong = model_line(line, (size_t)len, m, seen, msg, sizeof(msg));
 		errno = 0;
 	}
 	/* getline's -1 is the end of the file, or a failure (a folder, an I/O error, memory). */

@@ -64,6 +64,10 @@ typedef struct cutoff_sim_field {
 	size_t offset;
 	cutoff_sim_unit_t unit;
 	const char *what;
+	/* The least value a file may give (picoseconds; 0: none), and why: below it the
+	 * simulation degenerates (it does far more work per virtual second than a search). */
+	uint64_t least;
+	const char *why_least;
 } cutoff_sim_field_t;
 extern const cutoff_sim_field_t cutoff_sim_fields[];
 extern const int cutoff_sim_nfields;
@@ -76,8 +80,9 @@ cutoff_sim_model_t cutoff_sim_model_for(const cutoff_sim_model_t *m, const char 
 
 /* Reads a cost model file ('name value-in-ns' lines of any length, the value a decimal
  * number, '#' comments; the fields not named keep their values in *m). Returns false with
- * a message in err (naming the file, the line and what is wrong) when the file cannot be
- * read or a line is wrong. */
+ * a message in err (naming the file, the line and what is wrong: for a value below its
+ * field's least, the field, the least and why) when the file cannot be read or a line is
+ * wrong. */
 bool cutoff_sim_model_read(const char *path, cutoff_sim_model_t *m, char *err, size_t errlen);
 
 /* Writes the model as a file that cutoff_sim_model_read reads back exactly. */

@@ -29,9 +29,9 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.bash"
 
 model_c=$(dirname "$0")/../../src/sim/model.c
-# The field names: FIELD(name, ...) and { "name", offsetof(...) } lines of the table.
+# The field names: FIELD(name, ...) and { .name = "name", ... lines of the table.
 mapfile -t fields < <(sed -n -e 's/^[[:space:]]*FIELD(\([a-z_0-9]*\),.*/\1/p' \
-	-e 's/^[[:space:]]*{ "\([a-z_0-9.]*\)", offsetof.*/\1/p' "$model_c")
+	-e 's/^[[:space:]]*{ \.name = "\([a-z_0-9.]*\)",.*/\1/p' "$model_c")
 if [ "${#fields[@]}" -ge 10 ]; then
 	ok "read ${#fields[@]} field names from src/sim/model.c"
 else
