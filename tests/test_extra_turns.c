@@ -15,7 +15,13 @@
  *    machine's CPUs: oversubscribed), YBW and ABDADA splitting and marking from 2 plies:
  *    depth-limited searches of 10 cells and solves of 9 (to the end, `solved`), every
  *    algorithm but minimax; the value must be the oracle's and the best move reach it.
- * 3. A naive adapter fails: the same game without its side hook (every move passes the
+ * 3. Repetitions with extra turns: a walk on a ring of 5 cells (a move steps 1 or 2 on;
+ *    landing on an even cell keeps the turn; every move reversible), where positions repeat
+ *    at odd distances as well as even ones; without a table (its values would depend on the
+ *    path), every algorithm at depths 1 to 9 against an oracle that scores a position
+ *    already on the path a draw. Null-move pruning and late move reductions on the bank
+ *    game (speculative: no oracle) must answer every search without a fault.
+ * 4. A naive adapter fails: the same game without its side hook (every move passes the
  *    turn, which is what an author who forgot it gets) must disagree with the oracle on
  *    some position, so that the checks above can see a side that is not honoured.
  *
@@ -221,6 +227,167 @@ static void drivers(void)
 	CHECK(wrong == 0, "every driver at every thread count gives the oracle's value");
 }
 
+/* The ring walk: state (cell, side); values by cell, for the side to move. */
+typedef struct ring_state {
+	int32_t cell, side;
+} ring_state_t;
+
+static const int32_t ring_value[5] = { 3, -2, 5, -4, 1 };
+
+static int ring_gen(const void *ctx, const void *state, cutoff_move_t *moves, int32_t *hints)
+{
+	(void)ctx;
+	(void)state;
+	moves[0] = 1, moves[1] = 2;
+	if (hints)
+		hints[0] = hints[1] = 0;
+	return 2;
+}
+
+static void ring_play(const void *ctx, const void *state, cutoff_move_t move, void *child)
+{
+	(void)ctx;
+	const ring_state_t *st = state;
+	ring_state_t *c = child;
+	c->cell = (st->cell + (int32_t)move) % 5;
+	c->side = c->cell % 2 == 0 ? st->side : 1 - st->side;
+}
+
+static int32_t ring_eval(const void *ctx, const void *state)
+{
+	(void)ctx;
+	const ring_state_t *st = state;
+	return st->side ? -ring_value[st->cell] : ring_value[st->cell];
+}
+
+static bool ring_terminal(const void *ctx, const void *state, int32_t *value)
+{
+	(void)ctx;
+	(void)state;
+	(void)value;
+	return false;
+}
+
+static uint64_t ring_key(const void *ctx, const void *state)
+{
+	(void)ctx;
+	const ring_state_t *st = state;
+	return (uint64_t)(st->cell * 2 + st->side) * 0x9e3779b97f4a7c15u + 7;
+}
+
+static int ring_reversible(const void *ctx, const void *state)
+{
+	(void)ctx;
+	(void)state;
+	return 1000;
+}
+
+static int ring_side(const void *ctx, const void *state)
+{
+	(void)ctx;
+	return ((const ring_state_t *)state)->side;
+}
+
+/* Negamax with repetitions: a position (not the root) whose key is on the path is 0. */
+static int32_t ring_oracle(const ring_state_t *st, int depth, uint64_t *path, int ply)
+{
+	uint64_t k = ring_key(NULL, st);
+	for (int q = 0; q < ply; q++)
+		if (path[q] == k)
+			return 0;
+	if (depth == 0)
+		return ring_eval(NULL, st);
+	path[ply] = k;
+	int32_t best = -CUTOFF_INF;
+	for (cutoff_move_t m = 1; m <= 2; m++) {
+		ring_state_t c;
+		ring_play(NULL, st, m, &c);
+		int32_t v = ring_oracle(&c, depth - 1, path, ply + 1);
+		if (c.side != st->side)
+			v = -v;
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static void repetitions(void)
+{
+	cutoff_game_t g = {
+		.name = "ring",
+		.state_size = sizeof(ring_state_t),
+		.max_moves = 2,
+		.gen_moves = ring_gen,
+		.play = ring_play,
+		.evaluate = ring_eval,
+		.terminal = ring_terminal,
+		.key = ring_key,
+		.reversible = ring_reversible,
+		.side = ring_side,
+	};
+	int searches = 0, wrong = 0;
+	for (int algo = CUTOFF_ALGO_MINIMAX; algo <= CUTOFF_ALGO_MTDF; algo++) {
+		cutoff_engine_t *e = engine(&g, CUTOFF_DRIVER_SERIAL, 1, (cutoff_algo_t)algo, 0);
+		if (!e)
+			continue;
+		for (int cell = 0; cell < 5; cell++)
+			for (int depth = 1; depth <= 9; depth++) {
+				ring_state_t root = { cell, cell % 2 };
+				uint64_t path[16];
+				int32_t truth = ring_oracle(&root, depth, path, 0);
+				cutoff_limits_t lim;
+				cutoff_limits_default(&lim);
+				lim.depth = depth;
+				cutoff_result_t r;
+				int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+				searches++;
+				if (rc != 0 || r.value != truth) {
+					wrong++;
+					printf("  ring %s cell %d depth %d: value %d, oracle %d\n",
+					       algo_names[algo], cell, depth, (int)r.value,
+					       (int)truth);
+				}
+			}
+		cutoff_engine_free(e);
+	}
+	printf("repetitions with extra turns: %d searches, %d wrong\n", searches, wrong);
+	CHECK(wrong == 0, "repetitions are found at odd distances too");
+
+	/* Speculative pruning: no oracle, but every search answers without a fault. */
+	int faults = 0;
+	for (int k = 0; k < 6; k++) {
+		bank_t b;
+		bank_make(&b, 10, 50 + (uint64_t)k, k % 2, k % 3 ? 6 : 0);
+		cutoff_game_t bg = bank_game(&b);
+		cutoff_config_t cfg;
+		cutoff_config_default(&cfg);
+		cfg.pruning = CUTOFF_PRUNE_ALL;
+		cfg.tt_mb = 1;
+		cfg.driver = k < 3 ? CUTOFF_DRIVER_SERIAL : CUTOFF_DRIVER_YBW;
+		cfg.threads = k < 3 ? 1 : 2;
+		cfg.topology = topology;
+		int err = 0;
+		cutoff_engine_t *e = cutoff_engine_new(&bg, &cfg, &err);
+		if (!e) {
+			faults++;
+			continue;
+		}
+		bank_state_t root = { 0, 0, 0 };
+		cutoff_limits_t lim;
+		cutoff_limits_default(&lim);
+		lim.depth = 8;
+		lim.iterate = true;
+		cutoff_result_t r;
+		int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
+		faults += rc != 0 || r.bound != CUTOFF_BOUND_EXACT || r.counters.null_cutoffs == 0;
+		cutoff_engine_free(e);
+	}
+	CHECK(faults == 0,
+	      "null moves and reductions with extra turns: %d of 6 searches failed, "
+	      "or made no null-move cut-off",
+	      faults);
+}
+
 /* Without the hook the same game is another game: the checks must see the difference. */
 static void naive(void)
 {
@@ -255,6 +422,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)rng_state);
 	contract(cases);
 	drivers();
+	repetitions();
 	naive();
 	cutoff_topology_free(topology);
 	return check_report();
