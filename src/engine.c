@@ -973,8 +973,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	result_clear(r);
 	r->best_move = CUTOFF_MOVE_NONE;
 	if (g->terminal(g->ctx, root, &value)) {
-		if (value != CUTOFF_WIN && value != -CUTOFF_WIN &&
-		    (value <= -CUTOFF_WIN_MIN || value >= CUTOFF_WIN_MIN)) {
+		if (!cutoff_value_allowed(value, true)) {
 			say_fault(e, &(cutoff_fault_t){ "terminal", value, 0, true });
 			rc = CUTOFF_EGAME;
 			goto out;

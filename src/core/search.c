@@ -39,8 +39,8 @@
  * The drivers' hooks look at cutoff_search_halted themselves after every move.
  *
  * Instances (s->instance, decided when the search starts). A bare search: no table, no
- * pruning, no extensions, a game without repetitions and no driver's hook in the move
- * loop; a lean one: the same with a table (the solvers' search: Connect Four's, any exact
+ * pruning, no extensions, a game without repetitions or extra turns (its side hook) and no
+ * driver's hook in the move loop; a lean one: the same with a table (the solvers' search: Connect Four's, any exact
  * search of a game without repetitions under the serial driver or lazy SMP). The node's
  * body (node_body) is compiled for any search (search_node), and for a bare and a lean
  * one twice each: alpha-beta and PVS (bare_alphabeta, bare_pvs, lean_alphabeta,
@@ -59,9 +59,11 @@
  *
  * A broken game. Every move count from the game is checked (one unsigned compare): a
  * count outside 1 .. max_moves from gen_moves (0 included: a non-terminal state has a
- * move, a pass being one) or outside 0 .. max_moves from gen_noisy is recorded as the
- * searcher's fault, aborts its search and raises the control's halt for the others
- * (game_broken); the engine reports it. No value computed on the way out is used.
+ * move, a pass being one) or outside 0 .. max_moves from gen_noisy, and every value that
+ * scores a node (bad_value: terminal's and evaluate's outside cutoff.h's range), is
+ * recorded as the searcher's fault, aborts its search and raises the control's halt for
+ * the others (game_broken); the engine reports it. No value computed on the way out is
+ * used.
  *
  * The solve mode (limits.solve). s->horizon counts contacts with the horizon: leaves at
  * the depth or ply limit, repetitions, null-move cut-offs, table answers that entries
@@ -293,21 +295,17 @@ static void game_broken(cutoff_searcher_t *s, int ply, const char *callback, int
 	s->aborted = true;
 }
 
-/* True when `v`, what the game's `callback` ("terminal" or "evaluate") said at `ply`, is
- * outside the range cutoff.h allows: |v| < CUTOFF_WIN_MIN, or +-CUTOFF_WIN from terminal.
- * The game then broke its contract (game_broken). Asked of every value that scores a
+/* True when `v`, what the game's terminal (`terminal`) or evaluate said at `ply`, is
+ * outside the range cutoff.h allows (cutoff_value_allowed). The game then broke its
+ * contract (game_broken). Asked of every value that scores a
  * node (a leaf's, quiescence's stand pat and terminal children, enhanced transposition
  * cut-offs' terminal children, the root's), not of null-move pruning's static value, which
  * is only compared with beta; one unsigned compare where the value is in range. */
-static inline bool bad_value(cutoff_searcher_t *s, int ply, const char *callback, int32_t v)
+static inline bool bad_value(cutoff_searcher_t *s, int ply, bool terminal, int32_t v)
 {
-	if (__builtin_expect((uint32_t)v + (uint32_t)(CUTOFF_WIN_MIN - 1) <=
-	                             2u * (uint32_t)(CUTOFF_WIN_MIN - 1),
-	                     1))
+	if (__builtin_expect(cutoff_value_allowed(v, terminal), 1))
 		return false;
-	if (callback[0] == 't' && (v == CUTOFF_WIN || v == -CUTOFF_WIN))
-		return false;
-	game_broken(s, ply, callback, v, true);
+	game_broken(s, ply, terminal ? "terminal" : "evaluate", v, true);
 	return true;
 }
 
@@ -412,8 +410,7 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 	const cutoff_game_t *g = s->game;
 	if (g->terminal(g->ctx, st, value)) {
 		s->count.leaves++;
-		*value = bad_value(s, ply, "terminal", *value) ? HALTED
-		                                               : terminal_value(*value, ply);
+		*value = bad_value(s, ply, true, *value) ? HALTED : terminal_value(*value, ply);
 		return true;
 	}
 	if (!plain && g->reversible && repetition(s, ply)) {
@@ -430,7 +427,7 @@ static inline __attribute__((always_inline)) bool is_leaf(cutoff_searcher_t *s, 
 		} else {
 			s->count.leaves++;
 			*value = g->evaluate(g->ctx, st);
-			if (bad_value(s, ply, "evaluate", *value))
+			if (bad_value(s, ply, false, *value))
 				*value = HALTED;
 		}
 		return true;
@@ -487,7 +484,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 	/* In check there is no standing pat: every evasion is searched. */
 	bool evade = g->in_check && ply < s->max_ply - 2 && g->in_check(g->ctx, st);
 	int32_t best = evade ? -CUTOFF_INF : g->evaluate(g->ctx, st);
-	if (!evade && bad_value(s, ply, "evaluate", best))
+	if (!evade && bad_value(s, ply, false, best))
 		return HALTED;
 	s->count.leaves += !evade;
 	if (best >= beta || ply >= s->max_ply - 2)
@@ -517,7 +514,7 @@ static int32_t quiesce(cutoff_searcher_t *s, int ply, int32_t alpha, int32_t bet
 		const bool passes = turn_passes(g, st, state_at(s, ply + 1), false);
 		if (g->terminal(g->ctx, state_at(s, ply + 1), &v)) {
 			s->count.leaves++;
-			if (bad_value(s, ply + 1, "terminal", v))
+			if (bad_value(s, ply + 1, true, v))
 				return HALTED;
 			v = for_parent(terminal_value(v, ply + 1), passes);
 		} else {
@@ -876,7 +873,7 @@ static inline __attribute__((always_inline)) bool etc_body(cutoff_searcher_t *s,
 		} else {
 			d = descend(s, ply, here, child, depth, m[i], plain);
 			if (g->terminal(g->ctx, child, &v)) {
-				if (bad_value(s, ply + 1, "terminal", v)) {
+				if (bad_value(s, ply + 1, true, v)) {
 					*value = HALTED;
 					return true;
 				}

@@ -260,6 +260,15 @@ typedef struct cutoff_searcher {
 _Static_assert(_Alignof(cutoff_searcher_t) >= 64, "searchers do not share cache lines");
 _Static_assert(offsetof(cutoff_searcher_t, count) % 64 == 0, "counters start a cache line");
 
+/* True when `v` is a value the game may give (cutoff.h, section 1): |v| < CUTOFF_WIN_MIN,
+ * or +-CUTOFF_WIN from terminal. One unsigned compare for an ordinary value. */
+static inline bool cutoff_value_allowed(int32_t v, bool terminal)
+{
+	return (uint32_t)v + (uint32_t)(CUTOFF_WIN_MIN - 1) <=
+	               2u * (uint32_t)(CUTOFF_WIN_MIN - 1) ||
+	       (terminal && (v == CUTOFF_WIN || v == -CUTOFF_WIN));
+}
+
 /* The ply limit of an engine made with `cfg` (config.max_ply, 0 for CUTOFF_MAX_PLY). */
 static inline int cutoff_config_plies(const cutoff_config_t *cfg)
 {
