@@ -322,13 +322,23 @@ typedef enum cutoff_algo {
  *            back to it after the node's other moves, when its value is usually in the
  *            table (Weill 1996; the simplified variant of Kerrigan 2017 by option). Exact
  *            wherever the serial search is exact.
+ *   DTS      of Dynamic Tree Splitting's family (Hyatt 1997): every node with enough plies
+ *            left offers its younger moves once its eldest is done; an idle thread picks
+ *            the shallowest such node among every thread's open ones, and no thread waits
+ *            at a join: an owner whose helpers are still busy parks its search (a fiber)
+ *            and takes other work, and whoever finishes the node's last move carries the
+ *            owner's search on. Exact wherever the serial search is exact. Only in a
+ *            library built with Boost.Context (the registry lists it then); the info and
+ *            poll callbacks may then be called on any of the engine's threads (one at a
+ *            time, never two at once).
  * The registry below lists them by name, with their options, for front ends.
  */
 typedef enum cutoff_driver {
 	CUTOFF_DRIVER_SERIAL = 0,
 	CUTOFF_DRIVER_LAZYSMP = 1,
 	CUTOFF_DRIVER_YBW = 2,
-	CUTOFF_DRIVER_ABDADA = 3
+	CUTOFF_DRIVER_ABDADA = 3,
+	CUTOFF_DRIVER_DTS = 4
 } cutoff_driver_t;
 
 /* Where YBW may split (config.ybw_split_nodes), by the node's expected type (the type the
@@ -520,6 +530,12 @@ typedef struct cutoff_config {
 	                             engine is made (memory per thread grows with its square:
 	                             the triangular PV); limits.depth may be 1 .. max_ply - 1,
 	                             and a solve with depth 0 searches to max_ply - 1 */
+	int dts_min_split_depth; /* DTS: a node offers its younger moves to idle threads only
+	                             where at least this many plies remain, 1 .. CUTOFF_MAX_PLY;
+	                             default 3 */
+	int dts_fibers;          /* DTS: searches (fibers, each with its own stacks) per thread,
+	                             2 .. 64; default 4. An owner parked at a node whose helpers
+	                             are busy holds one; with none free an idle thread waits */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024

@@ -473,6 +473,8 @@ int cutoff_engine_clear(cutoff_engine_t *e)
 	clear_table(e);
 	for (int i = 0; i < e->cfg.threads; i++)
 		cutoff_searcher_forget(&e->searchers[i]);
+	if (e->drv->forget)
+		e->drv->forget(e->drv_state);
 	engine_release(e);
 	return CUTOFF_OK;
 }
@@ -863,6 +865,8 @@ static void search_begin(cutoff_engine_t *e, const void *root, const cutoff_limi
 static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t last_resort)
 {
 	const int threads = e->cfg.threads;
+	if (e->drv->end)
+		e->drv->end(e->drv_state);
 	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
 	result_copy(r, &e->results[pick]);
 	if (r->best_move == CUTOFF_MOVE_NONE)

@@ -50,6 +50,7 @@ static const struct {
 	{ CUTOFF_DRIVER_SERIAL, 1, CUTOFF_ALGO_MTDF },
 	{ CUTOFF_DRIVER_YBW, 2, CUTOFF_ALGO_MTDF },
 	{ CUTOFF_DRIVER_ABDADA, 2, CUTOFF_ALGO_PVS },
+	{ CUTOFF_DRIVER_DTS, 3, CUTOFF_ALGO_PVS }, /* YBW in a build without DTS */
 };
 enum {
 	NSETUPS = sizeof setups / sizeof setups[0]
@@ -59,7 +60,8 @@ static cutoff_engine_t *engine(const cutoff_game_t *g, int setup, unsigned order
 {
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
-	cfg.driver = setups[setup].driver;
+	cfg.driver =
+		cutoff_driver_name(setups[setup].driver) ? setups[setup].driver : CUTOFF_DRIVER_YBW;
 	cfg.threads = setups[setup].threads;
 	cfg.algo = setups[setup].algo;
 	cfg.tt_mb = 4;

@@ -262,13 +262,13 @@ int main(void)
 	if (!tree)
 		return check_report();
 
-	const char *names[] = { "ybw", "lazysmp", "abdada" };
+	const char *names[] = { "ybw", "lazysmp", "abdada", "dts" };
 	static const int counts[] = { 2, 16, 64 };
 	cutoff_sim_model_t buffered;
 	cutoff_sim_model_default(&buffered);
 	buffered.tt_visible = 300000; /* 300 ns */
 	buffered.quantum = 2000000;   /* 2 us */
-	for (int d = 0; d < 3; d++) {
+	for (int d = 0; d < 4; d++) {
 		cutoff_driver_t driver = sim_driver(names[d]);
 		for (int k = 0; k < 3; k++)
 			twice(driver, counts[k], NULL, "default", CUTOFF_SIM_CLOCK, 1);

@@ -22,6 +22,10 @@
  *                     waiter learns that its CPU is contended, and sleeps at once.
  *   cutoff_cpus       the CPUs the calling thread may run on (its affinity mask): how a
  *                     driver learns that it has more threads than CPUs.
+ *   cutoff_fiber_go   a driver's switch from the running fiber to another (base/fiber.h),
+ *                     and cutoff_fiber_home the running thread's own fiber: in the
+ *                     simulator's build the virtual thread follows the switch, which is
+ *                     charged like any work.
  *   cutoff_charge     the cost of a piece of work (a node, a table probe or store, a
  *                     split point; cutoff_charge_tt_* name the bucket): nothing in a real build, where the CPU pays it; the
  *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
@@ -58,6 +62,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/fiber.h"
+
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/resource.h>
@@ -72,7 +78,8 @@ typedef enum cutoff_charge_kind {
 	CUTOFF_CHARGE_NODE,     /* one node: search.c's enter_node */
 	CUTOFF_CHARGE_TT_PROBE, /* one table probe: tt.c */
 	CUTOFF_CHARGE_SPLIT,    /* a split point made and its helpers booked: ybw.c */
-	CUTOFF_CHARGE_JOIN,     /* a helper takes a split point's state: ybw.c */
+	CUTOFF_CHARGE_JOIN,     /* a helper takes a split point's state: ybw.c, dts.c */
+	CUTOFF_CHARGE_FIBER,    /* a driver's fiber switch: cutoff_fiber_go (dts.c) */
 	CUTOFF_CHARGE_KINDS
 } cutoff_charge_kind_t;
 
@@ -119,10 +126,28 @@ static inline unsigned cutoff_spin_wait(cutoff_spin_t *spin)
 static inline long cutoff_preemptions(void) { return 0; }
 /* Every virtual thread has a CPU of its own. */
 static inline int cutoff_cpus(void) { return INT_MAX; }
+static inline cutoff_fiber_t *cutoff_fiber_home(cutoff_fiber_t *scratch)
+{
+	return cutoff_sim_fiber_home(scratch);
+}
+static inline void cutoff_fiber_go(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
+{
+	cutoff_sim_fiber_go(from, to, exiting);
+}
 
 #else /* a real build */
 
 static inline void cutoff_charge(cutoff_charge_kind_t kind) { (void)kind; }
+/* The calling thread's own stack as a fiber (made in *scratch). */
+static inline cutoff_fiber_t *cutoff_fiber_home(cutoff_fiber_t *scratch)
+{
+	cutoff_fiber_main(scratch);
+	return scratch;
+}
+static inline void cutoff_fiber_go(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
+{
+	cutoff_fiber_switch(from, to, exiting);
+}
 static inline void cutoff_charge_tt_store(uint64_t bucket, uint64_t buckets)
 {
 	(void)bucket;

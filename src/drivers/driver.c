@@ -33,6 +33,9 @@ static const cutoff_driver_ops_t *const DRIVERS[] = {
 	[CUTOFF_DRIVER_LAZYSMP] = &cutoff_driver_lazysmp_ops,
 	[CUTOFF_DRIVER_YBW] = &cutoff_driver_ybw_ops,
 	[CUTOFF_DRIVER_ABDADA] = &cutoff_driver_abdada_ops,
+#ifdef CUTOFF_HAVE_FIBERS
+	[CUTOFF_DRIVER_DTS] = &cutoff_driver_dts_ops,
+#endif
 };
 
 enum {
@@ -90,6 +93,10 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	  "threads, 4 from 16)",
 	  0, CUTOFF_MAX_PLY, NULL },
 	{ "abdada-table-bits", "the busy marks' side table has 2^bits slots", 8, 24, NULL },
+	{ "dts-min-split",
+	  "offer a node's younger moves only where at least this many plies remain", 1,
+	  CUTOFF_MAX_PLY, NULL },
+	{ "dts-fibers", "searches (fibers) per thread: parked owners hold one each", 2, 64, NULL },
 };
 
 static const option_t FIELDS[] = {
@@ -104,6 +111,8 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 0 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
+	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 3 },
+	{ CUTOFF_DRIVER_DTS, FIELD(dts_fibers), FIELD_INT, 4 },
 #undef FIELD
 };
 

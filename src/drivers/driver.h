@@ -23,6 +23,7 @@
  *   begin    before each search, no thread searching (NULL: nothing to do);
  *   job      each thread's share of the search (index 0 is the caller); the job calls
  *            cutoff_iterate for the threads that run iterative deepening;
+ *   end      after the search, before the answer is read (NULL: nothing to do);
  *   pick     after the search: the thread whose result is the answer (NULL: thread 0);
  *   destroy  with the engine.
  * `alone` says that only thread 0 takes part (the others' clocks stay at 0 and the node
@@ -56,6 +57,13 @@ typedef struct cutoff_driver_ops {
 	void (*begin)(void *state);
 	void (*job)(const cutoff_job_t *job, int index);
 	int (*pick)(const cutoff_result_t *results, int threads);
+	/* After the search, every thread done, before the answer and the counters are read
+	 * (NULL: nothing to do): a driver that searched on searchers of its own adds their
+	 * counters to the engine's. */
+	void (*end)(void *state);
+	/* The engine forgot what ordering learnt (cutoff_engine_clear; NULL: nothing more to
+	 * do): a driver with searchers of its own forgets theirs too. */
+	void (*forget)(void *state);
 	/* Its own counters, described in its own file (CUTOFF_DRIVER_COUNTER_INFO below):
 	 * each thread counts counters[k] in its searcher's driver_count[k]. */
 	const cutoff_counter_info_t *counters;
@@ -98,5 +106,6 @@ extern const cutoff_driver_ops_t cutoff_driver_serial_ops;
 extern const cutoff_driver_ops_t cutoff_driver_lazysmp_ops;
 extern const cutoff_driver_ops_t cutoff_driver_ybw_ops;
 extern const cutoff_driver_ops_t cutoff_driver_abdada_ops;
+extern const cutoff_driver_ops_t cutoff_driver_dts_ops; /* with CUTOFF_HAVE_FIBERS */
 
 #endif /* CUTOFF_DRIVER_H */

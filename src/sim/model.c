@@ -93,6 +93,7 @@ const cutoff_sim_field_t cutoff_sim_fields[] = {
 	  .why_least =
 	          "the simulated ranks' threads meet every epoch (a real barrier); below 1 us the "
 	          "meetings cost more than the search" },
+	FIELD(fiber, "a fiber switch of a driver that runs its searches on fibers (DTS)"),
 };
 const int cutoff_sim_nfields = (int)(sizeof(cutoff_sim_fields) / sizeof(cutoff_sim_fields[0]));
 
@@ -138,6 +139,10 @@ void cutoff_sim_model_default(cutoff_sim_model_t *m)
 		 * choice: thread 0 polls every 1024 nodes, longer than that at this model's
 		 * chess node cost. */
 		.net_latency = 2400000,
+		/* Boost.Context's jump_fcontext, 4.3-4.4 ns here (docs/simulation.md, "The
+		 * context switch"); a fiber that resumes on another thread also pays `join`
+		 * (dts.c): its node's state moves to that thread's cache. */
+		.fiber = 4400,
 		.net_epoch = 50000000,
 	};
 }

@@ -80,10 +80,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fiber.h"
 #include "base/platform.h"
 #include "base/pool.h"
 #include "cutoff.h"
-#include "sim/fiber.h"
 #include "sim/sched.h"
 
 _Thread_local cutoff_sim_run_t *cutoff_sim_self;
@@ -126,7 +126,9 @@ typedef struct vthread {
 	int next_waiter; /* the next thread asleep on lock_wait, -1: none */
 	uint64_t look_from;
 	unsigned look_count, look_pauses, *looks;
-	cutoff_fiber_t fiber;
+	cutoff_fiber_t fiber;    /* its own: the job runs from its top */
+	cutoff_fiber_t *running; /* the fiber it runs on: its own, or a driver's
+	                            (cutoff_sim_fiber_go) */
 	delayed_t buf[STORE_BUFFER];
 	int buf_head, buf_count;
 } vthread_t;
@@ -256,6 +258,7 @@ void cutoff_sim_set_model(cutoff_sim_t *sim, const cutoff_sim_model_t *m)
 	sim->run.charge[CUTOFF_CHARGE_TT_PROBE] = m->tt_probe;
 	sim->run.charge[CUTOFF_CHARGE_SPLIT] = m->split;
 	sim->run.charge[CUTOFF_CHARGE_JOIN] = m->join;
+	sim->run.charge[CUTOFF_CHARGE_FIBER] = m->fiber;
 	uint64_t pct = m->node_jitter > 100000 ? 100000 : m->node_jitter; /* at most 100 % */
 	sim->run.jitter = (uint64_t)((unsigned __int128)m->node * pct / 100000);
 }
@@ -454,8 +457,8 @@ uint64_t cutoff_sim_load64(const uint64_t *p)
 static void switch_to(cutoff_sim_t *sim, int next, bool exiting)
 {
 	int from = sim->cur;
-	cutoff_fiber_t *ff = from >= 0 ? &sim->t[from].fiber : &sim->main;
-	cutoff_fiber_t *tf = next >= 0 ? &sim->t[next].fiber : &sim->main;
+	cutoff_fiber_t *ff = from >= 0 ? sim->t[from].running : &sim->main;
+	cutoff_fiber_t *tf = next >= 0 ? sim->t[next].running : &sim->main;
 	sim->cur = next;
 	if (next >= 0) {
 		sim->t[next].state = RUNNING;
@@ -469,6 +472,27 @@ static void switch_to(cutoff_sim_t *sim, int next, bool exiting)
 		return;
 	sim->stats.switches++;
 	cutoff_fiber_switch(ff, tf, exiting);
+}
+
+cutoff_fiber_t *cutoff_sim_fiber_home(cutoff_fiber_t *scratch)
+{
+	cutoff_sim_t *sim = self();
+	if (sim && sim->cur >= 0)
+		return sim->t[sim->cur].running;
+	cutoff_fiber_main(scratch);
+	return scratch;
+}
+
+/* A driver's switch: the running virtual thread goes on on `to`, where the scheduler will
+ * save it and resume it from now on. */
+void cutoff_sim_fiber_go(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
+{
+	cutoff_sim_t *sim = self();
+	if (sim && sim->cur >= 0) {
+		cutoff_sim_charge(CUTOFF_CHARGE_FIBER);
+		sim->t[sim->cur].running = to;
+	}
+	cutoff_fiber_switch(from, to, exiting);
 }
 
 /* The next thread to run (taken from the ready set), or -1 when none is ready. */
@@ -1070,6 +1094,7 @@ void cutoff_pool_run(cutoff_pool_t *pool, cutoff_pool_job_fn job, void *arg)
 		v->lock_wait = NULL;
 		v->buf_head = v->buf_count = 0;
 		cutoff_fiber_make(&v->fiber, thread_main, v);
+		v->running = &v->fiber;
 		ready_push(sim, i);
 	}
 	sim->cur = -1;

@@ -40,7 +40,7 @@
 
 /* The kinds of work a charge is for: cutoff_charge_kind_t in platform.h. */
 enum {
-	CUTOFF_SIM_CHARGE_KINDS = 4
+	CUTOFF_SIM_CHARGE_KINDS = 5
 };
 
 /* A virtual thread's times, in picoseconds: its clock; the work charged to it; and its
@@ -90,6 +90,12 @@ void cutoff_sim_tt_store(uint64_t bucket, uint64_t buckets); /* coherence and co
 void cutoff_sim_tt_probe(uint64_t bucket, uint64_t buckets); /* a transfer's wait */
 void cutoff_sim_line_access(const void *p, int how);         /* cutoff_sim_line's */
 void cutoff_sim_park_sleep(int *word, int token);
+/* A driver's fibers (platform.h's cutoff_fiber_home and cutoff_fiber_go): the running
+ * virtual thread's own fiber (outside one: the OS thread's, made in *scratch), and a switch
+ * the virtual thread follows (charged as CUTOFF_CHARGE_FIBER). */
+struct cutoff_fiber;
+struct cutoff_fiber *cutoff_sim_fiber_home(struct cutoff_fiber *scratch);
+void cutoff_sim_fiber_go(struct cutoff_fiber *from, struct cutoff_fiber *to, bool exiting);
 void cutoff_sim_unpark(int *word);
 
 typedef struct cutoff_sim_lock {

@@ -50,6 +50,7 @@ typedef struct cutoff_sim_model {
 	uint64_t net_latency;   /* a simulated cluster's message, from send to deliverable */
 	uint64_t
 		net_epoch; /* its ranks meet every this much virtual time (cluster/transport_sim.h) */
+	uint64_t fiber;    /* a driver's fiber switch (DTS), beyond the work around it */
 } cutoff_sim_model_t;
 
 /* The model's fields by name, for the files and the reports (sim/model.c). */

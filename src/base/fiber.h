@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fiber.h — coroutines on guarded stacks, for the simulator's virtual threads (internal).
+ * fiber.h — coroutines on guarded stacks (internal): the simulator's virtual threads, and
+ * the DTS driver's searches, which move from one OS thread to another (drivers/dts.c).
  *
  * A fiber is a stack of its own (mmap'd, with an inaccessible guard page below it, so that
  * an overflow faults instead of writing over another fiber) and a saved context. The
@@ -9,14 +10,21 @@
  * (docs/simulation.md has the measurements, bench/ctxswitch.c the program). Its three entry
  * points have C linkage; they are declared in fiber.c.
  *
- * Every switch tells AddressSanitizer (its fiber annotations) and every stack is
- * registered with valgrind, so that both follow the switches.
+ * Every switch tells AddressSanitizer and ThreadSanitizer (their fiber annotations: a
+ * switch orders what the fiber did before it with what it does after, on whichever OS
+ * thread it resumes) and every stack is registered with valgrind, so that all three follow
+ * the switches.
  *
- * The OS thread's own stack is a fiber too (`main`, made by cutoff_fiber_main, with no
- * stack of its own). One OS thread owns a set of fibers; nothing here is shared.
+ * The OS thread's own stack is a fiber too (`main`, made by cutoff_fiber_main on that
+ * thread, with no stack of its own). A fiber runs on one OS thread at a time; one that is
+ * switched out may be resumed by another thread, once its `ctx` has been stored (the
+ * caller orders the two: dts.c says how).
+ *
+ * Without Boost.Context (CUTOFF_HAVE_FIBERS undefined: CMake did not find it) only the
+ * declarations remain, and cutoff_fiber_alloc fails: nothing may switch.
  */
-#ifndef CUTOFF_SIM_FIBER_H
-#define CUTOFF_SIM_FIBER_H
+#ifndef CUTOFF_FIBER_H
+#define CUTOFF_FIBER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +36,7 @@ typedef struct cutoff_fiber {
 	char *stack_lo; /* the usable stack: [stack_lo, stack_lo + stack_bytes) */
 	size_t stack_bytes;
 	void *asan_fake; /* AddressSanitizer's fake stack while switched out */
+	void *tsan;      /* ThreadSanitizer's fiber (its thread's own, for `main`) */
 	unsigned vg_id;  /* valgrind's stack id */
 	void (*fn)(void *);
 	void *arg;
@@ -36,7 +45,8 @@ typedef struct cutoff_fiber {
 /* The calling OS thread's own stack, as a fiber to switch back to. */
 void cutoff_fiber_main(cutoff_fiber_t *f);
 
-/* A stack of `bytes` (rounded up to pages) below a guard page; false when out of memory. */
+/* A stack of `bytes` (rounded up to pages) below a guard page; false when out of memory
+ * (or in a build without fibers). */
 bool cutoff_fiber_alloc(cutoff_fiber_t *f, size_t bytes);
 void cutoff_fiber_free(cutoff_fiber_t *f);
 
@@ -48,4 +58,4 @@ void cutoff_fiber_make(cutoff_fiber_t *f, void (*fn)(void *), void *arg);
  * `from`. `exiting`: `from` will never run again (its stack may be reused). */
 void cutoff_fiber_switch(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting);
 
-#endif /* CUTOFF_SIM_FIBER_H */
+#endif /* CUTOFF_FIBER_H */

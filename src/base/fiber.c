@@ -18,8 +18,14 @@
  * reported as overflows. For the same reason a stack is unpoisoned before it is unmapped:
  * ASan keeps the marks of unmapped memory, and the next mapping at that address (a
  * table, another stack) would inherit them.
+ *
+ * ThreadSanitizer: each fiber with a stack has a TSan fiber (__tsan_create_fiber), the
+ * `main` one its thread's (__tsan_get_current_fiber); a switch announces the fiber entered
+ * (__tsan_switch_to_fiber, flags 0: the switch synchronises, as it does) just before the
+ * jump. A fiber that exits for good keeps its TSan fiber: the stack is reused by the next
+ * cutoff_fiber_make.
  */
-#include "sim/fiber.h"
+#include "base/fiber.h"
 
 #include <stdint.h>
 #include <sys/mman.h>
@@ -38,12 +44,29 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+#define FIBER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FIBER_TSAN 1
+#endif
+#endif
+
+#ifdef FIBER_TSAN
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+#endif
+
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
 #define FIBER_VALGRIND 1
 #endif
 #endif
+
+#ifdef CUTOFF_HAVE_FIBERS
 
 /* Boost.Context's C-linkage entry points (boost/context/detail/fcontext.hpp). */
 typedef void *fcontext_t;
@@ -80,7 +103,13 @@ static void entry(transfer_t t)
 	__builtin_trap(); /* fn must switch away for good (fiber.h) */
 }
 
-void cutoff_fiber_main(cutoff_fiber_t *f) { *f = (cutoff_fiber_t){ 0 }; }
+void cutoff_fiber_main(cutoff_fiber_t *f)
+{
+	*f = (cutoff_fiber_t){ 0 };
+#ifdef FIBER_TSAN
+	f->tsan = __tsan_get_current_fiber();
+#endif
+}
 
 bool cutoff_fiber_alloc(cutoff_fiber_t *f, size_t bytes)
 {
@@ -97,6 +126,9 @@ bool cutoff_fiber_alloc(cutoff_fiber_t *f, size_t bytes)
 	}
 	f->map = m;
 	f->map_bytes = bytes + page;
+#ifdef FIBER_TSAN
+	f->tsan = __tsan_create_fiber(0);
+#endif
 	f->stack_lo = (char *)m + page;
 	f->stack_bytes = bytes;
 #ifdef FIBER_VALGRIND
@@ -117,6 +149,10 @@ void cutoff_fiber_free(cutoff_fiber_t *f)
 #endif
 	munmap(f->map, f->map_bytes);
 	f->map = NULL;
+#ifdef FIBER_TSAN
+	__tsan_destroy_fiber(f->tsan);
+	f->tsan = NULL;
+#endif
 }
 
 void cutoff_fiber_make(cutoff_fiber_t *f, void (*fn)(void *), void *arg)
@@ -139,5 +175,37 @@ void cutoff_fiber_switch(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
 #else
 	(void)exiting;
 #endif
+#ifdef FIBER_TSAN
+	__tsan_switch_to_fiber(to->tsan, 0);
+#endif
 	land(jump_fcontext(to->ctx, pair));
 }
+
+#else /* no Boost.Context: nothing can switch (fiber.h) */
+
+void cutoff_fiber_main(cutoff_fiber_t *f) { *f = (cutoff_fiber_t){ 0 }; }
+
+bool cutoff_fiber_alloc(cutoff_fiber_t *f, size_t bytes)
+{
+	(void)bytes;
+	*f = (cutoff_fiber_t){ 0 };
+	return false;
+}
+
+void cutoff_fiber_free(cutoff_fiber_t *f) { (void)f; }
+
+void cutoff_fiber_make(cutoff_fiber_t *f, void (*fn)(void *), void *arg)
+{
+	f->fn = fn;
+	f->arg = arg;
+}
+
+void cutoff_fiber_switch(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
+{
+	(void)from;
+	(void)to;
+	(void)exiting;
+	__builtin_trap(); /* no fiber was ever made */
+}
+
+#endif /* CUTOFF_HAVE_FIBERS */
