@@ -152,11 +152,13 @@ int main(int argc, char **argv)
 			cfg.tt_mb = (size_t)table;
 			cfg.aspiration = rnd_int(0, 1) * 10;
 			cfg.ybw_min_split_depth = rnd_int(1, 4);
+			cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
 			cfg.ybw_max_helpers = rnd_int(1, MAX_THREADS);
 			cfg.ybw_split_after = rnd_int(1, 3);
 			cfg.ybw_late_join = rnd_int(0, 3) != 0;
 			cfg.ybw_split_nodes = (cutoff_ybw_split_nodes_t)rnd_int(0, 2);
 			cfg.ybw_max_splits = rnd_int(0, 1) ? CUTOFF_MAX_PLY : rnd_int(1, 3);
+			cfg.dts_fibers = rnd_int(2, 4);
 			cfg.topology = topology;
 			*slot = cutoff_engine_new(g, &cfg, NULL);
 		}

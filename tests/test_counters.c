@@ -112,6 +112,7 @@ static cutoff_counters_t search(cutoff_rtree_t *tree, cutoff_driver_t driver, in
 	cfg.driver = driver;
 	cfg.threads = threads;
 	cfg.ybw_min_split_depth = 2;
+	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
 	cfg.abdada_min_depth = 2;
 	cutoff_result_t r;
 	memset(&r, 0, sizeof(r));

@@ -138,6 +138,7 @@ static void wide(void)
 			cfg.threads = threads;
 			cfg.tt_mb = 1;
 			cfg.ybw_min_split_depth = 1;
+			cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
 			cfg.abdada_min_depth = 1;
 			int err = 0;
 			cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);

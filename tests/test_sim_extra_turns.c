@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 							sim_config((cutoff_driver_t)d, counts[c],
 						                   (cutoff_algo_t)algo, 1);
 						cfg.ybw_min_split_depth = 2;
+						cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
 						cfg.abdada_min_depth = 2;
 						cutoff_engine_t *e = sim_engine(&g, &cfg);
 						if (!e)

@@ -519,6 +519,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	sp->horizon = false;
 	memcpy(sp->pv, cutoff_searcher_pv(s, ply), (size_t)sp->pv_length * sizeof(cutoff_move_t));
 	cutoff_int_store_relaxed(&sp->aborted, 0);
+	cutoff_charge(CUTOFF_CHARGE_SPLIT); /* as YBW's, though no thread is booked here */
 	cutoff_int_store_release(&sp->members, SP_OPEN | SP_OWNER); /* open */
 	cutoff_int_faa(&f->nsplits, 1);
 	if (nsplits == 0)
