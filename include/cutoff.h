@@ -464,8 +464,9 @@ typedef struct cutoff_config {
 	                             owner, 1 .. CUTOFF_MAX_THREADS; default 8 */
 	int ybw_split_after;          /* YBW: moves a node searches alone before it may split (1:
 	                             the eldest brother, the rule's own), 1 .. 8; default 1 */
-	bool ybw_late_join;           /* YBW: an idle thread joins a running split point with moves
-	                             left on its own (true, the default); false: only booked */
+	bool ybw_late_join;           /* YBW: no effect since every join is an idle thread's own
+	                             (no thread books another); kept so that configurations that
+	                             set it still build and load; default true */
 	int ybw_max_splits;           /* YBW: split points one thread may have open at once (nested
 	                             on its path), 1 .. CUTOFF_MAX_PLY; default CUTOFF_MAX_PLY (no
 	                             limit) */
