@@ -22,8 +22,8 @@
  * ThreadSanitizer: each fiber with a stack has a TSan fiber (__tsan_create_fiber), the
  * `main` one its thread's (__tsan_get_current_fiber); a switch announces the fiber entered
  * (__tsan_switch_to_fiber, flags 0: the switch synchronises, as it does) just before the
- * jump. A fiber that exits for good keeps its TSan fiber: the stack is reused by the next
- * cutoff_fiber_make.
+ * jump. cutoff_fiber_make gives the stack a new TSan fiber (the old one's shadow stack
+ * holds the frames of a run that never returned).
  */
 #include "base/fiber.h"
 
@@ -162,6 +162,12 @@ void cutoff_fiber_make(cutoff_fiber_t *f, void (*fn)(void *), void *arg)
 	f->asan_fake = NULL;
 #ifdef FIBER_ASAN
 	__asan_unpoison_memory_region(f->stack_lo, f->stack_bytes);
+#endif
+#ifdef FIBER_TSAN
+	/* TSan keeps a shadow call stack per fiber: the frames of a run that never returned
+	 * would stay on it, and a stack made again and again (a pool's) would overflow it. */
+	__tsan_destroy_fiber(f->tsan);
+	f->tsan = __tsan_create_fiber(0);
 #endif
 	f->ctx = make_fcontext(f->stack_lo + f->stack_bytes, f->stack_bytes, entry);
 }
