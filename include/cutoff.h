@@ -533,7 +533,8 @@ typedef struct cutoff_config {
 	                             and a solve with depth 0 searches to max_ply - 1 */
 	int dts_min_split_depth; /* DTS: a node offers its younger moves to idle threads only
 	                             where at least this many plies remain, 1 .. CUTOFF_MAX_PLY;
-	                             default 3 */
+	                             default 2 (chess under the simulator: docs/simulation.md,
+	                             "DTS") */
 	int dts_fibers;          /* DTS: searches (fibers, each with its own stacks) per thread,
 	                             2 .. 64; default 4. An owner parked at a node whose helpers
 	                             are busy holds one; with none free an idle thread waits */

@@ -113,7 +113,7 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 0 },
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
-	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 3 },
+	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 2 },
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_fibers), FIELD_INT, 4 },
 #undef FIELD
 };
