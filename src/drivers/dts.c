@@ -380,12 +380,8 @@ static void listed_bit(dts_t *d, int id, bool set)
 	}
 }
 
-/* ---- switching: every switch goes through go(), every arrival through arrived() ---- */
-
-static void go(cutoff_fiber_t *from, cutoff_fiber_t *to, bool exiting)
-{
-	cutoff_fiber_go(from, to, exiting);
-}
+/* ---- switching: every switch is cutoff_fiber_go (platform.h), every arrival goes through
+ * arrived() ---- */
 
 /* On arrival in a fiber's search (w: the thread it now runs on): the fiber that switched
  * away for good to come here is free now. */
@@ -401,7 +397,7 @@ static void arrived(dts_worker_t *w)
 /* Thread w's home, after a switch back to it: frees what left for good, and takes
  * SP_OWNER off the split point whose owner just parked, resuming that owner at once when
  * its helpers all left meanwhile. */
-static void home_arrived(dts_t *d, dts_worker_t *w)
+static void home_arrived(dts_worker_t *w)
 {
 	for (;;) {
 		arrived(w);
@@ -413,8 +409,7 @@ static void home_arrived(dts_t *d, dts_worker_t *w)
 			return; /* a helper is inside: the last to leave resumes the owner */
 		dts_fiber_t *o = sp->fiber;
 		o->worker = w;
-		(void)d;
-		go(w->home, &o->f, false);
+		cutoff_fiber_go(w->home, &o->f, false);
 	}
 }
 
@@ -467,17 +462,16 @@ static void work(cutoff_searcher_t *s, dts_split_t *sp)
 
 /* The owner's fiber f, out of moves at sp with helpers still inside: parks (its thread
  * takes SP_OWNER off at home) and returns once someone resumed it, members then 0. */
-static void park(dts_t *d, dts_fiber_t *f, dts_split_t *sp)
+static void park(dts_fiber_t *f, dts_split_t *sp)
 {
 	dts_worker_t *w = f->worker;
 	f->s->driver_count[DTS_PARKS]++;
 	w->release = sp;
-	go(&f->f, w->home, false);
+	cutoff_fiber_go(&f->f, w->home, false);
 	/* resumed, on f->worker's thread */
 	arrived(f->worker);
 	if (f->worker != w)
 		cutoff_charge(CUTOFF_CHARGE_JOIN); /* the node's state moves to that cache */
-	(void)d;
 }
 
 /*
@@ -537,7 +531,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	s->above = &sp->above;
 	work(s, sp);
 	if (cutoff_int_faa(&sp->members, -SP_OPEN) != (SP_OPEN | SP_OWNER))
-		park(d, f, sp);
+		park(f, sp);
 	cutoff_int_store_relaxed(&sp->members, 0);
 	cutoff_int_store_release(&f->nsplits, nsplits);
 	if (nsplits == 0)
@@ -642,9 +636,9 @@ static void help_main(void *arg)
 		/* the last one out, the owner parked: carry its search on here */
 		s->driver_count[DTS_STEALS]++;
 		owner->worker = w;
-		go(&f->f, &owner->f, true);
+		cutoff_fiber_go(&f->f, &owner->f, true);
 	}
-	go(&f->f, w->home, true);
+	cutoff_fiber_go(&f->f, w->home, true);
 	__builtin_trap(); /* never resumed */
 }
 
@@ -658,7 +652,7 @@ static void root_main(void *arg)
 	cutoff_int_store_seq_cst(&d->done, 1);
 	for (int i = 0; i < d->threads; i++)
 		cutoff_unpark(&d->w[i].park);
-	go(&f->f, f->worker->home, true);
+	cutoff_fiber_go(&f->f, f->worker->home, true);
 	__builtin_trap();
 }
 
@@ -698,8 +692,8 @@ static bool look(dts_t *d, dts_worker_t *w)
 	cutoff_fiber_make(&f->f, help_main, f);
 	if (d->cpus)
 		cutoff_int_faa(&d->busy, 1);
-	go(w->home, &f->f, false);
-	home_arrived(d, w);
+	cutoff_fiber_go(w->home, &f->f, false);
+	home_arrived(w);
 	if (d->cpus)
 		cutoff_int_faa(&d->busy, -1);
 	return true;
@@ -774,8 +768,8 @@ static void job(const cutoff_job_t *job, int index)
 		dts_fiber_t *root = &d->fib[0];
 		root->worker = w;
 		cutoff_fiber_make(&root->f, root_main, root);
-		go(w->home, &root->f, false);
-		home_arrived(d, w);
+		cutoff_fiber_go(w->home, &root->f, false);
+		home_arrived(w);
 	}
 	home_loop(d, w);
 }
