@@ -40,15 +40,17 @@
  *
  * Instances (s->instance, decided when the search starts). A bare search: no table, no
  * pruning, no extensions, a game without repetitions or extra turns (its side hook) and no
- * driver's hook in the move loop; a lean one: the same with a table (the solvers' search: Connect Four's, any exact
- * search of a game without repetitions under the serial driver or lazy SMP). The node's
- * body (node_body) is compiled for any search (search_node), and for a bare and a lean
- * one twice each: alpha-beta and PVS (bare_alphabeta, bare_pvs, lean_alphabeta,
- * lean_pvs); a bare or lean node with no depth left is a leaf, and takes the node's first
+ * driver's hook in the move loop; a lean one: the same with a table (the solvers' search:
+ * Connect Four's, any exact search of a game without repetitions under the serial driver
+ * or lazy SMP); a hooked one: a lean one with a driver's hook (the same searches under
+ * YBW, ABDADA or DTS). The node's body (node_body) is compiled for any search
+ * (search_node), and for a bare, a lean and a hooked one twice each: alpha-beta and PVS
+ * (bare_alphabeta, bare_pvs, lean_alphabeta, lean_pvs, hook_alphabeta, hook_pvs); a
+ * bare, lean or hooked node with no depth left is a leaf, and takes the node's first
  * steps alone (bare_horizon: a leaf never reaches the table). A search stays in its
- * instance from the root down (child_search); in a bare or lean one the tests of the
+ * instance from the root down (child_search); in a bare, lean or hooked one the tests of the
  * features that are off, and the algorithm, are constants and vanish. All instances are
- * the same code, so they visit the same nodes in the same order: a bare or lean one only
+ * the same code, so they visit the same nodes in the same order: a plain one only
  * skips tests whose outcome is known before the search starts.
  *
  * Enhanced transposition cut-offs (config.etc_min_depth, etc_body): from that depth on, a
@@ -185,8 +187,10 @@ static inline int32_t *hints_at(const cutoff_searcher_t *s, int ply)
 static cutoff_instance_t instance_of(const cutoff_searcher_t *s)
 {
 	if (s->pruning || s->check_extension || s->quiescence || s->game->reversible ||
-	    s->game->side || s->younger)
+	    s->game->side || (s->younger && !s->tt))
 		return CUTOFF_INSTANCE_ANY;
+	if (s->younger)
+		return CUTOFF_INSTANCE_HOOK;
 	return s->tt ? CUTOFF_INSTANCE_LEAN : CUTOFF_INSTANCE_BARE;
 }
 
@@ -211,6 +215,7 @@ void cutoff_searcher_start(cutoff_searcher_t *s, const void *root, const uint64_
 	memset(s->first_cuts, 0, sizeof(s->first_cuts));
 	memset(&s->prof, 0, sizeof(s->prof));
 	s->above = NULL;
+	cutoff_search_recheck(s);
 	s->polled_nodes = 0;
 	s->poll = 1;
 	s->aborted = false;
@@ -309,9 +314,23 @@ static inline bool bad_value(cutoff_searcher_t *s, int ply, bool terminal, int32
 	return true;
 }
 
-bool cutoff_search_halted(const cutoff_searcher_t *s)
+bool cutoff_search_halted(cutoff_searcher_t *s)
 {
-	return s->aborted || (s->above && cutoff_cut_above(s->above));
+	if (s->aborted)
+		return true;
+	if (!s->above)
+		return false;
+	if (!s->cut_news)
+		return cutoff_cut_above(s->above);
+	/* The count read before the walk: a cut raised after it moves it again. Acquire:
+	 * the cut flags set before the count was raised are seen by the walk. */
+	int news = cutoff_int_load_acquire(s->cut_news);
+	if (news == s->cut_seen)
+		return false;
+	if (cutoff_cut_above(s->above))
+		return true;
+	s->cut_seen = news;
+	return false;
 }
 
 /* Counts a node; true when the search must stop now. */
@@ -973,6 +992,10 @@ static int32_t lean_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_n
                               int32_t alpha, int32_t beta);
 static int32_t lean_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
                         int32_t alpha, int32_t beta);
+static int32_t hook_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta);
+static int32_t hook_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta);
 
 /* A child's search, in the instance of the node's own: a bare or lean search's instances
  * take the algorithm as a constant too (one argument less a node, and none on the stack),
@@ -989,6 +1012,9 @@ static inline int32_t child_search(cutoff_searcher_t *s, cutoff_algo_t algo, int
 	if (inst == CUTOFF_INSTANCE_LEAN)
 		return algo == CUTOFF_ALGO_PVS ? lean_pvs(s, ply, depth, type, alpha, beta)
 		                               : lean_alphabeta(s, ply, depth, type, alpha, beta);
+	if (inst == CUTOFF_INSTANCE_HOOK)
+		return algo == CUTOFF_ALGO_PVS ? hook_pvs(s, ply, depth, type, alpha, beta)
+		                               : hook_alphabeta(s, ply, depth, type, alpha, beta);
 	return algo == CUTOFF_ALGO_PVS ? bare_pvs(s, ply, depth, type, alpha, beta)
 	                               : bare_alphabeta(s, ply, depth, type, alpha, beta);
 }
@@ -1066,6 +1092,9 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
 	case CUTOFF_INSTANCE_LEAN:
 		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
 		                   beta, false, CUTOFF_INSTANCE_LEAN);
+	case CUTOFF_INSTANCE_HOOK:
+		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
+		                   beta, false, CUTOFF_INSTANCE_HOOK);
 	default:
 		return search_move(s, algo, ply, here, child, depth, type, move, index, hint, a,
 		                   beta, false, CUTOFF_INSTANCE_ANY);
@@ -1116,7 +1145,7 @@ static bool null_move_cuts(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
  *
  * Long: the node's steps in the order of the contract's proof (docs/contract.md), the
  * hand-off to a driver in place; its pieces share a dozen locals, and it is inlined into
- * five instances (search_node, bare_alphabeta, bare_pvs, lean_alphabeta, lean_pvs) where a
+ * seven instances (search_node and the six plain ones, above) where a
  * call costs per node.
  */
 static inline __attribute__((always_inline)) int32_t
@@ -1136,8 +1165,12 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 	if (g->bounds && ply > 0 && out_of_bounds(s, here, alpha, beta, &v))
 		return v;
 	/* A lean search has a table; a bare one has none. */
-	const bool use_tt = inst != CUTOFF_INSTANCE_BARE &&
-	                    (inst == CUTOFF_INSTANCE_LEAN || s->tt) && depth >= s->tt_min_depth;
+	const bool use_tt =
+		inst != CUTOFF_INSTANCE_BARE &&
+		(inst == CUTOFF_INSTANCE_LEAN || inst == CUTOFF_INSTANCE_HOOK || s->tt) &&
+		depth >= s->tt_min_depth;
+	/* Only a hooked instance, or any, has a driver's hook. */
+	const bool hooked = inst == CUTOFF_INSTANCE_ANY || inst == CUTOFF_INSTANCE_HOOK;
 	if (use_tt) {
 		key = !plain && g->reversible ? s->keys[s->played_length + ply]
 		                              : g->key(g->ctx, here);
@@ -1168,7 +1201,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 		goto cut;
 	}
 	for (int i = 0; i < n; i++) {
-		if (!plain && i == s->younger_from && s->younger && depth >= s->younger_depth) {
+		if (hooked && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
 			const cutoff_node_t node = {
 				.algo = algo,
@@ -1263,6 +1296,19 @@ static int32_t lean_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_ty
                         int32_t alpha, int32_t beta)
 {
 	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, CUTOFF_INSTANCE_LEAN);
+}
+
+static int32_t hook_alphabeta(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                              int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_ALPHABETA, ply, depth, type, alpha, beta,
+	                 CUTOFF_INSTANCE_HOOK);
+}
+
+static int32_t hook_pvs(cutoff_searcher_t *s, int ply, int depth, cutoff_node_type_t type,
+                        int32_t alpha, int32_t beta)
+{
+	return node_body(s, CUTOFF_ALGO_PVS, ply, depth, type, alpha, beta, CUTOFF_INSTANCE_HOOK);
 }
 
 /* Fail-soft alpha-beta. */

@@ -50,11 +50,12 @@ static inline cutoff_node_type_t cutoff_child_type(cutoff_node_type_t t, int ind
 
 /* The compiled instance of the node a search runs in (search.c): any search; a bare one
  * (no table, pruning, extensions, repetitions or driver's hook); a lean one (the same with
- * a table). */
+ * a table); a hooked one (a lean one with a driver's hook in the move loop). */
 typedef enum cutoff_instance {
 	CUTOFF_INSTANCE_ANY = 0,
 	CUTOFF_INSTANCE_BARE = 1,
-	CUTOFF_INSTANCE_LEAN = 2
+	CUTOFF_INSTANCE_LEAN = 2,
+	CUTOFF_INSTANCE_HOOK = 3
 } cutoff_instance_t;
 
 /*
@@ -71,7 +72,8 @@ typedef struct cutoff_prof_clock {
 /*
  * A node above a thread's work that other threads share (a driver's split point begins
  * with one). When its `cut` is set, every search below it is void: the thread
- * looks at the chain at every node (cutoff_search_halted). `parent` is the next shared
+ * looks at the chain at every node (cutoff_search_halted), or only when the driver's
+ * count of cuts moved (searcher.cut_news). `parent` is the next shared
  * node up, or NULL; the chain is read-only while the thread works below it, `cut` is
  * atomic (relaxed: a late read only costs some wasted nodes).
  */
@@ -207,10 +209,15 @@ typedef struct cutoff_searcher {
 	int younger_depth;         /* the hook is called only with this many plies left or more */
 	int younger_from;          /* ... when the loop comes to this move: 1 (after the eldest)
 	                           or 0 (before it) */
+	const int *cut_news;       /* or NULL: a count the driver raises (release) after a cut
+	                           that a search below a shared node may not have seen; with
+	                           it the chain above is walked only when the count moved */
 
 	/* set at the start of each search */
 	const cutoff_above_t *above; /* the innermost shared node above this thread's work,
 	                                or NULL (a driver's split point) */
+	int cut_seen;                /* *cut_news when the chain was last walked and found
+	                                uncut (cutoff_search_recheck) */
 	unsigned poll;               /* nodes until the next look at the control and the clock */
 	uint64_t polled_nodes;       /* count.nodes at the last poll */
 	bool aborted;                /* a limit, the stop flag or the driver ended this search */
@@ -345,8 +352,17 @@ int32_t cutoff_search_move(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, in
                            int32_t a, int32_t beta);
 
 /* True when the work in hand is void: the search is over, or a shared node above this
- * thread's current node has cut off (cutoff_above_t). */
-bool cutoff_search_halted(const cutoff_searcher_t *s);
+ * thread's current node has cut off (cutoff_above_t). With cut_news, the chain is walked
+ * only when the count moved since it was last found uncut. */
+bool cutoff_search_halted(cutoff_searcher_t *s);
+
+/* Makes the next cutoff_search_halted walk the chain: for a search that starts below a
+ * shared node it did not see before (cut_seen describes another chain). */
+static inline void cutoff_search_recheck(cutoff_searcher_t *s)
+{
+	if (s->cut_news)
+		s->cut_seen = (int)((unsigned)cutoff_int_load_relaxed(s->cut_news) - 1u);
+}
 
 /* Copies `n` moves of PV from src after `move` into dst (dst[0] = move). Returns the
  * length. */

@@ -66,6 +66,13 @@
  *                 only, right after the switch.
  *   f->worker     the thread fiber f runs on: written by whoever starts or resumes f,
  *                 before the switch (the switch orders it).
+ *   d->cut_news   a count raised (fetch-and-add, after the lock) by whoever sets a split
+ *                 point's cut while a search below it may run on another fiber (a helper
+ *                 cut: the owner's search is below; or helpers were inside): searches walk
+ *                 their chain of cut flags only when it moved (search.h, cut_news), so a
+ *                 node's look costs one load however deep the chain. A helper walks its
+ *                 chain once as it starts (cutoff_search_recheck); one that joins as the
+ *                 owner cuts alone, unseen, at worst searches one move in vain.
  *   d->done       set (sequentially consistent) by the root fiber when the search is
  *                 over, which then wakes every thread; read by idle threads.
  *   d->sleepers   threads asleep or about to be (fetch-and-add), read (seq_cst) by a fiber
@@ -186,6 +193,7 @@ typedef struct dts {
 	_Alignas(64) int done;
 	_Alignas(64) int sleepers;
 	_Alignas(64) int busy;
+	_Alignas(64) int cut_news; /* see the top */
 } dts_t;
 
 /* DTS's counters (driver.h): one line each; every report lists them. */
@@ -221,6 +229,7 @@ static void set_hook(cutoff_searcher_t *s, dts_t *d, const cutoff_config_t *cfg)
 	s->driver = d;
 	s->younger_depth = cfg->dts_min_split_depth;
 	s->younger_from = 1;
+	s->cut_news = &d->cut_news;
 }
 
 static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
@@ -427,6 +436,7 @@ static void work(cutoff_searcher_t *s, dts_split_t *sp)
 		if (i >= sp->n)
 			return;
 		cutoff_move_t m = sp->moves[i];
+		bool news = false;
 		int32_t a = cutoff_int_load_relaxed(&sp->alpha);
 		uint64_t horizon = s->horizon;
 		int32_t v = cutoff_search_move(s, sp->algo, sp->ply, sp->depth, sp->type, m, i,
@@ -451,12 +461,20 @@ static void work(cutoff_searcher_t *s, dts_split_t *sp)
 			sp->pv_length =
 				cutoff_pv_join(sp->pv, m, cutoff_searcher_pv(s, sp->ply + 1),
 			                       s->pv_length[sp->ply + 1], s->max_ply);
-			if (v >= sp->beta)
+			if (v >= sp->beta) {
 				cutoff_int_store_relaxed(&sp->above.cut, 1);
-			else if (v > sp->alpha)
+				/* news for searches below: the owner's, if a helper cut,
+				 * and the helpers' */
+				news = s != sp->owner ||
+				       (cutoff_int_load_relaxed(&sp->members) & SP_HELPERS);
+			} else if (v > sp->alpha)
 				cutoff_int_store_relaxed(&sp->alpha, v);
 		}
 		cutoff_spinlock_unlock(&sp->lock);
+		if (news) {
+			cutoff_int_faa(&((dts_t *)s->driver)->cut_news, 1);
+			return;
+		}
 	}
 }
 
@@ -627,6 +645,7 @@ static void help_main(void *arg)
 	memcpy(cutoff_searcher_state(s, sp->ply), sp->state, s->game->state_size);
 	cutoff_searcher_adopt_path(s, sp->owner, sp->ply, -1);
 	s->above = &sp->above;
+	cutoff_search_recheck(s); /* a chain it has not walked */
 	work(s, sp);
 	s->above = NULL;
 	dts_worker_t *w = f->worker; /* its search may have parked and moved meanwhile */
