@@ -538,6 +538,12 @@ typedef struct cutoff_config {
 	int dts_fibers;          /* DTS: searches (fibers, each with its own stacks) per thread,
 	                             2 .. 64; default 4. An owner parked at a node whose helpers
 	                             are busy holds one; with none free an idle thread waits */
+	int dts_min_split_nodes; /* DTS: a node offers its younger moves only where its eldest
+	                             move's search took at least this many nodes (a split
+	                             point costs a few hundred instructions: few threads
+	                             gain more from fewer of them, many threads from more open
+	                             nodes), 1 .. 2^30, or 0 (the default): 32 under 16
+	                             threads, 1 from 16 (docs/simulation.md, "DTS") */
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024

@@ -283,6 +283,7 @@ int main(void)
 		cfg.tt_mb = 0;
 		cfg.ybw_min_split_depth = 2;
 		cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+		cfg.dts_min_split_nodes = 1;
 		cutoff_engine_t *sum_e = cutoff_engine_new(ttt, &cfg, NULL);
 		cutoff_ttt_state_t start;
 		cutoff_ttt_start(&start);

@@ -205,6 +205,7 @@ static void one(breakage_t mode, cutoff_driver_t driver, int threads, cutoff_alg
 	cfg.tt_mb = algo == CUTOFF_ALGO_MTDF ? 1 : 0;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.log = on_log;
 	cfg.log_user = &seen;
 	int err = 0;

@@ -153,6 +153,7 @@ int main(int argc, char **argv)
 			cfg.aspiration = rnd_int(0, 1) * 10;
 			cfg.ybw_min_split_depth = rnd_int(1, 4);
 			cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+			cfg.dts_min_split_nodes = rnd_int(0, 2) == 0 ? 0 : 1; /* 0: the default */
 			cfg.ybw_max_helpers = rnd_int(1, MAX_THREADS);
 			cfg.ybw_split_after = rnd_int(1, 3);
 			cfg.ybw_late_join = rnd_int(0, 3) != 0;

@@ -113,6 +113,7 @@ static cutoff_counters_t search(cutoff_rtree_t *tree, cutoff_driver_t driver, in
 	cfg.threads = threads;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.abdada_min_depth = 2;
 	cutoff_result_t r;
 	memset(&r, 0, sizeof(r));

@@ -79,6 +79,7 @@ static cutoff_engine_t *engine(const cutoff_game_t *g, cutoff_driver_t driver, i
 	cfg.topology = topology;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.abdada_min_depth = 2;
 	cfg.etc_min_depth = 2; /* asked for; the side hook turns it off (cutoff.h) */
 	int err = 0;

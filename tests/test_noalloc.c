@@ -75,6 +75,7 @@ int main(void)
 			cfg.aspiration = 10;
 			cfg.ybw_min_split_depth = 2;
 			cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+			cfg.dts_min_split_nodes = 1;
 			cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, NULL);
 			for (int seed = 1; seed <= 3; seed++) {
 				cutoff_rtree_state_t root;

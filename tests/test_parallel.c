@@ -40,6 +40,7 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cfg.topology = topology;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.ybw_split_after = 1 + threads % 3; /* 1, 2 or 3 moves alone before a split */
 	/* YBW's other choices, a few thread counts each (the defaults elsewhere) */
 	cfg.ybw_late_join = threads % 5 != 3;

@@ -139,6 +139,7 @@ static void wide(void)
 			cfg.tt_mb = 1;
 			cfg.ybw_min_split_depth = 1;
 			cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+			cfg.dts_min_split_nodes = 1;
 			cfg.abdada_min_depth = 1;
 			int err = 0;
 			cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, &err);

@@ -139,6 +139,7 @@ static cutoff_engine_t *make(cutoff_driver_t driver, int threads, cutoff_algo_t 
 	cfg.tt_mb = 1;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(cutoff_ttt_game(), &cfg, &err);
 	if (!e)

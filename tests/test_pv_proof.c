@@ -69,6 +69,7 @@ static cutoff_engine_t *engine(const cutoff_game_t *g, int setup, unsigned order
 	cfg.topology = topology;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.abdada_min_depth = 2;
 	int err = 0;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);

@@ -62,6 +62,7 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cfg.topology = topology;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	return cutoff_engine_new(g, &cfg, NULL);
 }
 

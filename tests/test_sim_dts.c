@@ -45,6 +45,7 @@ static int trees(cutoff_rtree_t *tree, const int32_t *truth, int threads, int fi
 	cutoff_sim_t *sim = sim_start(NULL, CUTOFF_SIM_CLOCK, 1);
 	cutoff_config_t cfg = sim_config(sim_driver("dts"), threads, CUTOFF_ALGO_PVS, 4);
 	cfg.dts_min_split_depth = 2;
+	cfg.dts_min_split_nodes = 1;
 	cfg.dts_fibers = fibers;
 	cutoff_engine_t *e = sim_engine(g, &cfg);
 	int wrong = 0;
@@ -125,6 +126,7 @@ int main(void)
 				sim_config(par ? sim_driver("dts") : CUTOFF_DRIVER_SERIAL,
 			                   par ? 16 : 1, CUTOFF_ALGO_PVS, 4);
 			cfg.dts_min_split_depth = 4;
+			cfg.dts_min_split_nodes = 1;
 			cutoff_engine_t *e = sim_engine(cutoff_connect4_game(), &cfg);
 			cutoff_limits_t lim;
 			cutoff_limits_default(&lim);

@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 						                   (cutoff_algo_t)algo, 1);
 						cfg.ybw_min_split_depth = 2;
 						cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+						cfg.dts_min_split_nodes = 1;
 						cfg.abdada_min_depth = 2;
 						cutoff_engine_t *e = sim_engine(&g, &cfg);
 						if (!e)

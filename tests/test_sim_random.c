@@ -113,6 +113,7 @@ static cutoff_config_t config_of(const rcase_t *c, cutoff_driver_t driver, int t
 	cutoff_config_t cfg = sim_config(driver, threads, c->algo, c->mb);
 	cfg.ybw_min_split_depth = c->ybw_min_split;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	cfg.ybw_split_after = c->ybw_split_after;
 	cfg.dts_fibers = 2 + (int)(c->seed % 3); /* 2: owners often find no fiber free */
 	cfg.ybw_max_helpers = c->ybw_max_helpers;

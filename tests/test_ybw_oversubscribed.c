@@ -54,6 +54,7 @@ static void oversubscribed(int cpus, const cutoff_rtree_t *tree, int depth)
 	cfg.threads = THREADS;
 	cfg.ybw_min_split_depth = 2;
 	cfg.dts_min_split_depth = cfg.ybw_min_split_depth;
+	cfg.dts_min_split_nodes = 1;
 	uint64_t splits = 0, helpers = 0;
 	for (int k = 0; k < SEARCHES; k++) {
 		cutoff_engine_t *e = cutoff_engine_new(cutoff_rtree_game(tree), &cfg, NULL);

@@ -1200,6 +1200,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 			return HALTED;
 		goto cut;
 	}
+	const uint64_t loop_nodes = s->count.nodes;
 	for (int i = 0; i < n; i++) {
 		if (hooked && i == s->younger_from && s->younger && depth >= s->younger_depth) {
 			cutoff_younger_t out;
@@ -1217,6 +1218,7 @@ node_body(cutoff_searcher_t *s, cutoff_algo_t algo, int ply, int depth, cutoff_n
 				.n = n,
 				.from = i,
 				.key = use_tt ? key : g->key(g->ctx, here),
+				.searched = s->count.nodes - loop_nodes,
 			};
 			if (s->younger(s, &node, &out)) {
 				if (cutoff_search_halted(s))

@@ -97,7 +97,8 @@ struct cutoff_searcher;
  * 1 once the eldest, moves[0], has been searched without reaching beta; 0 before any
  * move): the window (alpha raised by the moves searched so far), the best so far
  * (-CUTOFF_INF and moves[0] when none was searched), the ordered moves (on the searcher's
- * stack at `ply`, with their hints or NULL) and the position's key.
+ * stack at `ply`, with their hints or NULL), the position's key, and the nodes the moves
+ * before `from` took (an estimate of a younger move's subtree).
  */
 typedef struct cutoff_node {
 	cutoff_algo_t algo;
@@ -111,6 +112,7 @@ typedef struct cutoff_node {
 	int n;
 	int from; /* the first move the hook searches */
 	uint64_t key;
+	uint64_t searched; /* the nodes the moves before `from` took (the eldest's subtree) */
 } cutoff_node_t;
 
 /* What a hook that searched a node's moves from `from` on found: the best value and move

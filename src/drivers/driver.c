@@ -99,6 +99,10 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	  "offer a node's younger moves only where at least this many plies remain", 1,
 	  CUTOFF_MAX_PLY, NULL },
 	{ "dts-fibers", "searches (fibers) per thread: parked owners hold one each", 2, 64, NULL },
+	{ "dts-min-nodes",
+	  "offer a node's younger moves only where its eldest move took at least this many "
+	  "nodes (0: 32 under 16 threads, 1 from 16)",
+	  0, 1 << 30, NULL },
 };
 
 static const option_t FIELDS[] = {
@@ -115,6 +119,7 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 2 },
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_fibers), FIELD_INT, 4 },
+	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_nodes), FIELD_INT, 0 },
 #undef FIELD
 };
 

@@ -5,8 +5,10 @@
  *
  * The idea (Hyatt's DTS, 1997, over a recursive search by continuation stealing, as
  * Cilk's Jamboree search). Every node with at least config.dts_min_split_depth plies left
- * whose eldest move did not cut off becomes an open split point at once, whether or not a
- * thread is idle: its younger moves are handed out by a cursor, its owner takes them one by
+ * whose eldest move did not cut off, and took at least config.dts_min_split_nodes nodes
+ * (the estimate of a younger move's work; by default 32 under 16 threads, every node from
+ * 16, where more open nodes pay more than cheaper nodes), becomes an open split point at
+ * once, whether or not a thread is idle: its younger moves are handed out by a cursor, its owner takes them one by
  * one, and any idle thread may come and take some too. An idle thread chooses where, among
  * the open split points of every search in progress (each one's whole path, not only the
  * node where it is now): the one with the most plies left, of those the one with the most
@@ -182,6 +184,7 @@ struct dts_worker {
 typedef struct dts {
 	int threads, per, nfibers; /* nfibers = 1 + threads x per */
 	int max_ply;
+	int min_nodes;                /* config.dts_min_split_nodes, 0 resolved */
 	const cutoff_job_t *job;      /* the running search's, for the root fiber */
 	cutoff_searcher_t *searchers; /* the engine's: [0] the root's, [i] thread i's account */
 	cutoff_searcher_t *pool;      /* the pool fibers' searchers, nfibers - 1 */
@@ -243,6 +246,9 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	d->per = cfg->dts_fibers;
 	d->nfibers = 1 + d->threads * d->per;
 	d->max_ply = cutoff_config_plies(cfg);
+	d->min_nodes = cfg->dts_min_split_nodes ? cfg->dts_min_split_nodes
+	               : cfg->threads < 16      ? 32
+	                                        : 1;
 	d->searchers = searchers;
 	d->words = (d->nfibers + 63) / 64;
 	d->fib = aligned_alloc(64, sizeof(dts_fiber_t) * (size_t)d->nfibers);
@@ -494,17 +500,18 @@ static void park(dts_fiber_t *f, dts_split_t *sp)
 
 /*
  * The move loop's hook (search.h): at every node with dts_min_split_depth plies left
- * whose eldest move did not cut off, opens a split point for the younger moves, searches
- * them by its cursor (with whoever joins), parks if helpers are still busy when the cursor
- * is spent, and returns true with the node's best value and move (and s->pv[ply]).
- * Returns false, doing nothing, when fewer than two moves are left.
+ * whose eldest move did not cut off and took min_nodes nodes or more, opens a split point
+ * for the younger moves, searches them by its cursor (with whoever joins), parks if
+ * helpers are still busy when the cursor is spent, and returns true with the node's best
+ * value and move (and s->pv[ply]). Returns false, doing nothing, when fewer than two
+ * moves are left or the eldest took fewer nodes.
  */
 static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_younger_t *out)
 {
 	dts_t *d = s->driver;
 	dts_fiber_t *f = fiber_of(d, s);
 	const int ply = node->ply;
-	if (node->n - node->from < 2)
+	if (node->n - node->from < 2 || node->searched < (uint64_t)d->min_nodes)
 		return false;
 	const int nsplits = cutoff_int_load_relaxed(&f->nsplits);
 	dts_split_t *sp = &f->splits[nsplits]; /* one per ply at most: max_ply is enough */
