@@ -341,7 +341,8 @@ typedef enum cutoff_driver {
 	CUTOFF_DRIVER_DTS = 4
 } cutoff_driver_t;
 
-/* Where YBW may split (config.ybw_split_nodes), by the node's expected type (the type the
+/* Where YBW and DTS may split (config.ybw_split_nodes, dts_split_nodes), by the node's
+ * expected type (the type the
  * search gave it before its eldest move; a split comes only after that move failed to cut):
  *   ANY      every node (the rule's own)
  *   NOT_CUT  PV and expected ALL nodes, never at an expected CUT node
@@ -544,6 +545,9 @@ typedef struct cutoff_config {
 	                             gain more from fewer of them, many threads from more open
 	                             nodes), 1 .. 2^30, or 0 (the default): 32 under 16
 	                             threads, 1 from 16 (docs/simulation.md, "DTS") */
+	/* DTS: which nodes may offer their younger moves, by their expected type (as YBW's);
+	 * default CUTOFF_YBW_SPLIT_ANY */
+	cutoff_ybw_split_nodes_t dts_split_nodes;
 } cutoff_config_t;
 
 #define CUTOFF_MAX_THREADS 1024

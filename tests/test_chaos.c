@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 			cfg.ybw_split_after = rnd_int(1, 3);
 			cfg.ybw_late_join = rnd_int(0, 3) != 0;
 			cfg.ybw_split_nodes = (cutoff_ybw_split_nodes_t)rnd_int(0, 2);
+			cfg.dts_split_nodes = (cutoff_ybw_split_nodes_t)rnd_int(0, 2);
 			cfg.ybw_max_splits = rnd_int(0, 1) ? CUTOFF_MAX_PLY : rnd_int(1, 3);
 			cfg.dts_fibers = rnd_int(2, 4);
 			cfg.topology = topology;

@@ -45,6 +45,7 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	/* YBW's other choices, a few thread counts each (the defaults elsewhere) */
 	cfg.ybw_late_join = threads % 5 != 3;
 	cfg.ybw_split_nodes = (cutoff_ybw_split_nodes_t)(threads % 7 == 2 ? threads % 3 : 0);
+	cfg.dts_split_nodes = cfg.ybw_split_nodes;
 	cfg.ybw_max_splits = threads % 4 == 1 ? 1 + threads % 3 : CUTOFF_MAX_PLY;
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);

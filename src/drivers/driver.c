@@ -103,6 +103,10 @@ static const cutoff_driver_option_t OPTIONS[] = {
 	  "offer a node's younger moves only where its eldest move took at least this many "
 	  "nodes (0: 32 under 16 threads, 1 from 16)",
 	  0, 1 << 30, NULL },
+	{ "dts-split-nodes",
+	  "which nodes may offer their younger moves, by expected type: any, not-cut (PV and "
+	  "ALL), all (ALL only)",
+	  0, 2, YBW_SPLIT_NODES },
 };
 
 static const option_t FIELDS[] = {
@@ -120,6 +124,7 @@ static const option_t FIELDS[] = {
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 2 },
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_fibers), FIELD_INT, 4 },
 	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_nodes), FIELD_INT, 0 },
+	{ CUTOFF_DRIVER_DTS, FIELD(dts_split_nodes), FIELD_ENUM, CUTOFF_YBW_SPLIT_ANY },
 #undef FIELD
 };
 

@@ -184,8 +184,9 @@ struct dts_worker {
 typedef struct dts {
 	int threads, per, nfibers; /* nfibers = 1 + threads x per */
 	int max_ply;
-	int min_nodes;                /* config.dts_min_split_nodes, 0 resolved */
-	const cutoff_job_t *job;      /* the running search's, for the root fiber */
+	int min_nodes;                        /* config.dts_min_split_nodes, 0 resolved */
+	cutoff_ybw_split_nodes_t split_nodes; /* config.dts_split_nodes */
+	const cutoff_job_t *job;              /* the running search's, for the root fiber */
 	cutoff_searcher_t *searchers; /* the engine's: [0] the root's, [i] thread i's account */
 	cutoff_searcher_t *pool;      /* the pool fibers' searchers, nfibers - 1 */
 	dts_fiber_t *fib;
@@ -249,6 +250,7 @@ static int create(const cutoff_config_t *cfg, const cutoff_game_t *game,
 	d->min_nodes = cfg->dts_min_split_nodes ? cfg->dts_min_split_nodes
 	               : cfg->threads < 16      ? 32
 	                                        : 1;
+	d->split_nodes = cfg->dts_split_nodes;
 	d->searchers = searchers;
 	d->words = (d->nfibers + 63) / 64;
 	d->fib = aligned_alloc(64, sizeof(dts_fiber_t) * (size_t)d->nfibers);
@@ -511,7 +513,9 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	dts_t *d = s->driver;
 	dts_fiber_t *f = fiber_of(d, s);
 	const int ply = node->ply;
-	if (node->n - node->from < 2 || node->searched < (uint64_t)d->min_nodes)
+	if (node->n - node->from < 2 || node->searched < (uint64_t)d->min_nodes ||
+	    (d->split_nodes == CUTOFF_YBW_SPLIT_NOT_CUT && node->type == CUTOFF_NODE_CUT) ||
+	    (d->split_nodes == CUTOFF_YBW_SPLIT_ALL && node->type != CUTOFF_NODE_ALL))
 		return false;
 	const int nsplits = cutoff_int_load_relaxed(&f->nsplits);
 	dts_split_t *sp = &f->splits[nsplits]; /* one per ply at most: max_ply is enough */
