@@ -342,8 +342,8 @@ typedef enum cutoff_driver {
 } cutoff_driver_t;
 
 /* Where YBW and DTS may split (config.ybw_split_nodes, dts_split_nodes), by the node's
- * expected type (the type the
- * search gave it before its eldest move; a split comes only after that move failed to cut):
+ * expected type (the type the search gave it before its eldest move; a split comes only
+ * after that move failed to cut):
  *   ANY      every node (the rule's own)
  *   NOT_CUT  PV and expected ALL nodes, never at an expected CUT node
  *   ALL      expected ALL nodes only */

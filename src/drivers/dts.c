@@ -3,19 +3,18 @@
  * dts.c — of Dynamic Tree Splitting's family: idle threads choose their work among every
  * open node, and no thread waits at a join.
  *
- * The idea (Hyatt's DTS, 1997, over a recursive search by continuation stealing, as
- * Cilk's Jamboree search). Every node with at least config.dts_min_split_depth plies left
- * whose eldest move did not cut off, and took at least config.dts_min_split_nodes nodes
- * (the estimate of a younger move's work; by default 32 under 16 threads, every node from
- * 16, where more open nodes pay more than cheaper nodes), becomes an open split point at
- * once, whether or not a thread is idle: its younger moves are handed out by a cursor, its owner takes them one by
- * one, and any idle thread may come and take some too. An idle thread chooses where, among
- * the open split points of every search in progress (each one's whole path, not only the
- * node where it is now): the one with the most plies left, of those the one with the most
- * moves left per thread already there (rule (a) of issue 44). When the cursor is spent, the
- * owner does not wait for its helpers: if any is still busy, it parks its search and its
- * thread goes to find other work; whoever finishes the node's last move then carries the
- * owner's search on, on its own thread — completes the node (its value, bound, table
+ * The idea (Hyatt's DTS, 1997, over a recursive search by continuation stealing, as Cilk's Jamboree
+ * search). Every node with at least config.dts_min_split_depth plies left whose eldest move did not
+ * cut off, and took at least config.dts_min_split_nodes nodes (the estimate of a younger move's
+ * work; by default 32 under 16 threads, every node from 16, where more open nodes pay more than
+ * cheaper nodes), becomes an open split point at once, whether or not a thread is idle: its younger
+ * moves are handed out by a cursor, its owner takes them one by one, and any idle thread may come
+ * and take some too. An idle thread chooses where, among the open split points of every search in
+ * progress (each one's whole path, not only the node where it is now): the one with the most plies
+ * left, of those the one with the most moves left per thread already there (rule (a) of issue 44).
+ * When the cursor is spent, the owner does not wait for its helpers: if any is still busy, it parks
+ * its search and its thread goes to find other work; whoever finishes the node's last move then
+ * carries the owner's search on, on its own thread — completes the node (its value, bound, table
  * store, cut-off to the parent) and goes on above it (rule (b)). Nothing ever waits for a
  * particular thread, so no thread is idle while any split point has a move left.
  *
