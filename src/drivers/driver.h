@@ -86,6 +86,20 @@ typedef struct cutoff_driver_ops {
 #define CUTOFF_DRIVER_COUNTER_INFO(driver, name, unit, profiler, meaning)                          \
 	{ name, unit, meaning, CUTOFF_COUNTED_BY_DRIVER, profiler, false, driver },
 
+/* True when a split rule (config.ybw_split_nodes, dts_split_nodes) lets a node of this
+ * expected type split. */
+static inline bool cutoff_split_type_allowed(cutoff_ybw_split_nodes_t rule, cutoff_node_type_t type)
+{
+	switch (rule) {
+	case CUTOFF_YBW_SPLIT_NOT_CUT:
+		return type != CUTOFF_NODE_CUT;
+	case CUTOFF_YBW_SPLIT_ALL:
+		return type == CUTOFF_NODE_ALL;
+	default:
+		return true;
+	}
+}
+
 /* The first slot of count.driver[] that holds `driver`'s counters. */
 int cutoff_driver_counter_base(cutoff_driver_t driver);
 

@@ -513,8 +513,7 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	dts_fiber_t *f = fiber_of(d, s);
 	const int ply = node->ply;
 	if (node->n - node->from < 2 || node->searched < (uint64_t)d->min_nodes ||
-	    (d->split_nodes == CUTOFF_YBW_SPLIT_NOT_CUT && node->type == CUTOFF_NODE_CUT) ||
-	    (d->split_nodes == CUTOFF_YBW_SPLIT_ALL && node->type != CUTOFF_NODE_ALL))
+	    !cutoff_split_type_allowed(d->split_nodes, node->type))
 		return false;
 	const int nsplits = cutoff_int_load_relaxed(&f->nsplits);
 	dts_split_t *sp = &f->splits[nsplits]; /* one per ply at most: max_ply is enough */

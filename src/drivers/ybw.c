@@ -882,19 +882,6 @@ static void idle_loop(cutoff_ybw_t *y, int index)
 	wait_for_work(y, index, NULL);
 }
 
-/* True when config.ybw_split_nodes lets a node of this expected type split. */
-static bool may_split(const cutoff_ybw_t *y, cutoff_node_type_t type)
-{
-	switch (y->split_nodes) {
-	case CUTOFF_YBW_SPLIT_NOT_CUT:
-		return type != CUTOFF_NODE_CUT;
-	case CUTOFF_YBW_SPLIT_ALL:
-		return type == CUTOFF_NODE_ALL;
-	default:
-		return true;
-	}
-}
-
 /* The owner's close of sp, out of moves: no more joins; then, while helpers are inside,
  * its wait for them, helping below sp meanwhile. */
 static void close_and_wait(cutoff_ybw_t *y, cutoff_searcher_t *s, cutoff_split_t *sp)
@@ -930,7 +917,8 @@ static bool try_split(cutoff_searcher_t *s, const cutoff_node_t *node, cutoff_yo
 	/* Helpers beyond the moves left besides the owner's first would find none: wakes
 	 * at most that many (a node with one move left is not split). */
 	const int left = node->n - node->from - 1;
-	if (left < 1 || nsplits >= y->max_splits || !may_split(y, node->type))
+	if (left < 1 || nsplits >= y->max_splits ||
+	    !cutoff_split_type_allowed(y->split_nodes, node->type))
 		return false;
 	const int room = cpus_free(y), want = left < y->max_helpers ? left : y->max_helpers;
 	const int awake = room ? count_bits(y, y->idle, s->index, want) : 0;
