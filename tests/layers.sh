@@ -10,7 +10,7 @@
 #     `up FROM -> TO  reason` — and those are exactly the upward ones, at most 5, each with
 #     its reason;
 # An include is resolved as the compiler would find it here: beside the including file,
-# then under src/, src/cli/ (the command's shared headers), include/. Then a self-test:
+# then under src/, include/. Then a self-test:
 # the same check with one listed arrow taken out and one bogus arrow added must fail and
 # name both.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
@@ -70,7 +70,7 @@ while IFS= read -r f; do
 	dir=$(dirname "$f")
 	grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$root/$f" |
 		sed 's/.*"\(.*\)"/\1/' | while IFS= read -r inc; do
-		for cand in "$dir/$inc" "src/$inc" "src/cli/$inc" "include/$inc"; do
+		for cand in "$dir/$inc" "src/$inc" "include/$inc"; do
 			if [ -f "$root/$cand" ]; then
 				# Normalise "a/b/../c" and "a/./b".
 				cand=$(realpath -m --relative-to="$root" "$root/$cand")
@@ -109,9 +109,9 @@ if [ -z "$first" ]; then
 	echo "skip - the self-test: no upward include is listed"
 else
 	awk -v skip="$first" '!($1 == "up" && $2 " -> " $4 == skip)' "$tmp/block" >"$tmp/changed"
-	echo "up src/core/search.c -> src/cli/args.h  made up for the self-test" >>"$tmp/changed"
+	echo "up src/core/search.c -> src/kit/args.h  made up for the self-test" >>"$tmp/changed"
 	problems=$(check "$tmp/changed")
-	if [[ $problems == *"not listed: $first"* && $problems == *"not in the tree: src/core/search.c -> src/cli/args.h"* ]]; then
+	if [[ $problems == *"not listed: $first"* && $problems == *"not in the tree: src/core/search.c -> src/kit/args.h"* ]]; then
 		ok "self-test: a list without '$first' and with a made-up arrow fails, naming both"
 	else
 		fail "self-test: the changed list does not fail naming both: $problems"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The statistics of `cutoff match` (src/cli/match/stats.c, compiled into this test) against
+ * The statistics of `cutoff match` (src/match/stats.c, compiled into this test) against
  * worked examples whose answers are computed here a second, independent way:
  *   - score and variance by listing every game (or pair) and summing over the list, not
  *     from the counts' closed form;
@@ -24,8 +24,8 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "match/stats.h"
 #include "random.h"
-#include "stats.h"
 
 enum {
 	MAX_SAMPLES = 4096

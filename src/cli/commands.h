@@ -9,6 +9,10 @@
 #ifndef CUTOFF_CLI_COMMANDS_H
 #define CUTOFF_CLI_COMMANDS_H
 
+#include "lab/lab.h"     /* cli_bench: cutoff bench, the scaling sweep and its report */
+#include "match/match.h" /* cli_match: cutoff match, a UCI referee for engine games */
+#include "uci/session.h" /* cli_uci: cutoff uci, a UCI chess engine */
+
 /* cutoff search: one search of one position of any game, every counter (search.c). */
 int cli_search(int argc, char **argv);
 
@@ -21,13 +25,9 @@ int cli_ttbench(int argc, char **argv);
 /* cutoff topo: the machine as hwloc sees it and an engine's thread placement (topo.c). */
 int cli_topo(int argc, char **argv);
 
-int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (solve.c) */
-int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (perft.c) */
-int cli_uci(int argc, char **argv);   /* cutoff uci: a UCI chess engine (uci/) */
-int cli_match(int argc, char **argv); /* cutoff match: a UCI referee for engine games (match/) */
-int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (epd.c) */
-int cli_bench(int argc,
-              char **argv); /* cutoff bench: the scaling sweep and its report (bench/bench.c) */
+int cli_solve(int argc, char **argv);   /* cutoff solve: exact Connect Four scores (solve.c) */
+int cli_perft(int argc, char **argv);   /* cutoff perft: chess move-generator counts (perft.c) */
+int cli_epd(int argc, char **argv);     /* cutoff epd: chess test suites in EPD (epd.c) */
 int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (drivers.c) */
 
 /* cutoff sim: the drivers on virtual threads (sim.c; in `cutoff` it runs cutoff-sim). */

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/report.h"
 
 /* clang-format off */
 static const char drivers_usage[] =

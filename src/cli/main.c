@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "args.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
-#include "json.h"
+#include "kit/args.h"
+#include "kit/json.h"
 
 static int run_version(int argc, char **argv);
 static int run_help(int argc, char **argv);

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "args.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/report.h"
 
 /* clang-format off */
 static const char perft_usage[] =

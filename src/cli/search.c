@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
-#include "cluster.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/ranks.h"
+#include "kit/report.h"
 
 /* clang-format off */
 static const char search_usage[] =

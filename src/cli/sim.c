@@ -22,16 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "bench/bench.h"
-#include "commands.h"
+#include "cli/commands.h"
+#include "kit/args.h"
+#include "lab/bench.h"
 
 #ifdef CUTOFF_SIM
 #include <pthread.h>
 
-#include "cluster.h"
 #include "cluster/cluster.h" /* cutoff_cluster_make: the protocol over the simulated network */
 #include "cluster/transport_sim.h"
+#include "kit/ranks.h"
 #endif
 
 #ifndef CUTOFF_SIM

@@ -81,9 +81,9 @@
 #include <sys/syscall.h>
 #endif
 
-#include "args.h"
-#include "bench/bench.h"
-#include "commands.h"
+#include "cli/commands.h"
+#include "kit/args.h"
+#include "lab/bench.h"
 #include "sim/sim.h"
 
 #ifndef CUTOFF_SIM

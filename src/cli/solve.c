@@ -18,13 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "cluster.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
 #include "cutoff_games.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/ranks.h"
+#include "kit/report.h"
 
 /* clang-format off */
 static const char solve_usage[] =

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "cutoff.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/report.h"
 
 static const char topo_usage[] =
 	"usage: cutoff topo [--threads N] [--placement POLICY] [--json]\n"

@@ -45,12 +45,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "core/tt_oracle.h"
 #include "cutoff.h"
-#include "json.h"
-#include "report.h"
+#include "kit/args.h"
+#include "kit/json.h"
+#include "kit/report.h"
 
 static const char ttbench_usage[] =
 	"usage: cutoff ttbench [--threads N] [--mb M] [--seconds S] [--keys K] [--json]\n"

@@ -1,0 +1,744 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * args.c — the option parser, error lines and report lines shared by the subcommands.
+ * The conventions are in args.h.
+ */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "kit/args.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cutoff.h"
+
+const char *const cli_algo_names[] = { "minimax", "alphabeta", "pvs", "mtdf", NULL };
+
+_Static_assert(CUTOFF_ALGO_MINIMAX == 0 && CUTOFF_ALGO_ALPHABETA == 1 && CUTOFF_ALGO_PVS == 2 &&
+                       CUTOFF_ALGO_MTDF == 3,
+               "cli_algo_names is indexed by cutoff_algo_t");
+const char *const cli_placement_names[] = { "none", "compact", "scatter", NULL };
+
+_Static_assert(CUTOFF_PLACE_NONE == 0 && CUTOFF_PLACE_COMPACT == 1 && CUTOFF_PLACE_SCATTER == 2,
+               "cli_placement_names is indexed by cutoff_placement_t");
+_Static_assert(sizeof(long long) == sizeof(int64_t), "strtoll and strtoull cover 64 bits");
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	if (cmd)
+		fprintf(stderr, "cutoff %s: ", cmd);
+	else
+		fputs("cutoff: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+uint64_t cli_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double cli_now_s(void) { return (double)cli_now_ns() / 1e9; }
+
+/* cli_quote and cli_quote_ascii: the one quoting of user text; `ascii` escapes the bytes
+ * above 0x7e too. */
+static const char *quote_text(char *buf, size_t size, const char *text, bool ascii)
+{
+	/* Room for the closing quote, "..." and the terminator, and for the longest escape
+	 * (4 bytes) that may be written just before the limit. */
+	size_t limit = size - 9, n = 0;
+	buf[n++] = '\'';
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (n >= limit) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		if (*p == '\\' || *p == '\'') {
+			buf[n++] = '\\';
+			buf[n++] = (char)*p;
+		} else if (*p < 0x20 || *p == 0x7f || (ascii && *p > 0x7e)) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", *p);
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+const char *cli_quote(char *buf, size_t size, const char *text)
+{
+	return quote_text(buf, size, text, false);
+}
+
+const char *cli_quote_ascii(char *buf, size_t size, const char *text)
+{
+	return quote_text(buf, size, text, true);
+}
+
+void cli_log_keep(void *user, cutoff_log_level_t level, const char *message)
+{
+	cli_log_t *log = user;
+	if (level < CUTOFF_LOG_WARN)
+		return;
+	snprintf(log->last, sizeof(log->last), "%s", message);
+	/* It ends up inside a one-line error message. */
+	for (char *p = log->last; *p; p++) {
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	}
+}
+
+void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log)
+{
+	if (log && log->last[0])
+		cli_error(cmd, "%s: %s (%s)", what, cutoff_strerror(code), log->last);
+	else
+		cli_error(cmd, "%s: %s", what, cutoff_strerror(code));
+}
+
+static void input_error(const char *cmd, const char *opt, const char *path, int why)
+{
+	char q[CLI_QUOTE_SIZE];
+	cli_quote(q, sizeof(q), path);
+	if (opt)
+		cli_error(cmd, "--%s %s: cannot read it: %s", opt, q, strerror(why));
+	else
+		cli_error(cmd, "%s: cannot read it: %s", q, strerror(why));
+}
+
+FILE *cli_open_input(const char *cmd, const char *opt, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int why = f ? 0 : errno;
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		why = EISDIR;
+	}
+	if (!f)
+		input_error(cmd, opt, path, why);
+	return f;
+}
+
+bool cli_close_input(const char *cmd, const char *opt, const char *path, FILE *f)
+{
+	/* errno is still the failed read's: every caller stops reading at the first failure
+	 * and comes here. */
+	int why = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (why)
+		input_error(cmd, opt, path, why);
+	return why == 0;
+}
+
+int cli_read_line(FILE *f, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c;
+	bool too_long = false, nul = false;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			nul = true;
+		else if (n + 1 < size)
+			buf[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	if (c == EOF && n == 0 && !too_long && !nul)
+		return CLI_LINE_END;
+	if (n > 0 && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	return nul ? CLI_LINE_NUL : too_long ? CLI_LINE_LONG : (int)n;
+}
+
+void cli_field(FILE *out, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(out, "%-22s", label);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
+/* strtoll and strtoull skip leading blanks and strtoull takes "-1" as UINT64_MAX, so the
+ * first character is checked here: a digit, or a '-' / '+' sign when signed. */
+bool cli_int_value(const char *text, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!((text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '+'))
+		return false;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+		return false;
+	*out = (int64_t)v;
+	return true;
+}
+
+bool cli_parse_int(const char *cmd, const char *opt, const char *text, int64_t min, int64_t max,
+                   int64_t *out)
+{
+	char q[CLI_QUOTE_SIZE];
+
+	if (cli_int_value(text, min, max, out))
+		return true;
+	cli_error(cmd, "--%s: expected an integer in %" PRId64 "..%" PRId64 ", got %s", opt, min,
+	          max, cli_quote(q, sizeof(q), text));
+	return false;
+}
+
+bool cli_parse_uint64(const char *cmd, const char *opt, const char *text, uint64_t *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	char *end;
+	unsigned long long v = 0;
+	bool ok = false;
+
+	if (text[0] >= '0' && text[0] <= '9') {
+		errno = 0;
+		v = strtoull(text, &end, 10);
+		ok = errno == 0 && *end == '\0';
+	}
+	if (!ok) {
+		cli_error(cmd, "--%s: expected an integer in 0..%" PRIu64 ", got %s", opt,
+		          UINT64_MAX, cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+static bool parse_choice(const char *cmd, const char *opt, const char *text,
+                         const char *const *choices, int *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	char list[256] = "";
+	size_t used = 0;
+
+	for (int i = 0; choices[i]; i++) {
+		if (strcmp(text, choices[i]) == 0) {
+			*out = i;
+			return true;
+		}
+	}
+	for (int i = 0; choices[i] && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+		                         choices[i]);
+	cli_error(cmd, "--%s: expected one of %s, got %s", opt, list,
+	          cli_quote(q, sizeof(q), text));
+	return false;
+}
+
+static cli_opt_t *find_opt(cli_opt_t *opts, int nopts, const char *name, size_t len)
+{
+	for (int i = 0; i < nopts; i++) {
+		if (opts[i].kind != CLI_DRIVER_OPTIONS && strlen(opts[i].name) == len &&
+		    memcmp(opts[i].name, name, len) == 0)
+			return &opts[i];
+	}
+	return NULL;
+}
+
+static cli_opt_t *find_kind(cli_opt_t *opts, int nopts, cli_kind_t kind)
+{
+	for (int i = 0; i < nopts; i++)
+		if (opts[i].kind == kind)
+			return &opts[i];
+	return NULL;
+}
+
+bool cli_given(const cli_opt_t *opts, int nopts, const char *name)
+{
+	for (int i = 0; i < nopts; i++) {
+		if (strcmp(opts[i].name, name) == 0)
+			return opts[i].given;
+	}
+	return false;
+}
+
+static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
+{
+	switch (o->kind) {
+	case CLI_INT:
+		return cli_parse_int(cmd, o->name, value, o->min, o->max, o->dest.i);
+	case CLI_UINT64:
+		return cli_parse_uint64(cmd, o->name, value, o->dest.u);
+	case CLI_STRING:
+		*o->dest.s = value;
+		return true;
+	case CLI_CHOICE:
+		return parse_choice(cmd, o->name, value, o->choices, o->dest.choice);
+	case CLI_FLAG:
+	case CLI_DRIVER_OPTIONS:
+		break;
+	}
+	return false;
+}
+
+int cli_parse_exit(cli_status_t status)
+{
+	return status == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
+                       char **argv)
+{
+	char q[CLI_QUOTE_SIZE];
+
+	/* --help wins over any error elsewhere on the line: whoever asks for it is finding
+	 * out how to write the line. */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(usage, stdout);
+			if (find_kind(opts, nopts, CLI_DRIVER_OPTIONS))
+				cli_print_driver_options_usage(stdout);
+			return CLI_HELP;
+		}
+	}
+	for (int i = 0; i < nopts; i++)
+		opts[i].given = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+			if (arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0)
+				cli_error(cmd, "unknown option %s", cli_quote(q, sizeof(q), arg));
+			else
+				cli_error(cmd, "unexpected argument %s",
+				          cli_quote(q, sizeof(q), arg));
+			return CLI_BAD;
+		}
+		const char *name = arg + 2;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		cli_opt_t *o = find_opt(opts, nopts, name, len);
+		cli_opt_t *drivers = find_kind(opts, nopts, CLI_DRIVER_OPTIONS);
+		const cutoff_driver_option_t *dopt = NULL;
+		if (!o && drivers && len < 64) {
+			char word[64];
+			cutoff_driver_t d;
+			snprintf(word, sizeof(word), "%.*s", (int)len, name);
+			if (cli_driver_option_find(word, &d, &dopt))
+				o = drivers;
+		}
+		if (!o) {
+			char shown[CLI_QUOTE_SIZE];
+			snprintf(shown, sizeof(shown), "--%.*s", (int)len, name);
+			cli_error(cmd, "unknown option %s", cli_quote(q, sizeof(q), shown));
+			return CLI_BAD;
+		}
+		o->given = true;
+		if (o->kind == CLI_FLAG) {
+			if (eq) {
+				cli_error(cmd, "--%s takes no value, got %s", o->name,
+				          cli_quote(q, sizeof(q), eq + 1));
+				return CLI_BAD;
+			}
+			*o->dest.flag = true;
+			continue;
+		}
+		const char *value;
+		if (eq) {
+			value = eq + 1;
+		} else {
+			if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+				cli_error(cmd, "--%s needs a value", dopt ? dopt->name : o->name);
+				return CLI_BAD;
+			}
+			value = argv[++i];
+		}
+		if (dopt ? !cli_set_driver_option(cmd, dopt, value, o->dest.cfg)
+		         : !store_value(cmd, o, value))
+			return CLI_BAD;
+	}
+	return CLI_PARSED;
+}
+
+bool cli_check_etc_min_depth(const char *cmd, int64_t depth)
+{
+	if (depth != 1)
+		return true;
+	cli_error(cmd, "--etc-min-depth: 1 is not 0 (never) or 2..%d", CUTOFF_MAX_PLY);
+	return false;
+}
+
+bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
+{
+	static const struct {
+		const char *word;
+		unsigned bits;
+	} words[] = {
+		{ "none", CUTOFF_ORDER_NONE },       { "all", CUTOFF_ORDER_ALL },
+		{ "tt", CUTOFF_ORDER_TT },           { "hints", CUTOFF_ORDER_HINTS },
+		{ "killers", CUTOFF_ORDER_KILLERS }, { "history", CUTOFF_ORDER_HISTORY },
+	};
+	char q[CLI_QUOTE_SIZE];
+	unsigned bits = 0;
+	const char *p = text;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t i = 0;
+		for (; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i].word) == len && strncmp(p, words[i].word, len) == 0)
+				break;
+		if (len == 0 || i == sizeof(words) / sizeof(words[0])) {
+			cli_error(
+				cmd,
+				"--ordering: expected none, all, or a comma-separated list of tt, "
+				"hints, killers, history; got %s",
+				cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		bits |= words[i].bits;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return true;
+}
+
+bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out)
+{
+	char q[CLI_QUOTE_SIZE];
+	if (!strcmp(text, "on") || !strcmp(text, "all")) {
+		*out = CUTOFF_PRUNE_ALL;
+		return true;
+	}
+	if (!strcmp(text, "off") || !strcmp(text, "none")) {
+		*out = CUTOFF_PRUNE_NONE;
+		return true;
+	}
+	unsigned bits = 0;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 4 && !strncmp(p, "null", 4)) {
+			bits |= CUTOFF_PRUNE_NULL_MOVE;
+		} else if (len == 3 && !strncmp(p, "lmr", 3)) {
+			bits |= CUTOFF_PRUNE_LMR;
+		} else {
+			cli_error(cmd, "--pruning: expected on, off, or a list of null,lmr; got %s",
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return true;
+}
+
+/* The index of the `len` bytes at `text` in names[], or -1. */
+static int find_name(const char *const *names, const char *text, size_t len)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strlen(names[i]) == len && memcmp(names[i], text, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+cutoff_driver_t cli_driver_default(void)
+{
+	cutoff_config_t cfg;
+	cutoff_config_default(&cfg);
+	return cfg.driver;
+}
+
+const char *cli_driver_name(cutoff_driver_t driver)
+{
+	const char *name = cutoff_driver_name(driver);
+	return name ? name : "?";
+}
+
+const char *cli_driver_list(char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int d = 0; d < cutoff_driver_count() && used < size; d++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", d ? ", " : "",
+		                         cutoff_driver_name((cutoff_driver_t)d));
+	return buf;
+}
+
+/* The driver called by the `len` bytes at `text`, or -1. */
+static int find_driver(const char *text, size_t len)
+{
+	char name[64];
+	cutoff_driver_t d;
+	if (len >= sizeof(name))
+		return -1;
+	memcpy(name, text, len);
+	name[len] = '\0';
+	return cutoff_driver_find(name, &d) == CUTOFF_OK ? (int)d : -1;
+}
+
+bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutoff_driver_t *driver,
+                    cutoff_algo_t *algo)
+{
+	char q[CLI_QUOTE_SIZE], list[256];
+	const char *slash = strchr(text, '/');
+	int d = -1, a = -1;
+
+	if (slash) {
+		d = find_driver(text, (size_t)(slash - text));
+		a = find_name(cli_algo_names, slash + 1, strlen(slash + 1));
+	} else if ((a = find_name(cli_algo_names, text, strlen(text))) >= 0) {
+		d = (int)cli_driver_default();
+	} else if ((d = find_driver(text, strlen(text))) >= 0) {
+		a = (int)lone;
+	}
+	if (d < 0 || a < 0) {
+		cli_error(cmd,
+		          "--algo: expected ALGO, DRIVER or DRIVER/ALGO (ALGO: minimax, alphabeta, "
+		          "pvs, mtdf; DRIVER: %s), got %s",
+		          cli_driver_list(list, sizeof(list)), cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	*driver = (cutoff_driver_t)d;
+	*algo = (cutoff_algo_t)a;
+	return true;
+}
+
+const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size)
+{
+	const char *a = (unsigned)algo <= CUTOFF_ALGO_MTDF ? cli_algo_names[algo] : "?";
+	if (driver == cli_driver_default())
+		snprintf(buf, size, "%s", a);
+	else
+		snprintf(buf, size, "%s/%s", cli_driver_name(driver), a);
+	return buf;
+}
+
+bool cli_driver_option_find(const char *name, cutoff_driver_t *driver,
+                            const cutoff_driver_option_t **opt)
+{
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++)
+			if (strcmp(o[i].name, name) == 0) {
+				*driver = (cutoff_driver_t)d;
+				*opt = &o[i];
+				return true;
+			}
+	}
+	return false;
+}
+
+const char *cli_option_text(const cutoff_driver_option_t *opt, int value, char *buf, size_t size)
+{
+	if (opt->words && value >= opt->min && value <= opt->max)
+		snprintf(buf, size, "%s", opt->words[value - opt->min]);
+	else
+		snprintf(buf, size, "%d", value);
+	return buf;
+}
+
+const char *cli_driver_options_text(const cutoff_config_t *cfg, cutoff_driver_t driver, char *buf,
+                                    size_t size)
+{
+	const cutoff_driver_option_t *o;
+	int n = cutoff_driver_options(driver, &o);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < size; i++) {
+		char v[32];
+		int value = 0;
+		cutoff_config_get_option(cfg, o[i].name, &value);
+		used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "",
+		                         o[i].name, cli_option_text(&o[i], value, v, sizeof(v)));
+	}
+	return buf;
+}
+
+bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, const char *text,
+                           cutoff_config_t *cfg)
+{
+	char q[CLI_QUOTE_SIZE], list[256];
+	int64_t v = -1;
+	if (opt->words) {
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; i <= opt->max - opt->min; i++) {
+			if (strcmp(text, opt->words[i]) == 0)
+				v = opt->min + i;
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+				                         i ? ", " : "", opt->words[i]);
+		}
+		if (v < 0) {
+			cli_error(cmd, "--%s: expected one of %s, got %s", opt->name, list,
+			          cli_quote(q, sizeof(q), text));
+			return false;
+		}
+	} else if (!cli_parse_int(cmd, opt->name, text, opt->min, opt->max, &v)) {
+		return false;
+	}
+	if (cutoff_config_set_option(cfg, opt->name, (int)v) != CUTOFF_OK) {
+		/* The registry's own range is the one checked above: not reached. */
+		cli_error(cmd, "--%s: the library refused %s", opt->name,
+		          cli_quote(q, sizeof(q), text));
+		return false;
+	}
+	return true;
+}
+
+/* Writes `text` from column `indent`, wrapped at `width` columns, starting at column
+ * `col` on the current line. */
+static void print_wrapped(FILE *out, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > indent && col + 1 + (int)word > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)word, p);
+		col += (int)word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+void cli_print_driver_options_usage(FILE *out)
+{
+	cutoff_config_t def;
+	cutoff_config_default(&def);
+	fputs("\nThe drivers' options (from the library's registry; see 'cutoff drivers'):\n", out);
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++) {
+			char head[96], text[512], range[128], v[32];
+			int value = 0;
+			size_t used = 0;
+			range[0] = '\0';
+			for (int k = 0; o[i].words && k <= o[i].max - o[i].min; k++)
+				used += (size_t)snprintf(range + used, sizeof(range) - used, "%s%s",
+				                         k ? "|" : "", o[i].words[k]);
+			if (!o[i].words)
+				snprintf(range, sizeof(range), "%d..%d", o[i].min, o[i].max);
+			cutoff_config_get_option(&def, o[i].name, &value);
+			int col = snprintf(head, sizeof(head), "  --%s %s", o[i].name,
+			                   o[i].words ? range : "N");
+			snprintf(text, sizeof(text), "%s: %s%s%s; default %s",
+			         cli_driver_name((cutoff_driver_t)d), o[i].help,
+			         o[i].words ? "" : ", ", o[i].words ? "" : range,
+			         cli_option_text(&o[i], value, v, sizeof(v)));
+			fputs(head, out);
+			if (col <= 18) {
+				fprintf(out, "%*s", 20 - col, "");
+				col = 20;
+			} else {
+				fprintf(out, "\n%20s", "");
+				col = 20;
+			}
+			print_wrapped(out, text, col, 20, 86);
+		}
+	}
+}
+
+void cli_parallel_default(cli_parallel_t *p)
+{
+	cutoff_config_default(&p->options);
+	p->threads = p->options.threads;
+	p->placement = (int)p->options.placement;
+}
+
+const char *const cli_onoff_names[] = { "off", "on", NULL };
+
+void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
+{
+	cfg->threads = (int)p->threads;
+	cfg->placement = (cutoff_placement_t)p->placement;
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		const cutoff_driver_option_t *o;
+		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
+		for (int i = 0; i < n; i++) {
+			int value;
+			if (cutoff_config_get_option(&p->options, o[i].name, &value) == CUTOFF_OK)
+				cutoff_config_set_option(cfg, o[i].name, value);
+		}
+	}
+}
+
+void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
+                       cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log)
+{
+	cutoff_config_default(cfg);
+	cli_parallel_apply(p, cfg);
+	cfg->driver = driver;
+	cfg->algo = algo;
+	cfg->tt_mb = (size_t)hash_mb;
+	cfg->log = cli_log_keep;
+	cfg->log_user = log;
+}
+
+int cli_usable_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN); /* a mask wider than cpu_set_t's 1024 CPUs */
+	return n > 0 ? (int)n : 1;
+}
+
+/* More threads than CPUs take turns on them, and a parallel search is then often slower
+ * than on fewer threads, even than on one (docs/measurements.md, "(j) Figures behind the
+ * code's choices", oversubscription), so the user is told. Not under mpirun: there every rank runs this same command line, and
+ * the cluster's own warning (cli_cluster_configure: rank 0, with the remedy for mpirun's
+ * binding) speaks for them. */
+static void warn_threads(const char *cmd, int threads)
+{
+	const char *ranks = getenv("OMPI_COMM_WORLD_SIZE");
+	int cpus = cli_usable_cpus();
+	if (threads <= cpus || (ranks && atoi(ranks) > 1))
+		return;
+	cli_error(cmd,
+	          "warning: --threads %d exceeds the %d CPU%s this process may run on (its "
+	          "affinity mask): the threads take turns on %s, and the search may be slower "
+	          "than on %d thread%s (YBW lets only that many search at once)",
+	          threads, cpus, cpus == 1 ? "" : "s", cpus == 1 ? "it" : "them", cpus,
+	          cpus == 1 ? "" : "s");
+}
+
+cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
+                                const cutoff_config_t *cfg, const cli_log_t *log)
+{
+	int err;
+	cutoff_engine_t *engine = cutoff_engine_new(game, cfg, &err);
+	if (!engine)
+		cli_fail(cmd, "cannot make the engine", err, log);
+	else
+		warn_threads(cmd, cfg->threads);
+	return engine;
+}

@@ -1,0 +1,979 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.c — `cutoff bench`: how well parallel search scales on this machine and these
+ * games, and which driver to use. Sweeps thread counts, drivers and workloads, with
+ * repeats, and writes a report folder: the table (report.txt, also printed), every run and
+ * every derived figure (results.json, results.csv, runs.csv, threads.csv), and plots drawn
+ * by gnuplot. The folder is checked before the sweep (folder.c), and the table printed
+ * before any file is written, so that minutes of results are never lost to the folder.
+ *
+ * The sweep interleaves: repeat 1 of every setting, then repeat 2, and so on, so that a
+ * change in the machine's load spreads over every setting instead of landing on one. The
+ * library's default driver (the serial search) at one thread always runs: it is the
+ * baseline of every speed-up. The drivers come from the library's registry, so that a
+ * driver added there is measured beside the others without an edit here.
+ *
+ * --hog N runs N child processes that spin beside the sweep, another program's load made
+ * on purpose, to see what it does to the figures (the ceilings, measured before every
+ * repeat, see it too). They are started just before the sweep and killed and reaped as
+ * soon as it ends, on every path; a child asks the kernel for SIGKILL when the bench's
+ * main thread (the one that forked it) ends, and then checks that the bench did not end
+ * before it asked, so that none outlives the bench even when it is killed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit/args.h"
+#include "kit/ranks.h"
+#include "lab/bench.h"
+#include "lab/ceiling.h"
+#include "lab/common.h"
+#include "lab/files.h"
+#include "lab/folder.h"
+#include "lab/jobs.h"
+#include "lab/lab.h"
+#include "lab/plots.h"
+#include "lab/probe.h"
+#include "lab/rows.h"
+#include "lab/stockfish.h"
+#include "lab/text.h"
+
+/* clang-format off */
+static const char bench_usage[] =
+	"usage: cutoff bench [options]\n"
+	"\n"
+	"Measures how parallel search scales here: time to depth at each thread count for\n"
+	"each driver, against the serial search at one thread on the same positions, with\n"
+	"search overhead, node rates (whole and per thread), first-move cut-offs, effective\n"
+	"branching factors, and, for chess, Stockfish beside it and the quality of the move\n"
+	"at equal time. From the library's profiler: where each thread's time went\n"
+	"(searching, idle, split wait, lock spin), node types, each driver's own counters\n"
+	"(YBW's split points, ABDADA's deferred moves), the depths of threads that iterate\n"
+	"(n/a when the library was built with CUTOFF_PROFILE=OFF).\n"
+	"Before each repeat it measures the machine's ceilings: how a multiply loop, and\n"
+	"random reads from and writes into one array of each workload's table size shared\n"
+	"by the threads, scale at each thread count, and the latency of a load on each CPU;\n"
+	"each speed-up is also given over the ceiling that applies to its workload.\n"
+	"Prints the table, then writes a report folder (report.txt, results.json,\n"
+	"results.csv, runs.csv, threads.csv, ceilings.csv, plots; report-files.txt lists\n"
+	"them). A progress line goes to stderr.\n"
+	"\n"
+	"  --threads LIST    thread counts, e.g. 1,2,4,8 (1..1024 each; 1 is always added:\n"
+	"                    it is the baseline); default 1 .. the number of cores. More\n"
+	"                    threads than cores are allowed and flagged with *\n"
+	"  --drivers LIST    drivers of 'cutoff drivers', comma-separated; default every\n"
+	"                    one (the default driver, serial, runs at 1 thread only, and\n"
+	"                    always: the speed-ups are over it); and under mpirun -np R\n"
+	"                    (R >= 2), cluster: lazy SMP on every rank, the ranks sharing\n"
+	"                    deep entries (docs/cluster.md), with a per-rank table; rank 0\n"
+	"                    measures and writes everything, the other ranks only take\n"
+	"                    part in the cluster's rows\n"
+	"  --ranks LIST      under mpirun -np W: the cluster's rank counts, 1..W each (at\n"
+	"                    most 32); a row cluster/R runs on ranks 0..R-1; default 1,W\n"
+	"  --workload LIST   chess, connect4, rtree; default all three\n"
+	"  --repeat K        runs of every setting, 1..1000, interleaved; the report gives\n"
+	"                    medians and the spread of the time; default 5\n"
+	"  --positions K     chess and connect4: only the first K positions; rtree: K trees;\n"
+	"                    default all chess positions, 24 connect4 positions, 8 trees\n"
+	"  --chess-file PATH chess positions, one a line: 'FEN ; depth D ; ref MOVE D ; sf\n"
+	"                    D ; id NAME' (all but the FEN optional; the report folder's\n"
+	"                    chess-positions.txt is one); default 4 built-in positions\n"
+	"  --chess-depth D   search every chess position to D plies, 1..60 (default: the\n"
+	"                    file's depth of each)\n"
+	"  --connect4-file PATH  a test set of Pascal Pons ('<moves> <score>' lines);\n"
+	"                    default $CUTOFF_DATA_DIR/connect4/Test_L1_R2, else its first 24\n"
+	"                    lines built in\n"
+	"  --rtree-branching B, --rtree-depth D  the random trees' shape, 2..64 and 1..30;\n"
+	"                    default 8 and 11\n"
+	"  --hash MB         the table of every workload, 0..65536 MiB (default: chess 16,\n"
+	"                    connect4 4, rtree 64)\n"
+	"  --quality-ms MS   chess at equal time: each position searched MS ms by every\n"
+	"                    driver and thread count (one run), depth reached and agreement\n"
+	"                    with a deeper serial search; 0 = off; default 500\n"
+	"  --quality-suite FILE  the quality runs search the positions of FILE instead\n"
+	"                    (bench/quality-suite.epd: a reference engine's best moves and\n"
+	"                    scores) and report per driver and threads the share of moves\n"
+	"                    equal to its best (95 %% interval), the mean centipawn loss and\n"
+	"                    the mean depth; needs the chess workload\n"
+	"  --reference-extra E  the reference search is E plies deeper than the position's\n"
+	"                    depth, 1..10, when the position has no reference; default 2\n"
+	"  --stockfish S     the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the\n"
+	"                    PATH, /usr/games/stockfish) or 'off'; default auto\n"
+	"  --stockfish-timeout S  the longest Stockfish may stay silent, in an answer or\n"
+	"                    a search, before the bench ends with an error, 1..3600 s;\n"
+	"                    default 60\n"
+	"  --out DIR         the report folder, made when it is not there, checked before\n"
+	"                    the sweep; default a new bench-report-YYYYMMDD-HHMMSS (-2, -3,\n"
+	"                    ... when that is taken). A folder that holds a report is\n"
+	"                    refused, unless --replace, and so is one that another bench\n"
+	"                    or sim is writing\n"
+	"  --replace         DIR may hold a report: after the sweep, that report's files\n"
+	"                    (those its report-files.txt lists) are removed, and nothing\n"
+	"                    else, before this one is written\n"
+	"  --plot P          svg, png or none; default svg (needs gnuplot: without it the\n"
+	"                    report says how to get it, and still succeeds)\n"
+	"  --note TEXT       a line for the report (the commit, what else ran)\n"
+	"  --profile-tt-writers  also count the table hits on entries that another thread\n"
+	"                    wrote ('tt other'). Off by default: it costs 6 to 10 % of the\n"
+	"                    node rate (docs/measurements.md), so its times are not\n"
+	"                    comparable with a sweep without it\n"
+	"  --hog N           run N processes, 0..1024, that spin beside the sweep (another\n"
+	"                    program's load, made on purpose); the ceilings are measured with\n"
+	"                    them running, and the report says so; default 0\n"
+	"  --no-progress     no progress line\n"
+	"  --placement P, --OPTION VALUE\n"
+	"                    the drivers' settings, as for 'cutoff search' (the options\n"
+	"                    are listed at the end)\n"
+	"  --help            print this help\n";
+/* clang-format on */
+
+static const char *const plot_names[] = { "none", "svg", "png", NULL };
+
+double bench_load_average(void)
+{
+	double v = NAN;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = NAN;
+		fclose(f);
+	}
+	return v;
+}
+
+void bench_cpu_model(char *buf, size_t size)
+{
+	char line[256];
+	snprintf(buf, size, "unknown CPU");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%s", colon + 2);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* The processes of --hog. */
+typedef struct hog {
+	pid_t *pids;
+	int n;
+} hog_t;
+
+static _Noreturn void hog_spin(pid_t bench)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != bench)
+		_exit(0);
+	for (uint64_t x = 0;; x++)
+		__asm__ volatile("" : "+r"(x));
+}
+
+/* Kills and reaps every process of the hog; nothing when there is none. */
+static void hog_stop(hog_t *h)
+{
+	for (int i = 0; i < h->n; i++)
+		kill(h->pids[i], SIGKILL);
+	for (int i = 0; i < h->n; i++)
+		while (waitpid(h->pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(h->pids);
+	h->pids = NULL;
+	h->n = 0;
+}
+
+/* Starts n spinning processes; false after one line (and none left running) on failure. */
+static bool hog_start(const char *cmd, hog_t *h, int n)
+{
+	pid_t bench = getpid();
+	h->n = 0;
+	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
+	if (n > 0 && !h->pids) {
+		cli_error(cmd, "--hog: out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+		if (p == 0)
+			hog_spin(bench);
+		if (p < 0) {
+			cli_error(cmd, "--hog: cannot start process %d of %d: %s", i + 1, n,
+			          strerror(errno));
+			hog_stop(h);
+			return false;
+		}
+		h->pids[h->n++] = p;
+	}
+	return true;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* --threads: "1,2,4"; 1 added when missing; sorted. */
+static bool parse_counts(bench_t *b, const char *text)
+{
+	char q[CLI_QUOTE_SIZE], item[32];
+	const char *p = text;
+	b->ncounts = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int64_t v;
+		snprintf(item, sizeof(item), "%.*s", (int)(n < 31 ? n : 31), p);
+		if (n == 0 || n > 31 || !cli_int_value(item, 1, CUTOFF_MAX_THREADS, &v)) {
+			cli_error(
+				b->cmd,
+				"--threads: expected a comma-separated list of thread counts, each "
+				"1..%d, got %s",
+				CUTOFF_MAX_THREADS, cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		for (int i = 0; i < b->ncounts; i++) {
+			if (b->counts[i] == v) {
+				cli_error(b->cmd, "--threads: %d is listed twice in %s", (int)v,
+				          cli_quote(q, sizeof(q), text));
+				return false;
+			}
+		}
+		if (b->ncounts == BENCH_MAX_COUNTS - 1) {
+			cli_error(b->cmd, "--threads: at most %d thread counts",
+			          BENCH_MAX_COUNTS - 1);
+			return false;
+		}
+		b->counts[b->ncounts++] = (int)v;
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	bool one = false;
+	for (int i = 0; i < b->ncounts; i++)
+		one |= b->counts[i] == 1;
+	if (!one)
+		b->counts[b->ncounts++] = 1;
+	qsort(b->counts, (size_t)b->ncounts, sizeof(int), cmp_int);
+	return true;
+}
+
+/* A comma-separated list of names from `names`, into flags[]. */
+static bool parse_names(const char *cmd, const char *opt, const char *text,
+                        const char *const *names, bool *flags, int n)
+{
+	char q[CLI_QUOTE_SIZE], list[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++)
+		flags[i] = false;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int found = -1;
+		for (int i = 0; i < n; i++)
+			if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0)
+				found = i;
+		if (found < 0) {
+			for (int i = 0; i < n; i++)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+				                         i ? ", " : "", names[i]);
+			cli_error(cmd, "--%s: expected a comma-separated list of %s, got %s", opt,
+			          list, cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		flags[found] = true;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	return true;
+}
+
+/* --ranks: rank counts 1..world (NULL: 1 and world), sorted, each once. */
+static bool parse_ranks(bench_t *b, const char *text, int world)
+{
+	b->nrank_counts = 0;
+	if (!text) {
+		b->rank_counts[b->nrank_counts++] = 1;
+		if (world > 1 && world <= BENCH_MAX_RANKS)
+			b->rank_counts[b->nrank_counts++] = world;
+		return true;
+	}
+	int max = world < BENCH_MAX_RANKS ? world : BENCH_MAX_RANKS;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+		if (!cli_parse_int(b->cmd, "ranks", t, 1, max, &v))
+			return false;
+		bool seen = false;
+		for (int k = 0; k < b->nrank_counts; k++)
+			seen |= b->rank_counts[k] == (int)v;
+		if (!seen && b->nrank_counts < BENCH_MAX_RANKS)
+			b->rank_counts[b->nrank_counts++] = (int)v;
+	}
+	if (b->nrank_counts == 0) {
+		cli_error(b->cmd, "--ranks: expected a list of rank counts such as 1,2");
+		return false;
+	}
+	qsort(b->rank_counts, (size_t)b->nrank_counts, sizeof(int), cmp_int);
+	return true;
+}
+
+/* --drivers: names of the registry's drivers (NULL: every one); the baseline always. */
+static bool parse_drivers(bench_t *b, const char *text)
+{
+	const char *names[BENCH_MAX_DRIVERS + 2];
+	bool given[BENCH_MAX_DRIVERS + 1] = { false };
+	int n = cutoff_driver_count();
+	if (n >= BENCH_CLUSTER) {
+		cli_error(b->cmd, "the library has %d drivers, this command at most %d", n,
+		          BENCH_CLUSTER - 1);
+		return false;
+	}
+	for (int d = 0; d < n; d++)
+		names[d] = cli_driver_name((cutoff_driver_t)d);
+	names[n] = "cluster"; /* given[n], then b->drivers[BENCH_CLUSTER] */
+	names[n + 1] = NULL;
+	b->base = (int)cli_driver_default();
+	if (text && !parse_names(b->cmd, "drivers", text, names, given, n + 1))
+		return false;
+	for (int d = 0; d < n; d++)
+		b->drivers[d] = !text || given[d] || d == b->base;
+	b->drivers[BENCH_CLUSTER] = given[n]; /* by default only under mpirun (bench_main) */
+	return true;
+}
+
+/* One setting of a workload's runs: a driver of the registry, or the cluster at R ranks
+ * (BENCH_CLUSTER_ROW + R), at a thread count. */
+typedef struct setting {
+	int driver, threads;
+} setting_t;
+
+enum {
+	MAX_SETTINGS = (BENCH_MAX_DRIVERS + BENCH_MAX_RANKS) * BENCH_MAX_COUNTS
+};
+
+/* The settings of each workload and repeat, in the sweep's order: the registry's drivers,
+ * then the cluster at each rank count, each at every thread count (the baseline at one
+ * thread only). Writes them into out[MAX_SETTINGS]; returns how many. The one place that
+ * says which runs a sweep makes and in which order. */
+static int settings(const bench_t *b, setting_t *out)
+{
+	int n = 0;
+	const int drivers = cutoff_driver_count();
+	const int engines = drivers + (b->drivers[BENCH_CLUSTER] ? b->nrank_counts : 0);
+	for (int k = 0; k < engines; k++) {
+		int d = k < drivers ? k : BENCH_CLUSTER_ROW + b->rank_counts[k - drivers];
+		for (int c = 0; c < b->ncounts; c++)
+			if ((bench_is_cluster(d) || b->drivers[d]) &&
+			    (d != b->base || b->counts[c] == 1))
+				out[n++] = (setting_t){ d, b->counts[c] };
+	}
+	return n;
+}
+
+static int total_steps(const bench_t *b, int nsettings)
+{
+	int per = 0;
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		per += nsettings;
+		if (wk == BENCH_CHESS && b->stockfish)
+			per += b->ncounts;
+	}
+	return per * b->repeat;
+}
+
+/* Stockfish's runs of repeat `rep`, after ours of chess (at repeat 1 its depths first: as
+ * long as our baseline search of each position). */
+static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0)
+{
+	if (rep == 1) {
+		const bench_run_t *base = NULL;
+		for (int i = 0; i < b->nruns && !base; i++)
+			if (b->runs[i].workload == BENCH_CHESS && !b->runs[i].stockfish &&
+			    b->runs[i].driver == b->base)
+				base = &b->runs[i];
+		if (!base || !bench_sf_calibrate(b, base->item_time))
+			return false;
+	}
+	for (int c = 0; c < b->ncounts; c++) {
+		int n = b->counts[c];
+		bench_progress(b,
+		               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
+		               "%d thread%s",
+		               ++*step, total, cli_now_s() - t0, rep, b->repeat, n,
+		               n > 1 ? "s" : "");
+		bench_run_t *run = bench_run_new(b, BENCH_CHESS, true, 0, n, rep);
+		if (!run) {
+			cli_error(b->cmd, "out of memory");
+			return false;
+		}
+		if (!bench_sf_run(b, run))
+			return false;
+	}
+	return true;
+}
+
+/* The quality runs at equal time (--quality-ms), after the rows: the baseline at 1 thread,
+ * every other driver at the other counts. In a simulation each setting gets a simulator
+ * made afresh (the sim's hook, as a run of the chess workload, repeat 1), so that its
+ * time limit runs on a virtual clock of its own and the figures are the same in any
+ * sweep. */
+static bool sweep_quality(bench_t *b)
+{
+	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0)
+		return true;
+	for (int d = 0; d < cutoff_driver_count(); d++) {
+		for (int c = 0; c < b->ncounts; c++) {
+			int n = b->counts[c];
+			if (!b->drivers[d] || (d == b->base) != (n == 1))
+				continue;
+			bench_run_t setting = {
+				.workload = BENCH_CHESS, .driver = d, .threads = n, .repeat = 1
+			};
+			if (b->sim && !b->sim->before(b->sim->ctx, b, &setting))
+				return false;
+			if (!bench_quality_run(b, d, n))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* `cutoff sim`'s sweep: every run's record made in the sweep's order, then the runs
+ * measured by jobs.c, here or on --jobs processes (no probes or Stockfish: the times are
+ * virtual), then the quality runs here (sweep_quality). */
+static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
+{
+	const int first = b->nruns;
+	if (!bench_probe_none(b))
+		return false;
+	for (int rep = 1; rep <= b->repeat; rep++)
+		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+			for (int i = 0; b->workloads[wk] && i < nset; i++)
+				if (!bench_run_new(b, wk, false, set[i].driver, set[i].threads,
+				                   rep)) {
+					cli_error(b->cmd, "out of memory");
+					return false;
+				}
+	return bench_jobs_run(b, first, b->nruns - first) && sweep_quality(b);
+}
+
+/* The sweep: every setting, repeat by repeat. */
+static bool sweep(bench_t *b)
+{
+	setting_t set[MAX_SETTINGS]; /* 24 KiB */
+	const int nset = settings(b, set);
+	if (b->sim)
+		return sweep_sim(b, set, nset);
+	int step = 0, total = total_steps(b, nset);
+	double t0 = cli_now_s();
+	if (!(b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
+		return false;
+	for (int rep = 1; rep <= b->repeat; rep++) {
+		if (!b->follower) {
+			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
+			               step, total, cli_now_s() - t0, rep, b->repeat);
+			bench_probe_repeat(b, rep);
+		}
+		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+			if (!b->workloads[wk])
+				continue;
+			for (int i = 0; i < nset; i++) {
+				const int d = set[i].driver, n = set[i].threads;
+				const bool cluster = bench_is_cluster(d);
+				if (b->follower && !cluster)
+					continue;
+				/* Every rank meets rank 0 here; those outside the row's ranks go on to
+				 * the next row of the cluster. */
+				if (cluster) {
+					cli_cluster_rendezvous(b->cluster);
+					if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
+						continue;
+				}
+				bench_progress(
+					b, "[%d/%d, %.0f s] repeat %d of %d: %s, %s, %d thread%s",
+					++step, total, cli_now_s() - t0, rep, b->repeat,
+					bench_workload_names[wk], bench_engine_name(false, d), n,
+					n > 1 ? "s" : "");
+				bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
+				if (!run) {
+					cli_error(b->cmd, "out of memory");
+					return false;
+				}
+				if (!bench_run(b, run))
+					return false;
+			}
+			if (wk != BENCH_CHESS || !b->stockfish)
+				continue;
+			if (!sweep_stockfish(b, rep, &step, total, t0))
+				return false;
+		}
+	}
+	return sweep_quality(b);
+}
+
+/* A report file written by a writer that takes its path. */
+typedef struct report_file {
+	const char *name;
+	bool (*write)(const bench_t *b, const char *path);
+} report_file_t;
+
+static bool write_text(const bench_t *b, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	bench_print_text(b, f);
+	return fclose(f) == 0;
+}
+
+/* The CSV files of the rows, runs and threads: one writer, three paths. */
+static bool write_csv(bench_t *b, char *failed, size_t size)
+{
+	static const char *const names[] = { "results.csv", "runs.csv", "threads.csv" };
+	char path[3][PATH_MAX];
+	for (int i = 0; i < 3; i++) {
+		snprintf(failed, size, "%s", names[i]);
+		if (!bench_folder_file(b, names[i], path[i], sizeof(path[i])))
+			return false;
+	}
+	snprintf(failed, size, "results.csv, runs.csv or threads.csv");
+	return bench_write_csv(b, path[0], path[1], path[2]);
+}
+
+/* The report's files (the plots' are written before, by bench_plots), then their list;
+ * false after one line naming the file that could not be written. */
+static bool write_report(bench_t *b)
+{
+	const report_file_t files[] = {
+		{ "report.txt", write_text },
+		{ "results.json", bench_write_json },
+		{ "ceilings.csv", bench_ceiling_csv },
+		{ "chess-positions.txt",
+		  b->workloads[BENCH_CHESS] ? bench_write_chess_file : NULL },
+		{ "positions.csv", bench_write_positions_csv },
+		{ "quality.csv", b->nquality ? bench_write_quality_csv : NULL },
+		{ "quality-positions.csv", b->nquality ? bench_write_quality_positions_csv : NULL },
+		{ "searches.txt", bench_write_searches },
+	};
+	char path[PATH_MAX], failed[64], q[CLI_QUOTE_SIZE];
+	bool ok = true;
+	for (size_t i = 0; ok && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(failed, sizeof(failed), "%s", files[i].name);
+		ok = !files[i].write || (bench_folder_file(b, files[i].name, path, sizeof(path)) &&
+		                         files[i].write(b, path));
+	}
+	ok = ok && write_csv(b, failed, sizeof(failed));
+	if (ok) {
+		snprintf(failed, sizeof(failed), "%s", BENCH_FILE_LIST);
+		ok = bench_folder_write_list(b);
+	}
+	if (!ok)
+		cli_error(b->cmd,
+		          "cannot write %s into the report folder %s: %s (the table was printed "
+		          "on stdout; the report's other files are lost)",
+		          failed, cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+	return ok;
+}
+
+/* The command line's values that are not a field of bench_t, and the buffers that
+ * bench_t's strings may point into (they live as long as bench_main). */
+typedef struct bench_opts {
+	const char *threads, *drivers, *ranks; /* NULL: the defaults */
+	const char *workload, *chess_file, *connect4_file, *stockfish;
+	int64_t repeat, positions, chess_depth, rb, rd, hash, ref_extra, hog_n;
+	bool no_progress, tt_writers;
+	cli_parallel_t par;
+	char sfbuf[1024]; /* b->stockfish */
+} bench_opts_t;
+
+/* bench_main's result while it goes on: not an exit status. */
+enum {
+	GO_ON = -1
+};
+
+/* The defaults of every option (a simulation's differ: one repeat, no Stockfish). */
+static void default_options(bench_t *b, bench_opts_t *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->workload = "chess,connect4,rtree";
+	o->stockfish = b->sim ? "off" : "auto";
+	b->stockfish_timeout_s = 60;
+	o->repeat = b->sim ? 1 : 5;
+	o->rb = 8;
+	o->rd = 11;
+	o->hash = -1;
+	o->ref_extra = 2;
+	cli_parallel_default(&o->par);
+	b->quality_ms = b->sim ? 0 : 500;
+	b->plot = 1;
+}
+
+/* Parses the command line (the bench's options, then the caller's `extra`) into b and o;
+ * GO_ON, or the exit status after --help or a usage error. */
+static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int argc, char **argv,
+                         const struct cli_opt *extra, int nextra)
+{
+	cli_opt_t opts[64] = {
+		{ .name = "threads", .kind = CLI_STRING, .dest.s = &o->threads },
+		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &o->drivers },
+		{ .name = "ranks", .kind = CLI_STRING, .dest.s = &o->ranks },
+		{ .name = "workload", .kind = CLI_STRING, .dest.s = &o->workload },
+		{ .name = "repeat", .kind = CLI_INT, .dest.i = &o->repeat, .min = 1, .max = 1000 },
+		{ .name = "positions",
+		  .kind = CLI_INT,
+		  .dest.i = &o->positions,
+		  .min = 1,
+		  .max = BENCH_MAX_ITEMS },
+		{ .name = "chess-file", .kind = CLI_STRING, .dest.s = &o->chess_file },
+		{ .name = "chess-depth",
+		  .kind = CLI_INT,
+		  .dest.i = &o->chess_depth,
+		  .min = 1,
+		  .max = 60 },
+		{ .name = "connect4-file", .kind = CLI_STRING, .dest.s = &o->connect4_file },
+		{ .name = "rtree-branching",
+		  .kind = CLI_INT,
+		  .dest.i = &o->rb,
+		  .min = 2,
+		  .max = 64 },
+		{ .name = "rtree-depth", .kind = CLI_INT, .dest.i = &o->rd, .min = 1, .max = 30 },
+		{ .name = "hash", .kind = CLI_INT, .dest.i = &o->hash, .min = 0, .max = 65536 },
+		{ .name = "quality-ms",
+		  .kind = CLI_INT,
+		  .dest.i = &b->quality_ms,
+		  .min = 0,
+		  .max = 3600000 },
+		{ .name = "quality-suite", .kind = CLI_STRING, .dest.s = &b->quality_suite },
+		{ .name = "reference-extra",
+		  .kind = CLI_INT,
+		  .dest.i = &o->ref_extra,
+		  .min = 1,
+		  .max = 10 },
+		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
+		{ .name = "stockfish-timeout",
+		  .kind = CLI_INT,
+		  .dest.i = &b->stockfish_timeout_s,
+		  .min = 1,
+		  .max = 3600 },
+		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->out_dir },
+		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->replace },
+		{ .name = "plot",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &b->plot,
+		  .choices = plot_names },
+		{ .name = "note", .kind = CLI_STRING, .dest.s = &b->note },
+		{ .name = "hog", .kind = CLI_INT, .dest.i = &o->hog_n, .min = 0, .max = 1024 },
+		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &o->no_progress },
+		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &o->tt_writers },
+		{ .name = "placement",
+		  .kind = CLI_CHOICE,
+		  .dest.choice = &o->par.placement,
+		  .choices = cli_placement_names },
+		{ .name = "driver options",
+		  .kind = CLI_DRIVER_OPTIONS,
+		  .dest.cfg = &o->par.options },
+	};
+	int nopts = 0;
+	while (opts[nopts].name)
+		nopts++;
+	for (int k = 0; k < nextra && nopts < 64; k++)
+		opts[nopts++] = extra[k];
+	cli_status_t st = cli_parse(b->cmd, usage, opts, nopts, argc, argv);
+	return st == CLI_PARSED ? GO_ON : cli_parse_exit(st);
+}
+
+/* The options into b, with the machine's topology: the thread counts, the drivers, the
+ * workloads and Stockfish; GO_ON, or the exit status after one line. */
+static int apply_options(bench_t *b, bench_opts_t *o)
+{
+	const char *cmd = b->cmd;
+	b->repeat = (int)o->repeat;
+	b->placement = o->par.placement;
+	b->options = o->par.options;
+	b->profiled = cutoff_profile_available();
+	b->tt_writers = o->tt_writers;
+	b->hog = (int)o->hog_n;
+	b->progress = !o->no_progress;
+	b->jobs = 1;
+	b->progress_tty = isatty(2);
+
+	cutoff_topology_info_t topo;
+	int rc = cutoff_topology_describe(NULL, &topo);
+	if (rc < 0) {
+		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
+		return CLI_EXIT_FAIL;
+	}
+	b->cores = topo.cores;
+	b->pus = topo.pus;
+	b->packages = topo.packages;
+	b->numa = topo.numa_nodes;
+	if (o->threads) {
+		if (!parse_counts(b, o->threads))
+			return CLI_EXIT_USAGE;
+	} else if (b->sim) {
+		for (int n = 1; n <= 256; n *= 2)
+			b->counts[b->ncounts++] = n;
+	} else {
+		for (int n = 1; n <= b->cores && n < BENCH_MAX_COUNTS; n++)
+			b->counts[b->ncounts++] = n;
+	}
+	if (!parse_drivers(b, o->drivers) ||
+	    !parse_names(cmd, "workload", o->workload, bench_workload_names, b->workloads,
+	                 BENCH_NWORKLOADS))
+		return CLI_EXIT_USAGE;
+	if (strcmp(o->stockfish, "off") != 0 && strcmp(o->stockfish, "auto") != 0 &&
+	    !bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))) {
+		char q[CLI_QUOTE_SIZE];
+		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		          cli_quote(q, sizeof(q), o->stockfish));
+		return CLI_EXIT_USAGE;
+	}
+	b->stockfish = b->workloads[BENCH_CHESS]
+	                       ? bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))
+	                       : NULL;
+	return GO_ON;
+}
+
+/* --drivers cluster and --ranks against how the bench was started (mpirun, cutoff sim);
+ * GO_ON, or CLI_EXIT_USAGE after one line. */
+static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi)
+{
+	const char *cmd = b->cmd;
+	if (b->drivers[BENCH_CLUSTER] && !under_mpi && !b->sim) {
+		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		               "more (mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
+	if (under_mpi && o->drivers && !b->drivers[BENCH_CLUSTER]) {
+		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
+		               "--drivers (the ranks would otherwise each run the whole sweep)");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->ranks && !under_mpi && !(b->sim && b->drivers[BENCH_CLUSTER])) {
+		if (b->sim)
+			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
+			               "(simulated ranks)");
+		else
+			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
+			               "(mpirun -np 2 cutoff bench ...)");
+		return CLI_EXIT_USAGE;
+	}
+	return GO_ON;
+}
+
+/* The cluster's ranks: simulated ones under `cutoff sim`, or, under mpirun, MPI started
+ * and the ranks' communicators made, with the ranks but 0 made followers (rank 0
+ * measures, writes and speaks). GO_ON, or the exit status after one line. */
+static int setup_cluster(bench_t *b, const bench_opts_t *o)
+{
+	/* Open MPI says in the environment that it started us. */
+	const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+	const bool under_mpi = !b->sim && world && atoi(world) > 1;
+	int st = check_cluster(b, o, under_mpi);
+	if (st != GO_ON)
+		return st;
+	b->ranks = 1;
+	if (b->sim && b->drivers[BENCH_CLUSTER]) { /* simulated ranks (sim.c) */
+		if (!parse_ranks(b, o->ranks ? o->ranks : "1,2,4,8", BENCH_MAX_RANKS))
+			return CLI_EXIT_USAGE;
+		b->ranks = b->rank_counts[b->nrank_counts - 1];
+	}
+	if (!under_mpi)
+		return GO_ON;
+	b->drivers[BENCH_CLUSTER] = true;
+	if (!parse_ranks(b, o->ranks, atoi(world)))
+		return CLI_EXIT_USAGE;
+	cli_cluster_opts_t co = { 0, 0, -1 };
+	if (!(b->cluster = cli_cluster_start(b->cmd, &co)))
+		return CLI_EXIT_FAIL;
+	if (!cli_cluster_prepare(b->cluster, b->rank_counts, b->nrank_counts)) {
+		cli_error(b->cmd, "--ranks: the ranks' communicators could not be made");
+		cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
+	}
+	b->ranks = cli_cluster_size(b->cluster);
+	b->follower = cli_cluster_rank(b->cluster) != 0;
+	if (b->follower) {
+		b->progress = false;
+		b->stockfish = NULL;
+		b->quality_ms = 0;
+		b->hog = 0;
+	}
+	return GO_ON;
+}
+
+/* The report's date and folder (without --out, a new bench-report-... or sim-report-...,
+ * made by folder.c), and the CPU's name. */
+static void name_report(bench_t *b)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(b->date, sizeof(b->date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (!b->out_dir) {
+		b->stem_len = strftime(
+			b->out_name, sizeof(b->out_name),
+			b->sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
+		b->out_fresh = true;
+		b->out_dir = b->out_name;
+	}
+	bench_cpu_model(b->cpu_model, sizeof(b->cpu_model));
+}
+
+/* --quality-suite's positions, read and checked whole (suite.c), over the chess
+ * workload's adapter; GO_ON, or the exit status. */
+static int load_suite(bench_t *b)
+{
+	if (!b->quality_suite)
+		return GO_ON;
+	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0) {
+		cli_error(b->cmd, "--quality-suite needs the chess workload (--workload chess) and "
+		                  "--quality-ms above 0");
+		return CLI_EXIT_USAGE;
+	}
+	char err[768];
+	if (!bench_suite_load(b->work[BENCH_CHESS].chess, b->quality_suite, &b->suite, err,
+	                      sizeof(err))) {
+		cli_error(b->cmd, "--quality-suite: %s", err);
+		return CLI_EXIT_FAIL;
+	}
+	return GO_ON;
+}
+
+/* The positions of every workload asked for; GO_ON, or the exit status. */
+static int load_workloads(bench_t *b, const bench_opts_t *o)
+{
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
+		if (!b->workloads[wk])
+			continue;
+		const char *file = wk == BENCH_CHESS      ? o->chess_file
+		                   : wk == BENCH_CONNECT4 ? o->connect4_file
+		                                          : NULL;
+		int loaded = bench_workload_load(b, wk, file, o->positions, o->chess_depth, o->rb,
+		                                 o->rd, o->hash);
+		if (loaded != CLI_EXIT_OK)
+			return loaded;
+	}
+	return load_suite(b);
+}
+
+/* After the sweep: the earlier report's files removed (--replace), the plots drawn (the
+ * table says what became of them), the table printed before any other file is written,
+ * so that it is had whatever becomes of the folder, then the report's files. The exit
+ * status. */
+static int publish(bench_t *b)
+{
+	bool cleared = bench_folder_clear(b);
+	if (cleared)
+		bench_plots(b);
+	else
+		snprintf(b->plot_note, sizeof(b->plot_note),
+		         "not written: the earlier report could not be removed");
+	bench_print_text(b, stdout);
+	fflush(stdout);
+	if (!cleared || !write_report(b))
+		return CLI_EXIT_FAIL;
+	printf("\nreport folder: %s\n", b->out_dir);
+	return CLI_EXIT_OK;
+}
+
+/* Rank 0's whole bench once the workloads are loaded: the references, the sweep beside
+ * the hog, the rows, the plots and the report, written and printed. The exit status. */
+static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
+{
+	int st = bench_folder_check(b);
+	if (st != CLI_EXIT_OK)
+		return st;
+	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
+	b->load_before = bench_load_average();
+	double t0 = cli_now_s();
+	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0 && b->suite.n == 0 &&
+	    !bench_references(b, (int)o->ref_extra))
+		return CLI_EXIT_FAIL;
+	if (!hog_start(b->cmd, hog, b->hog))
+		return CLI_EXIT_FAIL;
+	bool swept = sweep(b);
+	hog_stop(hog);
+	if (!swept)
+		return CLI_EXIT_FAIL;
+	b->wall_s = cli_now_s() - t0;
+	b->load_after = bench_load_average();
+	if (b->progress && b->progress_tty)
+		fputs("\r\033[K", stderr);
+	bench_derive(b);
+	return publish(b);
+}
+
+/* Frees everything the bench holds and ends the cluster (aborting it on a failure: the
+ * other ranks may be waiting for us); returns status. */
+static int bench_end(bench_t *b, hog_t *hog, int status)
+{
+	hog_stop(hog);
+	bench_folder_release(b);
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		bench_workload_free(&b->work[wk]);
+	for (int i = 0; i < b->nruns; i++)
+		bench_run_free(&b->runs[i]);
+	free(b->runs);
+	bench_probe_free(b);
+	free(b->rows);
+	free(b->quality);
+	bench_suite_free(&b->suite);
+	if (b->cluster && status != CLI_EXIT_OK)
+		cli_cluster_abort(b->cluster, status);
+	cli_cluster_end(b->cluster);
+	return status;
+}
+
+int cli_bench(int argc, char **argv)
+{
+	return bench_main("bench", bench_usage, argc, argv, NULL, 0, NULL, NULL);
+}
+
+int bench_main(const char *cmd, const char *usage, int argc, char **argv,
+               const struct cli_opt *extra, int nextra, bench_sim_t *sim,
+               int (*ready)(void *ctx, struct bench *b))
+{
+	static bench_t b;
+	bench_opts_t o;
+	hog_t hog = { NULL, 0 };
+	memset(&b, 0, sizeof(b));
+	b.claim_fd = -1;
+	b.cmd = cmd;
+	b.sim = sim;
+	default_options(&b, &o);
+	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
+	if (st != GO_ON)
+		return st;
+	if (sim && (o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
+		cli_error(cmd, "--hog and --stockfish measure the real machine: not in a "
+		               "simulation");
+		return CLI_EXIT_USAGE;
+	}
+	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)
+		return st;
+	if ((st = apply_options(&b, &o)) != GO_ON || (st = setup_cluster(&b, &o)) != GO_ON)
+		return st;
+	name_report(&b);
+	st = load_workloads(&b, &o);
+	if (st == GO_ON && b.follower) /* the cluster's rows only, in step with rank 0 */
+		st = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+	else if (st == GO_ON)
+		st = measure_and_report(&b, &o, &hog);
+	return bench_end(&b, &hog, st);
+}

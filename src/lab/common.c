@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.c — the few things every file of `cutoff bench` uses: the workloads' and
+ * engines' names as every output writes them, the progress line on stderr, the build in
+ * words and a ratio that is NAN when it cannot be had. It calls no other file of the
+ * module (common.h).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kit/args.h"
+#include "lab/common.h"
+
+const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
+
+const char *bench_engine_name(bool stockfish, int driver)
+{
+	static const char *const cluster[BENCH_MAX_RANKS + 1] = {
+		"cluster/0",  "cluster/1",  "cluster/2",  "cluster/3",  "cluster/4",  "cluster/5",
+		"cluster/6",  "cluster/7",  "cluster/8",  "cluster/9",  "cluster/10", "cluster/11",
+		"cluster/12", "cluster/13", "cluster/14", "cluster/15", "cluster/16", "cluster/17",
+		"cluster/18", "cluster/19", "cluster/20", "cluster/21", "cluster/22", "cluster/23",
+		"cluster/24", "cluster/25", "cluster/26", "cluster/27", "cluster/28", "cluster/29",
+		"cluster/30", "cluster/31", "cluster/32"
+	};
+	if (!stockfish && bench_is_cluster(driver))
+		return driver - BENCH_CLUSTER_ROW <= BENCH_MAX_RANKS
+		               ? cluster[driver - BENCH_CLUSTER_ROW]
+		               : "cluster";
+	return stockfish ? "stockfish" : cli_driver_name((cutoff_driver_t)driver);
+}
+
+void bench_progress(bench_t *b, const char *fmt, ...)
+{
+	if (!b->progress)
+		return;
+	va_list ap;
+	fprintf(stderr, "%scutoff %s: ", b->progress_tty ? "\r\033[K" : "", b->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (!b->progress_tty)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+double bench_ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }
+
+void bench_build_text(char *buf, size_t size)
+{
+	snprintf(buf, size, "cutoff %s, %s, %s%s%s", cutoff_version(),
+#ifdef __VERSION__
+	         "cc " __VERSION__,
+#else
+	         "cc (unknown)",
+#endif
+#ifdef __OPTIMIZE__
+	         "optimised",
+#else
+	         "not optimised",
+#endif
+#ifdef NDEBUG
+	         ", asserts off",
+#else
+	         ", asserts on",
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	         ", SANITIZED (times mean nothing)"
+#else
+	         ""
+#endif
+	);
+}
+
+/* True when fmt holds exactly one conversion and it takes a double. */
+static bool one_double_conversion(const char *fmt)
+{
+	int conversions = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		p++;
+		p += strspn(p, "-+ #0");
+		p += strspn(p, "0123456789");
+		if (*p == '.') {
+			p++;
+			p += strspn(p, "0123456789");
+		}
+		if (!*p || !strchr("fFeEgG", *p))
+			return false;
+		conversions++;
+	}
+	return conversions == 1;
+}
+
+const char *bench_format_double(char *buf, size_t size, const char *fmt, double v)
+{
+	if (!one_double_conversion(fmt)) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, size, fmt, v); /* checked above: one conversion, of a double */
+#pragma GCC diagnostic pop
+	return buf;
+}
+
+bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	double sq = 0;
+	for (int i = 0; i < b->nquality; i++) {
+		const bench_quality_t *q = &b->quality[i];
+		if (q->driver != driver || q->threads != threads)
+			continue;
+		out->n++;
+		out->agree += q->agree;
+		out->refs += b->suite.n ? 1 : b->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
+		out->bounds += q->loss_bound;
+		out->loss += q->loss;
+		sq += (double)q->loss * q->loss;
+		out->depth += q->depth;
+		out->nodes += (double)q->nodes;
+	}
+	if (out->n == 0)
+		return false;
+	int n = out->n;
+	if (out->refs > 0)
+		bench_wilson95(out->agree, out->refs, &out->agree_lo, &out->agree_hi);
+	out->loss /= n;
+	out->loss_half =
+		n > 1 ? 1.959964 * sqrt(fmax(0, sq - n * out->loss * out->loss) / (n - 1) / n)
+		      : NAN;
+	out->depth /= n;
+	out->nodes /= n;
+	return true;
+}

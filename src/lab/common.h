@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h — the few things every file of `cutoff bench` uses (common.c): the names of
+ * the workloads and engines in every output, and the progress line on stderr. It calls
+ * none of the module's other files, so that all of them may call it.
+ */
+#ifndef CUTOFF_CLI_BENCH_COMMON_H
+#define CUTOFF_CLI_BENCH_COMMON_H
+
+#include "lab/types.h"
+
+extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.., NULL-ended */
+
+/* The name of a run's or row's engine in every output: "stockfish", "cluster/R", or the
+ * driver's. */
+const char *bench_engine_name(bool stockfish, int driver);
+
+/* One progress line on stderr, "cutoff CMD: ...", when b->progress is on: redrawn in place
+ * on a terminal (b->progress_tty), one line each otherwise. */
+void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* snprintf(buf, size, fmt, v) for a format of this command's constant tables (a field's,
+ * a probe's): fmt must hold exactly one conversion, of a double (%f, %e or %g, with flags,
+ * width and precision), and any text and %% around it; any other format writes "?" and
+ * nothing is read past v. The one place where a format is not a literal (-Wformat=2).
+ * Returns buf. */
+const char *bench_format_double(char *buf, size_t size, const char *fmt, double v);
+
+/* The quality runs of one driver at one thread count, summed: positions, moves equal to
+ * the reference's best (with the Wilson interval at 95 % of their share), the mean
+ * centipawn loss (--quality-suite; with the half-width of its 95 % interval, normal
+ * approximation, NAN under 2 positions) and how many losses are bounds, the mean depth
+ * and nodes. */
+typedef struct bench_quality_sum {
+	int n, agree, refs, bounds;
+	double agree_lo, agree_hi;
+	double loss, loss_half;
+	double depth, nodes;
+} bench_quality_sum_t;
+
+/* False when no quality run has that driver and thread count. */
+bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out);
+
+/* a / b; NAN when either is NAN or b is not positive. */
+double bench_ratio(double a, double b);
+
+/* The build in words, for every report's header: version, compiler, optimisation, asserts,
+ * and a warning when sanitized. */
+void bench_build_text(char *buf, size_t size);
+
+#endif /* CUTOFF_CLI_BENCH_COMMON_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rows.h — the rows of `cutoff bench` (rows.c): each setting's runs made into one row of
+ * medians and derived figures.
+ */
+#ifndef CUTOFF_CLI_BENCH_ROWS_H
+#define CUTOFF_CLI_BENCH_ROWS_H
+
+#include "lab/types.h"
+
+/* Derives b->rows from b->runs (and each row's ceiling, ceiling.c); b->nrows stays 0 when
+ * out of memory. */
+void bench_derive(bench_t *b);
+
+/* The row of (workload, engine, threads), or NULL. */
+bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int driver,
+                            int threads);
+
+#endif /* CUTOFF_CLI_BENCH_ROWS_H */
