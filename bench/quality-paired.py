@@ -44,7 +44,7 @@ def mcnemar(b, c):
     if n == 0:
         return 1.0
     k = min(b, c)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n  # exact integers: no overflow
     return min(1.0, 2 * tail)
 
 
