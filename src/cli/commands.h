@@ -13,26 +13,26 @@
 #include "match/match.h" /* cli_match: cutoff match, a UCI referee for engine games */
 #include "uci/session.h" /* cli_uci: cutoff uci, a UCI chess engine */
 
-/* cutoff search: one search of one position of any game, every counter (search.c). */
+/* cutoff search: one search of one position of any game, every counter (cmd_search.c). */
 int cli_search(int argc, char **argv);
 
-/* cutoff tree: searches of synthetic random trees against their oracle (tree.c). */
+/* cutoff tree: searches of synthetic random trees against their oracle (cmd_tree.c). */
 int cli_tree(int argc, char **argv);
 
-/* cutoff ttbench: probes and stores per second, lock-free table against locked (ttbench.c). */
+/* cutoff ttbench: probes and stores per second, lock-free table against locked (cmd_ttbench.c). */
 int cli_ttbench(int argc, char **argv);
 
-/* cutoff topo: the machine as hwloc sees it and an engine's thread placement (topo.c). */
+/* cutoff topo: the machine as hwloc sees it and an engine's thread placement (cmd_topo.c). */
 int cli_topo(int argc, char **argv);
 
-int cli_solve(int argc, char **argv);   /* cutoff solve: exact Connect Four scores (solve.c) */
-int cli_perft(int argc, char **argv);   /* cutoff perft: chess move-generator counts (perft.c) */
-int cli_epd(int argc, char **argv);     /* cutoff epd: chess test suites in EPD (epd.c) */
-int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (drivers.c) */
+int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (cmd_solve.c) */
+int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (cmd_perft.c) */
+int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (cmd_epd.c) */
+int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (cmd_drivers.c) */
 
-/* cutoff sim: the drivers on virtual threads (sim.c; in `cutoff` it runs cutoff-sim). */
+/* cutoff sim: the drivers on virtual threads (cmd_sim.c; in `cutoff` it runs cutoff-sim). */
 int cli_sim(int argc, char **argv);
-/* cutoff sim --calibrate FILE: this machine's cost model, measured (sim_calibrate.c). */
+/* cutoff sim --calibrate FILE: this machine's cost model, measured (cmd_calibrate.c). */
 int sim_calibrate(int argc, char **argv);
 
 #endif /* CUTOFF_CLI_COMMANDS_H */

@@ -95,11 +95,11 @@ static int run_version(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "version", cutoff_version());
-	json_end(&w);
-	if (json_finish(&w) < 0) {
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_string(&w, "version", cutoff_version());
+	jw_end(&w);
+	if (jw_finish(&w) < 0) {
 		cli_error("version", "internal error: the JSON output is malformed");
 		return CLI_EXIT_FAIL;
 	}

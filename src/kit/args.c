@@ -703,6 +703,33 @@ void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_dri
 	cfg->log_user = log;
 }
 
+bool cli_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+const char *cli_find_program(const char *name, char *buf, size_t size)
+{
+	size_t len = strlen(name);
+	if (strchr(name, '/')) {
+		if (len + 1 > size)
+			return NULL;
+		snprintf(buf, size, "%s", name);
+		return cli_executable(buf) ? buf : NULL;
+	}
+	for (const char *path = getenv("PATH"); path && *path;) {
+		size_t n = strcspn(path, ":");
+		if (n > 0 && n + len + 2 <= size) {
+			snprintf(buf, size, "%.*s/%s", (int)n, path, name);
+			if (cli_executable(buf))
+				return buf;
+		}
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
 int cli_usable_cpus(void)
 {
 	cpu_set_t set;

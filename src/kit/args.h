@@ -263,6 +263,14 @@ void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
 void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
                        cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log);
 
+/* True when `path` is a regular file this process may execute. */
+bool cli_executable(const char *path);
+
+/* The program `name` as posix_spawnp would find it: `name` itself when it holds a '/',
+ * else the first executable `DIR/name` of the PATH's folders. Its path in buf, or NULL
+ * (buf too small for a candidate counts as not found). */
+const char *cli_find_program(const char *name, char *buf, size_t size);
+
 /* The CPUs this process may run on: its affinity mask (sched_getaffinity), else the CPUs
  * online; at least 1. */
 int cli_usable_cpus(void);

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-void json_init(json_writer_t *w, FILE *out)
+void jw_init(json_writer_t *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
@@ -133,11 +133,11 @@ static void begin(json_writer_t *w, const char *key, char open, char close)
 	w->depth++;
 }
 
-void json_begin_object(json_writer_t *w, const char *key) { begin(w, key, '{', '}'); }
+void jw_begin_object(json_writer_t *w, const char *key) { begin(w, key, '{', '}'); }
 
-void json_begin_array(json_writer_t *w, const char *key) { begin(w, key, '[', ']'); }
+void jw_begin_array(json_writer_t *w, const char *key) { begin(w, key, '[', ']'); }
 
-void json_end(json_writer_t *w)
+void jw_end(json_writer_t *w)
 {
 	if (w->broken)
 		return;
@@ -149,7 +149,7 @@ void json_end(json_writer_t *w)
 	fputc(w->closer[w->depth], w->out);
 }
 
-void json_string(json_writer_t *w, const char *key, const char *value)
+void jw_string(json_writer_t *w, const char *key, const char *value)
 {
 	if (!value_prefix(w, key))
 		return;
@@ -159,19 +159,19 @@ void json_string(json_writer_t *w, const char *key, const char *value)
 		fputs("null", w->out);
 }
 
-void json_int(json_writer_t *w, const char *key, int64_t value)
+void jw_int(json_writer_t *w, const char *key, int64_t value)
 {
 	if (value_prefix(w, key))
 		fprintf(w->out, "%" PRId64, value);
 }
 
-void json_uint(json_writer_t *w, const char *key, uint64_t value)
+void jw_uint(json_writer_t *w, const char *key, uint64_t value)
 {
 	if (value_prefix(w, key))
 		fprintf(w->out, "%" PRIu64, value);
 }
 
-void json_double(json_writer_t *w, const char *key, double value)
+void jw_double(json_writer_t *w, const char *key, double value)
 {
 	if (!value_prefix(w, key))
 		return;
@@ -181,19 +181,19 @@ void json_double(json_writer_t *w, const char *key, double value)
 		fputs("null", w->out);
 }
 
-void json_bool(json_writer_t *w, const char *key, bool value)
+void jw_bool(json_writer_t *w, const char *key, bool value)
 {
 	if (value_prefix(w, key))
 		fputs(value ? "true" : "false", w->out);
 }
 
-void json_null(json_writer_t *w, const char *key)
+void jw_null(json_writer_t *w, const char *key)
 {
 	if (value_prefix(w, key))
 		fputs("null", w->out);
 }
 
-int json_finish(json_writer_t *w)
+int jw_finish(json_writer_t *w)
 {
 	if (w->broken || w->depth != 0 || !w->done)
 		return -1;

@@ -4,7 +4,7 @@
  * of the cluster layer (contract in cluster.h). Three builds:
  *   CUTOFF_CLI_MPI  the real command with MPI: every function below;
  *   CUTOFF_SIM      `cutoff sim`: a rank's cluster on the simulated network, wrapped by
- *                   cli_cluster_over (sim.c makes it), and no MPI;
+ *                   cli_cluster_over (cli/cmd_sim.c makes it), and no MPI;
  *   neither         the same functions say that MPI is missing.
  *
  * MPI's state belongs to the process, so it lives here for the whole command: one
@@ -215,30 +215,30 @@ void cli_cluster_print_ranks(const cli_cluster_t *cc, FILE *out)
 
 void cli_cluster_json_ranks(const cli_cluster_t *cc, json_writer_t *w, const char *key)
 {
-	json_begin_array(w, key);
+	jw_begin_array(w, key);
 	for (int i = 0; i < cutoff_cluster_size(cc->cl); i++) {
 		cutoff_cluster_stats_t s;
 		cutoff_cluster_stats(cc->cl, i, &s);
-		json_begin_object(w, NULL);
-		json_int(w, "rank", i);
-		json_uint(w, "nodes", s.nodes);
-		json_double(w, "time_s", s.time_s);
-		json_double(w, "comm_s", s.comm_s);
-		json_uint(w, "rounds", s.rounds);
-		json_uint(w, "sent_entries", s.sent_entries);
-		json_uint(w, "sent_messages", s.sent_messages);
-		json_uint(w, "sent_bytes", s.sent_bytes);
-		json_uint(w, "received_entries", s.received_entries);
-		json_uint(w, "received_messages", s.received_messages);
-		json_uint(w, "received_bytes", s.received_bytes);
-		json_uint(w, "stored_entries", s.stored_entries);
-		json_uint(w, "forwarded_entries", s.forwarded_entries);
-		json_uint(w, "dropped_entries", s.dropped_entries);
-		json_uint(w, "tt_hits_shared", s.tt_hits_shared);
-		json_int(w, "shared_depth", s.shared_depth);
-		json_end(w);
+		jw_begin_object(w, NULL);
+		jw_int(w, "rank", i);
+		jw_uint(w, "nodes", s.nodes);
+		jw_double(w, "time_s", s.time_s);
+		jw_double(w, "comm_s", s.comm_s);
+		jw_uint(w, "rounds", s.rounds);
+		jw_uint(w, "sent_entries", s.sent_entries);
+		jw_uint(w, "sent_messages", s.sent_messages);
+		jw_uint(w, "sent_bytes", s.sent_bytes);
+		jw_uint(w, "received_entries", s.received_entries);
+		jw_uint(w, "received_messages", s.received_messages);
+		jw_uint(w, "received_bytes", s.received_bytes);
+		jw_uint(w, "stored_entries", s.stored_entries);
+		jw_uint(w, "forwarded_entries", s.forwarded_entries);
+		jw_uint(w, "dropped_entries", s.dropped_entries);
+		jw_uint(w, "tt_hits_shared", s.tt_hits_shared);
+		jw_int(w, "shared_depth", s.shared_depth);
+		jw_end(w);
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 int cli_cluster_rank(const cli_cluster_t *cc) { return cc ? cc->rank : 0; }
@@ -439,7 +439,7 @@ cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
 }
 
 #elif defined(CUTOFF_SIM)
-/* ---- the simulator: a rank's cluster on the simulated network (src/cli/sim.c) -------- */
+/* ---- the simulator: a rank's cluster on the simulated network (src/cli/cmd_sim.c) ---- */
 
 cli_cluster_t *cli_cluster_over(void *cluster, const cli_cluster_opts_t *o)
 {

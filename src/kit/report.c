@@ -20,15 +20,15 @@ uint64_t cli_counter(const cutoff_counters_t *c, const char *name)
  * driver's (a driver's new counter reaches every report with no edit here). */
 void cli_json_counters(json_writer_t *w, const char *key, const cutoff_counters_t *c)
 {
-	json_begin_object(w, key);
+	jw_begin_object(w, key);
 	for (int i = 0; i < cutoff_counter_count(); i++)
-		json_uint(w, cutoff_counter_info(i)->name, cutoff_counter_value(c, i));
-	json_end(w);
+		jw_uint(w, cutoff_counter_info(i)->name, cutoff_counter_value(c, i));
+	jw_end(w);
 }
 
 void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_config_t *cfg)
 {
-	json_begin_object(w, key);
+	jw_begin_object(w, key);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
@@ -36,12 +36,12 @@ void cli_json_driver_options(json_writer_t *w, const char *key, const cutoff_con
 			int value = 0;
 			cutoff_config_get_option(cfg, o[i].name, &value);
 			if (o[i].words && value >= o[i].min && value <= o[i].max)
-				json_string(w, o[i].name, o[i].words[value - o[i].min]);
+				jw_string(w, o[i].name, o[i].words[value - o[i].min]);
 			else
-				json_int(w, o[i].name, value);
+				jw_int(w, o[i].name, value);
 		}
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per)
@@ -80,15 +80,15 @@ void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t 
 
 void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par)
 {
-	json_string(w, "driver", cli_driver_name(driver));
-	json_int(w, "threads", par->threads);
-	json_string(w, "placement", cli_placement_names[par->placement]);
+	jw_string(w, "driver", cli_driver_name(driver));
+	jw_int(w, "threads", par->threads);
+	jw_string(w, "placement", cli_placement_names[par->placement]);
 	cli_json_driver_options(w, "driver_options", &par->options);
 }
 
 int cli_json_finish(json_writer_t *w, const char *cmd)
 {
-	if (json_finish(w) < 0) {
+	if (jw_finish(w) < 0) {
 		cli_error(cmd, "cannot write the JSON output");
 		return CLI_EXIT_FAIL;
 	}
@@ -107,15 +107,15 @@ double cli_per_second(uint64_t n, double seconds)
 
 void cli_json_profile(json_writer_t *w, const char *key, const cutoff_profile_t *p)
 {
-	json_begin_object(w, key);
-	json_double(w, "time_s", p->time_s);
-	json_double(w, "search_s", p->search_s);
-	json_double(w, "idle_s", p->idle_s);
-	json_double(w, "split_wait_s", p->split_wait_s);
-	json_double(w, "lock_s", p->lock_s);
-	json_int(w, "depth_reached", p->depth_reached);
-	json_int(w, "depth_completed", p->depth_completed);
-	json_end(w);
+	jw_begin_object(w, key);
+	jw_double(w, "time_s", p->time_s);
+	jw_double(w, "search_s", p->search_s);
+	jw_double(w, "idle_s", p->idle_s);
+	jw_double(w, "split_wait_s", p->split_wait_s);
+	jw_double(w, "lock_s", p->lock_s);
+	jw_int(w, "depth_reached", p->depth_reached);
+	jw_int(w, "depth_completed", p->depth_completed);
+	jw_end(w);
 }
 
 void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16])

@@ -46,7 +46,7 @@ void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t 
  * (cli_json_driver_options), always. */
 void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par);
 
-/* Ends a command's JSON report (json_finish): CLI_EXIT_OK, or CLI_EXIT_FAIL after
+/* Ends a command's JSON report (jw_finish): CLI_EXIT_OK, or CLI_EXIT_FAIL after
  * "cutoff <cmd>: cannot write the JSON output". */
 int cli_json_finish(json_writer_t *w, const char *cmd);
 

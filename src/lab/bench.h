@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench.h — the one header of `cutoff bench` (src/lab/) for the rest of the command
- * line: `cutoff sim` runs the bench's sweep with its own hooks (sim.c), and `cutoff sim
- * --calibrate` measures single runs of the bench's workloads (sim_calibrate.c). cli_bench
+ * line: `cutoff sim` runs the bench's sweep with its own hooks (cli/cmd_sim.c), and `cutoff sim
+ * --calibrate` measures single runs of the bench's workloads (cli/cmd_calibrate.c). cli_bench
  * itself is in commands.h.
  *
  * The module's files, each calling only those below it:
@@ -33,7 +33,7 @@
 
 #include "lab/common.h" /* the workloads' names */
 #include "lab/types.h"
-#include "lab/work.h" /* the workloads and runs that sim.c and sim_calibrate.c drive */
+#include "lab/work.h" /* the workloads and runs that cmd_sim.c and cmd_calibrate.c drive */
 
 /* The command `cmd` (bench, or sim with its own usage, options and hooks: `extra` options
  * are parsed beside the bench's, then `ready(sim->ctx)` runs before anything else is

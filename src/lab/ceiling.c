@@ -208,31 +208,31 @@ void bench_ceiling_json(const bench_t *b, json_writer_t *j)
 {
 	int n;
 	probe_series_t *s = series_of(b, &n);
-	json_begin_array(j, "probes");
+	jw_begin_array(j, "probes");
 	for (int i = 0; s && i < n; i++) {
 		double med = NAN, lo = NAN, hi = NAN;
 		bench_spread(s[i].v, b->repeat, s[i].stride, &med, &lo, &hi);
-		json_begin_object(j, NULL);
-		json_string(j, "probe", PROBES[s[i].kind].key);
-		json_string(j, "unit", PROBES[s[i].kind].unit);
+		jw_begin_object(j, NULL);
+		jw_string(j, "probe", PROBES[s[i].kind].key);
+		jw_string(j, "unit", PROBES[s[i].kind].unit);
 		if (s[i].table_mb) {
-			json_uint(j, "table_mb", s[i].table_mb);
-			json_uint(j, "probe_mb", s[i].probe_mb);
+			jw_uint(j, "table_mb", s[i].table_mb);
+			jw_uint(j, "probe_mb", s[i].probe_mb);
 		}
 		if (s[i].threads)
-			json_int(j, "threads", s[i].threads);
+			jw_int(j, "threads", s[i].threads);
 		if (s[i].cpu >= 0)
-			json_int(j, "cpu", s[i].cpu);
-		json_double(j, "median", med);
-		json_double(j, "min", lo);
-		json_double(j, "max", hi);
-		json_begin_array(j, "per_repeat");
+			jw_int(j, "cpu", s[i].cpu);
+		jw_double(j, "median", med);
+		jw_double(j, "min", lo);
+		jw_double(j, "max", hi);
+		jw_begin_array(j, "per_repeat");
 		for (int r = 0; r < b->repeat; r++)
-			json_double(j, NULL, s[i].v[r * s[i].stride]);
-		json_end(j);
-		json_end(j);
+			jw_double(j, NULL, s[i].v[r * s[i].stride]);
+		jw_end(j);
+		jw_end(j);
 	}
-	json_end(j);
+	jw_end(j);
 	free(s);
 }
 

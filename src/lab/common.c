@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit/args.h"
@@ -141,4 +142,23 @@ bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_
 	out->depth /= n;
 	out->nodes /= n;
 	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isnan(v[i]))
+			v[m++] = v[i];
+	}
+	if (m == 0)
+		return NAN;
+	qsort(v, (size_t)m, sizeof(*v), cmp_double);
+	return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 }

@@ -19,6 +19,9 @@ const char *bench_engine_name(bool stockfish, int driver);
  * on a terminal (b->progress_tty), one line each otherwise. */
 void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The median of v[0 .. n) (NANs left out); NAN when none is left. Sorts v. */
+double bench_median(double *v, int n);
+
 /* snprintf(buf, size, fmt, v) for a format of this command's constant tables (a field's,
  * a probe's): fmt must hold exactly one conversion, of a double (%f, %e or %g, with flags,
  * width and precision), and any text and %% around it; any other format writes "?" and

@@ -374,13 +374,13 @@ void bench_row_json(const bench_t *b, const bench_row_t *r, json_writer_t *j)
 		if (!(x->out & OUT_JSON))
 			continue;
 		if (x->unit == UNIT_NAME)
-			json_string(j, x->key, x->name(b, r));
+			jw_string(j, x->key, x->name(b, r));
 		else if (x->unit == UNIT_INT)
-			json_int(j, x->key, (int64_t)row_num(b, x, r));
+			jw_int(j, x->key, (int64_t)row_num(b, x, r));
 		else if (x->unit == UNIT_FLAG)
-			json_bool(j, x->key, row_num(b, x, r) != 0);
+			jw_bool(j, x->key, row_num(b, x, r) != 0);
 		else
-			json_double(j, x->key, row_num(b, x, r));
+			jw_double(j, x->key, row_num(b, x, r));
 	}
 }
 
@@ -506,12 +506,12 @@ void bench_thread_csv(const bench_run_t *r, int k, FILE *f)
 
 void bench_thread_json(const bench_run_t *r, int k, json_writer_t *j)
 {
-	json_begin_object(j, NULL);
-	json_int(j, "thread", k);
-	json_uint(j, "nodes", r->thread_nodes[k]);
+	jw_begin_object(j, NULL);
+	jw_int(j, "thread", k);
+	jw_uint(j, "nodes", r->thread_nodes[k]);
 	for (int i = 0; i < NTHREAD_FIELDS; i++)
-		json_double(j, THREAD_FIELDS[i].key, thread_value(&THREAD_FIELDS[i], r, k));
-	json_end(j);
+		jw_double(j, THREAD_FIELDS[i].key, thread_value(&THREAD_FIELDS[i], r, k));
+	jw_end(j);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -579,12 +579,12 @@ void bench_rank_text(const bench_rank_t *p, int k, FILE *out)
 
 void bench_rank_json(const bench_rank_t *p, int k, json_writer_t *j)
 {
-	json_begin_object(j, NULL);
-	json_int(j, "rank", k);
+	jw_begin_object(j, NULL);
+	jw_int(j, "rank", k);
 	for (int i = 0; i < NRANK_FIELDS; i++)
 		if (RANK_FIELDS[i].key)
-			json_double(j, RANK_FIELDS[i].key, rank_sum(p, RANK_FIELDS[i].at));
-	json_end(j);
+			jw_double(j, RANK_FIELDS[i].key, rank_sum(p, RANK_FIELDS[i].at));
+	jw_end(j);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -796,23 +796,23 @@ void bench_run_csv(const bench_t *b, const bench_run_t *r, FILE *f)
 void bench_run_json(const bench_t *b, const bench_run_t *r, json_writer_t *j,
                     bench_run_arrays_fn *arrays)
 {
-	json_begin_object(j, NULL);
+	jw_begin_object(j, NULL);
 	for (int i = 0; i < NRUN_FIELDS; i++) {
 		const run_field_t *x = &RUN_FIELDS[i];
 		if (!(x->out & OUT_JSON) || !run_has(b, x, r))
 			continue;
 		switch (x->unit) {
 		case RUN_NAME:
-			json_string(j, x->key, x->name(r));
+			jw_string(j, x->key, x->name(r));
 			break;
 		case RUN_INT:
-			json_int(j, x->key, *(const int *)run_at(r, x->at));
+			jw_int(j, x->key, *(const int *)run_at(r, x->at));
 			break;
 		case RUN_COUNT:
-			json_uint(j, x->key, *(const uint64_t *)run_at(r, x->at));
+			jw_uint(j, x->key, *(const uint64_t *)run_at(r, x->at));
 			break;
 		case RUN_NUMBER:
-			json_double(j, x->key, run_number(x, r));
+			jw_double(j, x->key, run_number(x, r));
 			break;
 		case RUN_ARRAYS:
 			arrays(j, b, r);
@@ -821,5 +821,5 @@ void bench_run_json(const bench_t *b, const bench_run_t *r, json_writer_t *j,
 			break;
 		}
 	}
-	json_end(j);
+	jw_end(j);
 }

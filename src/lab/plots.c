@@ -15,26 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kit/args.h"
 #include "lab/common.h"
 #include "lab/fields.h"
 #include "lab/folder.h"
 #include "lab/plots.h"
 #include "lab/rows.h"
-
-static bool find_program(const char *name, char *buf, size_t size)
-{
-	const char *path = getenv("PATH");
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-		if (n > 0) {
-			snprintf(buf, size, "%.*s/%s", (int)n, path, name);
-			if (access(buf, X_OK) == 0)
-				return true;
-		}
-		path += n + (path[n] == ':');
-	}
-	return false;
-}
 
 /* The report's file `name`, opened for writing (and recorded: folder.h). */
 static FILE *open_in(bench_t *b, const char *name)
@@ -352,7 +338,7 @@ void bench_plots(bench_t *b)
 	if (env && *env)
 		snprintf(gnuplot, sizeof(gnuplot), "%s", env);
 	bool found = env && *env ? access(gnuplot, X_OK) == 0
-	                         : find_program("gnuplot", gnuplot, sizeof(gnuplot));
+	                         : cli_find_program("gnuplot", gnuplot, sizeof(gnuplot)) != NULL;
 	if (!write_plot_files(b, ext[b->plot], term[b->plot])) {
 		snprintf(b->plot_note, sizeof(b->plot_note), "cannot write the plot files: %s",
 		         strerror(errno));

@@ -55,7 +55,7 @@
  * lost, which changes nothing measured. Every access to the array is one of the
  * compiler's __atomic builtins, relaxed: a plain load or store on x86-64 and ARM64, as the
  * table's own relaxed accesses are, and a race that is well-defined and visible as such
- * to ThreadSanitizer (src/base/atomic.h is internal to the library; ttbench.c does the same).
+ * to ThreadSanitizer (src/base/atomic.h is internal to the library; cli/cmd_ttbench.c does the same).
  *
  * Nothing here is global: the work sizes, arrays and figures live in the bench_t.
  */

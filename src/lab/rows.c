@@ -28,26 +28,6 @@
 #include "lab/common.h"
 #include "lab/rows.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (NANs left out); NAN when none is left. Sorts v. */
-static double median(double *v, int n)
-{
-	int m = 0;
-	for (int i = 0; i < n; i++) {
-		if (!isnan(v[i]))
-			v[m++] = v[i];
-	}
-	if (m == 0)
-		return NAN;
-	qsort(v, (size_t)m, sizeof(*v), cmp_double);
-	return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-}
-
 static double minmax(const double *v, int n, bool max)
 {
 	double r = NAN;
@@ -131,7 +111,7 @@ static void thread_rates(const bench_run_t *run, double out[3])
 		v[k] = (double)run->thread_nodes[k] / run->time_s;
 	out[0] = minmax(v, run->threads, false);
 	out[2] = minmax(v, run->threads, true);
-	out[1] = median(v, run->threads);
+	out[1] = bench_median(v, run->threads);
 }
 
 /* The per-run values that a row's medians are taken over: buf[V][i] of the row's run i. */
@@ -227,7 +207,7 @@ static int median_run(const double *t, const int *idx, int n)
 {
 	double best = INFINITY, tcopy[MAX_ROW_RUNS];
 	memcpy(tcopy, t, (size_t)n * sizeof(double));
-	double med_t = median(tcopy, n);
+	double med_t = bench_median(tcopy, n);
 	int at = 0;
 	for (int i = 0; i < n; i++) {
 		if (fabs(t[i] - med_t) < best) {
@@ -244,27 +224,27 @@ static void set_medians(const bench_t *b, bench_row_t *row, double (*buf)[MAX_RO
 {
 	row->time_min = minmax(buf[T], n, false);
 	row->time_max = minmax(buf[T], n, true);
-	row->time_med = median(buf[T], n);
+	row->time_med = bench_median(buf[T], n);
 	row->nps_min = minmax(buf[NPS], n, false);
 	row->nps_max = minmax(buf[NPS], n, true);
-	row->nps_med = median(buf[NPS], n);
-	row->nodes_med = median(buf[NODES], n);
-	row->thr_nps_min = median(buf[TMIN], n);
-	row->thr_nps_med = median(buf[TMED], n);
-	row->thr_nps_max = median(buf[TMAX], n);
-	row->fmc_rate = median(buf[FMC], n);
-	row->search_share = median(buf[SEARCH], n);
-	row->idle_share = median(buf[IDLE], n);
-	row->split_wait_share = median(buf[WAIT], n);
-	row->lock_share = median(buf[LOCK], n);
-	row->sync_share = median(buf[SYNC], n);
-	row->cut_first_rate = median(buf[CUT1], n);
-	row->cut_wrong = median(buf[CUTW], n);
-	row->all_wrong = median(buf[ALLW], n);
-	row->tt_other = median(buf[TTO], n);
+	row->nps_med = bench_median(buf[NPS], n);
+	row->nodes_med = bench_median(buf[NODES], n);
+	row->thr_nps_min = bench_median(buf[TMIN], n);
+	row->thr_nps_med = bench_median(buf[TMED], n);
+	row->thr_nps_max = bench_median(buf[TMAX], n);
+	row->fmc_rate = bench_median(buf[FMC], n);
+	row->search_share = bench_median(buf[SEARCH], n);
+	row->idle_share = bench_median(buf[IDLE], n);
+	row->split_wait_share = bench_median(buf[WAIT], n);
+	row->lock_share = bench_median(buf[LOCK], n);
+	row->sync_share = bench_median(buf[SYNC], n);
+	row->cut_first_rate = bench_median(buf[CUT1], n);
+	row->cut_wrong = bench_median(buf[CUTW], n);
+	row->all_wrong = bench_median(buf[ALLW], n);
+	row->tt_other = bench_median(buf[TTO], n);
 	for (int k = 0; k < BENCH_NFIGS; k++)
-		row->fig[k] = seen[k] ? median(buf[FIG0 + k], n) : NAN;
-	row->minimal_ratio = median(buf[MINR], n);
+		row->fig[k] = seen[k] ? bench_median(buf[FIG0 + k], n) : NAN;
+	row->minimal_ratio = bench_median(buf[MINR], n);
 	const bench_run_t *mr = &b->runs[row->median_run];
 	double nodes = (double)mr->counters.nodes;
 	row->parallelism = bench_ratio(mr->sim_work_s, mr->sim_span_s);
@@ -292,7 +272,7 @@ static void set_ebf(const bench_t *b, bench_row_t *row, const int *idx, int n)
 		if (!row->ebf_from)
 			row->ebf_from = d;
 		row->ebf_to = d;
-		row->ebf[d] = median(e, m);
+		row->ebf[d] = bench_median(e, m);
 	}
 }
 

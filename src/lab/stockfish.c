@@ -33,12 +33,12 @@ const char *bench_sf_find(const char *opt, char *buf, size_t size)
 		return NULL;
 	if (opt && strcmp(opt, "auto") != 0) {
 		snprintf(buf, size, "%s", opt);
-		return uci_client_executable(buf) ? buf : NULL;
+		return cli_executable(buf) ? buf : NULL;
 	}
 	const char *env = getenv("STOCKFISH");
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
-		return uci_client_executable(buf) ? buf : NULL;
+		return cli_executable(buf) ? buf : NULL;
 	}
 	return uci_client_find("stockfish", buf, size);
 }

@@ -256,7 +256,7 @@ typedef struct bench_quality {
 
 struct bench;
 
-/* `cutoff sim` (sim.c): the same sweep on virtual threads. A simulator is installed on
+/* `cutoff sim` (cli/cmd_sim.c): the same sweep on virtual threads. A simulator is installed on
  * the sweep's thread before the sweep; these hooks run around each run, the first to put
  * a simulator made afresh for the run in its place, with the workload's cost model and
  * the repeat's seed (false after one line when it cannot), the second to read its figures

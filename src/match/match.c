@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * match.c — `cutoff match`: a small UCI referee. Two engines, each a child process spoken
- * to through pipes (engine.c), play games under a clock (clock.c); the referee checks every
- * move with the chess adapter and adjudicates the end of each game (game.c, rules.c), and
- * reports each game and the match (output.c).
+ * to through pipes (player.c), play games under a clock (clock.c); the referee checks every
+ * move with the chess adapter and adjudicates the end of each game (gameplay.c, rules.c), and
+ * reports each game and the match (results.c).
  *
  * This file is the command: the options, the engines' commands checked, the files
  * opened, the games played (slots.c), the report, and the cleanup on every path. It owns
@@ -27,15 +27,14 @@
  * One engine of a game thinks at a time (no pondering), so N games think on N times the
  * engines' threads; when N times the most Threads an engine is given (--option,
  * --option1, --option2 Threads=T, 1 without) exceeds the CPUs this process may use
- * (sched_getaffinity), a warning on stderr says the clocks are unfair — an engine's clock
+ * (cli_usable_cpus), a warning on stderr says the clocks are unfair — an engine's clock
  * runs while it waits for a CPU — and the text and JSON reports say so too.
  */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT, strncasecmp */
+#define _GNU_SOURCE /* strncasecmp */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,23 +475,13 @@ static int64_t engine_threads(const engine_t *e)
 	return threads;
 }
 
-/* The CPUs this process may run on. */
-static int usable_cpus(void)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
-}
-
 /* The slots (no more than the games), and the warning when more engine threads think at
  * once than there are CPUs: one engine of each game thinks at a time (no pondering), so
  * that is the slots times the most threads an engine is given. */
 static void set_concurrency(match_t *m, int64_t concurrency)
 {
 	m->concurrency = (int)(concurrency < m->ngames ? concurrency : m->ngames);
-	m->cpus = usable_cpus();
+	m->cpus = cli_usable_cpus();
 	int64_t t0 = engine_threads(&m->eng[0]), t1 = engine_threads(&m->eng[1]);
 	m->threads = t0 > t1 ? t0 : t1;
 	m->unfair_clock = m->concurrency * m->threads > m->cpus;

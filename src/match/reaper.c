@@ -7,7 +7,7 @@
  * Without this a signal killed the referee alone, and an engine that no longer read its
  * input ran on under init with whatever it had started.
  *
- * How. engine.c starts each engine as the leader of a process group of its own (so a
+ * How. player.c starts each engine as the leader of a process group of its own (so a
  * signal to the group reaches whatever the engine started too) and registers it here
  * between fork and the next reaper call, under r->lock; it forgets it once it has killed
  * what was left of the group and reaped the engine. The signal handler does one
@@ -28,7 +28,7 @@
  * match_reaper_end (the engines stopped on the match's own way out) the handlers are
  * the old ones again.
  *
- * Shared state: groups, ngroups and dying under r->lock (engine.c's threads and the
+ * Shared state: groups, ngroups and dying under r->lock (player.c's threads and the
  * watcher); r->hold is the match's lock, whose holders (slots.c) never take r->lock
  * meanwhile, so the order hold, then r->lock, cannot deadlock.
  */

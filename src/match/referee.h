@@ -10,24 +10,24 @@
  *     match.c     the command: options, the engines' set-up, the report
  *     slots.c     the games played --concurrency at a time, each slot with its own two
  *                 engines, handed out and recorded in game order
- *     game.c      one game: ucinewgame, then each move asked for, timed, checked, played
- *     output.c    the report of each game and of the match: text, JSON and PGN
+ *     gameplay.c  one game: ucinewgame, then each move asked for, timed, checked, played
+ *     results.c   the report of each game and of the match: text, JSON and PGN
  *     openings.c  the start positions of --openings: FEN/EPD lines, PGN games
  *     book.c      the built-in openings (--openings builtin)
- *     engine.c    an engine's process and pipes: spawning it, lines in and out, the UCI
+ *     player.c    an engine's process and pipes: spawning it, lines in and out, the UCI
  *                 handshake, stopping it
  *     reaper.c    the engines' process groups, and SIGTERM, SIGINT and SIGHUP: the
  *                 engines stopped and reaped, then the referee ended by the signal
  *     clock.c     the time control: parsing --tc, the go command, charging a move's time
  *     rules.c     the end of a game: checkmate, stalemate, the fifty-move rule,
  *                 insufficient material, repetition, the move limit, forfeits; FEN fields
- *     log.c       the --log file and the growing strings the other files build lines in
+ *     logfile.c   the --log file and the growing strings the other files build lines in
  *
- * Calls run downward only: match.c calls the files below it; slots.c calls game.c,
- * engine.c, reaper.c, output.c and log.c; game.c calls engine.c, clock.c, rules.c and
- * log.c; output.c calls clock.c, rules.c and log.c; engine.c calls reaper.c and log.c;
- * reaper.c and rules.c call log.c; openings.c reads book.c's constants; clock.c, book.c
- * and log.c call none of the others.
+ * Calls run downward only: match.c calls the files below it; slots.c calls gameplay.c,
+ * player.c, reaper.c, results.c and logfile.c; gameplay.c calls player.c, clock.c,
+ * rules.c and logfile.c; results.c calls clock.c, rules.c and logfile.c; player.c calls
+ * reaper.c and logfile.c; reaper.c and rules.c call logfile.c; openings.c reads book.c's
+ * constants; clock.c, book.c and logfile.c call none of the others.
  *
  * Ownership. The match owns its two engines (m->eng: the commands, the names and the
  * totals of the report; never started), the records of its games, the openings and the
@@ -69,7 +69,7 @@ enum {
 
 static inline double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
 
-/* ---- log.c: growing strings and the log ----------------------------------------------- */
+/* ---- logfile.c: growing strings and the log ----------------------------------------------- */
 
 /* A growing string; `oom` sticks once an allocation failed (the text is then cut). */
 typedef struct match_sb {
@@ -141,7 +141,7 @@ void match_reaper_check(match_reaper_t *r);
 /* After the engine `pid` was reaped. */
 void match_reaper_forget(match_reaper_t *r, pid_t pid);
 
-/* ---- engine.c: an engine's process ---------------------------------------------------- */
+/* ---- player.c: an engine's process ---------------------------------------------------- */
 
 typedef enum fault {
 	FAULT_NONE,
@@ -173,7 +173,7 @@ typedef struct engine {
 
 	char *declared[MAX_DECLARED]; /* option names from "option name ... type" */
 	int ndeclared;
-	/* Its lines rejecting an option, between the setoptions and readyok (engine.c says
+	/* Its lines rejecting an option, between the setoptions and readyok (player.c says
 	 * which), the first MAX_REJECTED of them kept; nrejected counts them all. */
 	char *rejected[MAX_REJECTED];
 	int nrejected;
@@ -404,7 +404,7 @@ typedef struct match_book_line {
 extern const match_book_line_t match_book[];
 extern const int match_book_count;
 
-/* ---- game.c --------------------------------------------------------------------------- */
+/* ---- gameplay.c --------------------------------------------------------------------------- */
 
 /* Plays game number `index` (0-based) into m->games[index] with the engines `eng`.
  * CLI_EXIT_OK, or CLI_EXIT_FAIL (printed) when the referee itself fails. */
@@ -420,7 +420,7 @@ void match_game_free(game_t *gm);
  * the one-line error when an engine could not be started (no game was played). */
 int match_slots_play(match_t *m);
 
-/* ---- output.c ------------------------------------------------------------------------- */
+/* ---- results.c ------------------------------------------------------------------------- */
 
 /* The text report's line for game `index` (0-based), with the header before the first. */
 void match_print_game_line(const match_t *m, int index, const game_rec_t *g);

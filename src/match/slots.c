@@ -9,7 +9,7 @@
  * first game, slot 1's engine 1 first; an engine that faulted is started again by its
  * slot before that slot's next game; all stopped and reaped before match_slots_play
  * returns), their game_t and their threads. Slot 1 plays on the calling thread, slots 2..N
- * each on a thread of its own: game.c blocks on one engine at a time, so a thread per slot
+ * each on a thread of its own: gameplay.c blocks on one engine at a time, so a thread per slot
  * keeps each game's code as it was and each game's clock its own, charged from its own
  * engine's answer on its own thread. With one slot there is no thread and the match is the
  * single-threaded referee it always was.

@@ -335,30 +335,12 @@ void uci_client_describe_end(uci_client_t *c, char *buf, size_t size)
 	}
 }
 
-bool uci_client_executable(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 const char *uci_client_find(const char *name, char *buf, size_t size)
 {
-	if (strchr(name, '/')) {
-		snprintf(buf, size, "%s", name);
-		return uci_client_executable(buf) ? buf : NULL;
-	}
-	size_t len = strlen(name);
-	for (const char *path = getenv("PATH"); path && *path;) {
-		size_t n = strcspn(path, ":");
-		if (n > 0 && n + len + 2 <= size) {
-			snprintf(buf, size, "%.*s/%s", (int)n, path, name);
-			if (uci_client_executable(buf))
-				return buf;
-		}
-		path += n + (path[n] == ':');
-	}
-	if (len + sizeof("/usr/games/") > size)
+	if (cli_find_program(name, buf, size))
+		return buf;
+	if (strchr(name, '/') || strlen(name) + sizeof("/usr/games/") > size)
 		return NULL;
 	snprintf(buf, size, "/usr/games/%s", name);
-	return uci_client_executable(buf) ? buf : NULL;
+	return cli_executable(buf) ? buf : NULL;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * uci_client.h — a UCI engine as a child process (uci_client.c): the command's one client,
- * for `cutoff match`'s referee (match/engine.c) and `cutoff bench`'s Stockfish peer
+ * for `cutoff match`'s referee (match/player.c) and `cutoff bench`'s Stockfish peer
  * (bench/stockfish.c). It starts the program, writes lines and reads them with deadlines,
  * and ends it; what to say (uci, setoption, go) is the caller's.
  *
@@ -102,7 +102,5 @@ void uci_client_describe_end(uci_client_t *c, char *buf, size_t size);
 /* The program `name` as posix_spawnp would find it on the PATH, else in /usr/games (where
  * Debian installs its engines, a folder not on every PATH): its path in buf, or NULL. */
 const char *uci_client_find(const char *name, char *buf, size_t size);
-/* True when `path` is a regular file this process may execute. */
-bool uci_client_executable(const char *path);
 
 #endif /* CUTOFF_CLI_UCI_CLIENT_H */

@@ -4,7 +4,7 @@
  *
  * cli_uci makes the session (the chess tables, the options, the locks), then reads stdin
  * one line at a time and runs each to its end (run_line, which hands each command to
- * commands.c) before it reads the next; end of input acts as quit. Under mpirun rank 0
+ * handlers.c) before it reads the next; end of input acts as quit. Under mpirun rank 0
  * reads the lines and passes each on to the other ranks before running it, and the other
  * ranks run what they are passed (follow_lines), so every rank keeps the same position
  * and options and enters each search together.

@@ -7,15 +7,15 @@
  * stdout, over the library's engine and the chess adapter. Its files, from the top down
  * (a file calls only the files below it, never one above):
  *   loop.c           cli_uci: the session, reading stdin (and the lines of rank 0 under
- *                    mpirun), one command per line to commands.c
- *   commands.c       what each command does, and the order of their answers
+ *                    mpirun), one command per line to handlers.c
+ *   handlers.c       what each command does, and the order of their answers
  *   search_thread.c  the search thread and the watchdog of a `go`: starting, stopping,
  *                    info lines, bestmove (the threads and the stops are argued there)
  *   time_plan.c      the time budget of a `go` from its clock
  *   options.c        the options: their table, setoption's checks, the engine made from
  *                    them when it is idle
  *   parse.c          the words of a line: tokens, `position`, `go`, `setoption`
- *   output.c         every line written to stdout
+ *   say.c            every line written to stdout
  *
  * Shared state, and why it is race-free (uci_session_t below):
  *   out_lock   every line written to stdout is written whole and flushed under it, so
@@ -166,7 +166,7 @@ typedef struct uci_budget {
 } uci_budget_t;
 
 /* ---------------------------------------------------------------------------------------
- * commands.c: one function per command, each run to its end on the main thread; cur is
+ * handlers.c: one function per command, each run to its end on the main thread; cur is
  * the rest of the line, read with uci_next_token.
  * ------------------------------------------------------------------------------------- */
 
@@ -195,7 +195,7 @@ void uci_request_stop(uci_session_t *s);
 void uci_join_search(uci_session_t *s);
 
 /* For `go`: ends the search of the previous `go`, as `stop` would, and waits until its
- * bestmove has been sent and its threads are joined (commands.c, "Order"). */
+ * bestmove has been sent and its threads are joined (handlers.c, "Order"). */
 void uci_end_search(uci_session_t *s);
 
 /* A `go` awaits its bestmove and nothing has asked it to stop: its search may run on for
@@ -269,7 +269,7 @@ char *uci_next_token(char **cursor);
 bool uci_read_position(uci_session_t *s, char **cur, cutoff_chess_state_t *st, int *nkeys);
 
 /* Reads the arguments of `go` into *a; false after an error naming the first one that
- * cannot be used (such a `go` is answered at once, unsearched: commands.c, "Order"). */
+ * cannot be used (such a `go` is answered at once, unsearched: handlers.c, "Order"). */
 bool uci_parse_go(uci_session_t *s, char **cur, uci_go_args_t *a);
 
 /* Reads `name N [value V]` after setoption into *so; false when `name` or N is missing. */
@@ -279,7 +279,7 @@ bool uci_read_setoption(uci_session_t *s, char **cur, uci_setoption_t *so);
 bool uci_white_to_move(const uci_session_t *s, const cutoff_chess_state_t *st, long *fullmove);
 
 /* ---------------------------------------------------------------------------------------
- * output.c: safe from any thread.
+ * say.c: safe from any thread.
  * ------------------------------------------------------------------------------------- */
 
 /* Writes one line (fmt without its '\n') and flushes it, under out_lock. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output.c — what `cutoff match` reports: a line per game and the totals as text, or the
+ * results.c — what `cutoff match` reports: a line per game and the totals as text, or the
  * whole match as one JSON object (--json), and each game as PGN (--pgn), its moves in SAN.
  *
  * Owns nothing: it reads the match's settings, engines and game records and writes to
@@ -131,18 +131,18 @@ void match_print_sprt_progress(const match_t *m, int index)
 /* Opens the JSON object `key` with one model's figures; the caller adds to it and ends it. */
 static void json_model(json_writer_t *w, const char *key, const match_stats_t *s)
 {
-	json_begin_object(w, key);
-	json_int(w, "samples", s->samples);
-	json_double(w, "score", s->score);
-	json_double(w, "variance", s->variance);
-	json_double(w, "elo", s->elo);
-	json_double(w, "elo_low", s->elo_lo);
-	json_double(w, "elo_high", s->elo_hi);
-	json_double(w, "los", s->los);
-	json_double(w, "draw_ratio", s->draw_ratio);
-	json_double(w, "nelo", s->nelo);
-	json_double(w, "nelo_low", s->nelo_lo);
-	json_double(w, "nelo_high", s->nelo_hi);
+	jw_begin_object(w, key);
+	jw_int(w, "samples", s->samples);
+	jw_double(w, "score", s->score);
+	jw_double(w, "variance", s->variance);
+	jw_double(w, "elo", s->elo);
+	jw_double(w, "elo_low", s->elo_lo);
+	jw_double(w, "elo_high", s->elo_hi);
+	jw_double(w, "los", s->los);
+	jw_double(w, "draw_ratio", s->draw_ratio);
+	jw_double(w, "nelo", s->nelo);
+	jw_double(w, "nelo_low", s->nelo_lo);
+	jw_double(w, "nelo_high", s->nelo_hi);
 }
 
 /* "stats": both models (the pentanomial one with its counts) and the SPRT. An undefined
@@ -152,35 +152,35 @@ static void json_stats(json_writer_t *w, const match_t *m)
 	match_stats_t g, p;
 	match_stats_compute(&m->counts, MATCH_STATS_TRINOMIAL, &g);
 	match_stats_compute(&m->counts, MATCH_STATS_PENTANOMIAL, &p);
-	json_begin_object(w, "stats");
+	jw_begin_object(w, "stats");
 	json_model(w, "trinomial", &g);
-	json_end(w);
+	jw_end(w);
 	json_model(w, "pentanomial", &p);
-	json_begin_array(w, "counts");
+	jw_begin_array(w, "counts");
 	for (int k = 0; k < 5; k++)
-		json_int(w, NULL, m->counts.pairs[k]);
-	json_end(w);
-	json_end(w);
+		jw_int(w, NULL, m->counts.pairs[k]);
+	jw_end(w);
+	jw_end(w);
 	if (m->sprt_on) {
 		const match_sprt_t *t = &m->sprt;
-		json_begin_object(w, "sprt");
-		json_double(w, "elo0", t->elo0);
-		json_double(w, "elo1", t->elo1);
-		json_double(w, "alpha", t->alpha);
-		json_double(w, "beta", t->beta);
-		json_string(w, "elo", t->normalized ? "normalized" : "logistic");
-		json_double(w, "llr", m->llr);
-		json_double(w, "lower", match_sprt_lower(t));
-		json_double(w, "upper", match_sprt_upper(t));
-		json_string(w, "decision",
-		            m->decision == MATCH_SPRT_H1   ? "H1"
-		            : m->decision == MATCH_SPRT_H0 ? "H0"
-		                                           : "continue");
-		json_end(w);
+		jw_begin_object(w, "sprt");
+		jw_double(w, "elo0", t->elo0);
+		jw_double(w, "elo1", t->elo1);
+		jw_double(w, "alpha", t->alpha);
+		jw_double(w, "beta", t->beta);
+		jw_string(w, "elo", t->normalized ? "normalized" : "logistic");
+		jw_double(w, "llr", m->llr);
+		jw_double(w, "lower", match_sprt_lower(t));
+		jw_double(w, "upper", match_sprt_upper(t));
+		jw_string(w, "decision",
+		          m->decision == MATCH_SPRT_H1   ? "H1"
+		          : m->decision == MATCH_SPRT_H0 ? "H0"
+		                                         : "continue");
+		jw_end(w);
 	} else {
-		json_null(w, "sprt");
+		jw_null(w, "sprt");
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 /* ---- totals ------------------------------------------------------------------------ */
@@ -278,47 +278,47 @@ void match_print_totals(const match_t *m)
 static void json_clock(json_writer_t *w, const char *key, int64_t ns)
 {
 	if (ns == INT64_MAX)
-		json_null(w, key);
+		jw_null(w, key);
 	else
-		json_double(w, key, secs(ns));
+		jw_double(w, key, secs(ns));
 }
 
 static void json_engines(json_writer_t *w, const match_t *m)
 {
-	json_begin_array(w, "engines");
+	jw_begin_array(w, "engines");
 	for (int i = 0; i < 2; i++) {
 		const engine_t *e = &m->eng[i];
-		json_begin_object(w, NULL);
-		json_int(w, "engine", e->id);
-		json_string(w, "command", e->command);
-		json_string(w, "name", e->name);
-		json_int(w, "moves", e->moves);
-		json_double(w, "time_s", secs(e->used));
+		jw_begin_object(w, NULL);
+		jw_int(w, "engine", e->id);
+		jw_string(w, "command", e->command);
+		jw_string(w, "name", e->name);
+		jw_int(w, "moves", e->moves);
+		jw_double(w, "time_s", secs(e->used));
 		json_clock(w, "min_clock_s", e->min_clock);
 		for (int f = 1; f < NFAULTS; f++)
-			json_int(w, match_fault_names[f], e->faults[f]);
-		json_begin_array(w, "option_errors");
+			jw_int(w, match_fault_names[f], e->faults[f]);
+		jw_begin_array(w, "option_errors");
 		for (int k = 0; k < e->nrejected && k < MAX_REJECTED; k++)
-			json_string(w, NULL, e->rejected[k]);
-		json_end(w);
-		json_end(w);
+			jw_string(w, NULL, e->rejected[k]);
+		jw_end(w);
+		jw_end(w);
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 /* One engine's limit: the keys of its mode. */
 static void json_limit(json_writer_t *w, const tc_t *tc)
 {
 	if (tc->mode == TC_CLOCK) {
-		json_string(w, "tc", tc->text);
-		json_double(w, "base_s", secs(tc->base));
-		json_double(w, "inc_s", secs(tc->inc));
+		jw_string(w, "tc", tc->text);
+		jw_double(w, "base_s", secs(tc->base));
+		jw_double(w, "inc_s", secs(tc->inc));
 	} else if (tc->mode == TC_MOVETIME) {
-		json_int(w, "movetime_ms", tc->movetime / NS_PER_MS);
+		jw_int(w, "movetime_ms", tc->movetime / NS_PER_MS);
 	} else if (tc->mode == TC_DEPTH) {
-		json_int(w, "depth", tc->depth);
+		jw_int(w, "depth", tc->depth);
 	} else {
-		json_uint(w, "nodes", tc->nodes);
+		jw_uint(w, "nodes", tc->nodes);
 	}
 }
 
@@ -327,86 +327,86 @@ static void json_limit(json_writer_t *w, const tc_t *tc)
 static void json_control(json_writer_t *w, const match_t *m)
 {
 	const tc_t *tc = &m->tc[0];
-	json_begin_object(w, "control");
-	json_string(w, "mode", mode_names[tc->mode]);
+	jw_begin_object(w, "control");
+	jw_string(w, "mode", mode_names[tc->mode]);
 	json_limit(w, tc);
-	json_begin_array(w, "engines");
+	jw_begin_array(w, "engines");
 	for (int i = 0; i < 2; i++) {
-		json_begin_object(w, NULL);
+		jw_begin_object(w, NULL);
 		json_limit(w, &m->tc[i]);
-		json_end(w);
+		jw_end(w);
 	}
-	json_end(w);
-	json_int(w, "margin_ms", tc->margin / NS_PER_MS);
-	json_int(w, "concurrency", m->concurrency);
-	json_int(w, "threads", m->threads);
-	json_int(w, "cpus", m->cpus);
-	json_bool(w, "unfair_clock", m->unfair_clock);
-	json_end(w);
+	jw_end(w);
+	jw_int(w, "margin_ms", tc->margin / NS_PER_MS);
+	jw_int(w, "concurrency", m->concurrency);
+	jw_int(w, "threads", m->threads);
+	jw_int(w, "cpus", m->cpus);
+	jw_bool(w, "unfair_clock", m->unfair_clock);
+	jw_end(w);
 }
 
 static void json_game(json_writer_t *w, int index, const game_rec_t *g)
 {
-	json_begin_object(w, NULL);
-	json_int(w, "game", index + 1);
-	json_int(w, "white", g->white + 1);
-	json_int(w, "black", 2 - g->white);
-	json_string(w, "fen", g->fen);
-	json_string(w, "result", g->result);
+	jw_begin_object(w, NULL);
+	jw_int(w, "game", index + 1);
+	jw_int(w, "white", g->white + 1);
+	jw_int(w, "black", 2 - g->white);
+	jw_string(w, "fen", g->fen);
+	jw_string(w, "result", g->result);
 	if (g->winner < 0)
-		json_null(w, "winner");
+		jw_null(w, "winner");
 	else
-		json_int(w, "winner", g->winner + 1);
-	json_string(w, "reason", g->reason);
+		jw_int(w, "winner", g->winner + 1);
+	jw_string(w, "reason", g->reason);
 	if (g->fault == FAULT_NONE) {
-		json_null(w, "fault");
+		jw_null(w, "fault");
 	} else {
-		json_string(w, "fault", match_fault_names[g->fault]);
-		json_int(w, "fault_engine", g->fault_engine + 1);
+		jw_string(w, "fault", match_fault_names[g->fault]);
+		jw_int(w, "fault_engine", g->fault_engine + 1);
 	}
-	json_int(w, "plies", g->plies);
-	json_string(w, "moves", match_sb_text(&g->moves));
-	json_double(w, "white_time_s", secs(g->used[0]));
-	json_double(w, "black_time_s", secs(g->used[1]));
+	jw_int(w, "plies", g->plies);
+	jw_string(w, "moves", match_sb_text(&g->moves));
+	jw_double(w, "white_time_s", secs(g->used[0]));
+	jw_double(w, "black_time_s", secs(g->used[1]));
 	json_clock(w, "white_min_clock_s", g->min_clock[0]);
 	json_clock(w, "black_min_clock_s", g->min_clock[1]);
-	json_end(w);
+	jw_end(w);
 }
 
 static void json_totals(json_writer_t *w, const match_t *m)
 {
 	static const char *const keys[NFAULTS] = { "none",    "illegal_moves", "time_losses",
 		                                   "crashes", "no_answers",    "engine_errors" };
-	json_begin_object(w, "totals");
-	json_int(w, "games", m->played);
-	json_int(w, "wins", m->wins);
-	json_int(w, "draws", m->draws);
-	json_int(w, "losses", m->losses);
-	json_double(w, "score", m->played ? (m->wins + 0.5 * m->draws) / m->played : 0.0);
+	jw_begin_object(w, "totals");
+	jw_int(w, "games", m->played);
+	jw_int(w, "wins", m->wins);
+	jw_int(w, "draws", m->draws);
+	jw_int(w, "losses", m->losses);
+	jw_double(w, "score", m->played ? (m->wins + 0.5 * m->draws) / m->played : 0.0);
 	for (int f = 1; f < NFAULTS; f++)
-		json_int(w, keys[f], m->eng[0].faults[f] + m->eng[1].faults[f]);
+		jw_int(w, keys[f], m->eng[0].faults[f] + m->eng[1].faults[f]);
 	json_stats(w, m);
-	json_end(w);
+	jw_end(w);
 }
 
 void match_write_json(const match_t *m)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
 	json_engines(&w, m);
 	json_control(&w, m);
-	json_begin_array(&w, "games");
+	jw_begin_array(&w, "games");
 	for (int i = 0; i < m->played; i++)
 		json_game(&w, i, &m->games[i]);
-	json_end(&w);
+	jw_end(&w);
 	json_totals(&w, m);
 	if (m->stopped)
-		json_string(&w, "stopped", m->stopped);
+		jw_string(&w, "stopped", m->stopped);
 	else
-		json_null(&w, "stopped");
-	json_end(&w);
-	if (json_finish(&w) < 0)
+		jw_null(&w, "stopped");
+	jw_end(&w);
+	if (jw_finish(&w) < 0)
 		cli_error(MATCH_CMD, "cannot write the JSON output");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * engine.c — one engine of `cutoff match`: its command split into words, its process (a
+ * player.c — one engine of `cutoff match`: its command split into words, its process (a
  * uci_client_t: started, spoken to with deadlines, ended with its process group; the
  * client's invariants are in uci_client.h), the UCI handshake (uci, uciok, the --option
  * values checked against what the engine declared, isready, readyok, and the engine's
@@ -8,12 +8,12 @@
  *
  * Owns, per engine_t: the client, the names of the options the engine declared and its
  * lines rejecting them. The client's hooks tie it to the match: every line to the log
- * (log.c), and the process group to the match's reaper (reaper.c) from its start until
+ * (logfile.c), and the process group to the match's reaper (reaper.c) from its start until
  * it is reaped, the start inside the reaper's lock, so that a signal to the match either
  * finds the new engine registered or stops it from being started.
  *
  * Threads. With --concurrency each slot's engines are used by that slot's thread alone
- * (slots.c); nothing here is shared but the log (log.c locks it) and the reaper (locked).
+ * (slots.c); nothing here is shared but the log (logfile.c locks it) and the reaper (locked).
  * The referee's SIGPIPE is ignored by the command, so a dead engine shows up here as a
  * failed write, never as the referee's death.
  */

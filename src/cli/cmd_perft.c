@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perft.c — `cutoff perft`: counts the leaves of the legal-move tree of a chess position,
+ * cmd_perft.c — `cutoff perft`: counts the leaves of the legal-move tree of a chess position,
  * the standard exactness test (and speed test) of a move generator.
  *
  * With --threads N the root moves are shared out among N threads: each takes the next
@@ -141,25 +141,25 @@ typedef struct perft_report {
 static int print_json(const perft_report_t *rep)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "fen", rep->fen);
-	json_int(&w, "depth", rep->depth);
-	json_int(&w, "threads", rep->threads);
-	json_uint(&w, "nodes", rep->total);
-	json_double(&w, "time_s", rep->elapsed);
-	json_double(&w, "nps", cli_per_second(rep->total, rep->elapsed));
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_string(&w, "fen", rep->fen);
+	jw_int(&w, "depth", rep->depth);
+	jw_int(&w, "threads", rep->threads);
+	jw_uint(&w, "nodes", rep->total);
+	jw_double(&w, "time_s", rep->elapsed);
+	jw_double(&w, "nps", cli_per_second(rep->total, rep->elapsed));
 	if (rep->divide) {
-		json_begin_array(&w, "divide");
+		jw_begin_array(&w, "divide");
 		for (int i = 0; i < rep->nmoves; i++) {
-			json_begin_object(&w, NULL);
-			json_string(&w, "move", rep->moves[i].text);
-			json_uint(&w, "nodes", rep->moves[i].nodes);
-			json_end(&w);
+			jw_begin_object(&w, NULL);
+			jw_string(&w, "move", rep->moves[i].text);
+			jw_uint(&w, "nodes", rep->moves[i].nodes);
+			jw_end(&w);
 		}
-		json_end(&w);
+		jw_end(&w);
 	}
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "perft");
 }
 

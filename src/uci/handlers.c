@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uci/commands.c — what each UCI command does, on the main thread: reads its words
+ * uci/handlers.c — what each UCI command does, on the main thread: reads its words
  * (parse.c), then changes the options (options.c), the position, or starts and stops the
  * search (search_thread.c, with the limits of time_plan.c).
  *

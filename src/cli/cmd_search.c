@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * search.c — `cutoff search`: one search of one position of any of the games, reported
+ * cmd_search.c — `cutoff search`: one search of one position of any of the games, reported
  * with every counter of the search (and each thread's), so that one run of `cutoff bench`,
  * `cutoff solve` or `cutoff tree` can be repeated and read in full, and the algorithms
  * compared on a game whose figures are known (from the empty tic-tac-toe board: value 0,
@@ -161,12 +161,12 @@ static void json_move(json_writer_t *w, const char *key, const search_game_t *g,
 {
 	char text[16];
 	if (m == CUTOFF_MOVE_NONE) {
-		json_null(w, key);
+		jw_null(w, key);
 	} else if (g->id == GAME_CHESS) {
 		move_text(g, m, text);
-		json_string(w, key, text);
+		jw_string(w, key, text);
 	} else {
-		json_uint(w, key, g->id == GAME_CONNECT4 ? m + 1 : m);
+		jw_uint(w, key, g->id == GAME_CONNECT4 ? m + 1 : m);
 	}
 }
 
@@ -355,20 +355,20 @@ typedef struct search_report {
 static void json_settings(json_writer_t *w, const search_report_t *rep)
 {
 	const search_game_t *g = rep->g;
-	json_string(w, "game", game_names[g->id]);
-	json_string(w, "position", g->text);
-	json_string(w, "to_move", g->side);
-	json_string(w, "algo", rep->algo);
+	jw_string(w, "game", game_names[g->id]);
+	jw_string(w, "position", g->text);
+	jw_string(w, "to_move", g->side);
+	jw_string(w, "algo", rep->algo);
 	cli_json_parallel(w, rep->driver, rep->par);
-	json_int(w, "depth", rep->lim->depth);
-	json_bool(w, "iterate", rep->lim->iterate);
-	json_bool(w, "solve", rep->lim->solve);
-	json_int(w, "alpha", rep->lim->alpha);
-	json_int(w, "beta", rep->lim->beta);
-	json_uint(w, "time_limit_ms", rep->lim->time_ms);
-	json_int(w, "hash_mb", rep->hash_mb);
-	json_uint(w, "ordering", rep->ordering);
-	json_uint(w, "pruning", rep->pruning);
+	jw_int(w, "depth", rep->lim->depth);
+	jw_bool(w, "iterate", rep->lim->iterate);
+	jw_bool(w, "solve", rep->lim->solve);
+	jw_int(w, "alpha", rep->lim->alpha);
+	jw_int(w, "beta", rep->lim->beta);
+	jw_uint(w, "time_limit_ms", rep->lim->time_ms);
+	jw_int(w, "hash_mb", rep->hash_mb);
+	jw_uint(w, "ordering", rep->ordering);
+	jw_uint(w, "pruning", rep->pruning);
 }
 
 /* The answer and the counters of the whole search. */
@@ -377,35 +377,35 @@ static void json_result(json_writer_t *w, const search_report_t *rep)
 	const cutoff_result_t *r = rep->r;
 	const cutoff_counters_t *c = &r->counters;
 	const search_game_t *g = rep->g;
-	json_bool(w, "terminal", rep->terminal);
-	json_bool(w, "stopped", r->stopped);
-	json_bool(w, "solved", r->solved);
+	jw_bool(w, "terminal", rep->terminal);
+	jw_bool(w, "stopped", r->stopped);
+	jw_bool(w, "solved", r->solved);
 	if (g->id == GAME_PGAME) {
-		json_int(w, "oracle_value", g->oracle_value);
-		json_int(w, "longest_line", g->oracle_length);
+		jw_int(w, "oracle_value", g->oracle_value);
+		jw_int(w, "longest_line", g->oracle_length);
 	}
-	json_int(w, "value", r->value);
-	json_string(w, "bound", bound_name(r->bound));
-	json_int(w, "depth_completed", r->depth);
+	jw_int(w, "value", r->value);
+	jw_string(w, "bound", bound_name(r->bound));
+	jw_int(w, "depth_completed", r->depth);
 	json_move(w, "best_move", g, r->best_move);
-	json_begin_array(w, "pv");
+	jw_begin_array(w, "pv");
 	for (int i = 0; i < r->pv_length; i++)
 		json_move(w, NULL, g, r->pv[i]);
-	json_end(w);
-	json_uint(w, "nodes", c->nodes);
-	json_uint(w, "leaves", c->leaves);
-	json_uint(w, "cutoffs", c->cutoffs);
-	json_uint(w, "first_move_cutoffs", c->first_move_cutoffs);
-	json_double(w, "first_move_cutoff_rate", cli_rate(c->first_move_cutoffs, c->cutoffs));
-	json_uint(w, "researches", c->researches);
-	json_uint(w, "mtdf_passes", c->mtdf_passes);
-	json_uint(w, "tt_probes", c->tt_probes);
-	json_uint(w, "tt_hits", c->tt_hits);
-	json_uint(w, "tt_cutoffs", c->tt_cutoffs);
-	json_uint(w, "splits", cli_counter(c, "splits")); /* the report before the list had it */
-	json_double(w, "time_s", r->time_s);
-	json_double(w, "nps", cli_per_second(c->nodes, r->time_s));
-	json_bool(w, "profiled", cutoff_profile_available());
+	jw_end(w);
+	jw_uint(w, "nodes", c->nodes);
+	jw_uint(w, "leaves", c->leaves);
+	jw_uint(w, "cutoffs", c->cutoffs);
+	jw_uint(w, "first_move_cutoffs", c->first_move_cutoffs);
+	jw_double(w, "first_move_cutoff_rate", cli_rate(c->first_move_cutoffs, c->cutoffs));
+	jw_uint(w, "researches", c->researches);
+	jw_uint(w, "mtdf_passes", c->mtdf_passes);
+	jw_uint(w, "tt_probes", c->tt_probes);
+	jw_uint(w, "tt_hits", c->tt_hits);
+	jw_uint(w, "tt_cutoffs", c->tt_cutoffs);
+	jw_uint(w, "splits", cli_counter(c, "splits")); /* the report before the list had it */
+	jw_double(w, "time_s", r->time_s);
+	jw_double(w, "nps", cli_per_second(c->nodes, r->time_s));
+	jw_bool(w, "profiled", cutoff_profile_available());
 	cli_json_counters(w, "counters", c);
 	cli_json_profile(w, "profile", &r->profile);
 }
@@ -413,58 +413,58 @@ static void json_result(json_writer_t *w, const search_report_t *rep)
 static void json_iterations(json_writer_t *w, const search_report_t *rep)
 {
 	const cutoff_result_t *r = rep->r;
-	json_begin_array(w, "iterations");
+	jw_begin_array(w, "iterations");
 	for (int i = 0; i < r->iterations; i++) {
 		const cutoff_iteration_t *it = &r->iteration[i];
-		json_begin_object(w, NULL);
-		json_int(w, "depth", it->depth);
-		json_int(w, "value", it->value);
-		json_string(w, "bound", bound_name(it->bound));
-		json_bool(w, "solved", it->solved);
+		jw_begin_object(w, NULL);
+		jw_int(w, "depth", it->depth);
+		jw_int(w, "value", it->value);
+		jw_string(w, "bound", bound_name(it->bound));
+		jw_bool(w, "solved", it->solved);
 		json_move(w, "best_move", rep->g, it->best_move);
-		json_uint(w, "nodes", it->counters.nodes);
-		json_uint(w, "leaves", it->counters.leaves);
-		json_double(w, "time_s", it->time_s);
-		json_end(w);
+		jw_uint(w, "nodes", it->counters.nodes);
+		jw_uint(w, "leaves", it->counters.leaves);
+		jw_double(w, "time_s", it->time_s);
+		jw_end(w);
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 static void json_threads(json_writer_t *w, const search_report_t *rep)
 {
-	json_begin_array(w, "per_thread");
+	jw_begin_array(w, "per_thread");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
-		json_begin_object(w, NULL);
-		json_int(w, "thread", i);
-		json_uint(w, "nodes", rep->per_thread[i].nodes);
-		json_double(w, "nps", cli_per_second(rep->per_thread[i].nodes, rep->r->time_s));
-		json_end(w);
+		jw_begin_object(w, NULL);
+		jw_int(w, "thread", i);
+		jw_uint(w, "nodes", rep->per_thread[i].nodes);
+		jw_double(w, "nps", cli_per_second(rep->per_thread[i].nodes, rep->r->time_s));
+		jw_end(w);
 	}
-	json_end(w);
+	jw_end(w);
 	/* Beside per_thread (whose flat shape scripts read): every counter and the profile. */
-	json_begin_array(w, "per_thread_profile");
+	jw_begin_array(w, "per_thread_profile");
 	for (int i = 0; i < (int)rep->par->threads; i++) {
-		json_begin_object(w, NULL);
-		json_int(w, "thread", i);
+		jw_begin_object(w, NULL);
+		jw_int(w, "thread", i);
 		cli_json_counters(w, "counters", &rep->per_thread[i]);
 		cli_json_profile(w, "profile", &rep->profiles[i]);
-		json_end(w);
+		jw_end(w);
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 static int print_json(const search_report_t *rep)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
 	json_settings(&w, rep);
 	json_result(&w, rep);
 	json_iterations(&w, rep);
 	json_threads(&w, rep);
 	if (rep->cluster)
 		cli_cluster_json_ranks(rep->cluster, &w, "ranks");
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "search");
 }
 

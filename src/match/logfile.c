@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * log.c — the bottom of `cutoff match`: the growing strings the other files build their
+ * logfile.c — the bottom of `cutoff match`: the growing strings the other files build their
  * lines in (the position command, a setoption, a game's moves), and the --log file.
  *
  * A growing string never fails loudly: when memory runs out, `oom` sticks, the text stays

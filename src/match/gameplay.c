@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * game.c — one game of `cutoff match`: both engines told of the new game, then, until the
+ * gameplay.c — one game of `cutoff match`: both engines told of the new game, then, until the
  * rules or a fault end it, the side to move is sent the position and a go command, its
  * bestmove is awaited within the time it has, charged to its clock, checked by the chess
  * adapter and played.
@@ -11,7 +11,7 @@
  * engines, so that games given their own game_t and engines could be played side by side.
  *
  * One engine of the game thinks at a time, and the referee waits for it with poll()
- * (engine.c). With --concurrency each slot plays its games on its own thread (slots.c):
+ * (player.c). With --concurrency each slot plays its games on its own thread (slots.c):
  * a game's clocks are its game_t's, charged from its own engine's answer, so that games
  * side by side share no clock; the match's settings are only read.
  */
@@ -92,7 +92,7 @@ static fault_t send_go(game_t *gm, engine_t *e, const char *go, int64_t *t0)
 }
 
 /* The engine's report of an error ("info string error: ...", as cutoff uci says that it
- * refused a command: src/uci/output.c), its text after the words; NULL for any other
+ * refused a command: src/uci/say.c), its text after the words; NULL for any other
  * line. */
 static const char *reported_error(const char *line)
 {

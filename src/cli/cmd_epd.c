@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * epd.c — `cutoff epd`: runs a chess test suite (Win at Chess, Bratko-Kopec, ...) written in
+ * cmd_epd.c — `cutoff epd`: runs a chess test suite (Win at Chess, Bratko-Kopec, ...) written in
  * EPD, and says how many positions the engine solves.
  *
  * An EPD line is the first four fields of a FEN (placement, side, castling, en passant),
@@ -634,29 +634,29 @@ static void json_moves(json_writer_t *w, const char *key, const cutoff_chess_t *
                        const epd_entry_t *e, const cutoff_move_t *moves, int n)
 {
 	char san[CUTOFF_CHESS_SAN_SIZE];
-	json_begin_array(w, key);
+	jw_begin_array(w, key);
 	for (int k = 0; k < n; k++) {
 		cutoff_chess_san(chess, &e->root, moves[k], san, sizeof(san));
-		json_string(w, NULL, san);
+		jw_string(w, NULL, san);
 	}
-	json_end(w);
+	jw_end(w);
 }
 
 /* "score_cp" and "mate": one of them a number, or both null before any iteration. */
 static void json_score(json_writer_t *w, const epd_outcome_t *r)
 {
 	if (r->scored && r->value >= CUTOFF_WIN_MIN) {
-		json_null(w, "score_cp");
-		json_int(w, "mate", (CUTOFF_WIN - r->value + 1) / 2);
+		jw_null(w, "score_cp");
+		jw_int(w, "mate", (CUTOFF_WIN - r->value + 1) / 2);
 	} else if (r->scored && r->value <= -CUTOFF_WIN_MIN) {
-		json_null(w, "score_cp");
-		json_int(w, "mate", -((CUTOFF_WIN + r->value + 1) / 2));
+		jw_null(w, "score_cp");
+		jw_int(w, "mate", -((CUTOFF_WIN + r->value + 1) / 2));
 	} else if (r->scored) {
-		json_int(w, "score_cp", r->value);
-		json_null(w, "mate");
+		jw_int(w, "score_cp", r->value);
+		jw_null(w, "mate");
 	} else {
-		json_null(w, "score_cp");
-		json_null(w, "mate");
+		jw_null(w, "score_cp");
+		jw_null(w, "mate");
 	}
 }
 
@@ -665,67 +665,67 @@ static void json_position(json_writer_t *w, const cutoff_chess_t *chess, const e
                           const epd_outcome_t *r)
 {
 	char uci[CUTOFF_CHESS_MOVE_SIZE];
-	json_begin_object(w, NULL);
-	json_int(w, "line", e->line);
-	json_string(w, "id", e->id);
-	json_string(w, "fen", e->fen);
+	jw_begin_object(w, NULL);
+	jw_int(w, "line", e->line);
+	jw_string(w, "id", e->id);
+	jw_string(w, "fen", e->fen);
 	json_moves(w, "bm", chess, e, e->bm, e->nbm);
 	json_moves(w, "am", chess, e, e->am, e->nam);
 	if (cutoff_chess_move_str(r->move, uci, sizeof(uci)) < 0) {
-		json_null(w, "move");
-		json_null(w, "move_uci");
+		jw_null(w, "move");
+		jw_null(w, "move_uci");
 	} else {
-		json_string(w, "move", r->san);
-		json_string(w, "move_uci", uci);
+		jw_string(w, "move", r->san);
+		jw_string(w, "move_uci", uci);
 	}
-	json_bool(w, "solved", r->solved);
-	json_int(w, "depth", r->depth);
-	json_uint(w, "seldepth", r->seldepth);
+	jw_bool(w, "solved", r->solved);
+	jw_int(w, "depth", r->depth);
+	jw_uint(w, "seldepth", r->seldepth);
 	json_score(w, r);
 	if (r->solved_depth >= 0) {
-		json_int(w, "solved_depth", r->solved_depth);
-		json_double(w, "solved_time_s", r->solved_time_s);
+		jw_int(w, "solved_depth", r->solved_depth);
+		jw_double(w, "solved_time_s", r->solved_time_s);
 	} else {
-		json_null(w, "solved_depth");
-		json_null(w, "solved_time_s");
+		jw_null(w, "solved_depth");
+		jw_null(w, "solved_time_s");
 	}
-	json_uint(w, "nodes", r->nodes);
-	json_double(w, "time_s", r->time_s);
-	json_string(w, "pv", r->pv);
-	json_end(w);
+	jw_uint(w, "nodes", r->nodes);
+	jw_double(w, "time_s", r->time_s);
+	jw_string(w, "pv", r->pv);
+	jw_end(w);
 }
 
 static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "file", run->file);
-	json_string(&w, "algo", run->algo);
-	json_string(&w, "driver", cli_driver_name(run->driver));
-	json_int(&w, "threads", run->par->threads);
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_string(&w, "file", run->file);
+	jw_string(&w, "algo", run->algo);
+	jw_string(&w, "driver", cli_driver_name(run->driver));
+	jw_int(&w, "threads", run->par->threads);
 	cli_json_driver_options(&w, "driver_options", &run->par->options);
-	json_int(&w, "hash_mb", run->hash_mb);
-	json_string(&w, "pruning", pruning_text(run->pruning));
-	json_int(&w, "aspiration", run->aspiration);
+	jw_int(&w, "hash_mb", run->hash_mb);
+	jw_string(&w, "pruning", pruning_text(run->pruning));
+	jw_int(&w, "aspiration", run->aspiration);
 	if (run->depth > 0) {
-		json_null(&w, "movetime_ms");
-		json_int(&w, "depth_limit", run->depth);
+		jw_null(&w, "movetime_ms");
+		jw_int(&w, "depth_limit", run->depth);
 	} else {
-		json_int(&w, "movetime_ms", run->movetime_ms);
-		json_null(&w, "depth_limit");
+		jw_int(&w, "movetime_ms", run->movetime_ms);
+		jw_null(&w, "depth_limit");
 	}
-	json_begin_array(&w, "positions");
+	jw_begin_array(&w, "positions");
 	for (int i = 0; i < run->suite->n; i++)
 		json_position(&w, chess, &run->suite->entry[i], &run->out[i]);
-	json_end(&w);
-	json_int(&w, "total", run->suite->n);
-	json_int(&w, "solved", run->solved);
-	json_int(&w, "malformed_lines", run->suite->bad);
-	json_uint(&w, "nodes", run->nodes);
-	json_double(&w, "time_s", run->time_s);
-	json_double(&w, "nps", cli_per_second(run->nodes, run->time_s));
-	json_end(&w);
+	jw_end(&w);
+	jw_int(&w, "total", run->suite->n);
+	jw_int(&w, "solved", run->solved);
+	jw_int(&w, "malformed_lines", run->suite->bad);
+	jw_uint(&w, "nodes", run->nodes);
+	jw_double(&w, "time_s", run->time_s);
+	jw_double(&w, "nps", cli_per_second(run->nodes, run->time_s));
+	jw_end(&w);
 	return cli_json_finish(&w, "epd");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * solve.c — `cutoff solve`: exact Connect Four scores (cutoff_connect4_solve), of one
+ * cmd_solve.c — `cutoff solve`: exact Connect Four scores (cutoff_connect4_solve), of one
  * position (--moves) or of every line of a test-set file (--file), checked against the
  * file's scores. The file mode is the correctness check of every driver at every thread
  * count (each score must match; any mismatch makes the command fail) and the benchmark of
@@ -158,14 +158,14 @@ static void score_words(int score, bool weak, char *buf, size_t size)
 static void json_settings(json_writer_t *w, const solve_args_t *a)
 {
 	char label[CLI_ALGO_LABEL_SIZE];
-	json_string(w, "game", game_names[a->game]);
-	json_bool(w, "weak", a->weak);
-	json_string(w, "method", method_names[a->method]);
-	json_string(w, "algo", cli_algo_label(a->driver, a->algo, label, sizeof(label)));
+	jw_string(w, "game", game_names[a->game]);
+	jw_bool(w, "weak", a->weak);
+	jw_string(w, "method", method_names[a->method]);
+	jw_string(w, "algo", cli_algo_label(a->driver, a->algo, label, sizeof(label)));
 	cli_json_parallel(w, a->driver, &a->par);
-	json_int(w, "hash_mb", a->hash_mb);
-	json_uint(w, "ordering", a->ordering);
-	json_int(w, "etc_min_depth", a->etc_min_depth);
+	jw_int(w, "hash_mb", a->hash_mb);
+	jw_uint(w, "ordering", a->ordering);
+	jw_int(w, "etc_min_depth", a->etc_min_depth);
 }
 
 static void text_settings(const solve_args_t *a)
@@ -189,24 +189,24 @@ static int print_one_json(const solve_args_t *a, const cutoff_connect4_state_t *
                           const cutoff_connect4_solution_t *s)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "moves", a->moves);
-	json_int(&w, "stones", st->stones);
-	json_string(&w, "to_move", st->stones % 2 ? "second" : "first");
-	json_int(&w, "score", s->score);
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_string(&w, "moves", a->moves);
+	jw_int(&w, "stones", st->stones);
+	jw_string(&w, "to_move", st->stones % 2 ? "second" : "first");
+	jw_int(&w, "score", s->score);
 	if (s->best_column >= 0)
-		json_int(&w, "best_column", s->best_column + 1);
+		jw_int(&w, "best_column", s->best_column + 1);
 	else
-		json_null(&w, "best_column");
-	json_bool(&w, "known", s->known);
-	json_int(&w, "searches", s->searches);
-	json_uint(&w, "nodes", s->nodes);
-	json_uint(&w, "etc_probes", s->etc_probes);
-	json_double(&w, "time_s", s->time_s);
-	json_double(&w, "nps", cli_per_second(s->nodes, s->time_s));
+		jw_null(&w, "best_column");
+	jw_bool(&w, "known", s->known);
+	jw_int(&w, "searches", s->searches);
+	jw_uint(&w, "nodes", s->nodes);
+	jw_uint(&w, "etc_probes", s->etc_probes);
+	jw_double(&w, "time_s", s->time_s);
+	jw_double(&w, "nps", cli_per_second(s->nodes, s->time_s));
 	json_settings(&w, a);
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "solve");
 }
 
@@ -466,24 +466,24 @@ static int print_file_json(const solve_args_t *a, const solve_totals_t *t)
 {
 	double n = (double)t->positions;
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_string(&w, "file", a->file);
-	json_int(&w, "positions", t->positions);
-	json_int(&w, "mismatches", t->mismatches);
-	json_int(&w, "known", t->known);
-	json_bool(&w, "cleared", !a->no_clear);
-	json_double(&w, "time_mean_s", t->time_s / n);
-	json_double(&w, "time_max_s", t->time_max_s);
-	json_double(&w, "time_total_s", t->time_s);
-	json_double(&w, "wall_s", t->wall_s);
-	json_double(&w, "nodes_mean", (double)t->nodes / n);
-	json_uint(&w, "nodes_max", t->nodes_max);
-	json_double(&w, "etc_probes_mean", (double)t->etc_probes / n);
-	json_double(&w, "searches_mean", (double)t->searches / n);
-	json_double(&w, "nps", cli_per_second(t->nodes, t->time_s));
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_string(&w, "file", a->file);
+	jw_int(&w, "positions", t->positions);
+	jw_int(&w, "mismatches", t->mismatches);
+	jw_int(&w, "known", t->known);
+	jw_bool(&w, "cleared", !a->no_clear);
+	jw_double(&w, "time_mean_s", t->time_s / n);
+	jw_double(&w, "time_max_s", t->time_max_s);
+	jw_double(&w, "time_total_s", t->time_s);
+	jw_double(&w, "wall_s", t->wall_s);
+	jw_double(&w, "nodes_mean", (double)t->nodes / n);
+	jw_uint(&w, "nodes_max", t->nodes_max);
+	jw_double(&w, "etc_probes_mean", (double)t->etc_probes / n);
+	jw_double(&w, "searches_mean", (double)t->searches / n);
+	jw_double(&w, "nps", cli_per_second(t->nodes, t->time_s));
 	json_settings(&w, a);
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "solve");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree.c — `cutoff tree`: searches a run of synthetic uniform random trees with one
+ * cmd_tree.c — `cutoff tree`: searches a run of synthetic uniform random trees with one
  * algorithm and compares the leaves it reads with Knuth and Moore's minimal tree, the
  * least any alpha-beta search can read. Every answer is checked against the tree's true
  * value (cutoff_rtree_value, a full negamax), so the command is a correctness check as
@@ -382,75 +382,74 @@ static int print_json(const tree_args_t *a, const tree_totals_t *t)
 	char algo_label[CLI_ALGO_LABEL_SIZE];
 	json_writer_t w;
 
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_int(&w, "branching", a->branching);
-	json_int(&w, "depth", a->depth);
-	json_int(&w, "trees", a->trees);
-	json_uint(&w, "seed", a->seed);
-	json_string(&w, "order", order_names[a->order]);
-	json_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_int(&w, "branching", a->branching);
+	jw_int(&w, "depth", a->depth);
+	jw_int(&w, "trees", a->trees);
+	jw_uint(&w, "seed", a->seed);
+	jw_string(&w, "order", order_names[a->order]);
+	jw_string(&w, "algo", cli_algo_label(a->driver, a->algo, algo_label, sizeof(algo_label)));
 	cli_json_parallel(&w, a->driver, &a->par);
 	/* The word 'true' as given on the command line, or the number. */
 	if (a->guess_true)
-		json_string(&w, "guess", "true");
+		jw_string(&w, "guess", "true");
 	else
-		json_int(&w, "guess", a->guess);
-	json_int(&w, "hash_mb", a->hash_mb);
-	json_int(&w, "value_min", a->value_min);
-	json_int(&w, "value_max", a->value_max);
-	json_string(&w, "model", model_names[a->model]);
-	json_uint(&w, "ordering", a->ordering);
-	json_bool(&w, "iterate", a->iterate);
-	json_int(&w, "aspiration", a->aspiration);
-	json_double(&w, "leaves_mean", f.leaves_mean);
-	json_uint(&w, "leaves_min", t->leaves_min);
-	json_uint(&w, "leaves_max", t->leaves_max);
-	json_double(&w, "nodes_mean", f.nodes_mean);
-	json_uint(&w, "minimal_tree", f.minimal);
-	json_double(&w, "ratio", f.ratio);
+		jw_int(&w, "guess", a->guess);
+	jw_int(&w, "hash_mb", a->hash_mb);
+	jw_int(&w, "value_min", a->value_min);
+	jw_int(&w, "value_max", a->value_max);
+	jw_string(&w, "model", model_names[a->model]);
+	jw_uint(&w, "ordering", a->ordering);
+	jw_bool(&w, "iterate", a->iterate);
+	jw_int(&w, "aspiration", a->aspiration);
+	jw_double(&w, "leaves_mean", f.leaves_mean);
+	jw_uint(&w, "leaves_min", t->leaves_min);
+	jw_uint(&w, "leaves_max", t->leaves_max);
+	jw_double(&w, "nodes_mean", f.nodes_mean);
+	jw_uint(&w, "minimal_tree", f.minimal);
+	jw_double(&w, "ratio", f.ratio);
 	if (a->no_check)
-		json_null(&w, "mismatches");
+		jw_null(&w, "mismatches");
 	else
-		json_uint(&w, "mismatches", t->mismatches);
-	json_uint(&w, "cutoffs", t->cutoffs);
-	json_uint(&w, "first_move_cutoffs", t->first_move_cutoffs);
-	json_double(&w, "first_move_cutoff_rate", f.fmc_rate);
-	json_double(&w, "researches_mean", f.researches_mean);
-	json_double(&w, "passes_mean", f.passes_mean);
-	json_double(&w, "splits_mean", f.splits_mean);
-	json_begin_array(&w, "per_thread_nodes_mean");
+		jw_uint(&w, "mismatches", t->mismatches);
+	jw_uint(&w, "cutoffs", t->cutoffs);
+	jw_uint(&w, "first_move_cutoffs", t->first_move_cutoffs);
+	jw_double(&w, "first_move_cutoff_rate", f.fmc_rate);
+	jw_double(&w, "researches_mean", f.researches_mean);
+	jw_double(&w, "passes_mean", f.passes_mean);
+	jw_double(&w, "splits_mean", f.splits_mean);
+	jw_begin_array(&w, "per_thread_nodes_mean");
 	for (int k = 0; k < (int)a->par.threads; k++)
-		json_double(&w, NULL, (double)t->thread_nodes[k] / (double)a->trees);
-	json_end(&w);
-	json_double(&w, "time_s", t->search_s);
-	json_double(&w, "wall_s", t->wall_s);
-	json_double(&w, "nps", f.nps);
+		jw_double(&w, NULL, (double)t->thread_nodes[k] / (double)a->trees);
+	jw_end(&w);
+	jw_double(&w, "time_s", t->search_s);
+	jw_double(&w, "wall_s", t->wall_s);
+	jw_double(&w, "nps", f.nps);
 	/* Sums over the trees (seldepth and the depths: the maxima). */
-	json_bool(&w, "profiled", cutoff_profile_available());
+	jw_bool(&w, "profiled", cutoff_profile_available());
 	cli_json_counters(&w, "counters", &t->counters);
 	cli_json_profile(&w, "profile", &t->profile);
-	json_begin_array(&w, "per_thread_profile");
+	jw_begin_array(&w, "per_thread_profile");
 	for (int k = 0; k < (int)a->par.threads; k++) {
-		json_begin_object(&w, NULL);
-		json_int(&w, "thread", k);
+		jw_begin_object(&w, NULL);
+		jw_int(&w, "thread", k);
 		cli_json_counters(&w, "counters", &t->thread_counters[k]);
 		cli_json_profile(&w, "profile", &t->thread_profiles[k]);
-		json_end(&w);
+		jw_end(&w);
 	}
-	json_end(&w);
-	json_begin_array(&w, "iterations");
+	jw_end(&w);
+	jw_begin_array(&w, "iterations");
 	for (int d = 1; a->iterate && d <= a->depth; d++) {
-		json_begin_object(&w, NULL);
-		json_int(&w, "depth", d);
-		json_double(&w, "nodes_mean", (double)t->it_nodes[d] / (double)a->trees);
-		json_uint(&w, "cutoffs", t->it_cutoffs[d]);
-		json_double(&w, "first_move_cutoff_rate",
-		            cli_rate(t->it_first[d], t->it_cutoffs[d]));
-		json_end(&w);
+		jw_begin_object(&w, NULL);
+		jw_int(&w, "depth", d);
+		jw_double(&w, "nodes_mean", (double)t->it_nodes[d] / (double)a->trees);
+		jw_uint(&w, "cutoffs", t->it_cutoffs[d]);
+		jw_double(&w, "first_move_cutoff_rate", cli_rate(t->it_first[d], t->it_cutoffs[d]));
+		jw_end(&w);
 	}
-	json_end(&w);
-	json_end(&w);
+	jw_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "tree");
 }
 

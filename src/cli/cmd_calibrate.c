@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim_calibrate.c — `cutoff sim --calibrate FILE`: this machine's cost model for the
+ * cmd_calibrate.c — `cutoff sim --calibrate FILE`: this machine's cost model for the
  * simulator (sim/sim.h), measured with real threads, written as a cost model file.
  *
- * It runs in the real `cutoff` (sim.c hands it --calibrate before it would run
+ * It runs in the real `cutoff` (cmd_sim.c hands it --calibrate before it would run
  * cutoff-sim): the figures are of this machine's threads, caches and kernel, which the
  * simulated library cannot see. Each figure is printed as it is measured, with the load
  * average then, and the file is written only when all are done (it is opened first, so
@@ -126,19 +126,6 @@ enum {
 	REPEATS = 5        /* medians of this many for the one-thread loops */
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0 .. n) (sorts v). */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One figure on stdout as it is measured: name, nanoseconds, how, the load average. */
 static void report(const char *name, double ns, const char *how)
 {
@@ -178,7 +165,7 @@ static double node_cost(bench_t *b, int wk)
 		}
 		ns[rep] = run->time_s * 1e9 / (double)run->counters.nodes;
 	}
-	return median(ns, 3);
+	return bench_median(ns, 3);
 }
 
 /* Measures node.W for the workloads asked, into m; false after one line on failure. */
@@ -230,7 +217,7 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 	if (ok) {
 		double v[3] = { (double)m->node_chess, (double)m->node_connect4,
 			        (double)m->node_rtree };
-		m->node = (uint64_t)median(v, 3);
+		m->node = (uint64_t)bench_median(v, 3);
 		report("node", (double)m->node / 1e3, "the median of the three workloads'");
 	}
 	return ok;
@@ -416,7 +403,7 @@ static bool measure_store_other(pair_t *p, cutoff_sim_model_t *m)
 		other[n++] = p->times[0][r];
 	for (int r = 0; r < STORE_ROUNDS; r++)
 		other[n++] = p->times[1][r];
-	double own = median(p->own, STORE_ROUNDS), cross = median(other, n);
+	double own = bench_median(p->own, STORE_ROUNDS), cross = bench_median(other, n);
 	char how[200];
 	snprintf(how, sizeof(how),
 	         "load + store into a line the other core wrote last, %.1f ns, minus this "
@@ -464,7 +451,7 @@ static double measure_lock(void)
 		}
 		v[k] = ((double)cli_now_ns() - t0) / LOCK_ROUNDS;
 	}
-	return median(v, REPEATS);
+	return bench_median(v, REPEATS);
 }
 
 /* The clock's own cost, ns: the median of back-to-back reads. */
@@ -475,7 +462,7 @@ static double clock_cost(void)
 		double t0 = (double)cli_now_ns();
 		v[i] = (double)cli_now_ns() - t0;
 	}
-	return median(v, 1001);
+	return bench_median(v, 1001);
 }
 
 /* lock_handoff: a lock taken and released right after the other core released it, timed
@@ -495,7 +482,7 @@ static bool measure_handoff(pair_t *p, cutoff_sim_model_t *m, double lock_ns)
 	}
 	memcpy(all, p->times[0], sizeof(double) * PINGS);
 	memcpy(all + PINGS, p->times[1], sizeof(double) * PINGS);
-	double handed = median(all, 2 * PINGS) - clock_cost();
+	double handed = bench_median(all, 2 * PINGS) - clock_cost();
 	free(all);
 	char how[200];
 	snprintf(how, sizeof(how),
@@ -518,7 +505,7 @@ static double measure_atomic(void)
 			__atomic_fetch_add(&word, 1, __ATOMIC_SEQ_CST);
 		v[k] = ((double)cli_now_ns() - t0) / LOCK_ROUNDS;
 	}
-	return median(v, REPEATS);
+	return bench_median(v, REPEATS);
 }
 
 /* The line probe: the two sides add to one counter in turns (side s adds when the count's
@@ -550,7 +537,7 @@ static bool measure_line(pair_t *p, cutoff_sim_model_t *m, double atomic_ns)
 			return false;
 		v[k] = p->times[0][0];
 	}
-	double turn = median(v, REPEATS);
+	double turn = bench_median(v, REPEATS);
 	char how[200];
 	snprintf(how, sizeof(how),
 	         "two cores add to one counter in turns: (%.1f ns a turn, median of %d probes "
@@ -602,7 +589,7 @@ static bool measure_wake(pair_t *p, cutoff_sim_model_t *m)
 	p->rounds = WAKES;
 	if (!pair_run(p))
 		return false;
-	double rt = median(p->times[0], WAKES);
+	double rt = bench_median(p->times[0], WAKES);
 	char how[160];
 	snprintf(how, sizeof(how), "futex round trips between CPUs %d and %d: median %.0f ns / 2",
 	         p->cpu[0], p->cpu[1], rt);
@@ -665,7 +652,8 @@ static bool measure_split(pair_t *p, cutoff_sim_model_t *m)
 	if (!pair_run(p))
 		return false;
 	double clk = clock_cost();
-	double split = median(p->times[0], SPLITS) - clk, join = median(p->times[1], SPLITS) - clk;
+	double split = bench_median(p->times[0], SPLITS) - clk,
+	       join = bench_median(p->times[1], SPLITS) - clk;
 	char how[200];
 	snprintf(how, sizeof(how),
 	         "the owner writes %d lines of a split point the helper read last and books it "
@@ -761,7 +749,7 @@ static void measure_spin(cutoff_sim_model_t *m)
 			pause_once();
 		v[k] = ((double)cli_now_ns() - t0) / PAUSES;
 	}
-	double ns = median(v, REPEATS);
+	double ns = bench_median(v, REPEATS);
 	report("spin", ns, "one pause instruction: a loop of them, median of 5");
 	m->spin = to_ps(ns);
 }
@@ -776,7 +764,7 @@ static void measure_yield(cutoff_sim_model_t *m)
 			sched_yield();
 		v[k] = ((double)cli_now_ns() - t0) / YIELDS;
 	}
-	double ns = median(v, REPEATS);
+	double ns = bench_median(v, REPEATS);
 	report("yield", ns,
 	       "one sched_yield, no other thread waiting: a loop of them, median of 5");
 	m->yield = to_ps(ns);
@@ -815,7 +803,7 @@ static double trivial_search(int threads)
 			break;
 		}
 		if (i == SEARCHES - 1)
-			ns = median(v, SEARCHES);
+			ns = bench_median(v, SEARCHES);
 	}
 	if (!v)
 		cli_error("sim", "out of memory");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drivers.c — `cutoff drivers`: the library's parallel drivers and their options, as its
+ * cmd_drivers.c — `cutoff drivers`: the library's parallel drivers and their options, as its
  * registry lists them (cutoff_driver_count and the functions beside it). Every other
  * command takes its drivers from the same registry: what this prints is what --algo,
  * the drivers' --OPTION VALUE, bench --drivers and UCI's Algorithm accept. With
@@ -72,42 +72,42 @@ static void print_text(const cutoff_config_t *def)
 static int print_json(const cutoff_config_t *def)
 {
 	json_writer_t w;
-	json_init(&w, stdout);
-	json_begin_array(&w, NULL);
+	jw_init(&w, stdout);
+	jw_begin_array(&w, NULL);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
-		json_begin_object(&w, NULL);
-		json_string(&w, "name", cli_driver_name((cutoff_driver_t)d));
-		json_string(&w, "description", cutoff_driver_description((cutoff_driver_t)d));
-		json_bool(&w, "default", (cutoff_driver_t)d == def->driver);
-		json_begin_array(&w, "options");
+		jw_begin_object(&w, NULL);
+		jw_string(&w, "name", cli_driver_name((cutoff_driver_t)d));
+		jw_string(&w, "description", cutoff_driver_description((cutoff_driver_t)d));
+		jw_bool(&w, "default", (cutoff_driver_t)d == def->driver);
+		jw_begin_array(&w, "options");
 		for (int i = 0; i < n; i++) {
 			char v[32];
 			int value = 0;
 			cutoff_config_get_option(def, o[i].name, &value);
-			json_begin_object(&w, NULL);
-			json_string(&w, "name", o[i].name);
-			json_string(&w, "help", o[i].help);
-			json_int(&w, "min", o[i].min);
-			json_int(&w, "max", o[i].max);
+			jw_begin_object(&w, NULL);
+			jw_string(&w, "name", o[i].name);
+			jw_string(&w, "help", o[i].help);
+			jw_int(&w, "min", o[i].min);
+			jw_int(&w, "max", o[i].max);
 			if (o[i].words) {
-				json_begin_array(&w, "words");
+				jw_begin_array(&w, "words");
 				for (int k = 0; k <= o[i].max - o[i].min; k++)
-					json_string(&w, NULL, o[i].words[k]);
-				json_end(&w);
-				json_string(&w, "default",
-				            cli_option_text(&o[i], value, v, sizeof(v)));
+					jw_string(&w, NULL, o[i].words[k]);
+				jw_end(&w);
+				jw_string(&w, "default",
+				          cli_option_text(&o[i], value, v, sizeof(v)));
 			} else {
-				json_null(&w, "words");
-				json_int(&w, "default", value);
+				jw_null(&w, "words");
+				jw_int(&w, "default", value);
 			}
-			json_end(&w);
+			jw_end(&w);
 		}
-		json_end(&w);
-		json_end(&w);
+		jw_end(&w);
+		jw_end(&w);
 	}
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "drivers");
 }
 
@@ -128,8 +128,8 @@ static int print_counters(bool json)
 {
 	json_writer_t w;
 	if (json) {
-		json_init(&w, stdout);
-		json_begin_array(&w, NULL);
+		jw_init(&w, stdout);
+		jw_begin_array(&w, NULL);
 	}
 	for (int i = 0; i < cutoff_counter_count(); i++) {
 		const cutoff_counter_info_t *x = cutoff_counter_info(i);
@@ -139,18 +139,18 @@ static int print_counters(bool json)
 			       x->maximum ? " (a maximum)" : "");
 			continue;
 		}
-		json_begin_object(&w, NULL);
-		json_string(&w, "name", x->name);
-		json_string(&w, "unit", x->unit);
-		json_string(&w, "counted_by", counted_by(x));
-		json_string(&w, "meaning", x->meaning);
-		json_bool(&w, "profiler", x->profiler);
-		json_bool(&w, "maximum", x->maximum);
-		json_end(&w);
+		jw_begin_object(&w, NULL);
+		jw_string(&w, "name", x->name);
+		jw_string(&w, "unit", x->unit);
+		jw_string(&w, "counted_by", counted_by(x));
+		jw_string(&w, "meaning", x->meaning);
+		jw_bool(&w, "profiler", x->profiler);
+		jw_bool(&w, "maximum", x->maximum);
+		jw_end(&w);
 	}
 	if (!json)
 		return CLI_EXIT_OK;
-	json_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "drivers");
 }
 

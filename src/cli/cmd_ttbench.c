@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ttbench.c — `cutoff ttbench`: how many probes and stores per second the shared table
+ * cmd_ttbench.c — `cutoff ttbench`: how many probes and stores per second the shared table
  * takes, with one thread and with N, on the lock-free table and on a table of the same
  * size made with CUTOFF_TT_LOCKED (a spinlock per bucket), in one run so that the ratio
  * of the two is measured under the same conditions. Built over the public API only, as
@@ -62,8 +62,9 @@ static const char ttbench_usage[] =
 	"K keys; every hit is checked against the key it was asked for, and the hits that do\n"
 	"not belong to their key (corrupt hits: the table is broken) are counted and reported.\n"
 	"\n"
-	"  --threads N    threads of the second measurement, 1..1024; default the number of\n"
-	"                 online processors, at least 2 (with 1 the measurement is the first)\n"
+	"  --threads N    threads of the second measurement, 1..1024; default the CPUs this\n"
+	"                 process may use (taskset), at least 2 (with 1 the measurement is\n"
+	"                 the first)\n"
 	"  --mb M         size of each of the two tables in MiB, 1..65536; default 16\n"
 	"  --seconds S    length of each of the four measurements, 0.1..600 (decimals\n"
 	"                 allowed); default 1\n"
@@ -282,12 +283,14 @@ static bool parse_keys(const char *text, uint64_t *out)
 	return false;
 }
 
+/* The CPUs this process may run on (`taskset` included), at least 2 and at most
+ * CUTOFF_MAX_THREADS. */
 static int default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cli_usable_cpus();
 	if (n < 2)
 		return 2;
-	return n > CUTOFF_MAX_THREADS ? CUTOFF_MAX_THREADS : (int)n;
+	return n > CUTOFF_MAX_THREADS ? CUTOFF_MAX_THREADS : n;
 }
 
 typedef struct bench_report {
@@ -316,24 +319,24 @@ static int print_json(const bench_report_t *r)
 	json_writer_t w;
 	uint64_t probes = SUM_MEASURED(r, probes), hits = SUM_MEASURED(r, hits);
 
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_int(&w, "threads", r->threads);
-	json_int(&w, "mb", r->mb);
-	json_double(&w, "seconds", r->seconds);
-	json_uint(&w, "keys", r->keys);
-	json_uint(&w, "entries", r->entries);
-	json_int(&w, "probes_per_store", PROBES_PER_STORE);
-	json_double(&w, "lockfree_ops_per_s_1", r->lockfree_1.ops_per_s);
-	json_double(&w, "locked_ops_per_s_1", r->locked_1.ops_per_s);
-	json_double(&w, "ratio_1", ratio(r->lockfree_1.ops_per_s, r->locked_1.ops_per_s));
-	json_double(&w, "lockfree_ops_per_s", r->lockfree_n.ops_per_s);
-	json_double(&w, "locked_ops_per_s", r->locked_n.ops_per_s);
-	json_double(&w, "ratio", ratio(r->lockfree_n.ops_per_s, r->locked_n.ops_per_s));
-	json_uint(&w, "probes", probes);
-	json_uint(&w, "hits", hits);
-	json_uint(&w, "corrupt_hits", total_corrupt(r));
-	json_end(&w);
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_int(&w, "threads", r->threads);
+	jw_int(&w, "mb", r->mb);
+	jw_double(&w, "seconds", r->seconds);
+	jw_uint(&w, "keys", r->keys);
+	jw_uint(&w, "entries", r->entries);
+	jw_int(&w, "probes_per_store", PROBES_PER_STORE);
+	jw_double(&w, "lockfree_ops_per_s_1", r->lockfree_1.ops_per_s);
+	jw_double(&w, "locked_ops_per_s_1", r->locked_1.ops_per_s);
+	jw_double(&w, "ratio_1", ratio(r->lockfree_1.ops_per_s, r->locked_1.ops_per_s));
+	jw_double(&w, "lockfree_ops_per_s", r->lockfree_n.ops_per_s);
+	jw_double(&w, "locked_ops_per_s", r->locked_n.ops_per_s);
+	jw_double(&w, "ratio", ratio(r->lockfree_n.ops_per_s, r->locked_n.ops_per_s));
+	jw_uint(&w, "probes", probes);
+	jw_uint(&w, "hits", hits);
+	jw_uint(&w, "corrupt_hits", total_corrupt(r));
+	jw_end(&w);
 	return cli_json_finish(&w, "ttbench");
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uci/output.c — every line `cutoff uci` writes to stdout, from any of its threads.
+ * uci/say.c — every line `cutoff uci` writes to stdout, from any of its threads.
  *
  * Owns nothing but the rule: a line is written whole and flushed under the session's
  * out_lock, so the lines of the main thread, the search thread and the watchdog never

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topo.c — `cutoff topo`: what hwloc sees of the CPUs this process may use, and where an
+ * cmd_topo.c — `cutoff topo`: what hwloc sees of the CPUs this process may use, and where an
  * engine with N threads under a placement policy would put each of them. The plan is the
  * library's own (cutoff_topology_plan), the one the engine binds its workers by, so this
  * is the way to see it before a run, on this machine or on a synthetic one described by
@@ -34,11 +34,6 @@ static const char topo_usage[] =
 	"HWLOC_SYNTHETIC (for instance \"package:2 numa:2 core:4 pu:2\") describes a machine\n"
 	"to plan for instead of this one.\n";
 
-static const char *const placement_names[] = { "none", "compact", "scatter", NULL };
-
-_Static_assert(CUTOFF_PLACE_NONE == 0 && CUTOFF_PLACE_COMPACT == 1 && CUTOFF_PLACE_SCATTER == 2,
-               "placement_names is indexed by cutoff_placement_t");
-
 typedef struct topo_plan {
 	int threads;
 	cutoff_placement_t policy;
@@ -51,26 +46,26 @@ static int print_json(const topo_plan_t *p)
 {
 	json_writer_t w;
 
-	json_init(&w, stdout);
-	json_begin_object(&w, NULL);
-	json_int(&w, "packages", p->info.packages);
-	json_int(&w, "numa_nodes", p->info.numa_nodes);
-	json_int(&w, "cores", p->info.cores);
-	json_int(&w, "pus", p->info.pus);
-	json_int(&w, "threads", p->threads);
-	json_string(&w, "placement", placement_names[p->policy]);
-	json_begin_array(&w, "plan");
+	jw_init(&w, stdout);
+	jw_begin_object(&w, NULL);
+	jw_int(&w, "packages", p->info.packages);
+	jw_int(&w, "numa_nodes", p->info.numa_nodes);
+	jw_int(&w, "cores", p->info.cores);
+	jw_int(&w, "pus", p->info.pus);
+	jw_int(&w, "threads", p->threads);
+	jw_string(&w, "placement", cli_placement_names[p->policy]);
+	jw_begin_array(&w, "plan");
 	for (int i = 0; i < p->threads; i++) {
-		json_begin_object(&w, NULL);
-		json_int(&w, "thread", i);
-		json_int(&w, "pu", p->pu[i]);
-		json_int(&w, "core", p->core[i]);
-		json_int(&w, "package", p->package[i]);
-		json_int(&w, "numa", p->numa[i]);
-		json_end(&w);
+		jw_begin_object(&w, NULL);
+		jw_int(&w, "thread", i);
+		jw_int(&w, "pu", p->pu[i]);
+		jw_int(&w, "core", p->core[i]);
+		jw_int(&w, "package", p->package[i]);
+		jw_int(&w, "numa", p->numa[i]);
+		jw_end(&w);
 	}
-	json_end(&w);
-	json_end(&w);
+	jw_end(&w);
+	jw_end(&w);
 	return cli_json_finish(&w, "topo");
 }
 
@@ -107,7 +102,7 @@ static void print_text(const topo_plan_t *p)
 	cli_field(stdout, "NUMA nodes", "%d", p->info.numa_nodes);
 	cli_field(stdout, "cores", "%d", p->info.cores);
 	cli_field(stdout, "PUs", "%d", p->info.pus);
-	cli_field(stdout, "placement", "%s", placement_names[p->policy]);
+	cli_field(stdout, "placement", "%s", cli_placement_names[p->policy]);
 	cli_field(stdout, "threads", "%d", p->threads);
 	for (int n = p->threads - 1; n >= 10; n /= 10)
 		width++;
@@ -137,7 +132,7 @@ int cli_topo(int argc, char **argv)
 		{ .name = "placement",
 		  .kind = CLI_CHOICE,
 		  .dest.choice = &placement,
-		  .choices = placement_names },
+		  .choices = cli_placement_names },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim.c — `cutoff sim`: the drivers on many virtual threads (docs/simulation.md).
+ * cmd_sim.c — `cutoff sim`: the drivers on many virtual threads (docs/simulation.md).
  *
  * The command is two programs. The simulation needs the library compiled with its
  * simulated backend (CUTOFF_SIM: virtual threads, virtual time), which cannot live in the
  * same program as the real one (the same functions, twice), so the build makes a second
  * program, cutoff-sim, from the same command-line sources over the simulated library.
  * In `cutoff` this command runs `cutoff-sim sim ...` from the folder of its own binary,
- * except --calibrate, which measures the real machine and so runs here (sim_calibrate.c).
+ * except --calibrate, which measures the real machine and so runs here (cmd_calibrate.c).
  * In cutoff-sim it is the sweep of `cutoff bench` (bench/bench.c) on virtual threads: the
  * same workloads, drivers, figures and report files, with the simulator's own figures
  * beside them, and the times virtual.
