@@ -172,13 +172,10 @@ static double node_cost(bench_t *b, int wk)
 static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t positions)
 {
 	static bench_t b; /* large: kept off the stack */
-	cli_parallel_t par;
-	cli_parallel_default(&par);
 	memset(&b, 0, sizeof(b));
 	b.cmd = "sim";
 	b.base = (int)cli_driver_default();
-	b.placement = par.placement;
-	b.options = par.options;
+	cutoff_config_default(&b.cfg);
 	b.profiled = cutoff_profile_available();
 	b.repeat = 3;
 	uint64_t *field[BENCH_NWORKLOADS] = { &m->node_chess, &m->node_connect4, &m->node_rtree };

@@ -550,7 +550,7 @@ static int search_one(const cutoff_chess_t *chess, cutoff_engine_t *engine,
 typedef struct epd_run {
 	const char *file;
 	const char *algo; /* label */
-	const cli_parallel_t *par;
+	const cutoff_config_t *par;
 	cutoff_driver_t driver;
 	int64_t movetime_ms, depth, hash_mb, aspiration;
 	unsigned pruning;
@@ -581,8 +581,7 @@ static void print_header(const epd_run_t *run)
 	cli_field(stdout, "file", "%s (%d positions)", cli_quote(q, sizeof(q), run->file),
 	          run->suite->n);
 	cli_field(stdout, "engine",
-	          "%s, %" PRId64 " thread%s, table %" PRId64
-	          " MiB, pruning %s, aspiration %" PRId64,
+	          "%s, %d thread%s, table %" PRId64 " MiB, pruning %s, aspiration %" PRId64,
 	          run->algo, run->par->threads, run->par->threads == 1 ? "" : "s", run->hash_mb,
 	          pruning_text(run->pruning), run->aspiration);
 	if (run->depth > 0)
@@ -704,7 +703,7 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 	jw_string(&w, "algo", run->algo);
 	jw_string(&w, "driver", cli_driver_name(run->driver));
 	jw_int(&w, "threads", run->par->threads);
-	cli_json_driver_options(&w, "driver_options", &run->par->options);
+	cli_json_driver_options(&w, "driver_options", run->par);
 	jw_int(&w, "hash_mb", run->hash_mb);
 	jw_string(&w, "pruning", pruning_text(run->pruning));
 	jw_int(&w, "aspiration", run->aspiration);
@@ -736,7 +735,7 @@ typedef struct epd_args {
 	const char *file, *algo_text, *pruning_text;
 	int64_t movetime, depth, hash_mb, limit, aspiration;
 	bool json;
-	cli_parallel_t par;
+	cutoff_config_t par; /* the engine template: threads, placement, the drivers' options */
 	cutoff_driver_t driver;
 	cutoff_algo_t algo;
 	unsigned pruning;
@@ -768,11 +767,11 @@ static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
 		  .max = 1000 },
 		{ .name = "limit", .kind = CLI_INT, .dest.i = &a->limit, .min = 1, .max = 1000000 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
-		CLI_PARALLEL_OPTS(&a->par),
+		CLI_ENGINE_OPTS(&a->par),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&a->par);
+	cutoff_config_default(&a->par);
 	cli_status_t st = cli_parse("epd", epd_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;

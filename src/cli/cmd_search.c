@@ -325,7 +325,7 @@ typedef struct search_args {
 	int64_t depth, hash_mb, tt_min_depth, etc_min_depth, time_ms, branching, cells, legal;
 	int iterate, model, solve; /* indexes in cli_onoff_names, model_names */
 	bool json, tt_writers;
-	cli_parallel_t par;
+	cutoff_config_t par; /* the engine template: threads, placement, the drivers' options */
 	cli_cluster_opts_t copts;
 	bool cluster; /* --algo cluster */
 	cutoff_driver_t driver;
@@ -338,7 +338,7 @@ typedef struct search_report {
 	const search_game_t *g;
 	const char *algo; /* the label: ALGO, or DRIVER/ALGO (cli_algo_label) */
 	cutoff_driver_t driver;
-	const cli_parallel_t *par;
+	const cutoff_config_t *par;
 	const cutoff_counters_t *per_thread; /* par->threads of them */
 	const cutoff_profile_t *profiles;    /* par->threads of them */
 	const cutoff_limits_t *lim;
@@ -762,12 +762,12 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 		{ .name = "legal", .kind = CLI_INT, .dest.i = &a->legal, .min = 1, .max = 100 },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
 		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &a->tt_writers },
-		CLI_PARALLEL_OPTS(&a->par),
+		CLI_ENGINE_OPTS(&a->par),
 		CLI_CLUSTER_OPTS(&a->copts),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&a->par);
+	cutoff_config_default(&a->par);
 	cli_status_t st = cli_parse("search", search_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;

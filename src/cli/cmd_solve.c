@@ -105,7 +105,7 @@ typedef struct solve_args {
 	bool progress;
 	bool each;
 	bool json;
-	cli_parallel_t par;
+	cutoff_config_t par; /* the engine template: threads, placement, the drivers' options */
 	cli_cluster_opts_t copts;
 	bool cluster;      /* --algo cluster */
 	cli_cluster_t *cc; /* --algo cluster, under mpirun: every rank solves in step */
@@ -581,12 +581,12 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a->progress },
 		{ .name = "each", .kind = CLI_FLAG, .dest.flag = &a->each },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
-		CLI_PARALLEL_OPTS(&a->par),
+		CLI_ENGINE_OPTS(&a->par),
 		CLI_CLUSTER_OPTS(&a->copts),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&a->par);
+	cutoff_config_default(&a->par);
 	cli_status_t st = cli_parse("solve", solve_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;

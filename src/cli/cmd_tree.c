@@ -97,7 +97,7 @@ typedef struct tree_args {
 	int order;
 	cutoff_driver_t driver;
 	cutoff_algo_t algo;
-	cli_parallel_t par;
+	cutoff_config_t par; /* the engine template: threads, placement, the drivers' options */
 	bool guess_true;
 	bool no_check; /* --no-check: skip the oracle (for trees too big to read in full) */
 	int64_t guess;
@@ -558,11 +558,11 @@ static cli_status_t parse_options(int argc, char **argv, tree_args_t *a)
 		  .max = 10000 },
 		{ .name = "no-check", .kind = CLI_FLAG, .dest.flag = &a->no_check },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
-		CLI_PARALLEL_OPTS(&a->par),
+		CLI_ENGINE_OPTS(&a->par),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
-	cli_parallel_default(&a->par);
+	cutoff_config_default(&a->par);
 	cli_status_t st = cli_parse("tree", tree_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;

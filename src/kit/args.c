@@ -251,7 +251,7 @@ static bool parse_choice(const char *cmd, const char *opt, const char *text,
 static cli_opt_t *find_opt(cli_opt_t *opts, int nopts, const char *name, size_t len)
 {
 	for (int i = 0; i < nopts; i++) {
-		if (opts[i].kind != CLI_DRIVER_OPTIONS && strlen(opts[i].name) == len &&
+		if (opts[i].kind != CLI_ENGINE_OPTIONS && strlen(opts[i].name) == len &&
 		    memcmp(opts[i].name, name, len) == 0)
 			return &opts[i];
 	}
@@ -288,10 +288,44 @@ static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
 	case CLI_CHOICE:
 		return parse_choice(cmd, o->name, value, o->choices, o->dest.choice);
 	case CLI_FLAG:
-	case CLI_DRIVER_OPTIONS:
+	case CLI_ENGINE_OPTIONS:
 		break;
 	}
 	return false;
+}
+
+/* True when `name` is a setting of CLI_ENGINE_OPTIONS: threads, placement, or a driver
+ * option of the registry. */
+static bool engine_setting(const char *name)
+{
+	cutoff_driver_t d;
+	const cutoff_driver_option_t *opt;
+	return strcmp(name, "threads") == 0 || strcmp(name, "placement") == 0 ||
+	       cli_driver_option_find(name, &d, &opt);
+}
+
+/* The engine's setting `name` (engine_setting) from `text` into *cfg; false after one
+ * line. */
+static bool set_engine_setting(const char *cmd, const char *name, const char *text,
+                               cutoff_config_t *cfg)
+{
+	if (strcmp(name, "threads") == 0) {
+		int64_t v;
+		if (!cli_parse_int(cmd, name, text, 1, CUTOFF_MAX_THREADS, &v))
+			return false;
+		cfg->threads = (int)v;
+		return true;
+	}
+	if (strcmp(name, "placement") == 0) {
+		int v;
+		if (!parse_choice(cmd, name, text, cli_placement_names, &v))
+			return false;
+		cfg->placement = (cutoff_placement_t)v;
+		return true;
+	}
+	cutoff_driver_t d;
+	const cutoff_driver_option_t *opt;
+	return cli_driver_option_find(name, &d, &opt) && cli_set_driver_option(cmd, opt, text, cfg);
 }
 
 int cli_parse_exit(cli_status_t status)
@@ -302,14 +336,14 @@ int cli_parse_exit(cli_status_t status)
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv)
 {
-	char q[CLI_QUOTE_SIZE];
+	char q[CLI_QUOTE_SIZE], word[64];
 
 	/* --help wins over any error elsewhere on the line: whoever asks for it is finding
 	 * out how to write the line. */
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
-			if (find_kind(opts, nopts, CLI_DRIVER_OPTIONS))
+			if (find_kind(opts, nopts, CLI_ENGINE_OPTIONS))
 				cli_print_driver_options_usage(stdout);
 			return CLI_HELP;
 		}
@@ -331,14 +365,12 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
 		cli_opt_t *o = find_opt(opts, nopts, name, len);
-		cli_opt_t *drivers = find_kind(opts, nopts, CLI_DRIVER_OPTIONS);
-		const cutoff_driver_option_t *dopt = NULL;
-		if (!o && drivers && len < 64) {
-			char word[64];
-			cutoff_driver_t d;
+		cli_opt_t *engine = find_kind(opts, nopts, CLI_ENGINE_OPTIONS);
+		const char *setting = NULL; /* the engine's setting that o stands for */
+		if (!o && engine && len < 64) {
 			snprintf(word, sizeof(word), "%.*s", (int)len, name);
-			if (cli_driver_option_find(word, &d, &dopt))
-				o = drivers;
+			if (engine_setting(word))
+				o = engine, setting = word;
 		}
 		if (!o) {
 			char shown[CLI_QUOTE_SIZE];
@@ -361,13 +393,13 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 			value = eq + 1;
 		} else {
 			if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
-				cli_error(cmd, "--%s needs a value", dopt ? dopt->name : o->name);
+				cli_error(cmd, "--%s needs a value", setting ? setting : o->name);
 				return CLI_BAD;
 			}
 			value = argv[++i];
 		}
-		if (dopt ? !cli_set_driver_option(cmd, dopt, value, o->dest.cfg)
-		         : !store_value(cmd, o, value))
+		if (setting ? !set_engine_setting(cmd, setting, value, o->dest.cfg)
+		            : !store_value(cmd, o, value))
 			return CLI_BAD;
 	}
 	return CLI_PARSED;
@@ -574,36 +606,29 @@ const char *cli_driver_options_text(const cutoff_config_t *cfg, cutoff_driver_t 
 	return buf;
 }
 
+const char *cli_option_expected(const cutoff_driver_option_t *opt, char *buf, size_t size)
+{
+	if (!opt->words) {
+		snprintf(buf, size, "an integer in %d..%d", opt->min, opt->max);
+		return buf;
+	}
+	size_t used = (size_t)snprintf(buf, size, "one of ");
+	for (int i = 0; i <= opt->max - opt->min && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+		                         opt->words[i]);
+	return buf;
+}
+
 bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, const char *text,
                            cutoff_config_t *cfg)
 {
-	char q[CLI_QUOTE_SIZE], list[256];
-	int64_t v = -1;
-	if (opt->words) {
-		size_t used = 0;
-		list[0] = '\0';
-		for (int i = 0; i <= opt->max - opt->min; i++) {
-			if (strcmp(text, opt->words[i]) == 0)
-				v = opt->min + i;
-			if (used < sizeof(list))
-				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-				                         i ? ", " : "", opt->words[i]);
-		}
-		if (v < 0) {
-			cli_error(cmd, "--%s: expected one of %s, got %s", opt->name, list,
-			          cli_quote(q, sizeof(q), text));
-			return false;
-		}
-	} else if (!cli_parse_int(cmd, opt->name, text, opt->min, opt->max, &v)) {
-		return false;
-	}
-	if (cutoff_config_set_option(cfg, opt->name, (int)v) != CUTOFF_OK) {
-		/* The registry's own range is the one checked above: not reached. */
-		cli_error(cmd, "--%s: the library refused %s", opt->name,
-		          cli_quote(q, sizeof(q), text));
-		return false;
-	}
-	return true;
+	char q[CLI_QUOTE_SIZE], expected[256];
+	if (cutoff_config_set_option_str(cfg, opt->name, text) == CUTOFF_OK)
+		return true;
+	cli_error(cmd, "--%s: expected %s, got %s", opt->name,
+	          cli_option_expected(opt, expected, sizeof(expected)),
+	          cli_quote(q, sizeof(q), text));
+	return false;
 }
 
 /* Writes `text` from column `indent`, wrapped at `width` columns, starting at column
@@ -667,35 +692,12 @@ void cli_print_driver_options_usage(FILE *out)
 	}
 }
 
-void cli_parallel_default(cli_parallel_t *p)
-{
-	cutoff_config_default(&p->options);
-	p->threads = p->options.threads;
-	p->placement = (int)p->options.placement;
-}
-
 const char *const cli_onoff_names[] = { "off", "on", NULL };
 
-void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg)
-{
-	cfg->threads = (int)p->threads;
-	cfg->placement = (cutoff_placement_t)p->placement;
-	for (int d = 0; d < cutoff_driver_count(); d++) {
-		const cutoff_driver_option_t *o;
-		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
-		for (int i = 0; i < n; i++) {
-			int value;
-			if (cutoff_config_get_option(&p->options, o[i].name, &value) == CUTOFF_OK)
-				cutoff_config_set_option(cfg, o[i].name, value);
-		}
-	}
-}
-
-void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
+void cli_engine_config(cutoff_config_t *cfg, const cutoff_config_t *par, cutoff_driver_t driver,
                        cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log)
 {
-	cutoff_config_default(cfg);
-	cli_parallel_apply(p, cfg);
+	*cfg = *par;
 	cfg->driver = driver;
 	cfg->algo = algo;
 	cfg->tt_mb = (size_t)hash_mb;

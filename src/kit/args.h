@@ -42,9 +42,11 @@ typedef enum cli_kind {
 	CLI_UINT64,        /* dest.u = any integer in 0 .. UINT64_MAX */
 	CLI_STRING,        /* dest.s = the value as given (points into argv) */
 	CLI_CHOICE,        /* dest.choice = the index of the value in choices[] */
-	CLI_DRIVER_OPTIONS /* every driver's options of the library's registry, each as
-	                      --NAME VALUE, set with cutoff_config_set_option in *dest.cfg;
-	                      the entry's own name is never matched (CLI_PARALLEL_OPTS) */
+	CLI_ENGINE_OPTIONS /* the engine's settings into the template *dest.cfg: --threads,
+	                      --placement and every driver option of the library's registry
+	                      (--NAME VALUE, parsed by cutoff_config_set_option_str), each
+	                      unless the table has an entry of that name; the entry's own
+	                      name is never matched (CLI_ENGINE_OPTS) */
 } cli_kind_t;
 
 /*
@@ -81,8 +83,8 @@ typedef enum cli_status {
  * unexpected values, malformed or out-of-range numbers, unknown words and stray
  * positional arguments. A value that starts with "--" after a separate option is taken as
  * a missing value (write --name=--x to mean it); negative numbers ("-5") are values.
- * With a CLI_DRIVER_OPTIONS entry, an option the table does not name is looked up among
- * the drivers' options, and --help prints them after `usage`.
+ * With a CLI_ENGINE_OPTIONS entry, an option the table does not name is looked up among
+ * the engine's settings, and --help prints the drivers' options after `usage`.
  */
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv);
@@ -222,45 +224,40 @@ const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf
 /*
  * A driver option of the registry by name: true with *driver (its driver) and *opt set.
  * cli_option_text() writes an option's value as the command line takes it (a word, or
- * the number) into buf; returns buf. cli_driver_options_text() writes the options of
- * `driver` in `cfg` as "name value, name value" ("" when it has none); returns buf.
+ * the number) into buf; returns buf. cli_option_expected() writes what the option takes,
+ * from its row ("one of off, on", "an integer in 1..128"), for an error; returns buf.
+ * cli_driver_options_text() writes the options of `driver` in `cfg` as "name value, name
+ * value" ("" when it has none); returns buf.
  */
 bool cli_driver_option_find(const char *name, cutoff_driver_t *driver,
                             const cutoff_driver_option_t **opt);
 const char *cli_option_text(const cutoff_driver_option_t *opt, int value, char *buf, size_t size);
+const char *cli_option_expected(const cutoff_driver_option_t *opt, char *buf, size_t size);
 const char *cli_driver_options_text(const cutoff_config_t *cfg, cutoff_driver_t driver, char *buf,
                                     size_t size);
 
-/* Parses `text` as a value of the option `opt` (one of its words, or a number in its
- * range) and sets it in *cfg. False after "cutoff <cmd>: --<name>: expected ..., got ..."
- * naming the words or the range. */
+/* Sets the driver option `opt` in *cfg from `text`, as cutoff_config_set_option_str
+ * reads it (one of its words, or a number in its range): the library is the one parser of
+ * a driver option's text. False after "cutoff <cmd>: --<name>: expected ..., got ...". */
 bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, const char *text,
                            cutoff_config_t *cfg);
 
 /*
  * What every command that searches in parallel shares: --threads, --placement, and every
- * driver option of the registry as --NAME VALUE (--min-split 4, --lazy-skip off).
- * cli_parallel_default() sets the library's defaults; CLI_PARALLEL_OPTS(p) are the
- * option-table entries writing into *p; CLI_PARALLEL_USAGE their lines of --help (the
- * drivers' options are printed by cli_parse after the usage); cli_parallel_apply()
- * copies them into an engine configuration.
+ * driver option of the registry as --NAME VALUE (--min-split 4, --lazy-skip off), written
+ * straight into the command's engine template: a cutoff_config_t it starts from
+ * cutoff_config_default() and hands to cli_engine_config(), which copies it whole.
+ * CLI_ENGINE_OPTS(tmpl) is the one option-table entry that takes them all;
+ * CLI_PARALLEL_USAGE their lines of --help (the drivers' options are printed by cli_parse
+ * after the usage).
  */
-typedef struct cli_parallel {
-	int64_t threads;         /* 1 .. CUTOFF_MAX_THREADS */
-	int placement;           /* a cutoff_placement_t */
-	cutoff_config_t options; /* a configuration whose drivers' options are the ones given
-	                            (the rest of it is not read) */
-} cli_parallel_t;
-
 extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
 
-void cli_parallel_default(cli_parallel_t *p);
-void cli_parallel_apply(const cli_parallel_t *p, cutoff_config_t *cfg);
-
-/* The engine configuration every searching command starts from: cutoff_config_default,
- * then *p (cli_parallel_apply), the driver, the algorithm, the table of hash_mb MiB, and
- * the library's last warning kept in *log (cli_log_keep). The command sets the rest. */
-void cli_engine_config(cutoff_config_t *cfg, const cli_parallel_t *p, cutoff_driver_t driver,
+/* The engine configuration of a search: the template *par as given (threads, placement,
+ * the drivers' options, the defaults elsewhere), then the driver, the algorithm, the table
+ * of hash_mb MiB, and the library's last warning kept in *log (cli_log_keep). The command
+ * sets the rest. */
+void cli_engine_config(cutoff_config_t *cfg, const cutoff_config_t *par, cutoff_driver_t driver,
                        cutoff_algo_t algo, int64_t hash_mb, cli_log_t *log);
 
 /* True when `path` is a regular file this process may execute. */
@@ -283,12 +280,8 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
                                 const cutoff_config_t *cfg, const cli_log_t *log);
 
 /* clang-format off */
-#define CLI_PARALLEL_OPTS(p)                                                             \
-	{ .name = "threads", .kind = CLI_INT, .dest.i = &(p)->threads, .min = 1,         \
-	  .max = CUTOFF_MAX_THREADS },                                                   \
-	{ .name = "placement", .kind = CLI_CHOICE, .dest.choice = &(p)->placement,       \
-	  .choices = cli_placement_names },                                              \
-	{ .name = "driver options", .kind = CLI_DRIVER_OPTIONS, .dest.cfg = &(p)->options }
+#define CLI_ENGINE_OPTS(tmpl) \
+	{ .name = "engine options", .kind = CLI_ENGINE_OPTIONS, .dest.cfg = (tmpl) }
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \

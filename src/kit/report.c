@@ -67,23 +67,23 @@ void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per
 	}
 }
 
-void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t *par)
+void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cutoff_config_t *par)
 {
 	char text[256];
 	if (par->threads == 1 && driver == cli_driver_default())
 		return;
-	cli_field(out, "threads", "%" PRId64 ", %s driver, placement %s", par->threads,
+	cli_field(out, "threads", "%d, %s driver, placement %s", par->threads,
 	          cli_driver_name(driver), cli_placement_names[par->placement]);
-	if (*cli_driver_options_text(&par->options, driver, text, sizeof(text)))
+	if (*cli_driver_options_text(par, driver, text, sizeof(text)))
 		cli_field(out, "driver options", "%s", text);
 }
 
-void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par)
+void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cutoff_config_t *par)
 {
 	jw_string(w, "driver", cli_driver_name(driver));
 	jw_int(w, "threads", par->threads);
 	jw_string(w, "placement", cli_placement_names[par->placement]);
-	cli_json_driver_options(w, "driver_options", &par->options);
+	cli_json_driver_options(w, "driver_options", par);
 }
 
 int cli_json_finish(json_writer_t *w, const char *cmd)

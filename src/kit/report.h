@@ -40,11 +40,11 @@ void cli_print_driver_counters(FILE *out, const cutoff_counters_t *c, double per
 /* The threads, the driver and its options as lines of a text report (cli_field), when
  * the search is not the default one (one thread, the default driver): a default run's
  * report stays as it always was. */
-void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cli_parallel_t *par);
+void cli_print_parallel(FILE *out, cutoff_driver_t driver, const cutoff_config_t *par);
 
 /* The same as the JSON fields "driver", "threads", "placement" and "driver_options"
  * (cli_json_driver_options), always. */
-void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cli_parallel_t *par);
+void cli_json_parallel(json_writer_t *w, cutoff_driver_t driver, const cutoff_config_t *par);
 
 /* Ends a command's JSON report (jw_finish): CLI_EXIT_OK, or CLI_EXIT_FAIL after
  * "cutoff <cmd>: cannot write the JSON output". */

@@ -598,7 +598,6 @@ typedef struct bench_opts {
 	const char *workload, *chess_file, *connect4_file, *stockfish;
 	int64_t repeat, positions, chess_depth, rb, rd, hash, ref_extra, hog_n;
 	bool no_progress, tt_writers;
-	cli_parallel_t par;
 	char sfbuf[1024]; /* b->stockfish */
 } bench_opts_t;
 
@@ -619,7 +618,7 @@ static void default_options(bench_t *b, bench_opts_t *o)
 	o->rd = 11;
 	o->hash = -1;
 	o->ref_extra = 2;
-	cli_parallel_default(&o->par);
+	cutoff_config_default(&b->cfg);
 	b->quality_ms = b->sim ? 0 : 500;
 	b->plot = 1;
 }
@@ -681,13 +680,7 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		{ .name = "hog", .kind = CLI_INT, .dest.i = &o->hog_n, .min = 0, .max = 1024 },
 		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &o->no_progress },
 		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &o->tt_writers },
-		{ .name = "placement",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &o->par.placement,
-		  .choices = cli_placement_names },
-		{ .name = "driver options",
-		  .kind = CLI_DRIVER_OPTIONS,
-		  .dest.cfg = &o->par.options },
+		CLI_ENGINE_OPTS(&b->cfg), /* --placement, the drivers' options (--threads: above) */
 	};
 	int nopts = 0;
 	while (opts[nopts].name)
@@ -704,8 +697,6 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 {
 	const char *cmd = b->cmd;
 	b->repeat = (int)o->repeat;
-	b->placement = o->par.placement;
-	b->options = o->par.options;
 	b->profiled = cutoff_profile_available();
 	b->tt_writers = o->tt_writers;
 	b->hog = (int)o->hog_n;

@@ -250,9 +250,8 @@ static double chase_ns(const bench_mem_t *m, int pu, uint64_t seed)
 static bool plan_cpus(bench_t *b)
 {
 	int pu[CUTOFF_MAX_THREADS];
-	cutoff_placement_t policy = b->placement == CUTOFF_PLACE_NONE
-	                                    ? CUTOFF_PLACE_COMPACT
-	                                    : (cutoff_placement_t)b->placement;
+	cutoff_placement_t policy =
+		b->cfg.placement == CUTOFF_PLACE_NONE ? CUTOFF_PLACE_COMPACT : b->cfg.placement;
 	int most = b->counts[b->ncounts - 1];
 	int nslots = b->pus < CUTOFF_MAX_THREADS ? b->pus : CUTOFF_MAX_THREADS;
 	int asked = nslots < CUTOFF_MAX_THREADS ? nslots + 1 : nslots;
@@ -260,7 +259,7 @@ static bool plan_cpus(bench_t *b)
 		return false;
 	/* Thread i takes slot i % nslots and thread 0 is never bound: slot 0's PU is that of
 	 * thread nslots, when the plan reaches it. */
-	int used = b->placement == CUTOFF_PLACE_NONE || most > nslots ? nslots : most;
+	int used = b->cfg.placement == CUTOFF_PLACE_NONE || most > nslots ? nslots : most;
 	b->ncpus = 0;
 	for (int s = 0; s < used && b->ncpus < BENCH_MAX_CPUS; s++) {
 		int p = s == 0 ? (asked > nslots ? pu[nslots] : -1) : pu[s];
@@ -269,11 +268,10 @@ static bool plan_cpus(bench_t *b)
 	}
 	for (int i = 0; i < BENCH_PROBE_THREADS; i++)
 		b->probe_pu[i] = -1;
-	if (b->placement == CUTOFF_PLACE_NONE)
+	if (b->cfg.placement == CUTOFF_PLACE_NONE)
 		return true;
 	int n = most < BENCH_PROBE_THREADS ? most : BENCH_PROBE_THREADS;
-	if (cutoff_topology_plan(NULL, n, (cutoff_placement_t)b->placement, pu, NULL, NULL, NULL) <
-	    0)
+	if (cutoff_topology_plan(NULL, n, b->cfg.placement, pu, NULL, NULL, NULL) < 0)
 		return false;
 	for (int i = 1; i < n; i++)
 		b->probe_pu[i] = pu[i];
@@ -363,7 +361,7 @@ bool bench_probe_setup(bench_t *b)
 		return false;
 	if (!plan_cpus(b)) {
 		cli_error(b->cmd, "cannot plan where the probes' threads go (placement %s)",
-		          cli_placement_names[b->placement]);
+		          cli_placement_names[b->cfg.placement]);
 		return false;
 	}
 	for (int k = 0; k < b->nmem; k++) {

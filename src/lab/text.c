@@ -89,11 +89,11 @@ static void print_settings(const bench_t *b, FILE *out)
 	}
 	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
 	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",
-	                        cli_placement_names[b->placement]);
+	                        cli_placement_names[b->cfg.placement]);
 	for (int d = 0; d < cutoff_driver_count() && used < sizeof(settings); d++) {
 		char text[256];
 		if (b->drivers[d] &&
-		    *cli_driver_options_text(&b->options, (cutoff_driver_t)d, text, sizeof(text)))
+		    *cli_driver_options_text(&b->cfg, (cutoff_driver_t)d, text, sizeof(text)))
 			used += (size_t)snprintf(settings + used, sizeof(settings) - used,
 			                         "; %s: %s", bench_engine_name(false, d), text);
 	}

@@ -292,12 +292,13 @@ typedef struct bench {
 	int repeat;
 	int cores, pus, packages, numa;
 	int64_t quality_ms;
-	const char *quality_suite; /* --quality-suite: the file, or NULL */
-	bench_suite_t suite;       /* its positions, once loaded (suite.n 0 without it) */
-	int placement;
+	const char *quality_suite;   /* --quality-suite: the file, or NULL */
+	bench_suite_t suite;         /* its positions, once loaded (suite.n 0 without it) */
 	bool profiled;               /* cutoff_profile_available() */
 	bool tt_writers;             /* --profile-tt-writers: config.profile_tt_writers on */
-	cutoff_config_t options;     /* the drivers' options (cutoff_config_get_option) */
+	cutoff_config_t cfg;         /* the engine template as given (cutoff_config_default, then
+	                        --placement and the drivers' options); each run sets its own
+	                        threads, driver, algorithm and table */
 	const char *stockfish;       /* the binary, or NULL */
 	int64_t stockfish_timeout_s; /* the longest Stockfish may stay silent (seconds) */
 	char stockfish_name[96];

@@ -359,9 +359,8 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
-	cutoff_config_default(c);
-	cli_parallel_t par = { .threads = 1, .placement = b->placement, .options = b->options };
-	cli_parallel_apply(&par, c);
+	*c = b->cfg;
+	c->threads = 1;
 	c->profile_tt_writers = b->tt_writers;
 	c->algo = CUTOFF_ALGO_PVS;
 	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
@@ -842,21 +841,21 @@ static void shell_word(FILE *f, const char *s)
  * (" --placement P --NAME VALUE ..."), into buf. */
 static void settings_given(const bench_t *b, char *buf, size_t size)
 {
-	cli_parallel_t def;
-	cli_parallel_default(&def);
+	cutoff_config_t def;
+	cutoff_config_default(&def);
 	size_t used = 0;
 	buf[0] = '\0';
-	if (b->placement != def.placement)
+	if (b->cfg.placement != def.placement)
 		used += (size_t)snprintf(buf, size, " --placement %s",
-		                         cli_placement_names[b->placement]);
+		                         cli_placement_names[b->cfg.placement]);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
 		for (int i = 0; i < n && used < size; i++) {
 			int given = 0, usual = 0;
 			char v[32];
-			cutoff_config_get_option(&b->options, o[i].name, &given);
-			cutoff_config_get_option(&def.options, o[i].name, &usual);
+			cutoff_config_get_option(&b->cfg, o[i].name, &given);
+			cutoff_config_get_option(&def, o[i].name, &usual);
 			if (given != usual)
 				used += (size_t)snprintf(
 					buf + used, size - used, " --%s %s", o[i].name,

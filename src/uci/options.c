@@ -17,6 +17,7 @@
  * itself between searches. Invariant: s->opt describes s->engine whenever it exists, and
  * a failed build or resize leaves both as they were. Main thread only.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,34 +131,22 @@ static void say_driver_option(const cutoff_driver_option_t *opt, void *arg)
 	        cli_option_text(opt, value, v, sizeof(v)), words);
 }
 
-/* Checks `value` for the driver option `opt`: one of its words (in any case) or a number
- * in its range, into *out; false after saying what was expected. */
-static bool driver_option_value(uci_session_t *s, const cutoff_driver_option_t *opt,
-                                const char *value, int *out)
+/* Sets the driver option `opt` in *cfg from `value`, as the library reads it
+ * (cutoff_config_set_option_str: one of its words or a number in its range), a word in
+ * any case as UCI's names are; false after saying what was expected. */
+static bool set_driver_option(uci_session_t *s, const cutoff_driver_option_t *opt,
+                              const char *value, cutoff_config_t *cfg)
 {
-	char q[UCI_QUOTE_SIZE], words[256];
-	size_t n = 0;
-	int64_t v;
-	if (!opt->words) {
-		if (cli_int_value(value, opt->min, opt->max, &v)) {
-			*out = (int)v;
+	char q[UCI_QUOTE_SIZE], lower[UCI_QUOTE_SIZE], expected[256];
+	size_t n = strlen(value);
+	if (n < sizeof(lower)) {
+		for (size_t i = 0; i <= n; i++)
+			lower[i] = (char)tolower((unsigned char)value[i]);
+		if (cutoff_config_set_option_str(cfg, opt->name, lower) == CUTOFF_OK)
 			return true;
-		}
-		uci_say_error(s, "setoption: %s: expected an integer in %d..%d, got %s", opt->name,
-		              opt->min, opt->max, cli_quote_ascii(q, sizeof(q), value));
-		return false;
 	}
-	words[0] = '\0';
-	for (int i = 0; i <= opt->max - opt->min; i++) {
-		if (strcasecmp(value, opt->words[i]) == 0) {
-			*out = opt->min + i;
-			return true;
-		}
-		if (n < sizeof(words))
-			n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", i ? ", " : "",
-			                      opt->words[i]);
-	}
-	uci_say_error(s, "setoption: %s: expected one of %s, got %s", opt->name, words,
+	uci_say_error(s, "setoption: %s: expected %s, got %s", opt->name,
+	              cli_option_expected(opt, expected, sizeof(expected)),
 	              cli_quote_ascii(q, sizeof(q), value));
 	return false;
 }
@@ -387,11 +376,8 @@ void uci_set_option(uci_session_t *s, const uci_setoption_t *so)
 	if (opt) {
 		if (!opt->set(s, &o, so->value))
 			return;
-	} else {
-		int k;
-		if (!driver_option_value(s, driver_opt, so->value, &k))
-			return;
-		cutoff_config_set_option(&o.drivers, driver_opt->name, k);
+	} else if (!set_driver_option(s, driver_opt, so->value, &o.drivers)) {
+		return;
 	}
 	s->want = o;
 }
