@@ -11,8 +11,9 @@
 #      (no flag of a dependency: cutoff's headers include none)
 #   4. the same nim.c against libcutoff.a and `pkg-config --static --libs cutoff` (its
 #      Libs.private: ck, hwloc, threads, libm)
-# and that find_package(cutoff X.Y) accepts this minor version (0.2 for 0.2.0) and refuses
-# the one before and the one after.
+# that the manual pages are installed where `man cutoff` finds them (when the build made
+# them), and that find_package(cutoff X.Y) accepts this minor version (0.2 for 0.2.0) and
+# refuses the one before and the one after.
 # Each program must exit 0 and print a line containing "nim". CFLAGS (the build's own C
 # flags, sanitizers included) are used for every compile and link.
 set -euo pipefail
@@ -68,6 +69,22 @@ quiet "$cmake" --install "$build" --prefix "$prefix"
 for f in include/cutoff.h include/cutoff_games.h; do
 	[ -f "$prefix/$f" ] || { echo "install_test: FAILED: $f not installed" >&2; exit 1; }
 done
+# The manual pages, where the build made them (help2man): `man cutoff` finds the
+# installed page, as it would under /usr/local.
+if [ -f "$build/man/cutoff.1" ]; then
+	for f in cutoff.1 cutoff-search.1 cutoff-sim.1; do
+		[ -f "$prefix/share/man/man1/$f" ] ||
+			{ echo "install_test: FAILED: share/man/man1/$f not installed" >&2; exit 1; }
+	done
+	if command -v man >/dev/null 2>&1; then
+		page=$(MANPATH="$prefix/share/man" man -w cutoff 2>/dev/null) || page=
+		[ "$page" = "$prefix/share/man/man1/cutoff.1" ] ||
+			{ echo "install_test: FAILED: man -w cutoff found '$page'" >&2; exit 1; }
+		MANPATH="$prefix/share/man" MANWIDTH=80 man cutoff 2>/dev/null | grep -q "parallel alpha-beta" ||
+			{ echo "install_test: FAILED: man cutoff does not show the page" >&2; exit 1; }
+	fi
+	step "ok: man cutoff (the installed pages)"
+fi
 pc=$(find "$prefix" -name cutoff.pc -path '*/pkgconfig/*' | head -n 1)
 [ -n "$pc" ] || { echo "install_test: FAILED: cutoff.pc not installed" >&2; exit 1; }
 pcdir=$(dirname "$pc")
