@@ -12,9 +12,9 @@
  *     library's sources, and src/sim/ has no file of the same name as any library file
  *     (a second copy of a driver, or of anything else, would be one);
  *   - in the library's sources and internal headers (src/, src/base/, src/games/..., not
- *     src/sim/ or src/cli/), only the seam names CUTOFF_SIM or includes a "sim/" header:
- *     base/atomic.h and base/platform.h (the backends) and base/pool.c (which gives way to
- *     sim/sched.c's pool);
+ *     src/sim/, src/cli/ or src/lab/), only the seam names CUTOFF_SIM or includes a "sim/"
+ *     header: base/atomic.h and base/platform.h (the backends) and base/pool.c (which gives
+ *     way to sim/sched.c's pool);
  *     any other file that did would behave differently in the two modes.
  * It also checks that the comparison catches a library file left out, a file added
  * outside src/sim/, a driver copied into src/sim/, and a second seam file.
@@ -221,7 +221,8 @@ static int outside_seam(const list_t *files, bool say)
 	int bad = 0;
 	for (int i = 0; i < files->n; i++) {
 		const char *p = files->path[i];
-		if (in_sim(p) || !strncmp(p, "src/cli/", 8) || is_seam(p) || !names_sim(p))
+		if (in_sim(p) || !strncmp(p, "src/cli/", 8) || !strncmp(p, "src/lab/", 8) ||
+		    is_seam(p) || !names_sim(p))
 			continue;
 		bad++;
 		if (say)

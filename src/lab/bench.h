@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench.h — the one header of `cutoff bench` (src/lab/) for the rest of the command
- * line: `cutoff sim` runs the bench's sweep with its own hooks (cli/cmd_sim.c), and `cutoff sim
- * --calibrate` measures single runs of the bench's workloads (cli/cmd_calibrate.c). cli_bench
- * itself is in commands.h.
+ * bench.h — the one header of the lab (src/lab/) for the rest of the command line: the
+ * sweep of `cutoff bench` (bench_main), which `cutoff sim` runs on virtual threads through
+ * the lab's own runner (virtual.h), and the workloads' single runs that `cutoff sim
+ * --calibrate` measures (cli/cmd_calibrate.c). cli_bench itself is in lab.h.
  *
  * The module's files, each calling only those below it:
  *
+ *   virtual.c    the runner on virtual threads (cutoff-sim only): a simulator per run,
+ *                the cost model, a cluster row's simulated ranks
  *   bench.c      the command: options, the sweep, --hog, the report folder
  *   jobs.c       `cutoff sim`'s runs: here, or on --jobs processes merged in the sweep's
  *                order; the progress line with the time left
