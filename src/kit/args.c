@@ -405,6 +405,36 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 	return CLI_PARSED;
 }
 
+bool cli_parse_names(const char *cmd, const char *opt, const char *text, const char *const *names,
+                     bool *flags, int n)
+{
+	char q[CLI_QUOTE_SIZE], list[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++)
+		flags[i] = false;
+	const char *p = text;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int found = -1;
+		for (int i = 0; i < n; i++)
+			if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0)
+				found = i;
+		if (found < 0) {
+			for (int i = 0; i < n; i++)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+				                         i ? ", " : "", names[i]);
+			cli_error(cmd, "--%s: expected a comma-separated list of %s, got %s", opt,
+			          list, cli_quote(q, sizeof(q), text));
+			return false;
+		}
+		flags[found] = true;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	return true;
+}
+
 bool cli_check_etc_min_depth(const char *cmd, int64_t depth)
 {
 	if (depth != 1)

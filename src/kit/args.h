@@ -173,6 +173,12 @@ void cli_log_keep(void *user, cutoff_log_level_t level, const char *message);
  * a warning, " (<warning>)". */
 void cli_fail(const char *cmd, const char *what, int code, const cli_log_t *log);
 
+/* --OPT as a comma-separated list of names among names[0 .. n): flags[i] set for each
+ * one given, the others cleared. False after "cutoff <cmd>: --<opt>: expected a
+ * comma-separated list of a, b, c, got '<text>'". */
+bool cli_parse_names(const char *cmd, const char *opt, const char *text, const char *const *names,
+                     bool *flags, int n);
+
 /* --ordering: "none", "all", or a comma-separated list of tt, hints, killers, history.
  * True with *out set to CUTOFF_ORDER_* bits, or false after a one-line error. */
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);

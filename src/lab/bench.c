@@ -269,37 +269,6 @@ static bool parse_counts(bench_t *b, const char *text)
 	return true;
 }
 
-/* A comma-separated list of names from `names`, into flags[]. */
-static bool parse_names(const char *cmd, const char *opt, const char *text,
-                        const char *const *names, bool *flags, int n)
-{
-	char q[CLI_QUOTE_SIZE], list[256] = "";
-	size_t used = 0;
-	for (int i = 0; i < n; i++)
-		flags[i] = false;
-	const char *p = text;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int found = -1;
-		for (int i = 0; i < n; i++)
-			if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0)
-				found = i;
-		if (found < 0) {
-			for (int i = 0; i < n; i++)
-				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-				                         i ? ", " : "", names[i]);
-			cli_error(cmd, "--%s: expected a comma-separated list of %s, got %s", opt,
-			          list, cli_quote(q, sizeof(q), text));
-			return false;
-		}
-		flags[found] = true;
-		if (p[len] == '\0')
-			break;
-		p += len + 1;
-	}
-	return true;
-}
-
 /* --ranks: rank counts 1..world (NULL: 1 and world), sorted, each once. */
 static bool parse_ranks(bench_t *b, const char *text, int world)
 {
@@ -347,7 +316,7 @@ static bool parse_drivers(bench_t *b, const char *text)
 	names[n] = "cluster"; /* given[n], then b->drivers[BENCH_CLUSTER] */
 	names[n + 1] = NULL;
 	b->base = (int)cli_driver_default();
-	if (text && !parse_names(b->cmd, "drivers", text, names, given, n + 1))
+	if (text && !cli_parse_names(b->cmd, "drivers", text, names, given, n + 1))
 		return false;
 	for (int d = 0; d < n; d++)
 		b->drivers[d] = !text || given[d] || d == b->base;
@@ -725,8 +694,8 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 			b->counts[b->ncounts++] = n;
 	}
 	if (!parse_drivers(b, o->drivers) ||
-	    !parse_names(cmd, "workload", o->workload, bench_workload_names, b->workloads,
-	                 BENCH_NWORKLOADS))
+	    !cli_parse_names(cmd, "workload", o->workload, bench_workload_names, b->workloads,
+	                     BENCH_NWORKLOADS))
 		return CLI_EXIT_USAGE;
 	if (strcmp(o->stockfish, "off") != 0 && strcmp(o->stockfish, "auto") != 0 &&
 	    !bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))) {

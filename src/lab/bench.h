@@ -9,6 +9,7 @@
  *
  *   virtual.c    the runner on virtual threads (cutoff-sim only): a simulator per run,
  *                the cost model, a cluster row's simulated ranks
+ *   calibrate.c  the cost model measured with real threads (the real cutoff only)
  *   bench.c      the command: options, the sweep, --hog, the report folder
  *   jobs.c       `cutoff sim`'s runs: here, or on --jobs processes merged in the sweep's
  *                order; the progress line with the time left
