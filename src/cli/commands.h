@@ -9,7 +9,6 @@
 #ifndef CUTOFF_CLI_COMMANDS_H
 #define CUTOFF_CLI_COMMANDS_H
 
-#include "lab/lab.h"     /* cli_bench: cutoff bench, the scaling sweep and its report */
 #include "match/match.h" /* cli_match: cutoff match, a UCI referee for engine games */
 #include "uci/session.h" /* cli_uci: cutoff uci, a UCI chess engine */
 
@@ -27,7 +26,9 @@ int cli_topo(int argc, char **argv);
 
 int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (cmd_solve.c) */
 int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (cmd_perft.c) */
-int cli_epd(int argc, char **argv);   /* cutoff epd: chess test suites in EPD (cmd_epd.c) */
+int cli_bench(int argc,
+              char **argv); /* cutoff bench: the scaling sweep and its report (cmd_bench.c) */
+int cli_epd(int argc, char **argv);     /* cutoff epd: chess test suites in EPD (cmd_epd.c) */
 int cli_drivers(int argc, char **argv); /* cutoff drivers: the registry's drivers (cmd_drivers.c) */
 
 /* cutoff sim: the drivers on virtual threads (cmd_sim.c; in `cutoff` it runs cutoff-sim). */

@@ -3,7 +3,7 @@
  * bench.h — the one header of the lab (src/lab/) for the rest of the command line: the
  * sweep of `cutoff bench` (bench_main), which `cutoff sim` runs on virtual threads through
  * the lab's own runner (virtual.h), and the workloads' single runs that `cutoff sim
- * --calibrate` measures (cli/cmd_calibrate.c). cli_bench itself is in lab.h.
+ * --calibrate` measures (cli/cmd_calibrate.c). The command `cutoff bench` is cli/cmd_bench.c.
  *
  * The module's files, each calling only those below it:
  *
