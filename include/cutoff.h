@@ -167,10 +167,11 @@ CUTOFF_API const char *cutoff_version(void);
  *               is a move like any other: the game generates it (as the only move, when
  *               the player must pass), plays it, and it uses up a ply of depth as every
  *               move does. The reverse, a move after which the same player moves again
- *               (an extra turn), is said by the `side` hook below, not by a pass. A count outside 1 .. max_moves, at the root or anywhere in the
- *               tree, ends the search with CUTOFF_EGAME and a log line naming the callback
- *               and the count (writes beyond max_moves, up to CUTOFF_MAX_MOVES of them,
- *               land in the engine's own slack until then).
+ *               (an extra turn), is said by the `side` hook below, not by a pass. A count
+ *               outside 1 .. max_moves, at the root or anywhere in the tree, ends the
+ *               search with CUTOFF_EGAME and a log line naming the callback and the count
+ *               (writes beyond max_moves, up to CUTOFF_MAX_MOVES of them, land in the
+ *               engine's own slack until then).
  *   play        copy-make: writes into `child` the state after `move` is played in
  *               `state`. `move` is one that gen_moves (or gen_noisy) produced for `state`
  *               (a move from the table is played only when gen_moves lists it). `child`

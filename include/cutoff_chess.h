@@ -118,9 +118,9 @@ CUTOFF_API void cutoff_chess_start(const cutoff_chess_t *chess, cutoff_chess_sta
  * its square; an en-passant square on the wrong rank for the side to move, without the
  * pawn that has just made the double step in front of it, or with either of the squares
  * it crossed occupied; a halfmove clock outside 0..150, or not 0 beside an en-passant
- * square; a fullmove number outside 1..9999; anything that is not a plain decimal number. *out is written only on success.
- * An en-passant square on which no capture is legal is accepted and dropped. A NULL chess,
- * fen or out: CUTOFF_EINVAL, "FEN: a NULL argument".
+ * square; a fullmove number outside 1..9999; anything that is not a plain decimal number.
+ * *out is written only on success. An en-passant square on which no capture is legal is
+ * accepted and dropped. A NULL chess, fen or out: CUTOFF_EINVAL, "FEN: a NULL argument".
  */
 CUTOFF_API int cutoff_chess_parse_fen(const cutoff_chess_t *chess, const char *fen,
                                       cutoff_chess_state_t *out, char *err, size_t errlen);

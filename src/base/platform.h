@@ -27,8 +27,9 @@
  *                     simulator's build the virtual thread follows the switch, which is
  *                     charged like any work.
  *   cutoff_charge     the cost of a piece of work (a node, a table probe or store, a
- *                     split point; cutoff_charge_tt_* name the bucket): nothing in a real build, where the CPU pays it; the
- *                     cost model's virtual time in the simulator's (CUTOFF_SIM).
+ *                     split point; cutoff_charge_tt_* name the bucket): nothing in a real
+ *                     build, where the CPU pays it; the cost model's virtual time in the
+ *                     simulator's (CUTOFF_SIM).
  *
  * With CUTOFF_SIM (the objects of `cutoff sim`, never the installed library) every one
  * of these is the simulator's (sim/sched.h): virtual time, waits that give way to

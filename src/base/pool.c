@@ -30,11 +30,12 @@
  *          waker:    make the condition true (seq_cst store or read-modify-write);
  *                    if (sleepers) (seq_cst load) { lock; signal; unlock }
  *        All four are sequentially consistent (no stand-alone fence, which ThreadSanitizer
- *        does not model), so at least one side sees the other's write: either the sleeper sees the condition and does not wait, or the waker sees
- *        the sleeper and takes `lock`. The sleeper holds `lock` from its increment until
- *        cond_wait releases it, so the waker's signal comes after the sleeper is waiting
- *        (or after it has left). The conditions are: a new generation or quit (workers,
- *        `wake`); running == 0 (the caller, `done`).
+ *        does not model), so at least one side sees the other's write: either the sleeper
+ *        sees the condition and does not wait, or the waker sees the sleeper and takes
+ *        `lock`. The sleeper holds `lock` from its increment until cond_wait releases it,
+ *        so the waker's signal comes after the sleeper is waiting (or after it has left).
+ *        The conditions are: a new generation or quit (workers, `wake`); running == 0 (the
+ *        caller, `done`).
  *   quit   Set once by cutoff_pool_free, under `lock`, then `wake` is broadcast: a worker
  *        spinning sees it in its loop, a sleeping one is woken, one in between reads it
  *        under the lock.

@@ -9,9 +9,10 @@
  * Tree i (from 0) is the one drawn with seed S + i (the last, S + N - 1, at most
  * 2^64 - 1), searched to its full depth with the full window (in one search, or by
  * iterative deepening with --iterate), on a cleared table and a fresh move-ordering
- * history, so that no tree profits from the one before. By default the engine keeps the tree's own move order (--ordering none), which
- * is what the minimal-tree comparison is about; --ordering all measures the engine's
- * heuristics instead, and --iterate reports the first-move cut-off rate per iteration.
+ * history, so that no tree profits from the one before. By default the engine keeps the
+ * tree's own move order (--ordering none), which is what the minimal-tree comparison is
+ * about; --ordering all measures the engine's heuristics instead, and --iterate reports the
+ * first-move cut-off rate per iteration.
  *
  * With a parallel driver (--algo DRIVER, --threads N) the same check is the exactness test
  * of the driver at N threads: every tree's value must still be the true one. The report
@@ -57,8 +58,9 @@ static const char tree_usage[] =
 	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
 	"                    mtdf and for every driver but serial (whose threads share the\n"
-	"                    table), 0 for the others; it is cleared before every tree, which costs about\n"
-	"                    30 us a MiB: use a small one for many small trees\n"
+	"                    table), 0 for the others; it is cleared before every tree,\n"
+	"                    which costs about 30 us a MiB: use a small one for many small\n"
+	"                    trees\n"
 	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
 	"                    default -100 and 100\n"
 	"  --model M         iid (leaves drawn independently) or incremental (each move\n"

@@ -8,14 +8,14 @@
  *
  * The work. Each thread repeats one random mix, three probes for one store, on keys drawn
  * uniformly from a pool of K keys, by default four times the table's entries, so that
- * entries are replaced and probes miss as in a real search. Key i of the pool is cutoff_oracle_mix(i ^
- * salt), a bijection, so the pool takes no memory whatever its size. Every entry is a
- * function of its key (move, value, least depth; only the bound, the ply and an extra
- * depth of 0..3 vary): src/core/tt_oracle.h, the oracle of tests/test_tt_torture.c, so that
- * every answer is checked and a corrupt hit (a torn entry, or another key's, returned as
- * a hit) is counted. A benchmark measures and a test decides: the count is reported, with
- * a warning when it is not 0, and the exit status stays 0; test_tt_torture is what fails
- * on a corrupt hit. The check costs the same on both tables.
+ * entries are replaced and probes miss as in a real search. Key i of the pool is
+ * cutoff_oracle_mix(i ^ salt), a bijection, so the pool takes no memory whatever its size.
+ * Every entry is a function of its key (move, value, least depth; only the bound, the ply
+ * and an extra depth of 0..3 vary): src/core/tt_oracle.h, the oracle of
+ * tests/test_tt_torture.c, so that every answer is checked and a corrupt hit (a torn entry,
+ * or another key's, returned as a hit) is counted. A benchmark measures and a test decides:
+ * the count is reported, with a warning when it is not 0, and the exit status stays 0;
+ * test_tt_torture is what fails on a corrupt hit. The check costs the same on both tables.
  *
  * Timing. The four measurements (lock-free and locked, 1 and N threads) run one after the
  * other, each on a cleared table, after an untimed warm-up of 0.1 s on each table. The

@@ -3,9 +3,10 @@
  * main.c — the `cutoff` command: finds the subcommand and hands it the rest of the line.
  *
  * Every subcommand follows the conventions of args.h (one-line errors on stderr, exit 2
- * for usage errors, an input file that cannot be read among them, and 1 for failures). Output goes through stdio; a failure to write it
- * (a full disk, a closed pipe) is reported here, once, after the subcommand returns, so
- * that `cutoff ... > file` never succeeds with a truncated file.
+ * for usage errors, an input file that cannot be read among them, and 1 for failures).
+ * Output goes through stdio; a failure to write it (a full disk, a closed pipe) is reported
+ * here, once, after the subcommand returns, so that `cutoff ... > file` never succeeds with
+ * a truncated file.
  */
 #include <errno.h>
 #include <stdio.h>

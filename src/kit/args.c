@@ -773,8 +773,9 @@ int cli_usable_cpus(void)
 
 /* More threads than CPUs take turns on them, and a parallel search is then often slower
  * than on fewer threads, even than on one (docs/measurements.md, "(j) Figures behind the
- * code's choices", oversubscription), so the user is told. Not under mpirun: there every rank runs this same command line, and
- * the cluster's own warning (cli_cluster_configure: rank 0, with the remedy for mpirun's
+ * code's choices", oversubscription), so the user is told. Not under mpirun: there every
+ * rank runs this same command line, and the cluster's own warning (cli_cluster_configure:
+ * rank 0, with the remedy for mpirun's
  * binding) speaks for them. */
 static void warn_threads(const char *cmd, int threads)
 {

@@ -61,7 +61,9 @@ bool cli_cluster_check_options(const char *cmd, bool cluster, const cli_opt_t *o
 
 #ifndef CUTOFF_SIM
 #include <mpi.h>
-#endif /* (the simulator's build defines CUTOFF_CLUSTER_NO_MPI: src/cluster/transport_sim.c carries it) */
+/* (the simulator's build defines CUTOFF_CLUSTER_NO_MPI: src/cluster/transport_sim.c carries
+ * it) */
+#endif
 #include <time.h>
 
 #include "cutoff_cluster.h"

@@ -377,7 +377,8 @@ static bool sweep(bench_t *b)
 				const bool cluster = bench_is_cluster(d);
 				if (b->follower && !cluster)
 					continue;
-				/* Every rank meets rank 0 here; those outside the row's ranks go on to
+				/* Every rank meets rank 0 here; those outside the row's
+				 * ranks go on to
 				 * the next row of the cluster. */
 				if (cluster) {
 					cli_cluster_rendezvous(b->cluster);

@@ -18,8 +18,9 @@
  * loop, read differently inside a sweep and alone, and was not kept as a ceiling
  * (docs/measurements.md, "(j) Figures behind the code's choices"). The reads here are one
  * of three memory figures, each at a workload's own table size, and the rule of ceiling.c
- * weighs each by the share of a node's time that its kind of access takes, so that a scaling moved by its context moves the
- * ceiling that applies to a workload by little; their spread over the repeats is shown.
+ * weighs each by the share of a node's time that its kind of access takes, so that a
+ * scaling moved by its context moves the ceiling that applies to a workload by little;
+ * their spread over the repeats is shown.
  *
  * Compute, reads and writes are scalings: one thread does `work` rounds or accesses, n
  * threads each do as much at once, and the figure is n * T(1) / T(n), n on a machine of
@@ -55,7 +56,8 @@
  * lost, which changes nothing measured. Every access to the array is one of the
  * compiler's __atomic builtins, relaxed: a plain load or store on x86-64 and ARM64, as the
  * table's own relaxed accesses are, and a race that is well-defined and visible as such
- * to ThreadSanitizer (src/base/atomic.h is internal to the library; cli/cmd_ttbench.c does the same).
+ * to ThreadSanitizer (src/base/atomic.h is internal to the library; cli/cmd_ttbench.c does
+ * the same).
  *
  * Nothing here is global: the work sizes, arrays and figures live in the bench_t.
  */

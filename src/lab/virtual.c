@@ -127,7 +127,7 @@ static bool before(void *ctx, const bench_t *b, bench_run_t *run)
 	return true;
 }
 
-/* ---- ranks: a cluster of simulated engines on a simulated network (cluster/transport_sim.h) ------- */
+/* ---- ranks: simulated engines on a simulated network (cluster/transport_sim.h) ---------- */
 
 /* One simulated rank other than 0: its own OS thread, simulator, engine and cluster. */
 typedef struct rank_job {

@@ -39,9 +39,10 @@
  * The default chess positions: lines 1, 4, 14 and 27 of sf_bench_resolved.fen (Stockfish
  * 15.1's bench positions, ../shared/data/chess/README.md), the opening, two middlegames and
  * an endgame. Depths: about a second of one thread each, serially, with the settings
- * above (docs/measurements.md, "(j) Figures behind the code's choices"). Reference moves: the serial search 2 plies deeper, recorded by `cutoff bench
- * --workload chess --drivers serial --threads 1 --quality-ms 1` run without them (it computes
- * the missing ones and writes chess-positions.txt into the report folder).
+ * above (docs/measurements.md, "(j) Figures behind the code's choices"). Reference moves:
+ * the serial search 2 plies deeper, recorded by `cutoff bench --workload chess --drivers
+ * serial --threads 1 --quality-ms 1` run without them (it computes the missing ones and
+ * writes chess-positions.txt into the report folder).
  */
 static const char *const default_chess[] = {
 	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; depth 12 ; ref e2e4 14 ; id "

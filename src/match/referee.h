@@ -305,9 +305,9 @@ static inline engine_t *game_engine(const game_t *gm, int colour)
 	return &gm->eng[colour == 0 ? gm->g->white : 1 - gm->g->white];
 }
 
-/* (clock.c) Charges a move of `took` ns to the side `colour` (engine e): the game's and the engine's
- * thinking time and, when timed, the time left (the least left, the clock). False when
- * the move lost on time (it took longer than `limit`, from match_tc_go); else a clock
+/* (clock.c) Charges a move of `took` ns to the side `colour` (engine e): the game's and the
+ * engine's thinking time and, when timed, the time left (the least left, the clock). False
+ * when the move lost on time (it took longer than `limit`, from match_tc_go); else a clock
  * gains its increment. */
 bool match_tc_charge(game_t *gm, engine_t *e, int colour, int64_t took, int64_t limit);
 

@@ -436,8 +436,9 @@ static void pgn_text(FILE *f, const char *s, bool tag)
 	}
 }
 
-/* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp
- * and FEN for an opening, TimeControl for --tc (WhiteTimeControl and BlackTimeControl when the engines' differ), PlyCount and Termination. */
+/* The tags: the Seven Tag Roster (Site, Date and Event as a referee knows them), SetUp and
+ * FEN for an opening, TimeControl for --tc (WhiteTimeControl and BlackTimeControl when the
+ * engines' differ), PlyCount and Termination. */
 static void pgn_tags(const match_t *m, const game_rec_t *g, int round)
 {
 	const char *names[2] = { m->eng[g->white].name, m->eng[1 - g->white].name };

@@ -11,9 +11,9 @@
  * its field's least (yield, net_epoch: see the table), where the simulation would crawl.
  *
  * The defaults are one machine's of this project, from `cutoff sim --calibrate`
- * (docs/simulation.md gives the run and the machine): the node costs are a real serial search's time per node on each
- * workload, the others a measurement each (see the calibration). They are parameters of
- * the model, which a file replaces, not results.
+ * (docs/simulation.md gives the run and the machine): the node costs are a real serial
+ * search's time per node on each workload, the others a measurement each (see the
+ * calibration). They are parameters of the model, which a file replaces, not results.
  */
 #include "sim/sim.h"
 

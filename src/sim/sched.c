@@ -46,30 +46,30 @@
  *             `lines` map keeps for the job (one line a word: the sharing charged is the
  *             true sharing of a word; two words in one 64-byte line would share it on a
  *             real machine only as the allocator placed them, and an address must not
- *             decide a run; the library aligns its hot shared objects to 64 bytes): which threads hold a copy, which wrote it last,
- *             whether that write has been read by another thread yet ("dirty"), and
- *             `busy`, when the transfers queued on it end. A write or a read-modify-write
- *             of a line that another thread holds, and a read of a dirty line that
- *             another thread wrote, move it: one `line_transfer` (+ `numa_transfer` from
- *             a thread of another socket), which starts when the line's earlier
- *             transfers have ended (a line moves one transfer at a time: the queue of a
- *             hot line is its `busy`), so that the thread waits first and then pays the
- *             transfer as work. A read of a clean line (one that another reader has
- *             already fetched from its writer: it is in the shared cache) costs nothing,
- *             nor does a line first touched in the job (memory: the node's cost holds
- *             it). A read-modify-write also pays `atomic`. A lock is a line: a failed
- *             try reads it (test-and-test-and-set), a take is a read-modify-write that
- *             pays `lock` in place of `atomic`, a release a write; when a lock is taken
- *             with W threads spinning on it, their failed exchanges after the release
- *             occupy the line for W transfers more (after the taker's own; their
- *             re-reads find a clean line) and leave it in their caches, so that the holder's release waits behind
- *             them and moves it again. The table's buckets are lines kept by index (its
- *             words are not in the map): a store into a bucket another thread wrote last
- *             pays a transfer (queued on the bucket's own `busy`), a probe waits for a
- *             transfer under way and pays `numa_transfer` when the bucket's last writer
- *             sits on another socket. Sockets: thread i of n is on socket i * S / n.
- *             The map is exact (no address decides anything) and forgotten at each job
- *             (an epoch per slot, so that nothing is cleared).
+ *             decide a run; the library aligns its hot shared objects to 64 bytes): which
+ *             threads hold a copy, which wrote it last, whether that write has been read by
+ *             another thread yet ("dirty"), and `busy`, when the transfers queued on it
+ *             end. A write or a read-modify-write of a line that another thread holds, and
+ *             a read of a dirty line that another thread wrote, move it: one
+ *             `line_transfer` (+ `numa_transfer` from a thread of another socket), which
+ *             starts when the line's earlier transfers have ended (a line moves one
+ *             transfer at a time: the queue of a hot line is its `busy`), so that the
+ *             thread waits first and then pays the transfer as work. A read of a clean line
+ *             (one that another reader has already fetched from its writer: it is in the
+ *             shared cache) costs nothing, nor does a line first touched in the job
+ *             (memory: the node's cost holds it). A read-modify-write also pays `atomic`. A
+ *             lock is a line: a failed try reads it (test-and-test-and-set), a take is a
+ *             read-modify-write that pays `lock` in place of `atomic`, a release a write;
+ *             when a lock is taken with W threads spinning on it, their failed exchanges
+ *             after the release occupy the line for W transfers more (after the taker's
+ *             own; their re-reads find a clean line) and leave it in their caches, so that
+ *             the holder's release waits behind them and moves it again. The table's
+ *             buckets are lines kept by index (its words are not in the map): a store into
+ *             a bucket another thread wrote last pays a transfer (queued on the bucket's
+ *             own `busy`), a probe waits for a transfer under way and pays `numa_transfer`
+ *             when the bucket's last writer sits on another socket. Sockets: thread i of n
+ *             is on socket i * S / n. The map is exact (no address decides anything) and
+ *             forgotten at each job (an epoch per slot, so that nothing is cleared).
  *
  * The work/span estimate: a job's span is the longest of its threads' spans at the end;
  * the work is every thread's charged work. Work / span bounds the speed-up that any

@@ -129,8 +129,9 @@ static uint64_t relevant_mask(int sq, const int dirs[4][2])
  * Finds a magic for `sq` and fills its slice of the table (starting at `table`); returns
  * the slice's size. The first candidate is `first` (when not 0), the others sparse random
  * words (the AND of three). A magic must map every subset of the mask to a slot that holds
- * either nothing yet or the same attack set (constructive collisions are fine). `epoch` marks which slots this attempt has written,
- * so that the slice need not be cleared between attempts.
+ * either nothing yet or the same attack set (constructive collisions are fine). `epoch`
+ * marks which slots this attempt has written, so that the slice need not be cleared between
+ * attempts.
  */
 static size_t find_magic(chess_magic_t *m, int sq, const int dirs[4][2], uint64_t *table,
                          uint64_t first, uint64_t *rng)
