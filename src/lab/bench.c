@@ -660,7 +660,7 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 	if (st != GO_ON)
 		return st;
 	b->ranks = 1;
-	if (b->sim && b->drivers[BENCH_CLUSTER]) { /* simulated ranks (cmd_sim.c) */
+	if (b->sim && b->drivers[BENCH_CLUSTER]) { /* simulated ranks (virtual.c) */
 		if (!parse_ranks(b, o->ranks ? o->ranks : "1,2,4,8", BENCH_MAX_RANKS))
 			return CLI_EXIT_USAGE;
 		b->ranks = b->rank_counts[b->nrank_counts - 1];

@@ -14,7 +14,10 @@
  *   jobs.c       `cutoff sim`'s runs: here, or on --jobs processes merged in the sweep's
  *                order; the progress line with the time left
  *   text.c       report.txt, also printed: the header and each workload's tables
- *   files.c      results.json, results.csv, runs.csv, threads.csv, positions.csv
+ *   files.c      results.json, results.csv, runs.csv, threads.csv, positions.csv,
+ *                quality.csv, quality-positions.csv (bench.c's write_report lists every
+ *                file with its writer; work.c writes chess-positions.txt and
+ *                searches.txt, plots.c the plots' files)
  *   plots.c      the plots' data, plots.gp, and gnuplot when it is found
  *   folder.c     the report folder: made and checked before the sweep, the names of
  *                its files and their list (report-files.txt), --replace
@@ -36,7 +39,7 @@
 
 #include "lab/common.h" /* the workloads' names */
 #include "lab/types.h"
-#include "lab/work.h" /* the workloads and runs that cmd_sim.c and cmd_calibrate.c drive */
+#include "lab/work.h" /* the workloads and runs that virtual.c and calibrate.c drive */
 
 /* The command `cmd` (bench, or sim with its own usage, options and hooks: `extra` options
  * are parsed beside the bench's, then `ready(sim->ctx)` runs before anything else is

@@ -4,11 +4,8 @@
  * real threads: the lab's side of `cutoff sim --calibrate FILE` (cli/cmd_calibrate.c
  * parses the line and writes the file). Built into the real `cutoff` only.
  *
- * It runs in the real `cutoff` (cmd_sim.c hands it --calibrate before it would run
- * cutoff-sim): the figures are of this machine's threads, caches and kernel, which the
- * simulated library cannot see. Each figure is printed as it is measured, with the load
- * average then, and the file is written only when all are done (it is opened first, so
- * that a path that cannot be written fails before minutes of measuring).
+ * The figures are of this machine's threads, caches and kernel, which the simulated
+ * library cannot see; each is printed as it is measured, with the load average then.
  *
  * What is measured, and how (each function below says more; docs/simulation.md, "The
  * default model", gives this machine's figures):

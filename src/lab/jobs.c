@@ -8,7 +8,7 @@
  * driver, thread count and repeat, over every position of the workload) makes its engine
  * afresh, and a simulated engine starts afresh too (sim/sched.c's cutoff_pool_new: its
  * random generators from the seed, the table's last writers cleared); the seed and the
- * model are set for the run (cmd_sim.c's before hook), and virtual time enters a run only as
+ * model are set for the run (virtual.c's before hook), and virtual time enters a run only as
  * differences of whole nanoseconds. So a run's record is the same whichever runs came
  * before it, in whichever process: docs/simulation.md, "Determinism".
  *

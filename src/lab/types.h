@@ -256,12 +256,13 @@ typedef struct bench_quality {
 
 struct bench;
 
-/* `cutoff sim` (cli/cmd_sim.c): the same sweep on virtual threads. A simulator is installed on
- * the sweep's thread before the sweep; these hooks run around each run, the first to put
- * a simulator made afresh for the run in its place, with the workload's cost model and
- * the repeat's seed (false after one line when it cannot), the second to read its figures
- * into the run (its sim_* fields). The machine's probes, Stockfish, the equal-time quality
- * runs and --hog do not apply: the times are virtual. */
+/* `cutoff sim`: the same sweep on virtual threads, the lab's runner (virtual.c). A
+ * simulator is installed on the sweep's thread before the sweep; these hooks run around
+ * each run, the first to put a simulator made afresh for the run in its place, with the
+ * workload's cost model and the repeat's seed (false after one line when it cannot), the
+ * second to read its figures into the run (its sim_* fields). The machine's probes,
+ * Stockfish and --hog do not apply, since the times are virtual; the equal-time quality
+ * runs do, on the virtual clock. */
 typedef struct bench_sim {
 	void *ctx;
 	char model[768]; /* the cost model and schedule, in words, for the report's header */
