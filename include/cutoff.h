@@ -310,11 +310,12 @@ typedef enum cutoff_algo {
  *   SERIAL   one thread searches (the others, if any, only help clear the table).
  *   LAZYSMP  every thread runs its own iterative deepening from the root; they share only
  *            the table. The reported answer is the deepest completed iteration of any
- *            thread (docs/architecture.md gives the whole rule). Its speed-up comes from
- *            threads searching different depths: in a single-depth search (limits.iterate
- *            false, as a solver asks) the helpers would only repeat the main thread's
- *            search in its order, so they do not search, and the main thread searches
- *            alone (counter lazysmp_idle).
+ *            thread, or with config.lazysmp_vote in a stopped search the thread that the
+ *            threads' vote chose (docs/architecture.md gives the whole rule). Its
+ *            speed-up comes from threads searching different depths: in a single-depth
+ *            search (limits.iterate false, as a solver asks) the helpers would only repeat
+ *            the main thread's search in its order, so they do not search, and the main
+ *            thread searches alone (counter lazysmp_idle).
  *   YBW      Young Brothers Wait: a node's eldest child is searched first; once it has not
  *            cut off, the remaining children are offered to idle threads at a split point.
  *            Exact wherever the serial search is exact.
@@ -485,6 +486,13 @@ typedef struct cutoff_config {
 	bool lazysmp_skip;   /* lazy SMP: helpers skip iterations in blocks, so that about
 	                             half of them search one ply ahead (true, the default); false:
 	                             every thread searches every depth */
+	bool lazysmp_vote;   /* lazy SMP: a search that a limit or cutoff_engine_stop() ended
+	                             before any thread completed its last iteration (not a
+	                             solve) answers with the thread whose move won Stockfish's
+	                             vote (value above the lowest, times depth; a proven win
+	                             first, a proven loss never by votes), which may be shallower
+	                             than the deepest; any other search as without it. Default
+	                             false (the deepest thread), until a measurement decides */
 	int tt_min_depth;    /* nodes with fewer plies left than this neither probe nor store
 	                             the table, 0 .. max_ply; default 0 (every node). Fewer
 	                             stores into a shared table where nodes are cheap (Connect
@@ -1056,7 +1064,9 @@ typedef void (*cutoff_info_fn)(void *user, const cutoff_result_t *partial);
  * calling thread (and the engine's own threads); returns when done.
  *
  * Returns 0 on success. A search stopped by a limit or by cutoff_engine_stop() also
- * returns 0, with result->stopped set and the answer of the deepest completed iteration;
+ * returns 0, with result->stopped set and the answer of the deepest completed iteration
+ * (under lazy SMP with config.lazysmp_vote, of the thread that the vote chose: a completed
+ * iteration, perhaps not the deepest);
  * when not even that exists, value and bound are 0 and CUTOFF_BOUND_NONE and best_move
  * is still a legal move (the first one generated). CUTOFF_ETERMINAL when the root is
  * terminal (the result then holds its value, bound exact, no move); CUTOFF_EINVAL for bad

@@ -862,12 +862,13 @@ static void search_begin(cutoff_engine_t *e, const void *root, const cutoff_limi
 
 /* The answer once the pool is done: the driver's pick of the threads' results (the
  * last resort's move when it has none), with the counters and profiles of every thread. */
-static void search_answer(cutoff_engine_t *e, cutoff_result_t *r, cutoff_move_t last_resort)
+static void search_answer(cutoff_engine_t *e, const cutoff_job_t *job, cutoff_result_t *r,
+                          cutoff_move_t last_resort)
 {
 	const int threads = e->cfg.threads;
 	if (e->drv->end)
 		e->drv->end(e->drv_state);
-	int pick = e->drv->pick ? e->drv->pick(e->results, threads) : 0;
+	int pick = e->drv->pick ? e->drv->pick(job) : 0;
 	result_copy(r, &e->results[pick]);
 	if (r->best_move == CUTOFF_MOVE_NONE)
 		r->best_move = last_resort;
@@ -1003,7 +1004,7 @@ int cutoff_engine_search(cutoff_engine_t *e, const void *root, const cutoff_limi
 	cutoff_move_t last_resort = s0->moves[0];
 	search_begin(e, root, limits, job.t0);
 	cutoff_pool_run(e->pool, search_job, (void *)&job);
-	search_answer(e, r, last_resort);
+	search_answer(e, &job, r, last_resort);
 	r->stopped = r->depth < cutoff_final_depth(limits, cutoff_config_plies(&e->cfg)) &&
 	             !r->solved && !cutoff_mate_proven(&e->cfg, r->value, r->bound, r->depth);
 	solved_depth(&e->cfg, limits, r);

@@ -4,7 +4,9 @@
  * than cores on purpose) and tables, each stopped by another thread at a random moment.
  * Every search must return (a watchdog fails the test if one takes longer than
  * HANG_SECONDS), must not crash, and must name a legal move; a search that completed
- * must have the true value. It also measures how long a stop takes to end a search (the
+ * must have the true value, and one that returned before its stop was sent must have
+ * completed (lazy SMP's vote, drawn for its engines, must not answer a finished search
+ * with a shallower thread). It also measures how long a stop takes to end a search (the
  * stop latency), printed as median and maximum per driver; the figures are not a
  * criterion (the machine is shared), but a bound on the behaviour is: every stop is
  * answered within STOP_BOUND_S, oversubscribed too (a stop that is not heard until the
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
 	for (int d = 0; d < DRIVERS; d++)
 		latency[d] = calloc((size_t)searches, sizeof(double));
 
-	int illegal = 0, wrong = 0, failed = 0, completed = 0;
+	int illegal = 0, wrong = 0, failed = 0, completed = 0, false_stops = 0;
 	for (int k = 0; k < searches; k++) {
 		int deep = rnd_int(0, 1), driver = rnd_int(0, cutoff_driver_count() - 1),
 		    threads = rnd_int(1, max_threads);
@@ -161,6 +163,7 @@ int main(int argc, char **argv)
 			cfg.dts_split_nodes = (cutoff_ybw_split_nodes_t)rnd_int(0, 2);
 			cfg.ybw_max_splits = rnd_int(0, 1) ? CUTOFF_MAX_PLY : rnd_int(1, 3);
 			cfg.dts_fibers = rnd_int(2, 4);
+			cfg.lazysmp_vote = rnd_int(0, 1);
 			cfg.topology = topology;
 			*slot = cutoff_engine_new(g, &cfg, NULL);
 		}
@@ -196,6 +199,13 @@ int main(int argc, char **argv)
 		}
 		if (r.best_move >= (cutoff_move_t)branching)
 			illegal++;
+		/* No limit but the stop: a search that returned before it was sent finished. */
+		if (r.stopped && st.stopped_at > returned) {
+			false_stops++;
+			printf("  search %d: driver %d, %d threads: stopped at depth %d before "
+			       "its stop\n",
+			       k, driver, threads, r.depth);
+		}
 		if (!r.stopped) {
 			completed++;
 			int32_t truth = cutoff_rtree_value(tree, &root);
@@ -243,6 +253,7 @@ int main(int argc, char **argv)
 	CHECK(failed == 0, "every search returned 0");
 	CHECK(illegal == 0, "every search named a legal move");
 	CHECK(wrong == 0, "every completed search has the true value");
+	CHECK(false_stops == 0, "%d searches that no stop reached reported stopped", false_stops);
 	CHECK(completed > 0 && completed < searches - failed,
 	      "both completed and stopped searches");
 	printf("stop latency, the worst: %.3f ms (bound %.0f ms)\n", 1e3 * worst,

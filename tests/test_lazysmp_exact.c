@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Exactness of the drivers whose every thread iterates from the root (lazy SMP, and ABDADA
- * in both variants, its busy marks at every depth and from depth 3) on single-depth
- * searches (limits.iterate = false, as every Connect Four solve runs them): every thread
- * then starts the final depth at once, the first to complete it ends the search, and its
- * answer is reported, whichever thread it is. Checked
+ * Exactness of the drivers whose every thread iterates from the root (lazy SMP without and
+ * with its vote, and ABDADA in both variants, its busy marks at every depth and from depth
+ * 3) on single-depth searches (limits.iterate = false, as every Connect Four solve runs
+ * them): every thread then starts the final depth at once, the first to complete it ends
+ * the search, and its answer is reported, whichever thread it is. Checked
  * at 2, 3 and 8 threads (8 is more than the cores on purpose: a preempted main thread lets
  * a helper answer), with the table, for alpha-beta, PVS and MTD(f):
  *   - random trees searched to the leaves with the full window: the tree's true value,
@@ -33,18 +33,21 @@ static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - l
 
 static const int thread_counts[] = { 2, 3, 8 };
 
-/* The drivers under test: lazy SMP, then ABDADA's variants and minimum depths. */
+/* The drivers under test: lazy SMP without and with its vote (which a completed search
+ * never takes), then ABDADA's variants and minimum depths. */
 typedef struct setup {
 	cutoff_driver_t driver;
 	cutoff_abdada_variant_t variant;
 	int min_depth;
+	bool vote;
 	const char *name;
 } setup_t;
 
 static const setup_t setups[] = {
-	{ CUTOFF_DRIVER_LAZYSMP, CUTOFF_ABDADA_CLASSIC, 3, "lazysmp" },
-	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_CLASSIC, 1, "abdada classic d1" },
-	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_SIMPLIFIED, 3, "abdada simplified d3" },
+	{ CUTOFF_DRIVER_LAZYSMP, CUTOFF_ABDADA_CLASSIC, 3, false, "lazysmp" },
+	{ CUTOFF_DRIVER_LAZYSMP, CUTOFF_ABDADA_CLASSIC, 3, true, "lazysmp vote" },
+	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_CLASSIC, 1, false, "abdada classic d1" },
+	{ CUTOFF_DRIVER_ABDADA, CUTOFF_ABDADA_SIMPLIFIED, 3, false, "abdada simplified d3" },
 };
 enum {
 	SETUPS = sizeof setups / sizeof setups[0]
@@ -61,6 +64,7 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cfg.driver = driver;
 	cfg.abdada_variant = setup->variant;
 	cfg.abdada_min_depth = setup->min_depth;
+	cfg.lazysmp_vote = setup->vote;
 	cfg.threads = threads;
 	cfg.algo = algo;
 	cfg.tt_mb = 1;

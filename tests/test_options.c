@@ -79,7 +79,19 @@ int main(void)
 	      "abdada-variant classic");
 	CHECK(set(&cfg, "lazy-skip", "off", &value, &same) == 0 && value == 0, "lazy-skip off");
 	CHECK(set(&cfg, "min-split", "+5", &value, &same) == 0 && value == 5, "min-split +5");
+
 	CHECK(set(&cfg, "min-split", "007", &value, &same) == 0 && value == 7, "min-split 007");
+
+	/* Each row lands in its own field: lazy SMP's two booleans, side by side in the struct
+	 * (lazysmp_vote false by default: the deepest thread answers, as before the vote). */
+	cutoff_config_t lazy = cfg;
+	CHECK(lazy.lazysmp_skip && !lazy.lazysmp_vote, "lazy SMP defaults: skip on, vote off");
+	CHECK(cutoff_config_set_option_str(&lazy, "lazysmp-vote", "on") == 0 && lazy.lazysmp_vote &&
+	              lazy.lazysmp_skip,
+	      "lazysmp-vote on sets config.lazysmp_vote alone");
+	CHECK(cutoff_config_set_option_str(&lazy, "lazy-skip", "off") == 0 && lazy.lazysmp_vote &&
+	              !lazy.lazysmp_skip,
+	      "lazy-skip off sets config.lazysmp_skip alone");
 
 	/* Neither a word nor a whole number, or no such option. */
 	const struct {
@@ -89,6 +101,7 @@ int main(void)
 		{ "abdada-variant", "classic " },
 		{ "abdada-variant", "" },
 		{ "lazy-skip", "yes" },
+		{ "lazysmp-vote", "true" },
 		{ "min-split", "" },
 		{ "min-split", "+" },
 		{ "min-split", "-" },

@@ -47,6 +47,9 @@ static cutoff_engine_t *make(const cutoff_game_t *g, cutoff_driver_t driver, int
 	cfg.ybw_split_nodes = (cutoff_ybw_split_nodes_t)(threads % 7 == 2 ? threads % 3 : 0);
 	cfg.dts_split_nodes = cfg.ybw_split_nodes;
 	cfg.ybw_max_splits = threads % 4 == 1 ? 1 + threads % 3 : CUTOFF_MAX_PLY;
+	/* lazy SMP's vote at 2, 3, 6, 8 and 32 threads: never taken in these searches, which
+	 * run to their final depth, and they must stay exact */
+	cfg.lazysmp_vote = threads % 3 != 1;
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(g, &cfg, &err);
 	if (!e)

@@ -10,11 +10,12 @@
  * independent or incremental values), a root, a search depth (to the leaves, or short of
  * them), iterative deepening or one search, alpha-beta, PVS or MTD(f), a table or none
  * (MTD(f) always has one), the drivers' options (YBW's split depth, moves searched alone
- * and helpers; ABDADA's variant and depth; lazy SMP's skipping), and whether table writes
- * are delayed (the cost model's tt_visible). Each parallel driver of the registry then
- * searches it on a fresh simulator with the random schedule and that seed, and must answer
- * the depth-limited negamax value (test_sim_util.h: bound exact, the depth asked, a best
- * move that keeps the value), which the serial search on one virtual thread must give too.
+ * and helpers; ABDADA's variant and depth; lazy SMP's skipping and vote), and whether
+ * table writes are delayed (the cost model's tt_visible). Each parallel driver of the
+ * registry then searches it on a fresh simulator with the random schedule and that seed,
+ * and must answer the depth-limited negamax value (test_sim_util.h: bound exact, the depth
+ * asked, a best move that keeps the value), which the serial search on one virtual thread
+ * must give too.
  *
  * A failure prints the case (seed, threads, driver, tree, search) and the command that
  * replays it alone; so does a deadlock (every virtual thread asleep), through the
@@ -45,6 +46,7 @@ typedef struct rcase {
 	int abdada_min_depth;
 	bool lazysmp_skip;
 	uint64_t tt_visible; /* ps */
+	bool lazysmp_vote;
 } rcase_t;
 
 static int draw(uint64_t *rng, int lo, int hi)
@@ -81,6 +83,7 @@ static rcase_t case_of(uint64_t seed)
 	c.lazysmp_skip = draw(&rng, 0, 1);
 	static const uint64_t visible[] = { 0, 0, 100000, 1000000 }; /* 0, 0, 100 ns, 1 us */
 	c.tt_visible = visible[draw(&rng, 0, 3)];
+	c.lazysmp_vote = draw(&rng, 0, 1); /* last: the draws above keep their seeds' cases */
 	return c;
 }
 
@@ -89,15 +92,16 @@ static void describe(const rcase_t *c, const char *driver, char *buf, size_t n)
 	snprintf(buf, n,
 	         "seed %" PRIu64 ": %s x%d; tree b %d depth %d %s (steps %d..%d) root %" PRIu64
 	         "; search depth %d %s, %s, table %zu MiB; ybw min-split %d split-after %d "
-	         "max-helpers %d; abdada %s min-depth %d; lazysmp skip %d; tt_visible %" PRIu64
-	         " ps; replay: test_sim_random --seed %" PRIu64,
+	         "max-helpers %d; abdada %s min-depth %d; lazysmp skip %d vote %d; tt_visible "
+	         "%" PRIu64 " ps; replay: test_sim_random --seed %" PRIu64,
 	         c->seed, driver, c->threads, c->tree.branching, c->tree.depth,
 	         c->tree.model == CUTOFF_RTREE_IID ? "iid" : "incremental", (int)c->tree.value_min,
 	         (int)c->tree.value_max, c->root_seed, c->depth,
 	         c->iterate ? "iterated" : "one search", algo_name[c->algo], c->mb,
 	         c->ybw_min_split, c->ybw_split_after, c->ybw_max_helpers,
 	         c->abdada_variant == CUTOFF_ABDADA_CLASSIC ? "classic" : "simplified",
-	         c->abdada_min_depth, (int)c->lazysmp_skip, c->tt_visible, c->seed);
+	         c->abdada_min_depth, (int)c->lazysmp_skip, (int)c->lazysmp_vote, c->tt_visible,
+	         c->seed);
 }
 
 /* The deadlock hook: says which case it was, then aborts (it must not return). */
@@ -120,6 +124,7 @@ static cutoff_config_t config_of(const rcase_t *c, cutoff_driver_t driver, int t
 	cfg.abdada_variant = c->abdada_variant;
 	cfg.abdada_min_depth = c->abdada_min_depth;
 	cfg.lazysmp_skip = c->lazysmp_skip;
+	cfg.lazysmp_vote = c->lazysmp_vote;
 	return cfg;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * iterate.c — iterative deepening, aspiration windows and the end of a search: the loop
- * every driver's searching threads run (cutoff_iterate), and the rule that picks one
- * answer among threads that each iterated (cutoff_pick_deepest).
+ * every driver's searching threads run (cutoff_iterate), and the rules that pick one
+ * answer among threads that each iterated (cutoff_pick_deepest, cutoff_pick_vote).
  *
  * State. A call works on its own thread's searcher and result slot only (results[index],
  * searchers[index]); it reads the job, written before the search and read-only during it;
@@ -23,6 +23,27 @@
  * the lowest thread index (the main thread first). Any completed root search with the
  * caller's window keeps the contract, so whichever thread answers, the answer is exact
  * where a serial search at that depth is.
+ *
+ * The vote (cutoff_pick_vote, Stockfish 11-17's choice among its threads). It applies only
+ * to a search that a limit or a stop ended (nodes, time, cutoff_engine_stop) before any
+ * thread completed its last iteration: not a solve (limits.solve), and no thread's latest
+ * iteration at the final depth (limits.depth) or a mate proven for good by it
+ * (cutoff_mate_proven). Such a search promises only the answer of some completed
+ * iteration, at the depth it reports, and the engine calls it stopped whichever thread
+ * answers; a search that one thread finished promises the value at the final depth (or
+ * the proof), which only the rule above picks, so it has the last word there. Among the
+ * threads that completed an iteration, with min the lowest value:
+ *   - a proven win (as above) beats any vote: the rule above picks it (the shortest,
+ *     then the deepest);
+ *   - otherwise each thread that has a best move gives it (value - min + VOTE_BASE) x
+ *     depth votes; the answer is the thread with the most votes for its move, then the
+ *     largest weight of its own, then the lowest index. A thread with a proven loss (a
+ *     value of at most -CUTOFF_WIN_MIN that is exact or an upper bound) votes but is not
+ *     chosen, unless every thread that voted has one: then the rule above (the deepest).
+ * A thread's weight is at most (2 * CUTOFF_INF + VOTE_BASE) x CUTOFF_PLY_LIMIT, under
+ * 2^24, and a move's votes at most CUTOFF_MAX_THREADS times that: 64-bit sums. The votes
+ * are counted by scanning the results once for each thread (threads^2 steps, a million at
+ * 1024 threads, once a search), so nothing is allocated.
  */
 #include "core/iterate.h"
 
@@ -207,8 +228,10 @@ static bool proven_win(const cutoff_result_t *r)
 	       (r->bound == CUTOFF_BOUND_EXACT || r->bound == CUTOFF_BOUND_LOWER);
 }
 
-int cutoff_pick_deepest(const cutoff_result_t *results, int threads)
+int cutoff_pick_deepest(const cutoff_job_t *job)
 {
+	const cutoff_result_t *results = job->results;
+	const int threads = job->cfg->threads;
 	int pick = 0;
 	for (int i = 1; i < threads; i++) {
 		const cutoff_result_t *r = &results[i], *p = &results[pick];
@@ -234,4 +257,78 @@ int cutoff_pick_deepest(const cutoff_result_t *results, int threads)
 			pick = i;
 	}
 	return pick;
+}
+
+/*
+ * The constant of the vote's weight, in the game's units. Stockfish adds 14 to a thread's
+ * lead over the lowest value, in its internal units, where a pawn was about 200 (213 in
+ * the endgame) when the vote came in: 14 is a small fraction of a pawn, enough that the
+ * lowest thread's depth still counts and that a lead of that much doubles a thread's say.
+ * cutoff's values are the game's own and the library knows no pawn; the bundled chess
+ * counts in centipawns, so the same fraction is 7. A game on a coarser scale (Connect
+ * Four's moves to the end, tic-tac-toe's -1, 0, 1) gets a vote that goes more by depth.
+ */
+enum {
+	VOTE_BASE = 7
+};
+
+static bool proven_loss(const cutoff_result_t *r)
+{
+	return r->iterations > 0 && r->value <= -CUTOFF_WIN_MIN &&
+	       (r->bound == CUTOFF_BOUND_EXACT || r->bound == CUTOFF_BOUND_UPPER);
+}
+
+/* True when a limit or a stop ended the search before any thread completed its last
+ * iteration (the rule at the top): only then may the vote choose. */
+static bool vote_allowed(const cutoff_job_t *job)
+{
+	const cutoff_config_t *cfg = job->cfg;
+	if (job->lim->solve)
+		return false;
+	const int final = cutoff_final_depth(job->lim, cutoff_config_plies(cfg));
+	for (int i = 0; i < cfg->threads; i++) {
+		const cutoff_result_t *r = &job->results[i];
+		if (r->iterations > 0 &&
+		    (r->depth >= final || cutoff_mate_proven(cfg, r->value, r->bound, r->depth)))
+			return false;
+	}
+	return true;
+}
+
+static int64_t vote_weight(const cutoff_result_t *r, int32_t min)
+{
+	return ((int64_t)r->value - min + VOTE_BASE) * r->depth;
+}
+
+int cutoff_pick_vote(const cutoff_job_t *job)
+{
+	const cutoff_result_t *results = job->results;
+	const int threads = job->cfg->threads;
+	if (!vote_allowed(job))
+		return cutoff_pick_deepest(job);
+	int32_t min = CUTOFF_INF;
+	for (int i = 0; i < threads; i++) {
+		if (proven_win(&results[i]))
+			return cutoff_pick_deepest(job);
+		if (results[i].iterations > 0 && results[i].value < min)
+			min = results[i].value;
+	}
+	int pick = -1;
+	int64_t pick_votes = 0, pick_weight = 0;
+	for (int i = 0; i < threads; i++) {
+		const cutoff_result_t *r = &results[i];
+		if (r->iterations == 0 || r->best_move == CUTOFF_MOVE_NONE || proven_loss(r))
+			continue;
+		int64_t votes = 0, weight = vote_weight(r, min);
+		for (int j = 0; j < threads; j++)
+			if (results[j].iterations > 0 && results[j].best_move == r->best_move)
+				votes += vote_weight(&results[j], min);
+		if (pick < 0 || votes > pick_votes ||
+		    (votes == pick_votes && weight > pick_weight)) {
+			pick = i;
+			pick_votes = votes;
+			pick_weight = weight;
+		}
+	}
+	return pick >= 0 ? pick : cutoff_pick_deepest(job);
 }

@@ -51,12 +51,23 @@ int cutoff_final_depth(const cutoff_limits_t *lim, int max_ply);
 bool cutoff_mate_proven(const cutoff_config_t *cfg, int32_t value, cutoff_bound_t bound, int depth);
 
 /*
- * Of `threads` results of threads that each ran their own iterative deepening, the one to
- * report: a value solved to the end of the game first; else a proven win, the shortest,
- * and of equally short ones the deepest; otherwise the deepest completed iteration; on
- * equal depth the lowest thread index (the main thread first).
+ * Of the job's results (one per thread of job->cfg->threads) of threads that each ran
+ * their own iterative deepening, the one to report: a value solved to the end of the game
+ * first; else a proven win, the shortest, and of equally short ones the deepest; otherwise
+ * the deepest completed iteration; on equal depth the lowest thread index (the main thread
+ * first). Reads only the results.
  */
-int cutoff_pick_deepest(const cutoff_result_t *results, int threads);
+int cutoff_pick_deepest(const cutoff_job_t *job);
+
+/*
+ * Stockfish's vote among threads (iterate.c gives the whole rule): when a limit or a stop
+ * ended the search before any thread completed its last iteration (and it is not a solve),
+ * the thread whose best move has the most votes, each thread voting with (value - lowest
+ * value + a constant) x depth; a proven win first, a proven loss never by votes. Any other
+ * search: cutoff_pick_deepest. Reads the job's configuration, limits and results;
+ * allocates nothing.
+ */
+int cutoff_pick_vote(const cutoff_job_t *job);
 
 /* a - b for every counter but seldepth, which stays a's (a maximum). */
 cutoff_counters_t cutoff_counters_minus(const cutoff_counters_t *a, const cutoff_counters_t *b);

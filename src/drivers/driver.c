@@ -74,6 +74,10 @@ _Static_assert(sizeof(cutoff_abdada_variant_t) == sizeof(int) &&
  * driver. */
 static const cutoff_driver_option_t OPTIONS[] = {
 	{ "lazy-skip", "helpers skip iterations in blocks (diversity)", 0, 1, ONOFF },
+	{ "lazysmp-vote",
+	  "a stopped search answers with the threads' vote on the move (Stockfish 11-17), not "
+	  "the deepest thread",
+	  0, 1, ONOFF },
 	{ "min-split", "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY,
 	  NULL },
 	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
@@ -112,6 +116,7 @@ static const cutoff_driver_option_t OPTIONS[] = {
 static const option_t FIELDS[] = {
 #define FIELD(name) #name, offsetof(cutoff_config_t, name)
 	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_skip), FIELD_BOOL, 1 },
+	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_vote), FIELD_BOOL, 0 }, /* until measured */
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_min_split_depth), FIELD_INT, 3 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
 	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_after), FIELD_INT, 1 },

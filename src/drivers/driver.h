@@ -24,7 +24,8 @@
  *   job      each thread's share of the search (index 0 is the caller); the job calls
  *            cutoff_iterate for the threads that run iterative deepening;
  *   end      after the search, before the answer is read (NULL: nothing to do);
- *   pick     after the search: the thread whose result is the answer (NULL: thread 0);
+ *   pick     after the search: the thread whose result is the answer, from the job as
+ *            the threads saw it (its configuration, limits and results; NULL: thread 0);
  *   destroy  with the engine.
  * `alone` says that only thread 0 takes part (the others' clocks stay at 0 and the node
  * limit is not shared out among them).
@@ -56,7 +57,7 @@ typedef struct cutoff_driver_ops {
 	void (*destroy)(void *state);
 	void (*begin)(void *state);
 	void (*job)(const cutoff_job_t *job, int index);
-	int (*pick)(const cutoff_result_t *results, int threads);
+	int (*pick)(const cutoff_job_t *job);
 	/* After the search, every thread done, before the answer and the counters are read
 	 * (NULL: nothing to do): a driver that searched on searchers of its own adds their
 	 * counters to the engine's. */

@@ -20,6 +20,20 @@
  * value, then the shortest proven win, then the deepest iteration, the main thread on
  * ties).
  *
+ * The vote (config.lazysmp_vote, off by default until a measurement decides). Stockfish
+ * 11 to 17 let their threads vote instead: each thread's best move gets (value - the lowest
+ * value + a constant) x its completed depth, and the thread whose move has most votes
+ * answers; a proven win still goes first (the shortest), and a proven loss is never
+ * chosen by votes (iterate.c, cutoff_pick_vote, gives the rule and the constant). The
+ * vote can name a shallower thread than the deepest, so it may only choose where the
+ * contract does not ask for the value at the final depth: Stockfish votes only without a
+ * depth limit, and here it votes only when a limit (nodes, time) or a stop ended the
+ * search before any thread completed its last iteration (the final depth, or a mate
+ * proven for good), and never in a solve. Such a search is reported stopped, whichever
+ * thread answers, with the value of that thread's deepest iteration; every other search
+ * is answered by cutoff_pick_deepest, so a completed search is exactly as without the
+ * vote.
+ *
  * A single-depth search (limits.iterate false, as a solver asks) has no iterations to
  * skip: every helper would search the final depth at once, in the main thread's move
  * order, repeating its work a few nodes behind or ahead of it, and what one stores the
@@ -30,7 +44,8 @@
  * search: the main thread searches alone, and each helper counts itself in
  * `lazysmp_idle` (every report shows it). A driver whose helpers can pay there is ABDADA.
  *
- * Option: config.lazysmp_skip (the skipping; on by default).
+ * Options: config.lazysmp_skip (the skipping; on by default), config.lazysmp_vote (the
+ * vote; off by default).
  */
 #include "drivers/driver.h"
 
@@ -68,11 +83,16 @@ static void job(const cutoff_job_t *job, int index)
 	cutoff_iterate(job, index, job->cfg->lazysmp_skip ? skips : NULL, true);
 }
 
+static int pick(const cutoff_job_t *job)
+{
+	return job->cfg->lazysmp_vote ? cutoff_pick_vote(job) : cutoff_pick_deepest(job);
+}
+
 const cutoff_driver_ops_t cutoff_driver_lazysmp_ops = {
 	.name = "lazysmp",
 	.description = "lazy SMP: every thread iterates from the root, sharing the table",
 	.job = job,
-	.pick = cutoff_pick_deepest,
+	.pick = pick,
 	.counters = lazysmp_counters,
 	.ncounters = LAZYSMP_NCOUNTERS,
 };
