@@ -86,9 +86,9 @@ int main(void)
 	 * (lazysmp_vote false by default: the deepest thread answers, as before the vote). */
 	cutoff_config_t lazy = cfg;
 	CHECK(lazy.lazysmp_skip && !lazy.lazysmp_vote, "lazy SMP defaults: skip on, vote off");
-	CHECK(cutoff_config_set_option_str(&lazy, "lazysmp-vote", "on") == 0 && lazy.lazysmp_vote &&
+	CHECK(cutoff_config_set_option_str(&lazy, "lazy-vote", "on") == 0 && lazy.lazysmp_vote &&
 	              lazy.lazysmp_skip,
-	      "lazysmp-vote on sets config.lazysmp_vote alone");
+	      "lazy-vote on sets config.lazysmp_vote alone");
 	CHECK(cutoff_config_set_option_str(&lazy, "lazy-skip", "off") == 0 && lazy.lazysmp_vote &&
 	              !lazy.lazysmp_skip,
 	      "lazy-skip off sets config.lazysmp_skip alone");
@@ -101,7 +101,7 @@ int main(void)
 		{ "abdada-variant", "classic " },
 		{ "abdada-variant", "" },
 		{ "lazy-skip", "yes" },
-		{ "lazysmp-vote", "true" },
+		{ "lazy-vote", "true" },
 		{ "min-split", "" },
 		{ "min-split", "+" },
 		{ "min-split", "-" },

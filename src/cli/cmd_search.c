@@ -70,7 +70,7 @@ static const char search_usage[] =
 	"  --window A,B      the root window, -32000 <= A < B <= 32000; default the full\n"
 	"                    window (a fail-soft value outside it is a bound)\n"
 	"  --time MS         stop after MS milliseconds (the deepest completed iteration\n"
-	"                    answers; under lazysmp with --lazysmp-vote on, the thread\n"
+	"                    answers; under lazysmp with --lazy-vote on, the thread\n"
 	"                    its threads' vote chose), 1..86400000; default none\n"
 	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
 	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"

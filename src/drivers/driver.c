@@ -70,71 +70,65 @@ _Static_assert(sizeof(cutoff_abdada_variant_t) == sizeof(int) &&
                        sizeof(cutoff_ybw_split_nodes_t) == sizeof(int),
                "enum options are ints");
 
-/* The public description and the field of every option, in the same order, grouped by
- * driver. */
-static const cutoff_driver_option_t OPTIONS[] = {
-	{ "lazy-skip", "helpers skip iterations in blocks (diversity)", 0, 1, ONOFF },
-	{ "lazysmp-vote",
-	  "a stopped search answers with the threads' vote on the move (Stockfish 11-17), not "
-	  "the deepest thread",
-	  0, 1, ONOFF },
-	{ "min-split", "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY,
-	  NULL },
-	{ "max-helpers", "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL },
-	{ "split-after", "moves a node searches alone before it may split (1: the eldest)", 1, 8,
-	  NULL },
-	{ "late-join",
-	  "no effect: every join is an idle thread's own (kept so that settings still load)", 0, 1,
-	  ONOFF },
-	{ "split-nodes",
-	  "which nodes may split, by expected type: any, not-cut (PV and ALL), all (ALL only)", 0,
-	  2, YBW_SPLIT_NODES },
-	{ "max-splits", "split points one thread may have open at once", 1, CUTOFF_MAX_PLY, NULL },
-	{ "abdada-variant",
-	  "classic (Weill: the child position busy) or simplified "
-	  "(Kerrigan: the move busy)",
-	  0, 1, ABDADA_VARIANTS },
-	{ "abdada-min-depth",
-	  "defer and mark moves only where at least this many plies remain (0: 6 under 16 "
-	  "threads, 4 from 16)",
-	  0, CUTOFF_MAX_PLY, NULL },
-	{ "abdada-table-bits", "the busy marks' side table has 2^bits slots", 8, 24, NULL },
-	{ "dts-min-split",
-	  "offer a node's younger moves only where at least this many plies remain", 1,
-	  CUTOFF_MAX_PLY, NULL },
-	{ "dts-fibers", "searches (fibers) per thread: parked owners hold one each", 2, 64, NULL },
-	{ "dts-min-nodes",
-	  "offer a node's younger moves only where its eldest move took at least this many "
-	  "nodes (0: 32 under 16 threads, 1 from 16)",
-	  0, 1 << 30, NULL },
-	{ "dts-split-nodes",
-	  "which nodes may offer their younger moves, by expected type: any, not-cut (PV and "
-	  "ALL), all (ALL only)",
-	  0, 2, YBW_SPLIT_NODES },
-};
+/*
+ * Every driver option, one row each, grouped by driver: the driver that reads it, its
+ * field of cutoff_config_t and how the field is kept, the word front ends offer it by,
+ * one line of help, its range (or the words standing for min .. max) and its default.
+ * OPTIONS, the public part that cutoff_driver_options hands out (one slice per driver),
+ * and FIELDS, where each option lands, are both made from these rows: written once, they
+ * cannot disagree.
+ */
+/* clang-format off */
+#define DRIVER_OPTIONS(X)                                                                          \
+	X(LAZYSMP, lazysmp_skip, BOOL, "lazy-skip",                                                \
+	  "helpers skip iterations in blocks (diversity)", 0, 1, ONOFF, 1)                         \
+	X(LAZYSMP, lazysmp_vote, BOOL, "lazy-vote",                                                \
+	  "a stopped search answers with the threads' vote on the move (Stockfish 11-17), not "    \
+	  "the deepest thread", 0, 1, ONOFF, 0 /* until measured */)                               \
+	X(YBW, ybw_min_split_depth, INT, "min-split",                                              \
+	  "split only where at least this many plies remain", 1, CUTOFF_MAX_PLY, NULL, 3)          \
+	X(YBW, ybw_max_helpers, INT, "max-helpers",                                                \
+	  "most helpers at one split point", 1, CUTOFF_MAX_THREADS, NULL, 8)                       \
+	X(YBW, ybw_split_after, INT, "split-after",                                                \
+	  "moves a node searches alone before it may split (1: the eldest)", 1, 8, NULL, 1)        \
+	X(YBW, ybw_late_join, BOOL, "late-join",                                                   \
+	  "no effect: every join is an idle thread's own (kept so that settings still load)", 0,   \
+	  1, ONOFF, 1)                                                                             \
+	X(YBW, ybw_split_nodes, ENUM, "split-nodes",                                               \
+	  "which nodes may split, by expected type: any, not-cut (PV and ALL), all (ALL only)",   \
+	  0, 2, YBW_SPLIT_NODES, CUTOFF_YBW_SPLIT_ANY)                                             \
+	X(YBW, ybw_max_splits, INT, "max-splits",                                                  \
+	  "split points one thread may have open at once", 1, CUTOFF_MAX_PLY, NULL,                \
+	  CUTOFF_MAX_PLY)                                                                          \
+	X(ABDADA, abdada_variant, ENUM, "abdada-variant",                                          \
+	  "classic (Weill: the child position busy) or simplified (Kerrigan: the move busy)", 0,  \
+	  1, ABDADA_VARIANTS, CUTOFF_ABDADA_SIMPLIFIED)                                            \
+	X(ABDADA, abdada_min_depth, INT, "abdada-min-depth",                                       \
+	  "defer and mark moves only where at least this many plies remain (0: 6 under 16 "       \
+	  "threads, 4 from 16)", 0, CUTOFF_MAX_PLY, NULL, 0)                                       \
+	X(ABDADA, abdada_table_bits, INT, "abdada-table-bits",                                     \
+	  "the busy marks' side table has 2^bits slots", 8, 24, NULL, 12)                          \
+	X(DTS, dts_min_split_depth, INT, "dts-min-split",                                          \
+	  "offer a node's younger moves only where at least this many plies remain", 1,           \
+	  CUTOFF_MAX_PLY, NULL, 2)                                                                 \
+	X(DTS, dts_fibers, INT, "dts-fibers",                                                      \
+	  "searches (fibers) per thread: parked owners hold one each", 2, 64, NULL, 4)             \
+	X(DTS, dts_min_split_nodes, INT, "dts-min-nodes",                                          \
+	  "offer a node's younger moves only where its eldest move took at least this many "      \
+	  "nodes (0: 32 under 16 threads, 1 from 16)", 0, 1 << 30, NULL, 0)                        \
+	X(DTS, dts_split_nodes, ENUM, "dts-split-nodes",                                           \
+	  "which nodes may offer their younger moves, by expected type: any, not-cut (PV and "    \
+	  "ALL), all (ALL only)", 0, 2, YBW_SPLIT_NODES, CUTOFF_YBW_SPLIT_ANY)
+/* clang-format on */
 
-static const option_t FIELDS[] = {
-#define FIELD(name) #name, offsetof(cutoff_config_t, name)
-	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_skip), FIELD_BOOL, 1 },
-	{ CUTOFF_DRIVER_LAZYSMP, FIELD(lazysmp_vote), FIELD_BOOL, 0 }, /* until measured */
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_min_split_depth), FIELD_INT, 3 },
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_helpers), FIELD_INT, 8 },
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_after), FIELD_INT, 1 },
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_late_join), FIELD_BOOL, 1 },
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_split_nodes), FIELD_ENUM, CUTOFF_YBW_SPLIT_ANY },
-	{ CUTOFF_DRIVER_YBW, FIELD(ybw_max_splits), FIELD_INT, CUTOFF_MAX_PLY },
-	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_variant), FIELD_ENUM, CUTOFF_ABDADA_SIMPLIFIED },
-	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_min_depth), FIELD_INT, 0 },
-	{ CUTOFF_DRIVER_ABDADA, FIELD(abdada_table_bits), FIELD_INT, 12 },
-	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_depth), FIELD_INT, 2 },
-	{ CUTOFF_DRIVER_DTS, FIELD(dts_fibers), FIELD_INT, 4 },
-	{ CUTOFF_DRIVER_DTS, FIELD(dts_min_split_nodes), FIELD_INT, 0 },
-	{ CUTOFF_DRIVER_DTS, FIELD(dts_split_nodes), FIELD_ENUM, CUTOFF_YBW_SPLIT_ANY },
-#undef FIELD
-};
-
-_Static_assert(sizeof OPTIONS / sizeof OPTIONS[0] == sizeof FIELDS / sizeof FIELDS[0],
-               "every option has its field");
+#define OPTION_PUBLIC(driver, field, kind, name, help, min, max, words, def)                       \
+	{ name, help, min, max, words },
+#define OPTION_FIELD(driver, field, kind, name, help, min, max, words, def)                        \
+	{ CUTOFF_DRIVER_##driver, #field, offsetof(cutoff_config_t, field), FIELD_##kind, def },
+static const cutoff_driver_option_t OPTIONS[] = { DRIVER_OPTIONS(OPTION_PUBLIC) };
+static const option_t FIELDS[] = { DRIVER_OPTIONS(OPTION_FIELD) };
+#undef OPTION_PUBLIC
+#undef OPTION_FIELD
 
 enum {
 	OPTION_COUNT = (int)(sizeof OPTIONS / sizeof OPTIONS[0])
