@@ -83,50 +83,61 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]". */
+/* An operation of a chess file's line that the bench reads: depth (unless --chess-depth
+ * gives one: `depth` > 0), ref, sf, id; a value out of range, and any other opcode, is
+ * skipped. */
+static void chess_operation(bench_item_t *it, const cutoff_chess_epd_op_t *op, int64_t depth)
+{
+	int d = 0;
+	char mv[16];
+	if (strcmp(op->opcode, "depth") == 0) {
+		if (sscanf(op->operands, "%d", &d) == 1 && d >= 1 && d < CUTOFF_MAX_PLY &&
+		    depth <= 0)
+			it->depth = d;
+	} else if (strcmp(op->opcode, "ref") == 0) {
+		if (sscanf(op->operands, "%15s %d", mv, &d) == 2 &&
+		    strlen(mv) < sizeof(it->ref_move)) {
+			snprintf(it->ref_move, sizeof(it->ref_move), "%s", mv);
+			it->ref_depth = d;
+		}
+	} else if (strcmp(op->opcode, "sf") == 0) {
+		if (sscanf(op->operands, "%d", &d) == 1 && d >= 1 && d < 100)
+			it->sf_depth = d;
+	} else if (strcmp(op->opcode, "id") == 0 && op->operands[0]) {
+		snprintf(it->label, sizeof(it->label), "%s", op->operands);
+	}
+}
+
+/* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]", read by
+ * cutoff_chess_parse_epd. */
 static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, int64_t depth,
                        const char *where)
 {
 	char buf[512], err[160], q[CLI_QUOTE_SIZE];
 	snprintf(buf, sizeof(buf), "%s", line);
-	char *save = NULL;
-	char *fen = trim(strtok_r(buf, ";", &save));
-	if (!fen || !*fen || fen[0] == '#')
-		return true;
 	bench_item_t *it = add_item(w);
 	if (!it) {
 		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
-	cutoff_chess_state_t st;
-	if (cutoff_chess_parse_fen(w->chess, fen, &st, err, sizeof(err)) < 0) {
-		cli_error(cmd, "%s: %s: %s", where, err, cli_quote(q, sizeof(q), fen));
+	cutoff_chess_epd_t epd;
+	if (cutoff_chess_parse_epd(w->chess, buf, &epd, err, sizeof(err)) < 0) {
+		if (epd.error == CUTOFF_CHESS_EPD_FEN)
+			cli_error(cmd, "%s: %s: %s", where, err,
+			          cli_quote(q, sizeof(q), epd.position));
+		else
+			cli_error(cmd, "%s: %s", where, err);
 		return false;
 	}
-	memcpy(it->state, &st, sizeof(st));
-	snprintf(it->text, sizeof(it->text), "%s", fen);
+	memcpy(it->state, &epd.state, sizeof(epd.state));
+	snprintf(it->text, sizeof(it->text), "%s", epd.position);
 	it->depth = (int)depth;
 	snprintf(it->label, sizeof(it->label), "%s", where);
-	for (char *f = strtok_r(NULL, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
-		f = trim(f);
-		int d = 0;
-		char mv[16];
-		if (sscanf(f, "depth %d", &d) == 1 && d >= 1 && d < CUTOFF_MAX_PLY) {
-			if (depth <= 0)
-				it->depth = d;
-		} else if (sscanf(f, "ref %15s %d", mv, &d) == 2 &&
-		           strlen(mv) < sizeof(it->ref_move)) {
-			snprintf(it->ref_move, sizeof(it->ref_move), "%s", mv);
-			it->ref_depth = d;
-		} else if (sscanf(f, "sf %d", &d) == 1 && d >= 1 && d < 100) {
-			it->sf_depth = d;
-		} else if (strncmp(f, "id ", 3) == 0) {
-			snprintf(it->label, sizeof(it->label), "%s", trim(f + 3));
-		}
-	}
+	for (int i = 0; i < epd.nops; i++)
+		chess_operation(it, &epd.op[i], depth);
 	if (it->depth <= 0) {
 		cli_error(cmd, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
-		          cli_quote(q, sizeof(q), fen));
+		          cli_quote(q, sizeof(q), epd.position));
 		return false;
 	}
 	return true;
@@ -813,7 +824,8 @@ bool bench_write_chess_file(const bench_t *b, const char *path)
 			fprintf(f, " ; ref %s %d", it->ref_move, it->ref_depth);
 		if (it->sf_depth)
 			fprintf(f, " ; sf %d", it->sf_depth);
-		fprintf(f, " ; id %s\n", it->label);
+		/* A label with a ';' came from a quoted id: quoted again, it reads back whole. */
+		fprintf(f, strchr(it->label, ';') ? " ; id \"%s\"\n" : " ; id %s\n", it->label);
 	}
 	return fclose(f) == 0;
 }
