@@ -14,14 +14,21 @@
  *             serial one's, so only times and node counts are compared.
  *   connect4  the first positions of Pascal Pons' Test_L1_R2 (begin-medium), solved weakly
  *             (win, draw or loss: one search with the window (-1, 1) to the end of the
- *             game, cutoff_connect4_solve with weak = true), exact, 4 MiB table, ordering
- *             tt,hints: the settings of `cutoff solve --weak`. Weak, because the strong
+ *             game, cutoff_connect4_solve with weak = true), PVS, exact, 4 MiB table,
+ *             ordering tt,hints: `cutoff search --window -1,1`, and `cutoff solve --weak`
+ *             but for the latter's MTD(f) and enhanced transposition cut-offs (its own
+ *             row of the table, below). Weak, because the strong
  *             solve runs several searches and the library gives per-thread counters of
  *             the latest search only; with one search every figure is whole.
  *   rtree     incremental random trees (every move adds a step to the mover's score, so
  *             shallow values predict deep ones), iterative deepening, every ordering
  *             heuristic, 64 MiB table: the trees of bench/scaling.sh, `cutoff tree
  *             --model incremental --iterate --ordering all --no-check`.
+ *
+ * The engine settings of each workload are its game's search row of the defaults table
+ * (kit/games.c), from which `cutoff search` starts too: searches.txt gives for every
+ * search only what differs from it (the position, the depth, the table, the parallel
+ * options), and repeats the bench's nodes by construction.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -30,6 +37,7 @@
 #include <string.h>
 
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/ranks.h"
 #include "kit/report.h"
 #include "lab/common.h"
@@ -63,6 +71,21 @@ static const char *const default_connect4[] = {
 	"634766171 4",       "134467261 7",       "55575766112413 4", "447276333363 -4",
 	"64715616 -4",       "7477544411743 6",   "142742571451 -4",  "6243671441 4",
 };
+
+/* The game of a workload. */
+static cli_game_t workload_game(int kind)
+{
+	return kind == BENCH_CHESS      ? CLI_GAME_CHESS
+	       : kind == BENCH_CONNECT4 ? CLI_GAME_CONNECT4
+	                                : CLI_GAME_RTREE;
+}
+
+/* A workload's settings: its game's search row of the defaults table (kit/games.c), from
+ * which `cutoff search` starts too, so that searches.txt repeats the rows. */
+static const cli_game_defaults_t *workload_row(int kind)
+{
+	return cli_game_defaults(workload_game(kind), CLI_USE_SEARCH);
+}
 
 static bench_item_t *add_item(bench_workload_t *w)
 {
@@ -237,7 +260,6 @@ static double measure_branching(const cutoff_game_t *g, const void *root)
 static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions,
                       int64_t chess_depth)
 {
-	cutoff_config_t *c = &w->cfg;
 	int err = 0;
 	w->chess = cutoff_chess_new(&err);
 	if (!w->chess) {
@@ -245,11 +267,6 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_chess_game(w->chess);
-	c->tt_mb = 16;
-	c->ordering = CUTOFF_ORDER_ALL;
-	c->pruning = CUTOFF_PRUNE_ALL;
-	c->extensions = CUTOFF_EXTEND_ALL;
-	c->tt_cutoffs = true;
 	if (file) {
 		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
 		if (rc != CLI_EXIT_OK)
@@ -274,12 +291,9 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 /* The Connect Four workload: the test set's first positions, solved weakly. */
 static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions)
 {
-	cutoff_config_t *c = &w->cfg;
 	const char *data = getenv("CUTOFF_DATA_DIR");
 	char path[512];
 	w->game = cutoff_connect4_game();
-	c->tt_mb = 4;
-	c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
 	if (!positions)
 		positions = 24;
 	if (!file && data) {
@@ -318,7 +332,6 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
                       int64_t rtree_branching, int64_t rtree_depth)
 {
-	cutoff_config_t *c = &w->cfg;
 	int err = 0;
 	cutoff_rtree_params_default(&w->rparams);
 	w->rparams.branching = (int)rtree_branching;
@@ -331,8 +344,6 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_rtree_game(w->rtree);
-	c->tt_mb = 64;
-	c->ordering = CUTOFF_ORDER_ALL;
 	if (!positions)
 		positions = 8;
 	for (int64_t i = 0; i < positions; i++) {
@@ -373,7 +384,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	*c = b->cfg;
 	c->threads = 1;
 	c->profile_tt_writers = b->tt_writers;
-	c->algo = CUTOFF_ALGO_PVS;
+	cli_game_config(workload_row(kind), c);
 	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
 	         : kind == BENCH_CONNECT4
 	                 ? load_connect4(b, w, file, positions)
@@ -470,10 +481,7 @@ void bench_run_free(bench_run_t *run)
 
 static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
 {
-	cli_move_text(w->kind == BENCH_CHESS      ? CLI_GAME_CHESS
-	              : w->kind == BENCH_CONNECT4 ? CLI_GAME_CONNECT4
-	                                          : CLI_GAME_RTREE,
-	              m, out);
+	cli_move_text(workload_game(w->kind), m, out);
 }
 
 /*
@@ -659,7 +667,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
 		lim.depth = it->depth;
-		lim.iterate = true;
+		lim.iterate = workload_row(w->kind)->iterate;
 		cutoff_result_t r;
 		rc = cluster ? cli_cluster_search_by(b->cluster, e, it->state, &lim, &r)
 		             : cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
