@@ -25,6 +25,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/json.h"
 #include "kit/report.h"
 
@@ -588,6 +589,7 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 
 /* The command line, read. */
 typedef struct epd_args {
+	const cli_game_defaults_t *defaults; /* chess's epd row of kit/games.c */
 	const char *file, *algo_text, *pruning_text;
 	int64_t movetime, depth, hash_mb, limit, aspiration;
 	bool json;
@@ -639,8 +641,9 @@ static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
 		cli_error("epd", "--movetime and --depth: give one of them, not both");
 		return CLI_BAD;
 	}
-	if (!cli_parse_algo("epd", a->algo_text, CUTOFF_ALGO_PVS, &a->driver, &a->algo) ||
-	    !cli_parse_pruning("epd", a->pruning_text, &a->pruning))
+	a->pruning = a->defaults->pruning;
+	if (!cli_parse_algo("epd", a->algo_text, a->defaults->algo, &a->driver, &a->algo) ||
+	    (a->pruning_text && !cli_parse_pruning("epd", a->pruning_text, &a->pruning)))
 		return CLI_BAD;
 	return CLI_PARSED;
 }
@@ -663,7 +666,11 @@ static cutoff_engine_t *make_engine(const epd_args_t *a, const cutoff_chess_t *c
 {
 	cutoff_config_t cfg;
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
+	cfg.ordering = a->defaults->ordering;
 	cfg.pruning = a->pruning;
+	cfg.extensions = a->defaults->extensions;
+	cfg.tt_cutoffs = a->defaults->tt_cutoffs;
+	cfg.etc_min_depth = a->defaults->etc_min_depth;
 	cfg.aspiration = (int32_t)a->aspiration;
 	return cli_engine_new("epd", cutoff_chess_game(chess), &cfg, log);
 }
@@ -675,7 +682,7 @@ static int search_suite(const epd_args_t *a, const cutoff_chess_t *chess, cutoff
 {
 	cutoff_limits_t limits;
 	cutoff_limits_default(&limits);
-	limits.iterate = true;
+	limits.iterate = a->defaults->iterate;
 	if (a->depth > 0) {
 		limits.depth = (int)a->depth;
 	} else {
@@ -738,11 +745,12 @@ static int run_suite(const epd_args_t *a, const cutoff_chess_t *chess, const epd
 
 int cli_epd(int argc, char **argv)
 {
+	const cli_game_defaults_t *d = cli_game_defaults(CLI_GAME_CHESS, CLI_USE_EPD);
 	epd_args_t a = {
-		.algo_text = "pvs",
-		.pruning_text = "on",
-		.movetime = 1000,
-		.hash_mb = 64,
+		.defaults = d,
+		.algo_text = cli_algo_names[d->algo],
+		.movetime = (int64_t)d->time_ms,
+		.hash_mb = (int64_t)d->tt_mb,
 	};
 	cli_status_t st = parse_options(argc, argv, &a);
 	if (st != CLI_PARSED)
