@@ -3,8 +3,9 @@
  * cutoff_chess.h — the chess adapter (included by cutoff_games.h).
  *
  * Standard chess on bitboards: every rule of play (castling, en passant, promotion, check,
- * checkmate, stalemate, the fifty-move rule, insufficient material), FEN in and out, moves
- * in UCI long algebraic notation and in SAN, incremental Zobrist keys and an exact perft.
+ * checkmate, stalemate, the fifty-move rule, insufficient material), FEN in and out, EPD
+ * lines (a position and its operations), moves in UCI long algebraic notation and in SAN,
+ * incremental Zobrist keys and an exact perft.
  *
  * Everything read-only that the rules need (attack tables, keys, evaluation tables, about
  * 1 MB) lives in a context object, cutoff_chess_t, made once by cutoff_chess_new(). The
@@ -161,6 +162,66 @@ CUTOFF_API int cutoff_chess_parse_move(const cutoff_chess_t *chess,
 CUTOFF_API int cutoff_chess_parse_san(const cutoff_chess_t *chess,
                                       const cutoff_chess_state_t *state, const char *text,
                                       cutoff_move_t *move, char *err, size_t errlen);
+
+/* The most operations cutoff_chess_parse_epd() reads from one line. */
+#define CUTOFF_CHESS_EPD_MAX_OPS 64
+
+/* What is wrong with a line that cutoff_chess_parse_epd() refused (its out->error). */
+typedef enum cutoff_chess_epd_error {
+	CUTOFF_CHESS_EPD_OK = 0,  /* the line was read */
+	CUTOFF_CHESS_EPD_NULL,    /* a NULL chess, line or out */
+	CUTOFF_CHESS_EPD_FIELDS,  /* fewer than 4 fields before the end or a ';' */
+	CUTOFF_CHESS_EPD_FEN,     /* the fields are not a position cutoff_chess_parse_fen reads */
+	CUTOFF_CHESS_EPD_OPCODE,  /* an opcode that is not a letter then letters, digits, '_' */
+	CUTOFF_CHESS_EPD_QUOTE,   /* a string without its closing '"' */
+	CUTOFF_CHESS_EPD_TOO_MANY /* more than CUTOFF_CHESS_EPD_MAX_OPS operations */
+} cutoff_chess_epd_error_t;
+
+/* One operation of a line: NUL-terminated pieces of the line itself. */
+typedef struct cutoff_chess_epd_op {
+	char *opcode;   /* "bm", "id", "D1" */
+	char *operands; /* up to the ';', blanks around them left out ("Qg6 Qd3"); one quoted
+	                   string without its quotes ("WAC.001"); "" when there are none */
+	bool quoted;    /* the operands were one quoted string */
+} cutoff_chess_epd_op_t;
+
+/* A line read by cutoff_chess_parse_epd(). */
+typedef struct cutoff_chess_epd {
+	cutoff_chess_state_t state; /* the position */
+	char *position;             /* its fields as the line has them, NUL-terminated */
+	int fields;                 /* 4, or 6 with the move counters */
+	int nops;                   /* op[0 .. nops), in the line's order */
+	cutoff_chess_epd_op_t op[CUTOFF_CHESS_EPD_MAX_OPS];
+	cutoff_chess_epd_error_t error; /* CUTOFF_CHESS_EPD_OK, or what is wrong */
+} cutoff_chess_epd_t;
+
+/*
+ * Reads one line of an EPD file, or a FEN followed by operations: the position, then its
+ * operations, none of them interpreted (the caller picks the opcodes it knows, and an
+ * opcode may come more than once). The position is the first four fields (placement,
+ * side, castling, en passant), and the next two when both are plain decimal numbers (the
+ * move counters); a field ends at a blank or a ';'. It is read by cutoff_chess_parse_fen;
+ * a position where the game is over is not refused. Each operation is an opcode (a
+ * letter, then letters, digits or '_'), then its operands up to the next ';' outside a
+ * double-quoted string (which may hold ';'); the last ';' may be left out, and empty
+ * operations (";;") are skipped. Blanks are spaces, tabs, carriage returns and newlines.
+ *
+ * The line is cut in place, as strtok cuts it: NULs are written into it (even when it is
+ * refused), and out->position and the strings of out->op[] point into it, so the line
+ * must outlive them (*out itself may be copied). No length limit; thread-safe (the
+ * context is only read); keeps nothing.
+ *
+ * Returns 0 with *out filled (out->error CUTOFF_CHESS_EPD_OK), or CUTOFF_EINVAL with
+ * out->error saying what is wrong (when out is not NULL) and a one-line message in err
+ * (when err is not NULL and errlen > 0): "EPD: a NULL argument" for a NULL chess, line or
+ * out; "expected a position of 4 fields (placement, side, castling, en passant), found
+ * N"; the FEN reader's message, with out->position holding the fields it refused; "bad
+ * opcode 'TEXT' (an opcode is a letter then letters, digits or '_')"; "OPCODE: a string
+ * without its closing '"'"; "more than 64 operations". Nothing else of *out is
+ * meaningful after a failure.
+ */
+CUTOFF_API int cutoff_chess_parse_epd(const cutoff_chess_t *chess, char *line,
+                                      cutoff_chess_epd_t *out, char *err, size_t errlen);
 
 /* The longest SAN cutoff_chess_san() writes, with its terminating NUL ("Qh4xe1+"). */
 #define CUTOFF_CHESS_SAN_SIZE 8

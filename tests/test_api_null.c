@@ -417,6 +417,31 @@ static void null_chess(void)
 		      name);
 	}
 
+	COVER(cutoff_chess_parse_epd);
+	{
+		char line[] = "4k3/8/8/8/8/8/8/4K3 w - - bm Kd1;";
+		cutoff_chess_epd_t epd;
+		epd.error = CUTOFF_CHESS_EPD_OK;
+		CHECK(cutoff_chess_parse_epd(NULL, line, &epd, msg, sizeof(msg)) == CUTOFF_EINVAL &&
+		              strstr(msg, "a NULL argument") &&
+		              epd.error == CUTOFF_CHESS_EPD_NULL &&
+		              strcmp(line, "4k3/8/8/8/8/8/8/4K3 w - - bm Kd1;") == 0,
+		      "parse_epd(NULL chess): '%s', the line untouched", msg);
+		CHECK(cutoff_chess_parse_epd(chess, NULL, &epd, msg, sizeof(msg)) ==
+		                      CUTOFF_EINVAL &&
+		              strstr(msg, "a NULL argument"),
+		      "parse_epd(NULL line): '%s'", msg);
+		CHECK(cutoff_chess_parse_epd(chess, line, NULL, msg, sizeof(msg)) ==
+		                      CUTOFF_EINVAL &&
+		              strstr(msg, "a NULL argument"),
+		      "parse_epd(NULL out): '%s'", msg);
+		CHECK(cutoff_chess_parse_epd(chess, line, &epd, NULL, sizeof(msg)) == 0 &&
+		              epd.nops == 1,
+		      "parse_epd(err NULL): read");
+		CHECK(cutoff_chess_parse_epd(NULL, NULL, NULL, NULL, 0) == CUTOFF_EINVAL,
+		      "parse_epd(all NULL)");
+	}
+
 	COVER(cutoff_chess_san);
 	CHECK(cutoff_chess_san(NULL, &st, e2e4, buf, sizeof(buf)) == CUTOFF_EINVAL &&
 	              buf[0] == '\0',

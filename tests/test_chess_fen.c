@@ -350,7 +350,7 @@ int main(void)
 		      "'%s' comes back as '%s'", good[i], fen);
 	}
 	static epd_position_t pos[EPD_MAX_POSITIONS];
-	int npos = epd_read_perft(pos, EPD_MAX_POSITIONS);
+	int npos = epd_read_perft(chess, pos, EPD_MAX_POSITIONS);
 	if (npos < 0)
 		printf("perft.epd: skipped: data not found\n");
 	for (int i = 0; i < npos; i++) {

@@ -129,7 +129,7 @@ int main(void)
 
 	/* 2. The shared data file. */
 	static epd_position_t pos[EPD_MAX_POSITIONS];
-	int npos = epd_read_perft(pos, EPD_MAX_POSITIONS);
+	int npos = epd_read_perft(chess, pos, EPD_MAX_POSITIONS);
 	CHECK(npos != -2, "perft.epd is malformed");
 	if (npos < 0) {
 		printf("perft.epd: skipped: data not found (CUTOFF_DATA_DIR=%s)\n",

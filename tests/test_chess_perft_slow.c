@@ -26,17 +26,18 @@ static double now_s(void)
 
 int main(void)
 {
-	static epd_position_t pos[EPD_MAX_POSITIONS];
-	int npos = epd_read_perft(pos, EPD_MAX_POSITIONS);
-	CHECK(npos != -2, "perft.epd is malformed");
-	if (npos < 0) {
-		return check_skip("perft.epd: data not found");
-	}
 	int err;
 	cutoff_chess_t *chess = cutoff_chess_new(&err);
 	CHECK(chess != NULL, "cutoff_chess_new: %s", cutoff_strerror(err));
 	if (!chess)
 		return check_report();
+	static epd_position_t pos[EPD_MAX_POSITIONS];
+	int npos = epd_read_perft(chess, pos, EPD_MAX_POSITIONS);
+	CHECK(npos != -2, "perft.epd is malformed");
+	if (npos < 0) {
+		cutoff_chess_free(chess);
+		return check_skip("perft.epd: data not found");
+	}
 	int checked = 0;
 	for (int i = 0; i < npos; i++) {
 		cutoff_chess_state_t st;

@@ -6,7 +6,8 @@
  * An EPD line is the first four fields of a FEN (placement, side, castling, en passant),
  * optionally the two move counters, then operations "opcode operands;": `bm` (best moves,
  * any of which solves the position), `am` (moves to avoid), `id "name"`; other opcodes are
- * read and ignored. Moves are SAN, read by cutoff_chess_parse_san().
+ * read and ignored. The line is split by cutoff_chess_parse_epd(), its moves read by
+ * cutoff_chess_parse_san().
  *
  * The whole file is read and checked before the first search, so that a malformed line is
  * reported at once (on stderr, naming the line and what is wrong) rather than after hours
@@ -24,6 +25,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/json.h"
 #include "kit/report.h"
 
@@ -112,21 +114,7 @@ static void epd_line_error(const char *file, int line, const char *fmt, ...)
 	cli_error("epd", "%s line %d: %s", cli_quote(q, sizeof(q), file), line, msg);
 }
 
-/* As the FEN reader splits its fields (a stray carriage return included). */
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-static bool all_digits(const char *s, size_t len)
-{
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	}
-	return true;
-}
-
-/* A move list of a bm or am operation, in SAN separated by blanks. */
+/* A move list of a bm or am operation, in SAN separated by blanks (cut in place). */
 static bool read_moves(const cutoff_chess_t *chess, const epd_entry_t *e, const char *opcode,
                        char *operands, cutoff_move_t *moves, int *n, char *why, size_t whylen)
 {
@@ -165,115 +153,11 @@ static void set_id(epd_entry_t *e, const char *text, size_t len)
 	e->id[o] = '\0';
 }
 
-static char *skip_blanks(char *s)
+/* id's operand: a quoted string without its quotes (the reader removes those of one
+ * string; the outer ones of several go too), or the text as it is. */
+static void read_id(epd_entry_t *e, const char *operands)
 {
-	while (is_blank(*s))
-		s++;
-	return s;
-}
-
-/* Past a word: up to a blank, a ';' or the end. */
-static char *skip_word(char *s)
-{
-	while (*s && !is_blank(*s) && *s != ';')
-		s++;
-	return s;
-}
-
-/* True when two plain numbers (the move counters) follow s. */
-static bool counters_follow(char *s)
-{
-	char *c1 = skip_blanks(s), *e1 = skip_word(c1);
-	char *c2 = skip_blanks(e1), *e2 = skip_word(c2);
-	return all_digits(c1, (size_t)(e1 - c1)) && all_digits(c2, (size_t)(e2 - c2));
-}
-
-/* The position's fields: four, or six when the counters follow as two plain numbers.
- * Returns how many were found, with *sp moved past them. */
-static int position_fields(char **sp, const char *field[6], size_t flen[6])
-{
-	char *s = *sp;
-	int nf = 0;
-	for (; nf < 6; nf++) {
-		s = skip_blanks(s);
-		if (!*s)
-			break;
-		field[nf] = s;
-		s = skip_word(s);
-		flen[nf] = (size_t)(s - field[nf]);
-		if (flen[nf] == 0)
-			break; /* a ';' where a field should be */
-		if (nf == 3 && !counters_follow(s)) {
-			nf = 4;
-			break;
-		}
-	}
-	*sp = s;
-	return nf;
-}
-
-/* The position at the start of the line into e->root and e->fen, with *sp moved past
- * it. True, or false with the reason in why[]. */
-static bool read_position(const cutoff_chess_t *chess, char **sp, epd_entry_t *e, char *why,
-                          size_t whylen)
-{
-	const char *field[6];
-	size_t flen[6];
-	int nf = position_fields(sp, field, flen);
-	if (nf < 4) {
-		snprintf(why, whylen,
-		         "expected a position of 4 fields (placement, side, castling, en "
-		         "passant), found %d",
-		         nf);
-		return false;
-	}
-	char fen[256];
-	size_t o = 0;
-	for (int i = 0; i < nf; i++) {
-		if (o + flen[i] + 2 > sizeof(fen)) {
-			snprintf(why, whylen, "FEN: field %d too long", i + 1);
-			return false;
-		}
-		if (i)
-			fen[o++] = ' ';
-		memcpy(fen + o, field[i], flen[i]);
-		o += flen[i];
-	}
-	fen[o] = '\0';
-	char msg[200];
-	if (cutoff_chess_parse_fen(chess, fen, &e->root, msg, sizeof(msg)) != 0) {
-		snprintf(why, whylen, "bad FEN: %s", msg);
-		return false;
-	}
-	cutoff_chess_fen(chess, &e->root, e->fen, sizeof(e->fen));
-	const cutoff_game_t *game = cutoff_chess_game(chess);
-	int32_t over;
-	if (game->terminal(game->ctx, &e->root, &over)) {
-		snprintf(why, whylen, "the game is over in this position: nothing to search");
-		return false;
-	}
-	return true;
-}
-
-/* An opcode is a letter, then letters, digits or '_'. */
-static bool opcode_ok(const char *opcode, size_t oplen)
-{
-	bool ok = (opcode[0] >= 'a' && opcode[0] <= 'z') || (opcode[0] >= 'A' && opcode[0] <= 'Z');
-	for (size_t i = 1; i < oplen && ok; i++) {
-		char c = opcode[i];
-		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		     c == '_';
-	}
-	return ok;
-}
-
-/* id's operand: a quoted string, or the text as it is, blanks around it left out. */
-static void read_id(epd_entry_t *e, char *operands)
-{
-	operands = skip_blanks(operands);
 	size_t len = strlen(operands);
-	while (len > 0 && is_blank(operands[len - 1]))
-		len--;
 	if (len >= 2 && operands[0] == '"' && operands[len - 1] == '"')
 		set_id(e, operands + 1, len - 2);
 	else
@@ -285,79 +169,48 @@ typedef struct epd_ops {
 	bool have_bm, have_am;
 } epd_ops_t;
 
-/* One operation (its operands NUL-terminated): bm, am and id are read, the others
- * ignored. True, or false with the reason in why[]. */
+/* One operation: bm, am and id are read, the others ignored. True, or false with the
+ * reason in why[]. */
 static bool apply_operation(const cutoff_chess_t *chess, epd_entry_t *e, epd_ops_t *ops,
-                            const char *opcode, size_t oplen, char *operands, char *why,
-                            size_t whylen)
+                            const cutoff_chess_epd_op_t *op, char *why, size_t whylen)
 {
-	bool is_bm = oplen == 2 && !memcmp(opcode, "bm", 2);
-	bool is_am = oplen == 2 && !memcmp(opcode, "am", 2);
+	bool is_bm = strcmp(op->opcode, "bm") == 0;
+	bool is_am = strcmp(op->opcode, "am") == 0;
 	if (is_bm || is_am) {
 		const char *name = is_bm ? "bm" : "am";
 		if (is_bm ? ops->have_bm : ops->have_am) {
 			snprintf(why, whylen, "%s given twice", name);
 			return false;
 		}
-		if (!read_moves(chess, e, name, operands, is_bm ? e->bm : e->am,
+		if (!read_moves(chess, e, name, op->operands, is_bm ? e->bm : e->am,
 		                is_bm ? &e->nbm : &e->nam, why, whylen))
 			return false;
 		*(is_bm ? &ops->have_bm : &ops->have_am) = true;
-	} else if (oplen == 2 && !memcmp(opcode, "id", 2)) {
-		read_id(e, operands);
+	} else if (strcmp(op->opcode, "id") == 0) {
+		read_id(e, op->operands);
 	}
 	return true;
 }
 
-/* The operations after the position: opcode, operands (quoted strings may hold ';'),
- * ';'. True, or false with the reason in why[]. */
-static bool read_operations(const cutoff_chess_t *chess, char *s, epd_entry_t *e, char *why,
-                            size_t whylen)
+/* The position of a line read (epd) into e->root and e->fen, and its operations. True,
+ * or false with the reason in why[]. */
+static bool read_entry(const cutoff_chess_t *chess, const cutoff_chess_epd_t *epd, epd_entry_t *e,
+                       char *why, size_t whylen)
 {
+	e->root = epd->state;
+	cutoff_chess_fen(chess, &e->root, e->fen, sizeof(e->fen));
+	const cutoff_game_t *game = cutoff_chess_game(chess);
+	int32_t over;
+	if (game->terminal(game->ctx, &e->root, &over)) {
+		snprintf(why, whylen, "the game is over in this position: nothing to search");
+		return false;
+	}
 	epd_ops_t ops = { false, false };
 	e->nbm = e->nam = 0;
 	e->id[0] = '\0';
-	for (;;) {
-		s = skip_blanks(s);
-		if (!*s)
-			break;
-		if (*s == ';') {
-			s++;
-			continue;
-		}
-		char *opcode = s;
-		s = skip_word(s);
-		size_t oplen = (size_t)(s - opcode);
-		int shown = (int)(oplen < 24 ? oplen : 24);
-		if (!opcode_ok(opcode, oplen)) {
-			char q[CLI_QUOTE_SIZE], text[32];
-			snprintf(text, sizeof(text), "%.*s", shown, opcode);
-			snprintf(
-				why, whylen,
-				"bad opcode %s (an opcode is a letter then letters, digits or '_')",
-				cli_quote(q, sizeof(q), text));
+	for (int i = 0; i < epd->nops; i++) {
+		if (!apply_operation(chess, e, &ops, &epd->op[i], why, whylen))
 			return false;
-		}
-		/* Operands up to the ';' outside quotes. */
-		char *operands = s;
-		bool quoted = false;
-		while (*s && (quoted || *s != ';')) {
-			if (*s == '"')
-				quoted = !quoted;
-			s++;
-		}
-		if (quoted) {
-			snprintf(why, whylen, "%.*s: a string without its closing '\"'", shown,
-			         opcode);
-			return false;
-		}
-		bool more = *s == ';';
-		*s = '\0';
-		if (!apply_operation(chess, e, &ops, opcode, oplen, operands, why, whylen))
-			return false;
-		if (!more)
-			break;
-		s++;
 	}
 	if (!ops.have_bm && !ops.have_am) {
 		snprintf(why, whylen, "no bm or am operation: nothing to test the move against");
@@ -390,8 +243,14 @@ static void set_expect(const cutoff_chess_t *chess, epd_entry_t *e)
 static bool parse_epd_line(const cutoff_chess_t *chess, char *line, epd_entry_t *e, char *why,
                            size_t whylen)
 {
-	char *s = line;
-	if (!read_position(chess, &s, e, why, whylen) || !read_operations(chess, s, e, why, whylen))
+	cutoff_chess_epd_t epd;
+	char msg[200];
+	if (cutoff_chess_parse_epd(chess, line, &epd, msg, sizeof(msg)) != 0) {
+		snprintf(why, whylen, "%s%s", epd.error == CUTOFF_CHESS_EPD_FEN ? "bad FEN: " : "",
+		         msg);
+		return false;
+	}
+	if (!read_entry(chess, &epd, e, why, whylen))
 		return false;
 	if (!e->id[0])
 		snprintf(e->id, sizeof(e->id), "line %d", e->line);
@@ -424,9 +283,7 @@ static int read_suite(const cutoff_chess_t *chess, const char *path, int64_t lim
 			seen++;
 			continue;
 		}
-		const char *t = line;
-		while (is_blank(*t))
-			t++;
+		const char *t = line + strspn(line, " \t\r\n");
 		if (*t == '\0' || *t == '#')
 			continue; /* blank lines and comments */
 		seen++;
@@ -732,6 +589,7 @@ static int print_json(const epd_run_t *run, const cutoff_chess_t *chess)
 
 /* The command line, read. */
 typedef struct epd_args {
+	const cli_game_defaults_t *defaults; /* chess's epd row of kit/games.c */
 	const char *file, *algo_text, *pruning_text;
 	int64_t movetime, depth, hash_mb, limit, aspiration;
 	bool json;
@@ -783,8 +641,9 @@ static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
 		cli_error("epd", "--movetime and --depth: give one of them, not both");
 		return CLI_BAD;
 	}
-	if (!cli_parse_algo("epd", a->algo_text, CUTOFF_ALGO_PVS, &a->driver, &a->algo) ||
-	    !cli_parse_pruning("epd", a->pruning_text, &a->pruning))
+	a->pruning = a->defaults->pruning;
+	if (!cli_parse_algo("epd", a->algo_text, a->defaults->algo, &a->driver, &a->algo) ||
+	    (a->pruning_text && !cli_parse_pruning("epd", a->pruning_text, &a->pruning)))
 		return CLI_BAD;
 	return CLI_PARSED;
 }
@@ -807,7 +666,11 @@ static cutoff_engine_t *make_engine(const epd_args_t *a, const cutoff_chess_t *c
 {
 	cutoff_config_t cfg;
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
+	cfg.ordering = a->defaults->ordering;
 	cfg.pruning = a->pruning;
+	cfg.extensions = a->defaults->extensions;
+	cfg.tt_cutoffs = a->defaults->tt_cutoffs;
+	cfg.etc_min_depth = a->defaults->etc_min_depth;
 	cfg.aspiration = (int32_t)a->aspiration;
 	return cli_engine_new("epd", cutoff_chess_game(chess), &cfg, log);
 }
@@ -819,7 +682,7 @@ static int search_suite(const epd_args_t *a, const cutoff_chess_t *chess, cutoff
 {
 	cutoff_limits_t limits;
 	cutoff_limits_default(&limits);
-	limits.iterate = true;
+	limits.iterate = a->defaults->iterate;
 	if (a->depth > 0) {
 		limits.depth = (int)a->depth;
 	} else {
@@ -882,11 +745,12 @@ static int run_suite(const epd_args_t *a, const cutoff_chess_t *chess, const epd
 
 int cli_epd(int argc, char **argv)
 {
+	const cli_game_defaults_t *d = cli_game_defaults(CLI_GAME_CHESS, CLI_USE_EPD);
 	epd_args_t a = {
-		.algo_text = "pvs",
-		.pruning_text = "on",
-		.movetime = 1000,
-		.hash_mb = 64,
+		.defaults = d,
+		.algo_text = cli_algo_names[d->algo],
+		.movetime = (int64_t)d->time_ms,
+		.hash_mb = (int64_t)d->tt_mb,
 	};
 	cli_status_t st = parse_options(argc, argv, &a);
 	if (st != CLI_PARSED)

@@ -6,18 +6,19 @@
  * compared on a game whose figures are known (from the empty tic-tac-toe board: value 0,
  * 549,946 nodes for minimax).
  *
- * Each game has the defaults of the command that searches it elsewhere, so that the same
- * search comes out with the same nodes:
+ * Each game's defaults are its search row of the one table, kit/games.c, which the lab's
+ * workloads search with too, so that the same search comes out with the same nodes:
  *   ttt       alphabeta, depth 9 (the whole game), no table, square order: the textbook
  *             counts;
  *   chess     PVS by iterative deepening, 16 MiB, every ordering heuristic, null move +
  *             LMR, quiescence and check extensions: an engine's search (`cutoff bench`'s
- *             chess workload, `cutoff epd`);
+ *             chess workload; `cutoff epd` has its own row: 64 MiB, a second a position);
  *   connect4  PVS, one search to the end of the game (the game's bounds hook stops each
  *             line where the window's score can no longer come), 4 MiB, ordering tt,hints,
- *             exact (`cutoff solve --weak` is --window -1,1);
+ *             exact (`cutoff solve --weak --algo pvs --etc-min-depth 0` is --window -1,1);
  *   rtree     an incremental random tree searched to its leaves by iterative deepening,
- *             64 MiB, every ordering heuristic (`cutoff bench`'s rtree workload).
+ *             64 MiB, every ordering heuristic (`cutoff bench`'s rtree workload);
+ *   pgame     solved to the end, 16 MiB, every ordering heuristic.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/json.h"
 #include "kit/ranks.h"
 #include "kit/report.h"
@@ -99,11 +101,11 @@ static const char search_usage[] =
 /* clang-format on */
 
 enum {
-	GAME_TTT,
-	GAME_CHESS,
-	GAME_CONNECT4,
-	GAME_RTREE,
-	GAME_PGAME
+	GAME_TTT = CLI_GAME_TTT,
+	GAME_CHESS = CLI_GAME_CHESS,
+	GAME_CONNECT4 = CLI_GAME_CONNECT4,
+	GAME_RTREE = CLI_GAME_RTREE,
+	GAME_PGAME = CLI_GAME_PGAME
 };
 static const char *const game_names[] = { "ttt", "chess", "connect4", "rtree", "pgame", NULL };
 static const char *const game_titles[] = { "ttt (tic-tac-toe)", "chess", "connect4 (Connect Four)",
@@ -152,9 +154,7 @@ static const char *bound_name(cutoff_bound_t b)
 /* A move in the game's own words (cli_move_text). */
 static void move_text(const search_game_t *g, cutoff_move_t m, char out[16])
 {
-	static const cli_game_t games[] = { CLI_GAME_TTT, CLI_GAME_CHESS, CLI_GAME_CONNECT4,
-		                            CLI_GAME_RTREE, CLI_GAME_PGAME };
-	cli_move_text(games[g->id], m, out);
+	cli_move_text((cli_game_t)g->id, m, out);
 }
 
 /* The same move as a JSON value: a string for chess, a number for the others (as the
@@ -321,7 +321,8 @@ static bool parse_window(const char *text, int32_t *alpha, int32_t *beta)
 /* What the command line asked for, each game's defaults filled in (see the top of this
  * file): read by parse_options, then fixed. */
 typedef struct search_args {
-	int game;             /* GAME_* */
+	int game;                            /* GAME_* */
+	const cli_game_defaults_t *defaults; /* the game's row of kit/games.c */
 	const char *position; /* --position or the game's own spelling of it; NULL: the start */
 	const char *algo_text, *ordering_text, *pruning_text, *window_text;
 	int64_t depth, hash_mb, tt_min_depth, etc_min_depth, time_ms, branching, cells, legal;
@@ -632,7 +633,7 @@ static bool game_options_fit(const search_args_t *a, const cli_opt_t *opts, int 
 static bool pick_algo(search_args_t *a, const cli_opt_t *opts, int nopts)
 {
 	if (!cli_given(opts, nopts, "algo"))
-		a->algo_text = a->game == GAME_TTT ? "alphabeta" : "pvs";
+		a->algo_text = cli_algo_names[a->defaults->algo];
 	a->cluster = cli_cluster_wanted(a->algo_text);
 	return cli_cluster_parse_algo("search", a->algo_text, CUTOFF_ALGO_PVS, &a->copts,
 	                              &a->driver, &a->algo) &&
@@ -643,13 +644,9 @@ static bool pick_algo(search_args_t *a, const cli_opt_t *opts, int nopts)
 static bool pick_depth(search_args_t *a, const cli_opt_t *opts, int nopts)
 {
 	if (!cli_given(opts, nopts, "solve"))
-		a->solve = a->game == GAME_PGAME;
+		a->solve = a->defaults->solve;
 	if (!cli_given(opts, nopts, "depth"))
-		a->depth = a->solve                ? 0
-		           : a->game == GAME_TTT   ? 9
-		           : a->game == GAME_CHESS ? 8
-		           : a->game == GAME_RTREE ? 11
-		                                   : 0;
+		a->depth = a->solve ? 0 : a->defaults->depth;
 	if (a->game == GAME_PGAME && a->depth == 0 && a->solve != 1) {
 		cli_error("search", "--game pgame with --solve off needs a --depth (its oracle "
 		                    "prints the longest line)");
@@ -665,29 +662,27 @@ static bool pick_depth(search_args_t *a, const cli_opt_t *opts, int nopts)
 	return true;
 }
 
-/* --iterate, --hash, --ordering and --pruning, with the game's defaults. */
+/* --iterate, --hash, --etc-min-depth, --ordering, --pruning and --branching, with the
+ * game's defaults. */
 static bool pick_engine(search_args_t *a, const cli_opt_t *opts, int nopts)
 {
-	bool chess = a->game == GAME_CHESS, ttt = a->game == GAME_TTT;
+	const cli_game_defaults_t *d = a->defaults;
 	if (!cli_given(opts, nopts, "iterate"))
-		a->iterate = chess || a->game == GAME_RTREE;
+		a->iterate = d->iterate;
 	if (!cli_given(opts, nopts, "hash"))
-		a->hash_mb = chess                      ? 16
-		             : a->game == GAME_CONNECT4 ? 4
-		             : a->game == GAME_RTREE    ? 64
-		             : a->game == GAME_PGAME    ? 16
-		             /* ttt: MTD(f) without a table searches the tree again on every pass,
-		              * and a parallel driver's threads share what they learn through it;
-		              * the serial search runs without one by default so that its counts
-		              * are the textbook ones. */
-		             : a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default() ? 16
-		                                                                                : 0;
-	if (!cli_given(opts, nopts, "ordering"))
-		a->ordering_text = ttt ? "none" : a->game == GAME_CONNECT4 ? "tt,hints" : "all";
-	if (!cli_given(opts, nopts, "pruning"))
-		a->pruning_text = chess ? "on" : "off";
-	return cli_parse_ordering("search", a->ordering_text, &a->ordering) &&
-	       cli_parse_pruning("search", a->pruning_text, &a->pruning);
+		a->hash_mb =
+			(int64_t)(a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default()
+		                          ? d->tt_mb_shared
+		                          : d->tt_mb);
+	if (!cli_given(opts, nopts, "etc-min-depth"))
+		a->etc_min_depth = d->etc_min_depth;
+	if (!cli_given(opts, nopts, "branching"))
+		a->branching = d->branching;
+	a->ordering = d->ordering;
+	a->pruning = d->pruning;
+	return (!a->ordering_text ||
+	        cli_parse_ordering("search", a->ordering_text, &a->ordering)) &&
+	       (!a->pruning_text || cli_parse_pruning("search", a->pruning_text, &a->pruning));
 }
 
 /* The limits but the depth, which may depend on the position (connect4). */
@@ -773,6 +768,7 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 	cli_status_t st = cli_parse("search", search_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return st;
+	a->defaults = cli_game_defaults((cli_game_t)a->game, CLI_USE_SEARCH);
 	if (!pick_position(a, given) || !game_options_fit(a, opts, nopts) ||
 	    !pick_algo(a, opts, nopts) || !pick_depth(a, opts, nopts) ||
 	    !pick_engine(a, opts, nopts) || !set_limits(a) ||
@@ -787,6 +783,8 @@ static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 static void make_config(const search_args_t *a, cli_log_t *log, cutoff_config_t *cfg)
 {
 	cli_engine_config(cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
+	cfg->extensions = a->defaults->extensions;
+	cfg->tt_cutoffs = a->defaults->tt_cutoffs;
 	cfg->tt_min_depth = (int)a->tt_min_depth;
 	cfg->etc_min_depth = (int)a->etc_min_depth;
 	cfg->ordering = a->ordering;
@@ -889,11 +887,6 @@ int cli_search(int argc, char **argv)
 {
 	search_args_t a = {
 		.game = GAME_TTT,
-		.algo_text = "alphabeta",
-		.ordering_text = "none",
-		.pruning_text = "off",
-		.depth = 9,
-		.branching = 8,
 		.cells = 12,
 		.legal = 50,
 		.model = 1,

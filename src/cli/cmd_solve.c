@@ -22,6 +22,7 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/json.h"
 #include "kit/ranks.h"
 #include "kit/report.h"
@@ -91,6 +92,7 @@ enum {
 
 typedef struct solve_args {
 	int game;
+	const cli_game_defaults_t *defaults; /* the game's solve row of kit/games.c */
 	const char *moves;
 	const char *file;
 	int64_t limit;
@@ -111,11 +113,6 @@ typedef struct solve_args {
 	cli_cluster_t *cc; /* --algo cluster, under mpirun: every rank solves in step */
 } solve_args_t;
 
-/* The default of --etc-min-depth (docs/connect4.md, "Enhanced transposition cut-offs"). */
-enum {
-	SOLVE_ETC_MIN_DEPTH = 10
-};
-
 /* One line of a test set. */
 typedef struct solve_line {
 	cutoff_connect4_state_t state;
@@ -131,6 +128,9 @@ static cutoff_engine_t *make_engine(const solve_args_t *a, cli_log_t *log)
 	cutoff_config_t cfg;
 	cli_engine_config(&cfg, &a->par, a->driver, a->algo, a->hash_mb, log);
 	cfg.ordering = a->ordering;
+	cfg.pruning = a->defaults->pruning;
+	cfg.extensions = a->defaults->extensions;
+	cfg.tt_cutoffs = a->defaults->tt_cutoffs;
 	cfg.etc_min_depth = (int)a->etc_min_depth;
 	if (a->cc)
 		cli_cluster_configure(a->cc, &cfg);
@@ -547,11 +547,9 @@ static int solve_file(const solve_args_t *a)
  * stderr for a usage error). */
 static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 {
-	/* MTD(f), also under a driver named alone: the weak solve's one search then asks Pons'
-	 * two questions, which on the hard sets takes a tenth fewer nodes than PVS's (-1, 1)
-	 * (docs/connect4.md, "Weak mode"). */
-	const char *algo_text = "mtdf";
-	const char *ordering_text = "tt,hints";
+	/* The row's algorithm (MTD(f)), also under a driver named alone. */
+	const char *algo_text = cli_algo_names[a->defaults->algo];
+	const char *ordering_text = NULL;
 	cli_opt_t opts[] = {
 		{ .name = "game",
 		  .kind = CLI_CHOICE,
@@ -591,9 +589,10 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 	if (st != CLI_PARSED)
 		return st;
 	a->cluster = cli_cluster_wanted(algo_text);
-	if (!cli_cluster_parse_algo("solve", algo_text, CUTOFF_ALGO_MTDF, &a->copts, &a->driver,
+	a->ordering = a->defaults->ordering;
+	if (!cli_cluster_parse_algo("solve", algo_text, a->defaults->algo, &a->copts, &a->driver,
 	                            &a->algo) ||
-	    !cli_parse_ordering("solve", ordering_text, &a->ordering) ||
+	    (ordering_text && !cli_parse_ordering("solve", ordering_text, &a->ordering)) ||
 	    !cli_cluster_check_options("solve", a->cluster, opts, nopts))
 		return CLI_BAD;
 	if (!a->moves == !a->file) {
@@ -622,12 +621,14 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 
 int cli_solve(int argc, char **argv)
 {
+	const cli_game_defaults_t *d = cli_game_defaults(CLI_GAME_CONNECT4, CLI_USE_SOLVE);
 	solve_args_t a = {
 		.game = 0,
+		.defaults = d,
 		.limit = 10000000,
 		.method = CUTOFF_CONNECT4_BISECT,
-		.hash_mb = 4,
-		.etc_min_depth = SOLVE_ETC_MIN_DEPTH,
+		.hash_mb = (int64_t)d->tt_mb,
+		.etc_min_depth = d->etc_min_depth,
 		.copts = { 0, 0, -1 },
 	};
 	cli_status_t st = parse_options(argc, argv, &a);

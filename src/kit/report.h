@@ -14,6 +14,7 @@
 
 #include "cutoff.h"
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/json.h"
 
 /* Counter `name` of c, through the library's list (0 when it has none of that name): how
@@ -53,15 +54,6 @@ int cli_json_finish(json_writer_t *w, const char *cmd);
 /* part / whole, 0 when whole is 0; n / seconds, 0 when no time passed. */
 double cli_rate(uint64_t part, uint64_t whole);
 double cli_per_second(uint64_t n, double seconds);
-
-/* The games the commands name, for the words of a move. */
-typedef enum cli_game {
-	CLI_GAME_TTT,
-	CLI_GAME_CHESS,
-	CLI_GAME_CONNECT4,
-	CLI_GAME_RTREE,
-	CLI_GAME_PGAME
-} cli_game_t;
 
 /* A move in the game's own words, into out (16 bytes): "-" for none, UCI notation for
  * chess, the column 1..7 for Connect Four, the cell or "pass" for the game with passes,

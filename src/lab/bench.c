@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/ranks.h"
 #include "lab/bench.h"
 #include "lab/ceiling.h"
@@ -494,8 +495,9 @@ static void default_options(bench_t *b, bench_opts_t *o)
 	o->stockfish = b->sim ? "off" : "auto";
 	b->stockfish_timeout_s = 60;
 	o->repeat = b->sim ? 1 : 5;
-	o->rb = 8;
-	o->rd = 11;
+	const cli_game_defaults_t *rtree = cli_game_defaults(CLI_GAME_RTREE, CLI_USE_SEARCH);
+	o->rb = rtree->branching;
+	o->rd = rtree->depth;
 	o->hash = -1;
 	o->ref_extra = 2;
 	cutoff_config_default(&b->cfg);

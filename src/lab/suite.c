@@ -2,7 +2,8 @@
 /*
  * suite.c — reads a quality suite (bench/quality-suite.py writes one; the format is in its
  * header and in docs/benchmarks.md): EPD lines, the FEN (four fields, or six with the move
- * counters) then operations `opcode operands;`, of which three are read:
+ * counters) then operations `opcode operands;` (split by cutoff_chess_parse_epd), of which
+ * three are read:
  *   refs "MOVE SCORE MOVE SCORE ..."   the reference's moves best first, UCI notation,
  *                                      SCORE in centipawns or #N / #-N (mate in N for /
  *                                      against the side to move); required
@@ -163,38 +164,14 @@ static bool read_refs(const cutoff_chess_t *chess, char *text, bench_suite_entry
 	return true;
 }
 
-/* The operand of an operation, its quotes removed: a pointer into s. */
-static char *operand(char *s)
-{
-	s = skip_blanks(s);
-	size_t n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-		s[n - 1] = '\0';
-		s++;
-	}
-	return s;
-}
-
-/* The operations after the FEN, split at the semicolons outside quotes. */
-static bool read_operations(const cutoff_chess_t *chess, char *s, bench_suite_entry_t *e, char *why,
-                            size_t whylen)
+/* The operations of a line read (epd): refs, id and acd; the others skipped. */
+static bool read_operations(const cutoff_chess_t *chess, const cutoff_chess_epd_t *epd,
+                            bench_suite_entry_t *e, char *why, size_t whylen)
 {
 	bool refs = false;
-	while (*(s = skip_blanks(s))) {
-		char *end = s;
-		for (bool quoted = false; *end && (quoted || *end != ';'); end++)
-			if (*end == '"')
-				quoted = !quoted;
-		if (*end)
-			*end++ = '\0';
-		char *op = next_word(&s);
-		if (!op) { /* an empty operation (";;"): nothing to read */
-			s = end;
-			continue;
-		}
-		char *arg = operand(s);
+	for (int i = 0; i < epd->nops; i++) {
+		const char *op = epd->op[i].opcode;
+		char *arg = epd->op[i].operands;
 		if (strcmp(op, "refs") == 0) {
 			if (refs) {
 				snprintf(why, whylen, "refs given twice");
@@ -212,64 +189,38 @@ static bool read_operations(const cutoff_chess_t *chess, char *s, bench_suite_en
 			}
 			e->depth = atoi(arg);
 		}
-		s = end;
 	}
 	if (!refs)
 		snprintf(why, whylen, "no refs operation (the reference's moves and scores)");
 	return refs;
 }
 
-static size_t word_length(const char *s)
-{
-	size_t n = 0;
-	while (s[n] && s[n] != ' ' && s[n] != '\t')
-		n++;
-	return n;
-}
-
-/* One line: the FEN (4 fields, or 6 when two numbers follow), then the operations. */
+/* One line (cutoff_chess_parse_epd): the position, then the operations. */
 static bool read_entry(const cutoff_chess_t *chess, char *line, bench_suite_entry_t *e, char *why,
                        size_t whylen)
 {
-	char fen[256] = "", *s = line;
-	size_t used = 0;
-	for (int f = 0; f < 6; f++) {
-		s = skip_blanks(s);
-		size_t n = word_length(s);
-		char word[32] = "";
-		if (n < sizeof(word))
-			memcpy(word, s, n);
-		if (f >= 4 && (n == 0 || n >= sizeof(word) || !is_number(word)))
-			break;
-		if (n == 0) {
-			snprintf(why, whylen, "a FEN needs at least 4 fields");
-			return false;
-		}
-		if (used + n + 2 > sizeof(fen)) {
-			snprintf(why, whylen, "the FEN is too long");
-			return false;
-		}
-		used += (size_t)snprintf(fen + used, sizeof(fen) - used, "%s%.*s", f ? " " : "",
-		                         (int)n, s);
-		s += n;
-	}
+	cutoff_chess_epd_t epd;
 	char err[160];
-	cutoff_chess_state_t st;
-	if (cutoff_chess_parse_fen(chess, fen, &st, err, sizeof(err)) < 0) {
-		snprintf(why, whylen, "%.100s: '%.100s'", err, fen);
+	if (cutoff_chess_parse_epd(chess, line, &epd, err, sizeof(err)) < 0) {
+		if (epd.error == CUTOFF_CHESS_EPD_FIELDS)
+			snprintf(why, whylen, "a FEN needs at least 4 fields");
+		else if (epd.error == CUTOFF_CHESS_EPD_FEN)
+			snprintf(why, whylen, "%.100s: '%.100s'", err, epd.position);
+		else
+			snprintf(why, whylen, "%s", err);
 		return false;
 	}
-	memcpy(e->state, &st, sizeof(st));
+	memcpy(e->state, &epd.state, sizeof(epd.state));
 	const cutoff_game_t *g = cutoff_chess_game(chess);
 	int32_t v;
 	if (g->terminal(g->ctx, e->state, &v)) {
 		snprintf(why, whylen,
 		         "the game is over in this position (mate, stalemate, or a "
 		         "draw by rule): there is no move to compare: '%.100s'",
-		         fen);
+		         epd.position);
 		return false;
 	}
-	return read_operations(chess, s, e, why, whylen);
+	return read_operations(chess, &epd, e, why, whylen);
 }
 
 /* Long: the read loop, its error paths one line each. */

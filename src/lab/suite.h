@@ -41,11 +41,12 @@ typedef struct bench_suite {
 
 /* Reads and checks the whole suite file `path` into *s (entries allocated; free them with
  * bench_suite_free). Returns true, or false with a message in err naming the file, the
- * line and what is wrong: a FEN the chess adapter refuses, a position where the game is
- * over (the adapter's terminal: mate, stalemate, a draw by rule), no `refs` operation, a
- * reference move that is not legal in the position or a score that is not a whole number
- * of centipawns or #N, more than BENCH_SUITE_REFS moves, a line too long, a file that
- * cannot be read or holds no position. */
+ * line and what is wrong: a FEN the chess adapter refuses, a malformed operation (a bad
+ * opcode, a string without its closing quote: cutoff_chess_parse_epd), a position where
+ * the game is over (the adapter's terminal: mate, stalemate, a draw by rule), no `refs`
+ * operation, a reference move that is not legal in the position or a score that is not
+ * a whole number of centipawns or #N, more than BENCH_SUITE_REFS moves, a line too long,
+ * a file that cannot be read or holds no position. */
 bool bench_suite_load(const cutoff_chess_t *chess, const char *path, bench_suite_t *s, char *err,
                       size_t errlen);
 void bench_suite_free(bench_suite_t *s);

@@ -14,14 +14,21 @@
  *             serial one's, so only times and node counts are compared.
  *   connect4  the first positions of Pascal Pons' Test_L1_R2 (begin-medium), solved weakly
  *             (win, draw or loss: one search with the window (-1, 1) to the end of the
- *             game, cutoff_connect4_solve with weak = true), exact, 4 MiB table, ordering
- *             tt,hints: the settings of `cutoff solve --weak`. Weak, because the strong
+ *             game, cutoff_connect4_solve with weak = true), PVS, exact, 4 MiB table,
+ *             ordering tt,hints: `cutoff search --window -1,1`, and `cutoff solve --weak`
+ *             but for the latter's MTD(f) and enhanced transposition cut-offs (its own
+ *             row of the table, below). Weak, because the strong
  *             solve runs several searches and the library gives per-thread counters of
  *             the latest search only; with one search every figure is whole.
  *   rtree     incremental random trees (every move adds a step to the mover's score, so
  *             shallow values predict deep ones), iterative deepening, every ordering
  *             heuristic, 64 MiB table: the trees of bench/scaling.sh, `cutoff tree
  *             --model incremental --iterate --ordering all --no-check`.
+ *
+ * The engine settings of each workload are its game's search row of the defaults table
+ * (kit/games.c), from which `cutoff search` starts too: searches.txt gives for every
+ * search only what differs from it (the position, the depth, the table, the parallel
+ * options), and repeats the bench's nodes by construction.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -30,6 +37,7 @@
 #include <string.h>
 
 #include "kit/args.h"
+#include "kit/games.h"
 #include "kit/ranks.h"
 #include "kit/report.h"
 #include "lab/common.h"
@@ -65,6 +73,21 @@ static const char *const default_connect4[] = {
 	"64715616 -4",       "7477544411743 6",   "142742571451 -4",  "6243671441 4",
 };
 
+/* The game of a workload. */
+static cli_game_t workload_game(int kind)
+{
+	return kind == BENCH_CHESS      ? CLI_GAME_CHESS
+	       : kind == BENCH_CONNECT4 ? CLI_GAME_CONNECT4
+	                                : CLI_GAME_RTREE;
+}
+
+/* A workload's settings: its game's search row of the defaults table (kit/games.c), from
+ * which `cutoff search` starts too, so that searches.txt repeats the rows. */
+static const cli_game_defaults_t *workload_row(int kind)
+{
+	return cli_game_defaults(workload_game(kind), CLI_USE_SEARCH);
+}
+
 static bench_item_t *add_item(bench_workload_t *w)
 {
 	if (w->nitems >= BENCH_MAX_ITEMS)
@@ -84,50 +107,61 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]". */
+/* An operation of a chess file's line that the bench reads: depth (unless --chess-depth
+ * gives one: `depth` > 0), ref, sf, id; a value out of range, and any other opcode, is
+ * skipped. */
+static void chess_operation(bench_item_t *it, const cutoff_chess_epd_op_t *op, int64_t depth)
+{
+	int d = 0;
+	char mv[16];
+	if (strcmp(op->opcode, "depth") == 0) {
+		if (sscanf(op->operands, "%d", &d) == 1 && d >= 1 && d < CUTOFF_MAX_PLY &&
+		    depth <= 0)
+			it->depth = d;
+	} else if (strcmp(op->opcode, "ref") == 0) {
+		if (sscanf(op->operands, "%15s %d", mv, &d) == 2 &&
+		    strlen(mv) < sizeof(it->ref_move)) {
+			snprintf(it->ref_move, sizeof(it->ref_move), "%s", mv);
+			it->ref_depth = d;
+		}
+	} else if (strcmp(op->opcode, "sf") == 0) {
+		if (sscanf(op->operands, "%d", &d) == 1 && d >= 1 && d < 100)
+			it->sf_depth = d;
+	} else if (strcmp(op->opcode, "id") == 0 && op->operands[0]) {
+		snprintf(it->label, sizeof(it->label), "%s", op->operands);
+	}
+}
+
+/* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]", read by
+ * cutoff_chess_parse_epd. */
 static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, int64_t depth,
                        const char *where)
 {
 	char buf[512], err[160], q[CLI_QUOTE_SIZE];
 	snprintf(buf, sizeof(buf), "%s", line);
-	char *save = NULL;
-	char *fen = trim(strtok_r(buf, ";", &save));
-	if (!fen || !*fen || fen[0] == '#')
-		return true;
 	bench_item_t *it = add_item(w);
 	if (!it) {
 		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
-	cutoff_chess_state_t st;
-	if (cutoff_chess_parse_fen(w->chess, fen, &st, err, sizeof(err)) < 0) {
-		cli_error(cmd, "%s: %s: %s", where, err, cli_quote(q, sizeof(q), fen));
+	cutoff_chess_epd_t epd;
+	if (cutoff_chess_parse_epd(w->chess, buf, &epd, err, sizeof(err)) < 0) {
+		if (epd.error == CUTOFF_CHESS_EPD_FEN)
+			cli_error(cmd, "%s: %s: %s", where, err,
+			          cli_quote(q, sizeof(q), epd.position));
+		else
+			cli_error(cmd, "%s: %s", where, err);
 		return false;
 	}
-	memcpy(it->state, &st, sizeof(st));
-	snprintf(it->text, sizeof(it->text), "%s", fen);
+	memcpy(it->state, &epd.state, sizeof(epd.state));
+	snprintf(it->text, sizeof(it->text), "%s", epd.position);
 	it->depth = (int)depth;
 	snprintf(it->label, sizeof(it->label), "%s", where);
-	for (char *f = strtok_r(NULL, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
-		f = trim(f);
-		int d = 0;
-		char mv[16];
-		if (sscanf(f, "depth %d", &d) == 1 && d >= 1 && d < CUTOFF_MAX_PLY) {
-			if (depth <= 0)
-				it->depth = d;
-		} else if (sscanf(f, "ref %15s %d", mv, &d) == 2 &&
-		           strlen(mv) < sizeof(it->ref_move)) {
-			snprintf(it->ref_move, sizeof(it->ref_move), "%s", mv);
-			it->ref_depth = d;
-		} else if (sscanf(f, "sf %d", &d) == 1 && d >= 1 && d < 100) {
-			it->sf_depth = d;
-		} else if (strncmp(f, "id ", 3) == 0) {
-			snprintf(it->label, sizeof(it->label), "%s", trim(f + 3));
-		}
-	}
+	for (int i = 0; i < epd.nops; i++)
+		chess_operation(it, &epd.op[i], depth);
 	if (it->depth <= 0) {
 		cli_error(cmd, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
-		          cli_quote(q, sizeof(q), fen));
+		          cli_quote(q, sizeof(q), epd.position));
 		return false;
 	}
 	return true;
@@ -227,7 +261,6 @@ static double measure_branching(const cutoff_game_t *g, const void *root)
 static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions,
                       int64_t chess_depth)
 {
-	cutoff_config_t *c = &w->cfg;
 	int err = 0;
 	w->chess = cutoff_chess_new(&err);
 	if (!w->chess) {
@@ -235,11 +268,6 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_chess_game(w->chess);
-	c->tt_mb = 16;
-	c->ordering = CUTOFF_ORDER_ALL;
-	c->pruning = CUTOFF_PRUNE_ALL;
-	c->extensions = CUTOFF_EXTEND_ALL;
-	c->tt_cutoffs = true;
 	if (file) {
 		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
 		if (rc != CLI_EXIT_OK)
@@ -264,12 +292,9 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 /* The Connect Four workload: the test set's first positions, solved weakly. */
 static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file, int64_t positions)
 {
-	cutoff_config_t *c = &w->cfg;
 	const char *data = getenv("CUTOFF_DATA_DIR");
 	char path[512];
 	w->game = cutoff_connect4_game();
-	c->tt_mb = 4;
-	c->ordering = CUTOFF_ORDER_TT | CUTOFF_ORDER_HINTS;
 	if (!positions)
 		positions = 24;
 	if (!file && data) {
@@ -308,7 +333,6 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
                       int64_t rtree_branching, int64_t rtree_depth)
 {
-	cutoff_config_t *c = &w->cfg;
 	int err = 0;
 	cutoff_rtree_params_default(&w->rparams);
 	w->rparams.branching = (int)rtree_branching;
@@ -321,8 +345,6 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_rtree_game(w->rtree);
-	c->tt_mb = 64;
-	c->ordering = CUTOFF_ORDER_ALL;
 	if (!positions)
 		positions = 8;
 	for (int64_t i = 0; i < positions; i++) {
@@ -363,7 +385,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	*c = b->cfg;
 	c->threads = 1;
 	c->profile_tt_writers = b->tt_writers;
-	c->algo = CUTOFF_ALGO_PVS;
+	cli_game_config(workload_row(kind), c);
 	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
 	         : kind == BENCH_CONNECT4
 	                 ? load_connect4(b, w, file, positions)
@@ -460,10 +482,7 @@ void bench_run_free(bench_run_t *run)
 
 static void move_text(const bench_workload_t *w, cutoff_move_t m, char out[16])
 {
-	cli_move_text(w->kind == BENCH_CHESS      ? CLI_GAME_CHESS
-	              : w->kind == BENCH_CONNECT4 ? CLI_GAME_CONNECT4
-	                                          : CLI_GAME_RTREE,
-	              m, out);
+	cli_move_text(workload_game(w->kind), m, out);
 }
 
 /*
@@ -649,7 +668,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
 		lim.depth = it->depth;
-		lim.iterate = true;
+		lim.iterate = workload_row(w->kind)->iterate;
 		cutoff_result_t r;
 		rc = cluster ? cli_cluster_search_by(b->cluster, e, it->state, &lim, &r)
 		             : cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
@@ -814,7 +833,8 @@ bool bench_write_chess_file(const bench_t *b, const char *path)
 			fprintf(f, " ; ref %s %d", it->ref_move, it->ref_depth);
 		if (it->sf_depth)
 			fprintf(f, " ; sf %d", it->sf_depth);
-		fprintf(f, " ; id %s\n", it->label);
+		/* A label with a ';' came from a quoted id: quoted again, it reads back whole. */
+		fprintf(f, strchr(it->label, ';') ? " ; id \"%s\"\n" : " ; id %s\n", it->label);
 	}
 	return fclose(f) == 0;
 }
