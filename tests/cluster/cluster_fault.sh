@@ -34,7 +34,7 @@ if [ $failed -gt 0 ]; then
 	cat "$out"
 fi
 echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
+# No check run is a failure, as in tests/include/check.h and tests/cli/lib.bash.
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "FAIL - no check ran"
 	exit 1

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# api_list.sh INCLUDE_DIR LIST — the list of public functions (tests/api_functions.txt)
+# api_list.sh INCLUDE_DIR LIST — the list of public functions (tests/api/api_functions.txt)
 # names exactly the functions declared with CUTOFF_API in INCLUDE_DIR/*.h: none missing,
 # none extra, none twice. test_api_null.c calls every function of the list with NULL in
 # each pointer argument, so a public function left out of the list would go untested;
@@ -122,7 +122,7 @@ else
 fi
 
 echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
+# No check run is a failure, as in tests/include/check.h and tests/cli/lib.bash.
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "FAIL - no check ran"
 	exit 1

@@ -84,7 +84,7 @@ for ranks in 2 3; do
 done
 
 echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
+# No check run is a failure, as in tests/include/check.h and tests/cli/lib.bash.
 if [ $((passed + failed)) -eq 0 ]; then
 	echo "FAIL - no check ran"
 	exit 1
