@@ -30,30 +30,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_errors.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+# ok, fail, run, bad, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-# bad NEEDLE ARGS...: the invocation must fail with one line on stderr containing NEEDLE.
-bad() {
-	local needle=$1
-	shift
-	local what="cutoff $* -> one-line error mentioning $needle"
-	what=${what//$'\n'/\\n}
-	run "$@"
-	if [ "$status" -eq 0 ]; then
-		fail "$what: exit status 0"
-	elif [ "$status" -ge 126 ]; then
-		fail "$what: exit status $status (crashed or not run)"
-	elif [ -n "$stdout" ]; then
-		fail "$what: printed on stdout: $(show "$stdout")"
-	elif ! one_line "$stderr"; then
-		fail "$what: stderr is not exactly one line: $(show "$stderr")"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "$what: stderr does not mention it: $(show "$stderr")"
-	else
-		ok "$what (exit $status)"
-	fi
-}
 
 # good_json WHAT ARGS...: the invocation must succeed silently on stderr and print one
 # JSON document; leaves it in $out for the checks that follow.

@@ -13,6 +13,8 @@
 #                         any machine
 #   one_line TEXT         true when TEXT is exactly one line ending in a newline
 #   show TEXT             TEXT cut short and on one line, for a FAIL message
+#   bad NEEDLE ARGS...    a check: `cutoff ARGS` is a usage error (exit 2, nothing on
+#                         stdout, one line on stderr that contains NEEDLE)
 #   $python               the python3 interpreter, or "" when there is none
 #   report                the last command: prints "N passed, M failed" and returns 0
 #                         only when every check passed and at least one ran (a script
@@ -92,4 +94,25 @@ skip_all() {
 	fi
 	echo "skipped: $* ($passed checks passed before)"
 	exit 77
+}
+
+# bad NEEDLE ARGS...: `cutoff ARGS` is refused as a usage error: exit 2, nothing on stdout,
+# one line on stderr that contains NEEDLE.
+bad() {
+	local needle=$1
+	shift
+	local what="cutoff $*"
+	what=${what//$'\n'/\\n}
+	run "$@"
+	if [ "$status" -ne 2 ]; then
+		fail "$what: exit $status, expected 2: $(show "$stderr")"
+	elif [ -n "$stdout" ]; then
+		fail "$what: printed on stdout: $(show "$stdout")"
+	elif ! one_line "$stderr"; then
+		fail "$what: stderr is not exactly one line: $(show "$stderr")"
+	elif [[ $stderr != *"$needle"* ]]; then
+		fail "$what: stderr does not mention '$needle': $(show "$stderr")"
+	else
+		ok "$what -> exit 2, $(show "${stderr%$'\n'}")"
+	fi
 }
