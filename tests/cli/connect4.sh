@@ -34,45 +34,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_connect4.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run, bad, one_line, show, $python, $out and $err (lib.bash).
+# ok, fail, run, bad, good_json, has, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-good_json() {
-	local what=$1
-	shift
-	run "$@"
-	if [ "$status" -ne 0 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-		return 1
-	fi
-	if [ -n "$stderr" ]; then
-		fail "$what: printed on stderr: $(show "$stderr")"
-		return 1
-	fi
-	if ! one_line "$stdout"; then
-		fail "$what: the JSON output is not one line: $(show "$stdout")"
-		return 1
-	fi
-	if [ -n "$python" ]; then
-		if ! "$python" -m json.tool <"$out" >/dev/null 2>&1; then
-			fail "$what: the output is not valid JSON: $(show "$stdout")"
-			return 1
-		fi
-		ok "$what: valid JSON"
-	else
-		ok "$what: ran (python3 missing: JSON syntax not checked)"
-	fi
-	return 0
-}
-
-has() {
-	local re="\"$1\":$2[,}]"
-	if [[ $stdout =~ $re ]]; then
-		ok "$3: $1 = $2"
-	else
-		fail "$3: expected $1 = $2 in: $(show "$stdout")"
-	fi
-}
 
 # --- bad move strings: each names its position --------------------------------------------
 bad "move 4 ('8'): column outside 1..7" solve --game connect4 --moves 4458

@@ -15,6 +15,10 @@
 #   show TEXT             TEXT cut short and on one line, for a FAIL message
 #   bad NEEDLE ARGS...    a check: `cutoff ARGS` is a usage error (exit 2, nothing on
 #                         stdout, one line on stderr that contains NEEDLE)
+#   good WHAT ARGS...     `cutoff ARGS` exits 0 with nothing on stderr (false after a FAIL)
+#   good_json WHAT ARGS...  the same, and stdout is one line of valid JSON: a check
+#   json_field NAME VALUE   true when the last output has "NAME":VALUE (VALUE a regex)
+#   has NAME VALUE WHAT   json_field as a check
 #   $python               the python3 interpreter, or "" when there is none
 #   report                the last command: prints "N passed, M failed" and returns 0
 #                         only when every check passed and at least one ran (a script
@@ -114,5 +118,59 @@ bad() {
 		fail "$what: stderr does not mention '$needle': $(show "$stderr")"
 	else
 		ok "$what -> exit 2, $(show "${stderr%$'\n'}")"
+	fi
+}
+
+# good WHAT ARGS...: `cutoff ARGS` exits 0 with nothing on stderr; false after a FAIL line.
+good() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$status" -ne 0 ]; then
+		fail "$what: exit status $status: $(show "$stderr")"
+		return 1
+	fi
+	if [ -n "$stderr" ]; then
+		fail "$what: printed on stderr: $(show "$stderr")"
+		return 1
+	fi
+	return 0
+}
+
+# good_json WHAT ARGS...: as good, and stdout is one JSON document on one line (its syntax
+# checked where there is python3); an ok line, or false after a FAIL line. The output
+# stays in $stdout for the checks that follow.
+good_json() {
+	local what=$1
+	shift
+	good "$what" "$@" || return 1
+	if ! one_line "$stdout"; then
+		fail "$what: the JSON output is not one line: $(show "$stdout")"
+		return 1
+	fi
+	if [ -n "$python" ]; then
+		if ! "$python" -m json.tool <"$tmp/out" >/dev/null 2>&1; then
+			fail "$what: the output is not valid JSON: $(show "$stdout")"
+			return 1
+		fi
+		ok "$what: valid JSON"
+	else
+		ok "$what: ran (python3 missing: JSON syntax not checked)"
+	fi
+	return 0
+}
+
+# json_field NAME VALUE: true when the last JSON output has "NAME":VALUE (VALUE a regex).
+json_field() {
+	local re="\"$1\":$2[,}]"
+	[[ $stdout =~ $re ]]
+}
+
+# has NAME VALUE WHAT: json_field as a check.
+has() {
+	if json_field "$1" "$2"; then
+		ok "$3: $1 = $2"
+	else
+		fail "$3: expected $1 = $2 in: $(show "$stdout")"
 	fi
 }
