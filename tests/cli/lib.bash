@@ -19,6 +19,8 @@
 #   good_json WHAT ARGS...  the same, and stdout is one line of valid JSON: a check
 #   json_field NAME VALUE   true when the last output has "NAME":VALUE (VALUE a regex)
 #   has NAME VALUE WHAT   json_field as a check
+#   reaped PIDFILE WHAT   a check: every process of PIDFILE's lines has ended (any left
+#                         is killed)
 #   $python               the python3 interpreter, or "" when there is none
 #   report                the last command: prints "N passed, M failed" and returns 0
 #                         only when every check passed and at least one ran (a script
@@ -172,5 +174,20 @@ has() {
 		ok "$3: $1 = $2"
 	else
 		fail "$3: expected $1 = $2 in: $(show "$stdout")"
+	fi
+}
+
+# reaped PIDFILE WHAT: every process whose PID is a line of PIDFILE (the engines that
+# `cutoff match` started) has ended; any still running fails the check and is killed.
+reaped() {
+	local pid alive=""
+	while read -r pid; do
+		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
+	done <"$1"
+	if [ -n "$alive" ]; then
+		fail "$2: engines still running after the match:$alive"
+		kill $alive 2>/dev/null
+	else
+		ok "$2: all $(wc -l <"$1") engine processes gone after the match"
 	fi
 }

@@ -34,7 +34,7 @@ cutoff=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/match.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# ok, fail, run, bad and the counters (lib.bash).
+# ok, fail, run, bad, reaped and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 # The fake engine: fake.sh MODE [MOVE...]. MODE script plays MOVE number n at ply n of the
@@ -407,19 +407,6 @@ conc() { # conc PIDFILE DELAY MOVE...: a scripted fake that logs its PID, sleeps
 	local pidfile=$1 delay=$2
 	shift 2
 	echo "env FAKE_PIDFILE=$pidfile FAKE_DELAY=$delay FAKE_THREADS=1 bash $tmp/fake.sh script $*"
-}
-# reaped PIDFILE WHAT: every engine whose PID is in PIDFILE is gone after the match.
-reaped() {
-	local pid alive=""
-	while read -r pid; do
-		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
-	done <"$1"
-	if [ -n "$alive" ]; then
-		fail "$2: engines still running after the match:$alive"
-		kill $alive 2>/dev/null
-	else
-		ok "$2: all $(wc -l <"$1") engine processes gone after the match"
-	fi
 }
 # The games of the last --json run without their times (number, colours, start, result,
 # reason, fault, plies, moves), one a line, then the totals.
