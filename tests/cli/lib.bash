@@ -21,6 +21,10 @@
 #   has NAME VALUE WHAT   json_field as a check
 #   reaped PIDFILE WHAT   a check: every process of PIDFILE's lines has ended (any left
 #                         is killed)
+#   sweep DIR ARGS...     a small `cutoff sim` sweep ($sweep_args) into DIR (false after
+#                         a FAIL)
+#   same WHAT A B         a check: two report folders of `cutoff sim` agree on every
+#                         virtual figure (virtual FILE: a CSV file without $real_columns)
 #   $python               the python3 interpreter, or "" when there is none
 #   report                the last command: prints "N passed, M failed" and returns 0
 #                         only when every check passed and at least one ran (a script
@@ -189,5 +193,95 @@ reaped() {
 		kill $alive 2>/dev/null
 	else
 		ok "$2: all $(wc -l <"$1") engine processes gone after the match"
+	fi
+}
+
+# The small sweep (every driver at 1, 2, 7 and 16 virtual threads on random trees) and the
+# columns of results.csv that are real time, not virtual.
+sweep_args=(--workload rtree --rtree-branching 6 --rtree-depth 7 --positions 2 --threads 1,2,7,16
+	--no-progress --plot none)
+real_columns=sim_nodes_per_real_s
+
+# sweep DIR ARGS...: the small sweep of `cutoff sim` into DIR, ARGS added; false after a
+# FAIL line.
+sweep() {
+	local dir=$1
+	shift
+	run sim "${sweep_args[@]}" --out "$dir" "$@"
+	[ "$status" -eq 0 ] && return 0
+	fail "cutoff sim $*: exit $status: $(show "$stderr")"
+	return 1
+}
+
+# virtual FILE: the CSV file FILE without the real_columns (by the header's names).
+virtual() {
+	awk -F, -v drop="$real_columns" 'BEGIN { n = split(drop, d, ",") ; for (i = 1; i <= n; i++) skip[d[i]] = 1 }
+		NR == 1 { for (i = 1; i <= NF; i++) keep[i] = !($i in skip) }
+		{ line = ""; sep = ""
+		  for (i = 1; i <= NF; i++) if (keep[i]) { line = line sep $i; sep = "," }
+		  print line }' "$1"
+}
+
+# same WHAT A B: the report folders A and B agree on every virtual figure: results.csv
+# without the real_columns, runs.csv, threads.csv and positions.csv byte for byte, and
+# (where python3 is) results.json but for its real-time keys (date, wall_s, the load
+# averages, the cores and PUs it could use, which a taskset changes, settings.jobs, each
+# row's real_columns). A column of results.csv whose name says "real" and is not among
+# real_columns fails, so that a new real-time figure is seen here and dropped on purpose.
+same() {
+	local what=$1 a=$2 b=$3 f col header others bad= why=
+	header=$(head -n 1 "$a/results.csv")
+	for col in ${real_columns//,/ }; do
+		[[ ,$header, == *",$col,"* ]] ||
+			fail "$what: results.csv has no column $col (renamed? update real_columns)"
+	done
+	others=$(tr , '\n' <<<"$header" | grep -i real | grep -vxF -e "${real_columns//,/$'\n'}")
+	[ -z "$others" ] || fail "$what: results.csv has real-time columns not dropped here: $others"
+	if ! cmp -s <(virtual "$a/results.csv") <(virtual "$b/results.csv"); then
+		bad+=" results.csv"
+		why+="results.csv: "$(diff <(virtual "$a/results.csv") <(virtual "$b/results.csv") | head -n 4 | tr '\n' ' ')
+	fi
+	for f in runs.csv threads.csv positions.csv; do
+		if [ ! -s "$a/$f" ]; then
+			bad+=" $f (none)"
+		elif ! cmp -s "$a/$f" "$b/$f"; then
+			bad+=" $f"
+			why+="$f: "$(diff "$a/$f" "$b/$f" | head -n 4 | tr '\n' ' ')
+		fi
+	done
+	if [ -n "$python" ]; then
+		if ! "$python" - "$a/results.json" "$b/results.json" "$real_columns" >"$tmp/json-diff" <<'PY'; then
+import json, sys
+real = {"date", "wall_s", "machine.load_before", "machine.load_after", "machine.cores",
+        "machine.pus", "settings.jobs"}
+real |= {"rows[]." + c for c in sys.argv[3].split(",")}
+def walk(x, y, p, out):
+    if p in real:
+        return
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            q = p + "." + k if p else k
+            if k not in x or k not in y:
+                out.append(q)
+            else:
+                walk(x[k], y[k], q, out)
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for u, v in zip(x, y):
+            walk(u, v, p + "[]", out)
+    elif x != y:
+        out.append(p)
+out = []
+walk(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "", out)
+print(" ".join(sorted(set(out))))
+sys.exit(1 if out else 0)
+PY
+			bad+=" results.json"
+			why+="results.json: "$(cat "$tmp/json-diff")
+		fi
+	fi
+	if [ -z "$bad" ]; then
+		ok "$what: the same virtual figures ($(($(wc -l <"$a/results.csv") - 1)) rows, without $real_columns; CSV files${python:+ and results.json})"
+	else
+		fail "$what: differ in$bad: $(show "$why")"
 	fi
 }
