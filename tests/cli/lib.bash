@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# lib.bash — what the command tests share (sourced, not a test: the glob registers *.sh).
+# lib.bash — what the command tests share (sourced, not a test: the glob registers *.sh);
+# the scripts of tests/repo/ and tests/cluster/ source it too, for ok, fail and report.
 #
 # Before sourcing, a script sets `cutoff` (the command under test) and `tmp` (its own
 # temporary folder). It then gets:
@@ -13,24 +14,24 @@
 #                         any machine
 #   one_line TEXT         true when TEXT is exactly one line ending in a newline
 #   show TEXT             TEXT cut short and on one line, for a FAIL message
-#   bad NEEDLE ARGS...    a check: `cutoff ARGS` is a usage error (exit 2, nothing on
-#                         stdout, one line on stderr that contains NEEDLE)
-#   good WHAT ARGS...     `cutoff ARGS` exits 0 with nothing on stderr (false after a FAIL)
-#   good_json WHAT ARGS...  the same, and stdout is one line of valid JSON: a check
-#   json_field NAME VALUE   true when the last output has "NAME":VALUE (VALUE a regex)
-#   has NAME VALUE WHAT   json_field as a check
-#   reaped PIDFILE WHAT   a check: every process of PIDFILE's lines has ended (any left
-#                         is killed)
-#   sweep DIR ARGS...     a small `cutoff sim` sweep ($sweep_args) into DIR (false after
-#                         a FAIL)
-#   same WHAT A B         a check: two report folders of `cutoff sim` agree on every
-#                         virtual figure (virtual FILE: a CSV file without $real_columns)
 #   $python               the python3 interpreter, or "" when there is none
 #   report                the last command: prints "N passed, M failed" and returns 0
 #                         only when every check passed and at least one ran (a script
 #                         that checked nothing must not pass; one whose whole subject is
 #                         missing says so with `skip_all WHY`, which exits 77, CTest's
 #                         SKIP_RETURN_CODE, so that it counts as skipped, not passed)
+# and the checks that several scripts make (each written once, here):
+#   bad NEEDLE ARGS...    `cutoff ARGS` is a usage error: exit 2, nothing on stdout, one
+#                         line on stderr that contains NEEDLE
+#   good WHAT ARGS...     `cutoff ARGS` exits 0 with nothing on stderr (false after a FAIL)
+#   good_json WHAT ARGS...  the same, and stdout is one line of valid JSON
+#   json_field NAME VALUE   true when the last output has "NAME":VALUE (VALUE a regex)
+#   has NAME VALUE WHAT   json_field as a check
+#   reaped PIDFILE WHAT   every process of PIDFILE's lines has ended (any left is killed)
+#   sweep DIR ARGS...     a small `cutoff sim` sweep ($sweep_args) into DIR (false after a
+#                         FAIL)
+#   same WHAT A B         two report folders of `cutoff sim` agree on every virtual
+#                         figure (virtual FILE: a CSV file without its $real_columns)
 
 passed=0
 failed=0
@@ -105,6 +106,8 @@ skip_all() {
 	echo "skipped: $* ($passed checks passed before)"
 	exit 77
 }
+
+# --- the checks that several scripts make ------------------------------------------------
 
 # bad NEEDLE ARGS...: `cutoff ARGS` is refused as a usage error: exit 2, nothing on stdout,
 # one line on stderr that contains NEEDLE.
