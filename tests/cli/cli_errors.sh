@@ -396,24 +396,7 @@ fi
 
 # --- input files that cannot be read: one rule for every command that reads one ----------
 # Exit 2 (args.h: a file named on the command line that cannot be read is a usage error),
-# nothing on stdout, one line naming the option, the file and the reason.
-unreadable() {
-	local needle=$1
-	shift
-	local what="cutoff $* -> exit 2, one line: $needle"
-	run "$@"
-	if [ "$status" -ne 2 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-	elif [ -n "$stdout" ]; then
-		fail "$what: printed on stdout: $(show "$stdout")"
-	elif ! one_line "$stderr"; then
-		fail "$what: stderr is not exactly one line: $(show "$stderr")"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "$what: stderr does not mention it: $(show "$stderr")"
-	else
-		ok "$what"
-	fi
-}
+# nothing on stdout, one line naming the option, the file and the reason: bad.
 
 mkdir "$tmp/dir"
 : >"$tmp/locked"
@@ -424,15 +407,15 @@ chmod 000 "$tmp/locked"
 input_cases() {
 	local opt=$1
 	shift
-	unreadable "--$opt '$tmp/missing': cannot read it: No such file or directory" \
+	bad "--$opt '$tmp/missing': cannot read it: No such file or directory" \
 		"$@" --"$opt" "$tmp/missing"
-	unreadable "--$opt '$tmp/dir': cannot read it: Is a directory" "$@" --"$opt" "$tmp/dir"
+	bad "--$opt '$tmp/dir': cannot read it: Is a directory" "$@" --"$opt" "$tmp/dir"
 	if [ -r /proc/self/mem ]; then
-		unreadable "--$opt '/proc/self/mem': cannot read it: Input/output error" \
+		bad "--$opt '/proc/self/mem': cannot read it: Input/output error" \
 			"$@" --"$opt" /proc/self/mem
 	fi
 	if [ ! -r "$tmp/locked" ]; then
-		unreadable "--$opt '$tmp/locked': cannot read it: Permission denied" \
+		bad "--$opt '$tmp/locked': cannot read it: Permission denied" \
 			"$@" --"$opt" "$tmp/locked"
 	fi
 }
