@@ -19,7 +19,7 @@
  *     code there. cutoff_strerror() names every code.
  *   - NULL in any pointer argument is never a crash: each contract says what it does
  *     (usually CUTOFF_EINVAL, or nothing for a function that returns nothing), and
- *     tests/test_api_null.c calls every public function with NULL in each pointer.
+ *     tests/api/test_api_null.c calls every public function with NULL in each pointer.
  *   - The library never prints, never exits and never aborts on bad input. Diagnostics go
  *     to the optional log callback of the engine configuration, and the reason of a
  *     failed call, one line naming what was wrong, is kept for callers without one:
@@ -240,7 +240,7 @@ CUTOFF_API const char *cutoff_version(void);
  *               algorithm, quiescence, null moves, the table, the principal variation,
  *               every driver, the simulator and the cluster honour it. Example, a game
  *               where taking a cell of even value gives the taker another move
- *               (tests/extra_turns.h, docs/architecture.md "Extra turns"):
+ *               (tests/include/extra_turns.h, docs/architecture.md "Extra turns"):
  *
  *                   static int bank_side(const void *ctx, const void *state)
  *                   {

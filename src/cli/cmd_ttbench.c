@@ -12,7 +12,7 @@
  * cutoff_oracle_mix(i ^ salt), a bijection, so the pool takes no memory whatever its size.
  * Every entry is a function of its key (move, value, least depth; only the bound, the ply
  * and an extra depth of 0..3 vary): src/core/tt_oracle.h, the oracle of
- * tests/test_tt_torture.c, so that every answer is checked and a corrupt hit (a torn entry,
+ * tests/core/test_tt_torture.c, so that every answer is checked and a corrupt hit (a torn entry,
  * or another key's, returned as a hit) is counted. A benchmark measures and a test decides:
  * the count is reported, with a warning when it is not 0, and the exit status stays 0;
  * test_tt_torture is what fails on a corrupt hit. The check costs the same on both tables.
@@ -441,7 +441,7 @@ int cli_ttbench(int argc, char **argv)
 		cli_error("ttbench",
 		          "warning: %" PRIu64
 		          " hits did not belong to the key probed: the table is broken "
-		          "(tests/test_tt_torture.c is the test that decides)",
+		          "(tests/core/test_tt_torture.c is the test that decides)",
 		          total_corrupt(&r));
 	return status;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tt_oracle.h — what the table may answer, for the programs that hammer it with made-up
- * entries and check every answer: tests/test_tt_torture.c, which decides (a corrupt hit
+ * entries and check every answer: tests/core/test_tt_torture.c, which decides (a corrupt hit
  * fails it), and `cutoff ttbench`, which measures and counts (src/cli/ttbench.c). One
  * oracle for both, so that the benchmark's count and the test's verdict mean the same.
  * Over the public API only (cutoff.h): header-only, no state.

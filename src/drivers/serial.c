@@ -5,7 +5,7 @@
  * Thread 0 runs iterative deepening (iterate.c) on its own searcher; the engine's other
  * threads, if any, return at once (they only ever help clear the table). The search is
  * deterministic: the same game, configuration, limits and table give the same nodes,
- * value and move, which tests/test_pinned.c pins.
+ * value and move, which tests/core/test_pinned.c pins.
  */
 #include "drivers/driver.h"
 

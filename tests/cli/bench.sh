@@ -32,32 +32,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 unset CUTOFF_DATA_DIR GNUPLOT
 
-# ok, fail, run and the counters (lib.bash).
+# ok, fail, run, bad and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 # The drivers, from the library's registry: a sweep measures each one by default, the
 # default driver (the baseline) at 1 thread only, the others at every count.
 mapfile -t drivers < <("$cutoff" drivers --names)
 ndrivers=${#drivers[@]}
-
-# bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
-bad() {
-	local needle=$1
-	shift
-	run "$@"
-	local body=${stderr%$'\n'}
-	if [ "$status" -ne 2 ]; then
-		fail "cutoff $*: exit $status, expected 2"
-	elif [ -n "$stdout" ]; then
-		fail "cutoff $*: printed on stdout"
-	elif [ -z "$body" ] || [[ $body == *$'\n'* ]] || [ "$body" = "$stderr" ]; then
-		fail "cutoff $*: stderr is not one line: $stderr"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "cutoff $*: stderr does not mention '$needle': $stderr"
-	else
-		ok "cutoff $* -> $body"
-	fi
-}
 
 # field FILE CSV-HEADER-NAME ROW-PREFIX: the value of a column in the row starting so.
 field() {

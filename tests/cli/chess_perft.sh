@@ -15,27 +15,8 @@ cutoff=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/chess_perft.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# ok, fail, run and the counters (lib.bash).
+# ok, fail, run, bad and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-# bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
-bad() {
-	local needle=$1
-	shift
-	run "$@"
-	local body=${stderr%$'\n'}
-	if [ "$status" -ne 2 ]; then
-		fail "cutoff $*: exit $status, expected 2"
-	elif [ -n "$stdout" ]; then
-		fail "cutoff $*: printed on stdout"
-	elif [ -z "$body" ] || [[ $body == *$'\n'* ]] || [ "$body" = "$stderr" ]; then
-		fail "cutoff $*: stderr is not one line: $stderr"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "cutoff $*: stderr does not mention '$needle': $stderr"
-	else
-		ok "cutoff $* -> $body"
-	fi
-}
 
 # nodes EXPECTED WHAT ARGS...: --json output with "nodes":EXPECTED.
 nodes() {

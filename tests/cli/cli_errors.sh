@@ -30,70 +30,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_errors.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+# ok, fail, run, bad, good_json, has, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-# bad NEEDLE ARGS...: the invocation must fail with one line on stderr containing NEEDLE.
-bad() {
-	local needle=$1
-	shift
-	local what="cutoff $* -> one-line error mentioning $needle"
-	what=${what//$'\n'/\\n}
-	run "$@"
-	if [ "$status" -eq 0 ]; then
-		fail "$what: exit status 0"
-	elif [ "$status" -ge 126 ]; then
-		fail "$what: exit status $status (crashed or not run)"
-	elif [ -n "$stdout" ]; then
-		fail "$what: printed on stdout: $(show "$stdout")"
-	elif ! one_line "$stderr"; then
-		fail "$what: stderr is not exactly one line: $(show "$stderr")"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "$what: stderr does not mention it: $(show "$stderr")"
-	else
-		ok "$what (exit $status)"
-	fi
-}
-
-# good_json WHAT ARGS...: the invocation must succeed silently on stderr and print one
-# JSON document; leaves it in $out for the checks that follow.
-good_json() {
-	local what=$1
-	shift
-	run "$@"
-	if [ "$status" -ne 0 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-		return 1
-	fi
-	if [ -n "$stderr" ]; then
-		fail "$what: printed on stderr: $(show "$stderr")"
-		return 1
-	fi
-	if ! one_line "$stdout"; then
-		fail "$what: the JSON output is not one line: $(show "$stdout")"
-		return 1
-	fi
-	if [ -n "$python" ]; then
-		if ! "$python" -m json.tool <"$out" >/dev/null 2>&1; then
-			fail "$what: the output is not valid JSON: $(show "$stdout")"
-			return 1
-		fi
-		ok "$what: valid JSON"
-	else
-		ok "$what: ran (python3 missing: JSON syntax not checked)"
-	fi
-	return 0
-}
-
-# has FIELD VALUE WHAT: the last JSON output has "FIELD":VALUE (VALUE a regex).
-has() {
-	local re="\"$1\":$2[,}]"
-	if [[ $stdout =~ $re ]]; then
-		ok "$3: $1 = $2"
-	else
-		fail "$3: expected $1 = $2 in: $(show "$stdout")"
-	fi
-}
 
 # good_help ARGS...: usage on stdout, nothing on stderr, exit 0.
 good_help() {
@@ -458,24 +396,7 @@ fi
 
 # --- input files that cannot be read: one rule for every command that reads one ----------
 # Exit 2 (args.h: a file named on the command line that cannot be read is a usage error),
-# nothing on stdout, one line naming the option, the file and the reason.
-unreadable() {
-	local needle=$1
-	shift
-	local what="cutoff $* -> exit 2, one line: $needle"
-	run "$@"
-	if [ "$status" -ne 2 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-	elif [ -n "$stdout" ]; then
-		fail "$what: printed on stdout: $(show "$stdout")"
-	elif ! one_line "$stderr"; then
-		fail "$what: stderr is not exactly one line: $(show "$stderr")"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "$what: stderr does not mention it: $(show "$stderr")"
-	else
-		ok "$what"
-	fi
-}
+# nothing on stdout, one line naming the option, the file and the reason: bad.
 
 mkdir "$tmp/dir"
 : >"$tmp/locked"
@@ -486,15 +407,15 @@ chmod 000 "$tmp/locked"
 input_cases() {
 	local opt=$1
 	shift
-	unreadable "--$opt '$tmp/missing': cannot read it: No such file or directory" \
+	bad "--$opt '$tmp/missing': cannot read it: No such file or directory" \
 		"$@" --"$opt" "$tmp/missing"
-	unreadable "--$opt '$tmp/dir': cannot read it: Is a directory" "$@" --"$opt" "$tmp/dir"
+	bad "--$opt '$tmp/dir': cannot read it: Is a directory" "$@" --"$opt" "$tmp/dir"
 	if [ -r /proc/self/mem ]; then
-		unreadable "--$opt '/proc/self/mem': cannot read it: Input/output error" \
+		bad "--$opt '/proc/self/mem': cannot read it: Input/output error" \
 			"$@" --"$opt" /proc/self/mem
 	fi
 	if [ ! -r "$tmp/locked" ]; then
-		unreadable "--$opt '$tmp/locked': cannot read it: Permission denied" \
+		bad "--$opt '$tmp/locked': cannot read it: Permission denied" \
 			"$@" --"$opt" "$tmp/locked"
 	fi
 }

@@ -34,99 +34,42 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_connect4.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+# ok, fail, run, bad, good_json, has, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
-# usage NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
-usage() {
-	local needle=$1
-	shift
-	local what="cutoff $* -> exit 2, one line mentioning $needle"
-	what=${what//$'\n'/\\n}
-	run "$@"
-	if [ "$status" -ne 2 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-	elif [ -n "$stdout" ]; then
-		fail "$what: printed on stdout: $(show "$stdout")"
-	elif ! one_line "$stderr"; then
-		fail "$what: stderr is not exactly one line: $(show "$stderr")"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "$what: stderr does not mention it: $(show "$stderr")"
-	else
-		ok "$what"
-	fi
-}
-
-good_json() {
-	local what=$1
-	shift
-	run "$@"
-	if [ "$status" -ne 0 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-		return 1
-	fi
-	if [ -n "$stderr" ]; then
-		fail "$what: printed on stderr: $(show "$stderr")"
-		return 1
-	fi
-	if ! one_line "$stdout"; then
-		fail "$what: the JSON output is not one line: $(show "$stdout")"
-		return 1
-	fi
-	if [ -n "$python" ]; then
-		if ! "$python" -m json.tool <"$out" >/dev/null 2>&1; then
-			fail "$what: the output is not valid JSON: $(show "$stdout")"
-			return 1
-		fi
-		ok "$what: valid JSON"
-	else
-		ok "$what: ran (python3 missing: JSON syntax not checked)"
-	fi
-	return 0
-}
-
-has() {
-	local re="\"$1\":$2[,}]"
-	if [[ $stdout =~ $re ]]; then
-		ok "$3: $1 = $2"
-	else
-		fail "$3: expected $1 = $2 in: $(show "$stdout")"
-	fi
-}
-
 # --- bad move strings: each names its position --------------------------------------------
-usage "move 4 ('8'): column outside 1..7" solve --game connect4 --moves 4458
-usage "move 1 ('0'): column outside 1..7" solve --moves 0
-usage "move 3 ('x'): not a column" solve --moves 44x
-usage "move 2 (' '): not a column" solve --moves "4 4"
-usage "move 7 ('4'): column 4 is full" solve --moves 4444444
-usage "move 8 ('2'): the game is over: the first player has four in a row after move 7" \
+bad "move 4 ('8'): column outside 1..7" solve --game connect4 --moves 4458
+bad "move 1 ('0'): column outside 1..7" solve --moves 0
+bad "move 3 ('x'): not a column" solve --moves 44x
+bad "move 2 (' '): not a column" solve --moves "4 4"
+bad "move 7 ('4'): column 4 is full" solve --moves 4444444
+bad "move 8 ('2'): the game is over: the first player has four in a row after move 7" \
 	solve --moves 12121212
-usage "move 43 ('1'): the game is over: the board is full" \
+bad "move 43 ('1'): the game is over: the board is full" \
 	solve --moves 1417241652222354634421164137733775735566561
 
 # --- bad options ---------------------------------------------------------------------------
-usage "--game" solve --game chess --moves 4
-usage "give --moves MOVES or --file PATH" solve --game connect4
-usage "exclude each other" solve --moves 4 --file /dev/null
-usage "--method" solve --moves 4 --method fastest
-usage "--algo" solve --moves 4 --algo quick
-usage "--threads" solve --moves 4 --threads 0
-usage "--hash" solve --moves 4 --hash 0
-usage "--ordering" solve --moves 4 --ordering centre
-usage "--limit goes with --file" solve --moves 4 --limit 3
-usage "--no-clear goes with --file" solve --moves 4 --no-clear
-usage "--each goes with --file" solve --moves 4 --each
-usage "--each and --json exclude each other" solve --file /dev/null --each --json
-usage "--limit" solve --file /dev/null --limit 0
-usage "--file '$tmp/missing': cannot read it: No such file or directory" solve --file "$tmp/missing"
-usage "--file '$tmp': cannot read it: Is a directory" solve --file "$tmp"
-usage "no position in it" solve --file /dev/null
+bad "--game" solve --game chess --moves 4
+bad "give --moves MOVES or --file PATH" solve --game connect4
+bad "exclude each other" solve --moves 4 --file /dev/null
+bad "--method" solve --moves 4 --method fastest
+bad "--algo" solve --moves 4 --algo quick
+bad "--threads" solve --moves 4 --threads 0
+bad "--hash" solve --moves 4 --hash 0
+bad "--ordering" solve --moves 4 --ordering centre
+bad "--limit goes with --file" solve --moves 4 --limit 3
+bad "--no-clear goes with --file" solve --moves 4 --no-clear
+bad "--each goes with --file" solve --moves 4 --each
+bad "--each and --json exclude each other" solve --file /dev/null --each --json
+bad "--limit" solve --file /dev/null --limit 0
+bad "--file '$tmp/missing': cannot read it: No such file or directory" solve --file "$tmp/missing"
+bad "--file '$tmp': cannot read it: Is a directory" solve --file "$tmp"
+bad "no position in it" solve --file /dev/null
 printf '4453 18\n12345678 3\n' >"$tmp/badmove"
-usage "line 2: move 8 ('8'): column outside 1..7" solve --file "$tmp/badmove"
+bad "line 2: move 8 ('8'): column outside 1..7" solve --file "$tmp/badmove"
 printf '4453 eighteen\n' >"$tmp/badline"
-usage "line 1: expected '<moves> <score>'" solve --file "$tmp/badline"
-usage "unknown option" solve --moves 4 --depth 3
+bad "line 1: expected '<moves> <score>'" solve --file "$tmp/badline"
+bad "unknown option" solve --moves 4 --depth 3
 
 # --- help ----------------------------------------------------------------------------------
 run solve --help

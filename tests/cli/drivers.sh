@@ -28,30 +28,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_drivers.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run, one_line, show, $python, $out and $err (lib.bash).
+# ok, fail, run, good, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-# good WHAT ARGS...: the invocation must exit 0 with nothing on stderr.
-good() {
-	local what=$1
-	shift
-	run "$@"
-	if [ "$status" -ne 0 ]; then
-		fail "$what: exit status $status: $(show "$stderr")"
-		return 1
-	fi
-	if [ -n "$stderr" ]; then
-		fail "$what: printed on stderr: $(show "$stderr")"
-		return 1
-	fi
-	return 0
-}
-
-# field NAME VALUE: the last JSON output has "NAME":VALUE (VALUE a regex).
-field() {
-	local re="\"$1\":$2[,}]"
-	[[ $stdout =~ $re ]]
-}
 
 # sums WHAT: with python3, the per-thread node counts of the last JSON output add up to its
 # total (search: per_thread[].nodes = nodes; tree: per_thread_nodes_mean[] = nodes_mean).
@@ -146,7 +124,7 @@ while read -r name range; do
 	for driver in "${drivers[@]}"; do
 		what="search --algo $driver --threads 2 --$name $given"
 		if good "$what" search --algo "$driver" --threads 2 "--$name" "$given" --depth 4 --json; then
-			if field value 0 && [[ $stdout == *"\"driver_options\":{"*"\"$name\":"* ]]; then
+			if json_field value 0 && [[ $stdout == *"\"driver_options\":{"*"\"$name\":"* ]]; then
 				ok "$what: the value, and $name in driver_options"
 			else
 				fail "$what: $(show "$stdout")"
@@ -163,8 +141,8 @@ for driver in "${drivers[@]}"; do
 			what="tree --algo $driver/$algo --threads $threads"
 			if good "$what" tree --algo $driver/$algo --threads $threads \
 				--depth 5 --trees 6 --order worst --json; then
-				if field mismatches 0 && field threads $threads &&
-					field driver "\"$driver\""; then
+				if json_field mismatches 0 && json_field threads $threads &&
+					json_field driver "\"$driver\""; then
 					ok "$what: exact on every tree"
 				else
 					fail "$what: $(show "$stdout")"
@@ -179,7 +157,7 @@ for driver in "${parallel[@]}"; do
 	what="tree --algo $driver --threads 3 --iterate --ordering all --aspiration 10"
 	if good "$what" tree --algo $driver --threads 3 --iterate --ordering all \
 		--aspiration 10 --model incremental --trees 8 --json; then
-		if field mismatches 0; then
+		if json_field mismatches 0; then
 			ok "$what: exact on every tree"
 		else
 			fail "$what: $(show "$stdout")"
@@ -193,7 +171,7 @@ for split in "--min-split 1 --max-helpers 1" "--min-split 1 --max-helpers 8" \
 	# shellcheck disable=SC2086
 	if good "$what" tree --algo ybw --threads 4 $split --branching 5 --depth 7 --trees 4 \
 		--json; then
-		if field mismatches 0; then
+		if json_field mismatches 0; then
 			ok "$what: exact on every tree"
 		else
 			fail "$what: $(show "$stdout")"
@@ -202,7 +180,7 @@ for split in "--min-split 1 --max-helpers 1" "--min-split 1 --max-helpers 8" \
 done
 
 # At --min-split 127 no node of a depth-7 tree qualifies: YBW never splits.
-if field splits_mean 0; then
+if json_field splits_mean 0; then
 	ok "ybw --min-split 127 makes no split point"
 else
 	fail "ybw --min-split 127 made split points: $(show "$stdout")"
@@ -211,7 +189,7 @@ fi
 for placement in compact scatter; do
 	what="tree --algo ybw --threads 2 --placement $placement"
 	if good "$what" tree --algo ybw --threads 2 --placement $placement --trees 4 --json; then
-		if field mismatches 0 && field placement "\"$placement\""; then
+		if json_field mismatches 0 && json_field placement "\"$placement\""; then
 			ok "$what: exact on every tree"
 		else
 			fail "$what: $(show "$stdout")"
@@ -261,7 +239,7 @@ for driver in "${drivers[@]}"; do
 		for threads in 1 2 4; do
 			what="search --algo $driver/$algo --threads $threads"
 			if good "$what" search --algo $driver/$algo --threads $threads --json; then
-				if field value 0 && field bound '"exact"'; then
+				if json_field value 0 && json_field bound '"exact"'; then
 					ok "$what: value 0, exact"
 				else
 					fail "$what: $(show "$stdout")"
@@ -280,7 +258,7 @@ done
 for pair in "${pairs[@]}"; do
 	given=${pair%%:*}
 	label=${pair#*:}
-	if good "search --algo $given" search --algo "$given" --depth 3 --json && field algo "$label"; then
+	if good "search --algo $given" search --algo "$given" --depth 3 --json && json_field algo "$label"; then
 		ok "search --algo $given is labelled $label"
 	else
 		fail "search --algo $given: expected algo $label in $(show "$stdout")"

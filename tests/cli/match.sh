@@ -34,27 +34,8 @@ cutoff=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/match.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# ok, fail, run and the counters (lib.bash).
+# ok, fail, run, bad, reaped and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-# bad NEEDLE ARGS...: exit 2, nothing on stdout, one line on stderr containing NEEDLE.
-bad() {
-	local needle=$1
-	shift
-	run "$@"
-	local body=${stderr%$'\n'}
-	if [ "$status" -ne 2 ]; then
-		fail "cutoff $*: exit $status, expected 2 ($stderr)"
-	elif [ -n "$stdout" ]; then
-		fail "cutoff $*: printed on stdout"
-	elif [ -z "$body" ] || [[ $body == *$'\n'* ]] || [ "$body" = "$stderr" ]; then
-		fail "cutoff $*: stderr is not one line: $stderr"
-	elif [[ $stderr != *"$needle"* ]]; then
-		fail "cutoff $*: stderr does not mention '$needle': $stderr"
-	else
-		ok "cutoff $* -> $body"
-	fi
-}
 
 # The fake engine: fake.sh MODE [MOVE...]. MODE script plays MOVE number n at ply n of the
 # game (counted from the position it was given); the other modes misbehave at the first go.
@@ -112,8 +93,9 @@ EOF
 fake="bash $tmp/fake.sh"
 fool="$fake script f2f3 e7e5 g2g4 d8h4"
 
-# game FIELD VALUE: the first game of the last --json run has "FIELD":VALUE.
-has() {
+# has_text TEXT WHAT: the last output holds TEXT (in a --json run, "FIELD":VALUE pairs
+# written out; lib.bash's has reads one pair by its name).
+has_text() {
 	local want=$1 what=$2
 	if [[ $stdout == *"$want"* ]]; then
 		ok "$what: $want"
@@ -130,12 +112,12 @@ if [ "$status" -eq 0 ] && [ -z "$stderr" ]; then
 else
 	fail "fool's mate: exit $status: $stderr"
 fi
-has '"result":"0-1","winner":2,"reason":"checkmate","fault":null,"plies":4,"moves":"f2f3 e7e5 g2g4 d8h4"' "fool's mate, game 1"
-has '"game":2,"white":2,"black":1' "colours alternate"
-has '"result":"0-1","winner":1,"reason":"checkmate"' "fool's mate, game 2"
-has '"wins":1,"draws":0,"losses":1' "W/D/L from engine 1's side"
-has '"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0' "no faults"
-has '"name":"fake script"' "engine name from 'id name'"
+has_text '"result":"0-1","winner":2,"reason":"checkmate","fault":null,"plies":4,"moves":"f2f3 e7e5 g2g4 d8h4"' "fool's mate, game 1"
+has_text '"game":2,"white":2,"black":1' "colours alternate"
+has_text '"result":"0-1","winner":1,"reason":"checkmate"' "fool's mate, game 2"
+has_text '"wins":1,"draws":0,"losses":1' "W/D/L from engine 1's side"
+has_text '"illegal_moves":0,"time_losses":0,"crashes":0,"no_answers":0' "no faults"
+has_text '"name":"fake script"' "engine name from 'id name'"
 if grep -q '^1\. f3 e5 2\. g4 Qh4# *$' "$tmp/fool.pgn" && [ "$(grep -c '^\[Result "0-1"\]$' "$tmp/fool.pgn")" -eq 2 ] &&
 	grep -q '^\[Termination "normal"\]$' "$tmp/fool.pgn"; then
 	ok "PGN: 1. f3 e5 2. g4 Qh4#, two games, Result 0-1"
@@ -176,9 +158,9 @@ endgame "mate from a FEN" "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" a1a8 '"result":"1-
 
 dance="$fake script g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3"
 run match --engine "$dance" --engine "$dance" --games 1 --json
-has '"reason":"threefold repetition","fault":null,"plies":8' "threefold repetition of the start position"
+has_text '"reason":"threefold repetition","fault":null,"plies":8' "threefold repetition of the start position"
 run match --engine "$dance" --engine "$dance" --games 1 --json --max-moves 2
-has '"reason":"move limit (2 moves each)","fault":null,"plies":4' "--max-moves 2"
+has_text '"reason":"move limit (2 moves each)","fault":null,"plies":4' "--max-moves 2"
 
 # Openings: two positions that are over already (white mated; black stalemated), an EPD
 # line with operations, a comment and a blank line. Five games: 1-2 the first, 3-4 the
@@ -190,9 +172,9 @@ rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - bm e4; id "mated";
 7k/8/6Q1/8/8/8/8/K7 b - - 0 1
 EOF
 run match --engine "$fool" --engine "$fool" --games 5 --openings "$tmp/openings.epd" --json
-has '"wins":1,"draws":2,"losses":2' "openings cycled, each twice: W/D/L"
-has '"game":5,"white":1,"black":2,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 0 1","result":"0-1"' "game 5 from the first opening again"
-has '"game":4,"white":2,"black":1,"fen":"7k/8/6Q1/8/8/8/8/K7 b - - 0 1","result":"1/2-1/2","winner":null,"reason":"stalemate"' "game 4 from the second opening"
+has_text '"wins":1,"draws":2,"losses":2' "openings cycled, each twice: W/D/L"
+has_text '"game":5,"white":1,"black":2,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 0 1","result":"0-1"' "game 5 from the first opening again"
+has_text '"game":4,"white":2,"black":1,"fen":"7k/8/6Q1/8/8/8/8/K7 b - - 0 1","result":"1/2-1/2","winner":null,"reason":"stalemate"' "game 4 from the second opening"
 
 # PGN openings. Four games: tags, a comment over two lines, ';' comments, nested
 # variations (one holding a comment with a ')' in it), NAGs, "!?", a black move number
@@ -354,7 +336,7 @@ else
 fi
 
 run match --engine "$fool" --engine "$fool" --games 1 --option Hash=8 --option1 "Clear Hash" --option2 hash=4 --json
-has '"reason":"checkmate"' "--option, --option1 (a button), --option2 (any case) accepted"
+has_text '"reason":"checkmate"' "--option, --option1 (a button), --option2 (any case) accepted"
 
 bad "--engine is required twice (got 0)" match
 bad "--engine is required twice (got 1)" match --engine "$fool"
@@ -425,19 +407,6 @@ conc() { # conc PIDFILE DELAY MOVE...: a scripted fake that logs its PID, sleeps
 	local pidfile=$1 delay=$2
 	shift 2
 	echo "env FAKE_PIDFILE=$pidfile FAKE_DELAY=$delay FAKE_THREADS=1 bash $tmp/fake.sh script $*"
-}
-# reaped PIDFILE WHAT: every engine whose PID is in PIDFILE is gone after the match.
-reaped() {
-	local pid alive=""
-	while read -r pid; do
-		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
-	done <"$1"
-	if [ -n "$alive" ]; then
-		fail "$2: engines still running after the match:$alive"
-		kill $alive 2>/dev/null
-	else
-		ok "$2: all $(wc -l <"$1") engine processes gone after the match"
-	fi
 }
 # The games of the last --json run without their times (number, colours, start, result,
 # reason, fault, plies, moves), one a line, then the totals.

@@ -25,7 +25,7 @@ cutoff=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/match_hostile.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# ok, fail, run, show and $python (lib.bash).
+# ok, fail, run, show, reaped and $python (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 # ---- item 6: bytes that are not UTF-8 ------------------------------------------------
@@ -105,14 +105,6 @@ done
 EOF
 : >"$tmp/opts.pids"
 opts="env FAKE_PIDFILE=$tmp/opts.pids bash $tmp/opts.sh"
-# gone WHAT: every engine whose PID is in opts.pids has ended.
-gone() {
-	local pid alive=""
-	while read -r pid; do
-		kill -0 "$pid" 2>/dev/null && alive="$alive $pid"
-	done <"$tmp/opts.pids"
-	[ -z "$alive" ] || { fail "$1: engines still running:$alive" && kill $alive 2>/dev/null; }
-}
 # rejected WHAT PATTERN ARGS...: exit 2, nothing on stdout, one line on stderr that
 # matches the glob PATTERN, no game begun (no ucinewgame in the log), no engine left.
 rejected() {
@@ -125,7 +117,7 @@ rejected() {
 	else
 		fail "$what: exit $status, expected 2 and a line like '$pattern': $(show "$stdout $stderr")"
 	fi
-	gone "$what"
+	reaped "$tmp/opts.pids" "$what"
 }
 rejected "--option Threads=abc, rejected as cutoff uci does" \
 	"cutoff match: engine 1 ('env *') rejects an option: 'info string error: setoption: Threads: expected an integer in 1..4, got abc'; no game played (--ignore-option-errors plays on)" \
@@ -153,7 +145,7 @@ for n in 1 2; do
 		fail "--ignore-option-errors --concurrency $n: exit $status, $nwarn warnings: $(show "$stdout $stderr")"
 	fi
 done
-gone "--ignore-option-errors"
+reaped "$tmp/opts.pids" "--ignore-option-errors"
 run match --engine "$opts" --engine "$opts" --games 2 --option Threads=x --ignore-option-errors
 if [ "$status" -eq 0 ] && [[ $stdout == *$'\nengine 1 rejected '*"'info string error: setoption: Threads: expected an integer in 1..4, got x'"$'\n'* ]]; then
 	ok "--ignore-option-errors, text report: the rejection under the engine's line"

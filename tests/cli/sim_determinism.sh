@@ -3,7 +3,8 @@
 # sim_determinism.sh CUTOFF — `cutoff sim` is deterministic (issue 15, item 6): the same
 # sweep run twice into two folders writes the same results.csv, apart from the columns
 # that depend on real time (the simulator's own speed, sim_nodes_per_real_s), and the same
-# runs.csv, threads.csv and positions.csv, byte for byte. Checked for the clock schedule
+# runs.csv, threads.csv and positions.csv, byte for byte, and results.json but for its
+# real-time keys (lib.bash's same). Checked for the clock schedule
 # (every driver at 1, 2, 7 and 16 virtual threads on random trees) and for the random
 # schedule with a seed, and for simulated ranks (--drivers cluster). A column whose name says "real" other than the one dropped fails
 # the test, so that a new real-time figure is seen here and dropped on purpose. And that a
@@ -21,66 +22,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sim_determinism.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 unset CUTOFF_DATA_DIR GNUPLOT
 
-# ok, fail, run and the counters (lib.bash).
+# ok, fail, run, sweep, same and the counters (lib.bash); real_columns there names the
+# columns of results.csv that are real time, not virtual.
 . "$(dirname "$0")/lib.bash"
-
-# The columns of results.csv that are real time, not virtual.
-real_columns=sim_nodes_per_real_s
-
-# sweep DIR ARGS...: a small sweep of `cutoff sim` into DIR.
-sweep() {
-	local dir=$1
-	shift
-	run sim --workload rtree --rtree-branching 6 --rtree-depth 7 --positions 2 \
-		--threads 1,2,7,16 --no-progress --plot none --out "$dir" "$@"
-	if [ "$status" -ne 0 ]; then
-		fail "cutoff sim $*: exit $status: $(show "$stderr")"
-		return 1
-	fi
-	return 0
-}
-
-# virtual FILE: FILE without the real-time columns (by the header's names).
-virtual() {
-	awk -F, -v drop="$real_columns" 'BEGIN { n = split(drop, d, ",") ; for (i = 1; i <= n; i++) skip[d[i]] = 1 }
-		NR == 1 { for (i = 1; i <= NF; i++) keep[i] = !($i in skip) }
-		{ line = ""; sep = ""
-		  for (i = 1; i <= NF; i++) if (keep[i]) { line = line sep $i; sep = "," }
-		  print line }' "$1"
-}
-
-# same WHAT A B: the folders' CSV files agree, results.csv without the real-time columns.
-same() {
-	local what=$1 a=$2 b=$3
-	local header
-	header=$(head -n 1 "$a/results.csv")
-	local col
-	for col in ${real_columns//,/ }; do
-		if [[ ,$header, != *",$col,"* ]]; then
-			fail "$what: results.csv has no column $col (renamed? update real_columns)"
-		fi
-	done
-	local others
-	others=$(tr , '\n' <<<"$header" | grep -i real | grep -vxF -e "${real_columns//,/$'\n'}")
-	if [ -n "$others" ]; then
-		fail "$what: results.csv has real-time columns not dropped here: $others"
-	fi
-	if cmp -s <(virtual "$a/results.csv") <(virtual "$b/results.csv"); then
-		ok "$what: results.csv the same twice ($(($(wc -l <"$a/results.csv") - 1)) rows, without $real_columns)"
-	else
-		fail "$what: results.csv differs: $(diff <(virtual "$a/results.csv") <(virtual "$b/results.csv") | head -n 4 | tr '\n' ' ')"
-	fi
-	local f
-	for f in runs.csv threads.csv positions.csv; do
-		if [ ! -s "$a/$f" ]; then
-			fail "$what: no $f"
-		elif cmp -s "$a/$f" "$b/$f"; then
-			ok "$what: $f the same twice"
-		else
-			fail "$what: $f differs: $(diff "$a/$f" "$b/$f" | head -n 4 | tr '\n' ' ')"
-		fi
-	done
-}
 
 if sweep "$tmp/clock1" && sweep "$tmp/clock2"; then
 	same "clock schedule" "$tmp/clock1" "$tmp/clock2"

@@ -23,69 +23,8 @@ bg=
 trap '[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null; rm -rf "$tmp"' EXIT
 unset CUTOFF_DATA_DIR GNUPLOT
 
-# ok, fail, run and the counters (lib.bash).
+# ok, fail, run, sweep ($sweep_args), same and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
-
-small=(--workload rtree --rtree-branching 6 --rtree-depth 7 --positions 2 --threads 1,2,7,16
-	--no-progress --plot none)
-
-# sweep DIR ARGS...: a small sweep into DIR; false after a FAIL line.
-sweep() {
-	local dir=$1
-	shift
-	run sim "${small[@]}" --out "$dir" "$@"
-	[ "$status" -eq 0 ] && return 0
-	fail "cutoff sim $*: exit $status: $(show "$stderr")"
-	return 1
-}
-
-# virtual FILE: results.csv without sim_nodes_per_real_s (by the header's name).
-virtual() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i != "sim_nodes_per_real_s" }
-		{ line = ""; sep = ""
-		  for (i = 1; i <= NF; i++) if (keep[i]) { line = line sep $i; sep = "," }
-		  print line }' "$1"
-}
-
-# same WHAT A B: the two report folders agree on every virtual figure.
-same() {
-	local what=$1 a=$2 b=$3 f bad=
-	cmp -s <(virtual "$a/results.csv") <(virtual "$b/results.csv") || bad+=" results.csv"
-	for f in runs.csv threads.csv positions.csv; do
-		[ -s "$a/$f" ] && cmp -s "$a/$f" "$b/$f" || bad+=" $f"
-	done
-	if [ -n "$python" ]; then
-		"$python" - "$a/results.json" "$b/results.json" >"$tmp/json-diff" <<'PY' || bad+=" results.json"
-import json, sys
-real = {"date", "wall_s", "machine.load_before", "machine.load_after", "settings.jobs",
-        "rows[].sim_nodes_per_real_s"}
-def walk(x, y, p, out):
-    if p in real:
-        return
-    if isinstance(x, dict) and isinstance(y, dict):
-        for k in sorted(set(x) | set(y)):
-            q = p + "." + k if p else k
-            if k not in x or k not in y:
-                out.append(q)
-            else:
-                walk(x[k], y[k], q, out)
-    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
-        for u, v in zip(x, y):
-            walk(u, v, p + "[]", out)
-    elif x != y:
-        out.append(p)
-out = []
-walk(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "", out)
-print(" ".join(sorted(set(out))))
-sys.exit(1 if out else 0)
-PY
-	fi
-	if [ -z "$bad" ]; then
-		ok "$what: the same virtual figures ($(($(wc -l <"$a/results.csv") - 1)) rows; CSV files${python:+ and results.json})"
-	else
-		fail "$what: differ in$bad $(show "$(cat "$tmp/json-diff" 2>/dev/null)")"
-	fi
-}
 
 # Every driver, 2 repeats (interleaved): one process, then 2 and 3 (more than the runs
 # of a workload at one thread count, fewer than the runs).
@@ -109,7 +48,7 @@ fi
 
 # A bad --jobs: refused before anything runs, nothing made.
 for v in 0 -1 abc 257 99999999999999999999 ""; do
-	run sim "${small[@]}" --jobs "$v" --out "$tmp/bad"
+	run sim "${sweep_args[@]}" --jobs "$v" --out "$tmp/bad"
 	if [ "$status" -eq 2 ] && [ -z "$stdout" ] && one_line "$stderr" &&
 		[[ $stderr == *--jobs* ]] && [ ! -e "$tmp/bad" ]; then
 		ok "--jobs '$v': exit 2, $(show "$stderr")"

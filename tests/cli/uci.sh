@@ -619,10 +619,6 @@ if [ -s "$tmp/stderr" ]; then
 	fail "stderr is not empty: $(head -c 300 "$tmp/stderr")"
 fi
 
-run() {
-	"$cutoff" "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-}
 run uci --help
 if [ "$status" -eq 0 ] && grep -q '^usage: cutoff uci' "$tmp/out" && [ ! -s "$tmp/err" ]; then
 	ok "uci --help"

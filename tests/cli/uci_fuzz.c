@@ -63,9 +63,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../random.h"
 #include "cutoff.h"
 #include "cutoff_chess.h"
+#include "random.h"
 
 enum {
 	MAX_COMMANDS = 64, /* per session, the fixed ones included */

@@ -24,7 +24,7 @@ root=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/config_table.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # ok, fail and the counters (the command tests' lib.bash).
-. "$(dirname "$0")/cli/lib.bash"
+. "$(dirname "$0")/../cli/lib.bash"
 
 # The struct's fields, one a line, sorted.
 awk '

@@ -6,20 +6,20 @@
 # survivors name the wait that timed out ("cluster error: ...").
 set -u
 mpiexec=$1 prog=$2 ranks=$3 mode=$4
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cluster_fault.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# ok, fail, report and $out, the file $tmp/out (the command tests' lib.bash).
+. "$(dirname "$0")/../cli/lib.bash"
 start=$(date +%s)
 timeout -s KILL 120 "$mpiexec" -np "$ranks" --oversubscribe "$prog" "$mode" >"$out" 2>&1
 rc=$?
 elapsed=$(($(date +%s) - start))
-passed=0 failed=0
+# check TEST WHAT: ok WHAT when the shell test TEST holds, else fail WHAT.
 check() {
 	if eval "$1"; then
-		echo "ok - $2"
-		passed=$((passed + 1))
+		ok "$2"
 	else
-		echo "FAIL - $2"
-		failed=$((failed + 1))
+		fail "$2"
 	fi
 }
 check '[ $rc -ne 0 ]' "$mode at $ranks ranks: mpirun exits with an error (status $rc)"
@@ -33,10 +33,4 @@ if [ $failed -gt 0 ]; then
 	echo "--- output:"
 	cat "$out"
 fi
-echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
-if [ $((passed + failed)) -eq 0 ]; then
-	echo "FAIL - no check ran"
-	exit 1
-fi
-[ "$failed" -eq 0 ]
+report

@@ -3,17 +3,17 @@
 # check_helpers.sh — tests/cli/lib.bash's `report` and `skip_all`, run in child shells: a
 # script that ran no check fails, one that checked something passes only without a
 # failure, and skip_all exits 77 (CTest's SKIP_RETURN_CODE) unless a check has failed.
-# (tests/test_check.c does the same for the C helper, check.h.)
+# (tests/repo/test_check.c does the same for the C helper, check.h.)
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_helpers.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$here/cli/lib.bash"
+. "$here/../cli/lib.bash"
 
 # Runs BODY in a child shell that has sourced lib.bash; its status in $child.
 child() {
-	tmp=$tmp bash -c ". '$here/cli/lib.bash'; $1" >"$tmp/child.out" 2>&1
+	tmp=$tmp bash -c ". '$here/../cli/lib.bash'; $1" >"$tmp/child.out" 2>&1
 	child=$?
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_sim_util.h — what the simulator's tests (tests/test_sim_*.c) share: a simulator made
+ * test_sim_util.h — what the simulator's tests (tests/sim/test_sim_*.c) share: a simulator made
  * and installed on this OS thread, an engine on it, a random tree and its brute-force
  * oracle, a search with the exactness checks of an exact search.
  *

@@ -28,7 +28,7 @@ inc=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/api_contracts.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # ok, fail and the counters (the command tests' lib.bash).
-. "$(dirname "$0")/cli/lib.bash"
+. "$(dirname "$0")/../cli/lib.bash"
 
 # contracts HEADER...: one line a declaration, "covered FILE:LINE NAME" or
 # "bare FILE:LINE NAME". POSIX awk (mawk runs it).

@@ -6,7 +6,7 @@
  * 0, NULL or nothing — without a crash or a write through another argument. Functions
  * without a pointer argument are called once. Run under `make asan` too.
  *
- * Which functions: those of tests/api_functions.txt, which the test api_list checks against
+ * Which functions: those of tests/api/api_functions.txt, which the test api_list checks against
  * the CUTOFF_API declarations of the headers. This test reads the list and fails for a
  * listed function it does not call, and for one it calls that is not listed.
  */
@@ -17,7 +17,7 @@
 #include "cutoff_games.h"
 
 #ifndef CUTOFF_API_LIST
-#error "CUTOFF_API_LIST (the path of tests/api_functions.txt) is set by tests/CMakeLists.txt"
+#error "CUTOFF_API_LIST (the path of tests/api/api_functions.txt) is set by tests/CMakeLists.txt"
 #endif
 
 enum {

@@ -21,7 +21,7 @@ root=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/architecture_list.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # ok, fail and the counters (the command tests' lib.bash).
-. "$(dirname "$0")/cli/lib.bash"
+. "$(dirname "$0")/../cli/lib.bash"
 
 # The module block.
 awk '/^## Modules/ { m = 1 } m && /^```/ { n++; next } m && n == 1' \

@@ -22,15 +22,8 @@ mpiexec=$1 cutoff=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/uci_eof.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-passed=0 failed=0
-ok() {
-	echo "ok - $1"
-	passed=$((passed + 1))
-}
-fail() {
-	echo "FAIL - $1"
-	failed=$((failed + 1))
-}
+# ok, fail and the counters (the command tests' lib.bash).
+. "$(dirname "$0")/../cli/lib.bash"
 
 # left TAG: the PIDs of live processes whose environment holds CUTOFF_UCI_EOF_TAG=TAG.
 left() {
@@ -83,10 +76,4 @@ for ranks in 2 3; do
 	session "quit" "$ranks" 0 'isready\nquit\n' '^readyok$'
 done
 
-echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
-if [ $((passed + failed)) -eq 0 ]; then
-	echo "FAIL - no check ran"
-	exit 1
-fi
-[ "$failed" -eq 0 ]
+report

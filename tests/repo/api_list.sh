@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# api_list.sh INCLUDE_DIR LIST — the list of public functions (tests/api_functions.txt)
+# api_list.sh INCLUDE_DIR LIST — the list of public functions (tests/api/api_functions.txt)
 # names exactly the functions declared with CUTOFF_API in INCLUDE_DIR/*.h: none missing,
 # none extra, none twice. test_api_null.c calls every function of the list with NULL in
 # each pointer argument, so a public function left out of the list would go untested;
@@ -22,19 +22,10 @@ if [ $# -ne 2 ]; then
 fi
 inc=$1
 list=$2
-passed=0
-failed=0
-ok() {
-	echo "ok - $*"
-	passed=$((passed + 1))
-}
-fail() {
-	echo "FAIL - $*"
-	failed=$((failed + 1))
-}
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/api_list.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# ok, fail and the counters (the command tests' lib.bash).
+. "$(dirname "$0")/../cli/lib.bash"
 
 headers=("$inc"/*.h)
 if [ ! -f "${headers[0]}" ] || [ ! -f "$list" ]; then
@@ -121,10 +112,4 @@ else
 	fail "self-test: a list with an undeclared name fails without naming it: $diffs"
 fi
 
-echo "$passed passed, $failed failed"
-# No check run is a failure, as in tests/check.h and tests/cli/lib.bash.
-if [ $((passed + failed)) -eq 0 ]; then
-	echo "FAIL - no check ran"
-	exit 1
-fi
-[ "$failed" -eq 0 ]
+report

@@ -28,7 +28,7 @@ limit=${2:-80}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/function_length.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # ok, fail and the counters (the command tests' lib.bash).
-. "$(dirname "$0")/cli/lib.bash"
+. "$(dirname "$0")/../cli/lib.bash"
 
 # lengths FILE... — one line a function: "LENGTH FILE:LINE NAME" and, when exempt,
 # " | REASON". POSIX awk (mawk runs it).

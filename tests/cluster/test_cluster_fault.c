@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_cluster_fault.c — a rank that dies or hangs in the middle of a cluster search
- * (tests/mpi/cluster_fault.sh runs it under mpirun and judges the outcome).
+ * (tests/cluster/cluster_fault.sh runs it under mpirun and judges the outcome).
  *
  * Every rank starts a long search (a random tree of depth 14, lazy SMP, iterative);
  * 300 ms in, the last rank kills itself (`kill`: SIGKILL, mpirun sees a process die) or

@@ -23,7 +23,7 @@ fi
 root=$(cd "$1" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/cli/lib.bash"
+. "$(dirname "$0")/../cli/lib.bash"
 max_up=5
 
 awk '/^## Layers/ { m = 1 } m && /^```/ { n++; next } m && n == 1' \
