@@ -72,7 +72,7 @@ done
 # The manual pages, where the build made them (help2man): `man cutoff` finds the
 # installed page, as it would under /usr/local.
 if [ -f "$build/man/cutoff.1" ]; then
-	for f in cutoff.1 cutoff-search.1 cutoff-sim.1; do
+	for f in cutoff.1 cutoff-search.1 cutoff-bench.1; do
 		[ -f "$prefix/share/man/man1/$f" ] ||
 			{ echo "install_test: FAILED: share/man/man1/$f not installed" >&2; exit 1; }
 	done
