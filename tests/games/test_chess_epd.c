@@ -282,8 +282,8 @@ static void prefixes_and_mutations(void)
 	static const char *const good[] = {
 		WAC1 " bm Qg6; id \"WAC.001\";",
 		START " ; depth 12 ; ref e2e4 14 ; id sf_bench 1",
-		"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 id \"m\"; acd "
-		"20; refs \"h5f7 #1 d2d3 -30\";",
+		("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 "
+		 "id \"m\"; acd 20; refs \"h5f7 #1 d2d3 -30\";"),
 	};
 	static const char alphabet[] = " \t;\"_-0123456789abkqrKQRwx/\x01";
 	uint64_t rng = 12345;
