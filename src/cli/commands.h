@@ -3,7 +3,7 @@
  * commands.h — the subcommands of the `cutoff` command, dispatched by main.c.
  *
  * Each one takes (argc, argv) with argv[0] its own name, parses the rest with cli_parse()
- * (args.h) and returns the process exit status: CLI_EXIT_OK, CLI_EXIT_FAIL or
+ * (kit/args.h) and returns the process exit status: CLI_EXIT_OK, CLI_EXIT_FAIL or
  * CLI_EXIT_USAGE. Each one prints its usage for --help.
  */
 #ifndef CUTOFF_CLI_COMMANDS_H

@@ -19,8 +19,8 @@
  *
  * Nothing here keeps state between calls: a subcommand's option table is its own local.
  */
-#ifndef CUTOFF_CLI_ARGS_H
-#define CUTOFF_CLI_ARGS_H
+#ifndef CUTOFF_KIT_ARGS_H
+#define CUTOFF_KIT_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -301,4 +301,4 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
  * cli_parse (or to print them elsewhere). */
 void cli_print_driver_options_usage(FILE *out);
 
-#endif /* CUTOFF_CLI_ARGS_H */
+#endif /* CUTOFF_KIT_ARGS_H */

@@ -11,8 +11,8 @@
  * defaults truly differ has a row of its own beside it: `cutoff solve` (Connect Four) and
  * `cutoff epd` (chess). Nothing here keeps state; the rows are constants.
  */
-#ifndef CUTOFF_CLI_GAMES_H
-#define CUTOFF_CLI_GAMES_H
+#ifndef CUTOFF_KIT_GAMES_H
+#define CUTOFF_KIT_GAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,4 +64,4 @@ const cli_game_defaults_t *cli_game_defaults(cli_game_t game, cli_game_use_t use
  * options, the log) is left as it is. */
 void cli_game_config(const cli_game_defaults_t *d, cutoff_config_t *cfg);
 
-#endif /* CUTOFF_CLI_GAMES_H */
+#endif /* CUTOFF_KIT_GAMES_H */

@@ -26,8 +26,8 @@
  *     jw_end(&w);
  *     if (jw_finish(&w) < 0) ...
  */
-#ifndef CUTOFF_CLI_JSON_H
-#define CUTOFF_CLI_JSON_H
+#ifndef CUTOFF_KIT_JSON_H
+#define CUTOFF_KIT_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -73,4 +73,4 @@ int json_utf8_char(const char *s);
  * document is incomplete, or the stream reports an error. */
 int jw_finish(json_writer_t *w);
 
-#endif /* CUTOFF_CLI_JSON_H */
+#endif /* CUTOFF_KIT_JSON_H */

@@ -7,8 +7,8 @@
  * Under mpirun every rank runs the same command line; only rank 0 prints: cli_cluster_start
  * sends the other ranks' standard output to /dev/null (their errors stay on stderr).
  */
-#ifndef CUTOFF_CLI_CLUSTER_H
-#define CUTOFF_CLI_CLUSTER_H
+#ifndef CUTOFF_KIT_RANKS_H
+#define CUTOFF_KIT_RANKS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -148,4 +148,4 @@ void cli_cluster_abort(cli_cluster_t *cc, int status);
 void cli_cluster_send_line(cli_cluster_t *cc, const char *line);
 bool cli_cluster_recv_line(cli_cluster_t *cc, char *buf, size_t size);
 
-#endif /* CUTOFF_CLI_CLUSTER_H */
+#endif /* CUTOFF_KIT_RANKS_H */

@@ -7,8 +7,8 @@
  * Beside them, the pieces the commands' reports share: the parallel settings, the end of
  * a JSON report, rates, and moves in words.
  */
-#ifndef CUTOFF_CLI_REPORT_H
-#define CUTOFF_CLI_REPORT_H
+#ifndef CUTOFF_KIT_REPORT_H
+#define CUTOFF_KIT_REPORT_H
 
 #include <stdio.h>
 
@@ -60,4 +60,4 @@ double cli_per_second(uint64_t n, double seconds);
  * the square or child index for the others. */
 void cli_move_text(cli_game_t game, cutoff_move_t m, char out[16]);
 
-#endif /* CUTOFF_CLI_REPORT_H */
+#endif /* CUTOFF_KIT_REPORT_H */

@@ -34,8 +34,8 @@
  *   common.c     the workloads' and engines' names, the progress line, the build
  *   types.h      the types they share (no code of its own)
  */
-#ifndef CUTOFF_CLI_BENCH_H
-#define CUTOFF_CLI_BENCH_H
+#ifndef CUTOFF_LAB_BENCH_H
+#define CUTOFF_LAB_BENCH_H
 
 #include "lab/common.h" /* the workloads' names */
 #include "lab/types.h"
@@ -55,4 +55,4 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 double bench_load_average(void);
 void bench_cpu_model(char *buf, size_t size);
 
-#endif /* CUTOFF_CLI_BENCH_H */
+#endif /* CUTOFF_LAB_BENCH_H */

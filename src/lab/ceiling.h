@@ -3,8 +3,8 @@
  * ceiling.h — the machine's ceilings as `cutoff bench` reports them, and the ceiling that
  * applies to each workload's rows (ceiling.c).
  */
-#ifndef CUTOFF_CLI_BENCH_CEILING_H
-#define CUTOFF_CLI_BENCH_CEILING_H
+#ifndef CUTOFF_LAB_CEILING_H
+#define CUTOFF_LAB_CEILING_H
 
 #include "lab/types.h"
 
@@ -21,4 +21,4 @@ const char *bench_bound_name(int bound);
 void bench_ceiling_json(const bench_t *b, struct json_writer *j);
 bool bench_ceiling_csv(const bench_t *b, const char *path);
 
-#endif /* CUTOFF_CLI_BENCH_CEILING_H */
+#endif /* CUTOFF_LAB_CEILING_H */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * common.h — the few things every file of `cutoff bench` uses (common.c): the names of
+ * common.h — the few things every file of the lab uses (common.c): the names of
  * the workloads and engines in every output, and the progress line on stderr. It calls
  * none of the module's other files, so that all of them may call it.
  */
-#ifndef CUTOFF_CLI_BENCH_COMMON_H
-#define CUTOFF_CLI_BENCH_COMMON_H
+#ifndef CUTOFF_LAB_COMMON_H
+#define CUTOFF_LAB_COMMON_H
 
 #include "lab/types.h"
 
@@ -51,4 +51,4 @@ double bench_ratio(double a, double b);
  * and a warning when sanitized. */
 void bench_build_text(char *buf, size_t size);
 
-#endif /* CUTOFF_CLI_BENCH_COMMON_H */
+#endif /* CUTOFF_LAB_COMMON_H */

@@ -5,8 +5,8 @@
  * columns, the CSV lines and the JSON objects. Also the cells every report writes: a
  * number or "n/a", a node count with its unit.
  */
-#ifndef CUTOFF_CLI_BENCH_FIELDS_H
-#define CUTOFF_CLI_BENCH_FIELDS_H
+#ifndef CUTOFF_LAB_FIELDS_H
+#define CUTOFF_LAB_FIELDS_H
 
 #include "kit/json.h"
 #include "lab/types.h"
@@ -59,4 +59,4 @@ const char *bench_cell(char *buf, size_t size, const char *fmt, double v);
 const char *bench_si(char *buf, size_t size, double v);
 void bench_csv_num(FILE *f, const char *fmt, double v);
 
-#endif /* CUTOFF_CLI_BENCH_FIELDS_H */
+#endif /* CUTOFF_LAB_FIELDS_H */

@@ -3,8 +3,8 @@
  * files.h — the report of `cutoff bench` for programs (files.c): results.json and the
  * CSV files.
  */
-#ifndef CUTOFF_CLI_BENCH_FILES_H
-#define CUTOFF_CLI_BENCH_FILES_H
+#ifndef CUTOFF_LAB_FILES_H
+#define CUTOFF_LAB_FILES_H
 
 #include "lab/types.h"
 
@@ -20,4 +20,4 @@ bool bench_write_positions_csv(const bench_t *b, const char *path);
 bool bench_write_quality_csv(const bench_t *b, const char *path);
 bool bench_write_quality_positions_csv(const bench_t *b, const char *path);
 
-#endif /* CUTOFF_CLI_BENCH_FILES_H */
+#endif /* CUTOFF_LAB_FILES_H */

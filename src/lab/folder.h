@@ -5,8 +5,8 @@
  * them (report-files.txt) written beside them, and an earlier report refused or, with
  * --replace, removed.
  */
-#ifndef CUTOFF_CLI_BENCH_FOLDER_H
-#define CUTOFF_CLI_BENCH_FOLDER_H
+#ifndef CUTOFF_LAB_FOLDER_H
+#define CUTOFF_LAB_FOLDER_H
 
 #include "lab/types.h"
 
@@ -41,4 +41,4 @@ bool bench_folder_file(bench_t *b, const char *name, char *path, size_t size);
  * written (errno says why). */
 bool bench_folder_write_list(bench_t *b);
 
-#endif /* CUTOFF_CLI_BENCH_FOLDER_H */
+#endif /* CUTOFF_LAB_FOLDER_H */

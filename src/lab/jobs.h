@@ -4,8 +4,8 @@
  * processes whose records are merged back in the sweep's order, with the progress line and
  * the time left.
  */
-#ifndef CUTOFF_CLI_BENCH_JOBS_H
-#define CUTOFF_CLI_BENCH_JOBS_H
+#ifndef CUTOFF_LAB_JOBS_H
+#define CUTOFF_LAB_JOBS_H
 
 #include "lab/types.h"
 
@@ -19,4 +19,4 @@
  * that signal. */
 bool bench_jobs_run(bench_t *b, int first, int count);
 
-#endif /* CUTOFF_CLI_BENCH_JOBS_H */
+#endif /* CUTOFF_LAB_JOBS_H */

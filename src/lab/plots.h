@@ -2,8 +2,8 @@
 /*
  * plots.h — the plots of `cutoff bench` (plots.c).
  */
-#ifndef CUTOFF_CLI_BENCH_PLOTS_H
-#define CUTOFF_CLI_BENCH_PLOTS_H
+#ifndef CUTOFF_LAB_PLOTS_H
+#define CUTOFF_LAB_PLOTS_H
 
 #include "lab/types.h"
 
@@ -11,4 +11,4 @@
  * when it is found (--plot svg or png); b->plot_note says what happened. */
 void bench_plots(bench_t *b);
 
-#endif /* CUTOFF_CLI_BENCH_PLOTS_H */
+#endif /* CUTOFF_LAB_PLOTS_H */

@@ -3,8 +3,8 @@
  * probe.h — the machine's ceilings, measured before each repeat of the sweep (probe.c):
  * a compute loop, shared-array reads and writes at each table size, per-CPU latency.
  */
-#ifndef CUTOFF_CLI_BENCH_PROBE_H
-#define CUTOFF_CLI_BENCH_PROBE_H
+#ifndef CUTOFF_LAB_PROBE_H
+#define CUTOFF_LAB_PROBE_H
 
 #include "lab/types.h"
 
@@ -25,4 +25,4 @@ bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double 
 /* The memory probes at workload wk's table size, or NULL (no table, or not probed). */
 const bench_mem_t *bench_mem_of(const bench_t *b, int wk);
 
-#endif /* CUTOFF_CLI_BENCH_PROBE_H */
+#endif /* CUTOFF_LAB_PROBE_H */

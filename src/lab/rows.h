@@ -3,8 +3,8 @@
  * rows.h — the rows of `cutoff bench` (rows.c): each setting's runs made into one row of
  * medians and derived figures.
  */
-#ifndef CUTOFF_CLI_BENCH_ROWS_H
-#define CUTOFF_CLI_BENCH_ROWS_H
+#ifndef CUTOFF_LAB_ROWS_H
+#define CUTOFF_LAB_ROWS_H
 
 #include "lab/types.h"
 
@@ -16,4 +16,4 @@ void bench_derive(bench_t *b);
 bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int driver,
                             int threads);
 
-#endif /* CUTOFF_CLI_BENCH_ROWS_H */
+#endif /* CUTOFF_LAB_ROWS_H */

@@ -3,8 +3,8 @@
  * stockfish.h — Stockfish beside cutoff in `cutoff bench` (stockfish.c): found, its depth
  * per position chosen, then run at each thread count over UCI.
  */
-#ifndef CUTOFF_CLI_BENCH_STOCKFISH_H
-#define CUTOFF_CLI_BENCH_STOCKFISH_H
+#ifndef CUTOFF_LAB_STOCKFISH_H
+#define CUTOFF_LAB_STOCKFISH_H
 
 #include "lab/types.h"
 
@@ -18,4 +18,4 @@ const char *bench_sf_find(const char *opt, char *buf, size_t size);
 bool bench_sf_calibrate(bench_t *b, const double *target_s);
 bool bench_sf_run(bench_t *b, bench_run_t *run);
 
-#endif /* CUTOFF_CLI_BENCH_STOCKFISH_H */
+#endif /* CUTOFF_LAB_STOCKFISH_H */

@@ -4,8 +4,8 @@
  * reference engine's best moves and their scores, read and checked whole before any
  * search, and the figures of a driver's moves against them.
  */
-#ifndef CUTOFF_CLI_BENCH_SUITE_H
-#define CUTOFF_CLI_BENCH_SUITE_H
+#ifndef CUTOFF_LAB_SUITE_H
+#define CUTOFF_LAB_SUITE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -65,4 +65,4 @@ int bench_suite_loss(const bench_suite_entry_t *e, cutoff_move_t move, bool *bou
 /* The Wilson score interval at 95 % of k successes out of n (n > 0). */
 void bench_wilson95(int k, int n, double *lo, double *hi);
 
-#endif /* CUTOFF_CLI_BENCH_SUITE_H */
+#endif /* CUTOFF_LAB_SUITE_H */

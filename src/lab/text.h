@@ -2,12 +2,12 @@
 /*
  * text.h — the report of `cutoff bench` for a reader (text.c): report.txt, also printed.
  */
-#ifndef CUTOFF_CLI_BENCH_TEXT_H
-#define CUTOFF_CLI_BENCH_TEXT_H
+#ifndef CUTOFF_LAB_TEXT_H
+#define CUTOFF_LAB_TEXT_H
 
 #include "lab/types.h"
 
 /* The whole report, after the rows are derived (rows.h) and the plots drawn. */
 void bench_print_text(const bench_t *b, FILE *out);
 
-#endif /* CUTOFF_CLI_BENCH_TEXT_H */
+#endif /* CUTOFF_LAB_TEXT_H */

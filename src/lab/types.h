@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * types.h — what the files of `cutoff bench` (src/lab/) share: the workloads, the
+ * types.h — what the files of the lab (src/lab/) share: the workloads, the
  * runs, the rows and the whole sweep's state (bench_t), and the limits they are sized by.
  * Types and constants only, with no .c file of its own: every file of the module includes
  * it, and it includes none of them, so that the module's files can call one another in
@@ -21,8 +21,8 @@
  * (cutoff_profile_available() false) those figures are NAN here and read "n/a" in every
  * output, never 0.
  */
-#ifndef CUTOFF_CLI_BENCH_TYPES_H
-#define CUTOFF_CLI_BENCH_TYPES_H
+#ifndef CUTOFF_LAB_TYPES_H
+#define CUTOFF_LAB_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -353,4 +353,4 @@ typedef struct bench {
 	char plot_note[256]; /* what happened to the plots, in words */
 } bench_t;
 
-#endif /* CUTOFF_CLI_BENCH_TYPES_H */
+#endif /* CUTOFF_LAB_TYPES_H */

@@ -4,8 +4,8 @@
  * loading the positions, one run of one setting, the quality runs at equal time, the
  * chess reference moves, and the two files that say what was searched.
  */
-#ifndef CUTOFF_CLI_BENCH_WORK_H
-#define CUTOFF_CLI_BENCH_WORK_H
+#ifndef CUTOFF_LAB_WORK_H
+#define CUTOFF_LAB_WORK_H
 
 #include "lab/types.h"
 
@@ -50,4 +50,4 @@ bool bench_write_chess_file(const bench_t *b, const char *path);
  * that repeats its search (serial driver, one thread; the same nodes, move and value). */
 bool bench_write_searches(const bench_t *b, const char *path);
 
-#endif /* CUTOFF_CLI_BENCH_WORK_H */
+#endif /* CUTOFF_LAB_WORK_H */

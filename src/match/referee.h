@@ -38,8 +38,8 @@
  * games are played at a time (--concurrency), each with its own engines; what the slots
  * share in the match_t is under its lock (see struct match).
  */
-#ifndef CUTOFF_CLI_MATCH_REFEREE_H
-#define CUTOFF_CLI_MATCH_REFEREE_H
+#ifndef CUTOFF_MATCH_REFEREE_H
+#define CUTOFF_MATCH_REFEREE_H
 
 #include <pthread.h>
 #include <signal.h>

@@ -28,8 +28,8 @@
  * normalized Elo and its interval are NAN, since nothing measured how far the score may
  * move. Nothing divides by zero: each such case is tested before.
  */
-#ifndef CUTOFF_CLI_MATCH_STATS_H
-#define CUTOFF_CLI_MATCH_STATS_H
+#ifndef CUTOFF_MATCH_STATS_H
+#define CUTOFF_MATCH_STATS_H
 
 #include <stdbool.h>
 #include <stdint.h>

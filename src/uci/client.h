@@ -22,8 +22,8 @@
  * start engines side by side: the pipes are close-on-exec from their creation (pipe2) and
  * the process is started by posix_spawn, so no engine inherits another's pipe.
  */
-#ifndef CUTOFF_CLI_UCI_CLIENT_H
-#define CUTOFF_CLI_UCI_CLIENT_H
+#ifndef CUTOFF_UCI_CLIENT_H
+#define CUTOFF_UCI_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -103,4 +103,4 @@ void uci_client_describe_end(uci_client_t *c, char *buf, size_t size);
  * Debian installs its engines, a folder not on every PATH): its path in buf, or NULL. */
 const char *uci_client_find(const char *name, char *buf, size_t size);
 
-#endif /* CUTOFF_CLI_UCI_CLIENT_H */
+#endif /* CUTOFF_UCI_CLIENT_H */

@@ -48,8 +48,8 @@
  *   everything else (the position, the options, the line buffer) belongs to the main
  *              thread.
  */
-#ifndef CUTOFF_CLI_UCI_UCI_H
-#define CUTOFF_CLI_UCI_UCI_H
+#ifndef CUTOFF_UCI_UCI_H
+#define CUTOFF_UCI_UCI_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -288,4 +288,4 @@ __attribute__((format(printf, 2, 3))) void uci_say(uci_session_t *s, const char 
 /* "info string error: <message>", with any byte outside printable ASCII shown as '?'. */
 __attribute__((format(printf, 2, 3))) void uci_say_error(uci_session_t *s, const char *fmt, ...);
 
-#endif /* CUTOFF_CLI_UCI_UCI_H */
+#endif /* CUTOFF_UCI_UCI_H */
