@@ -344,7 +344,8 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
 			if (find_kind(opts, nopts, CLI_ENGINE_OPTIONS))
-				cli_print_driver_options_usage(stdout);
+				cli_print_engine_usage(stdout,
+				                       !find_opt(opts, nopts, "threads", 7));
 			return CLI_HELP;
 		}
 	}
@@ -684,40 +685,68 @@ static void print_wrapped(FILE *out, const char *text, int col, int indent, int 
 	fputc('\n', out);
 }
 
-void cli_print_driver_options_usage(FILE *out)
+/* One option of --help's last part: "  --NAME ARG" then text, wrapped from column 20. */
+static void print_option_usage(FILE *out, const char *name, const char *arg, const char *text)
+{
+	char head[128];
+	int col = snprintf(head, sizeof(head), "  --%s %s", name, arg);
+	fputs(head, out);
+	if (col <= 18)
+		fprintf(out, "%*s", 20 - col, "");
+	else
+		fprintf(out, "\n%20s", "");
+	print_wrapped(out, text, 20, 20, 86);
+}
+
+/* The words of a choice as "a|b|c", or the range "min..max" of a number. */
+static const char *range_text(const char *const *words, int nwords, int64_t min, int64_t max,
+                              char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; words && k < nwords && used < size; k++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", k ? "|" : "", words[k]);
+	if (!words)
+		snprintf(buf, size, "%" PRId64 "..%" PRId64, min, max);
+	return buf;
+}
+
+void cli_print_engine_usage(FILE *out, bool threads)
 {
 	cutoff_config_t def;
+	char text[512], range[128], v[32];
 	cutoff_config_default(&def);
+	/* The engine's own settings: their ranges the library's limits, their defaults the
+	 * library's (cutoff_config_default), parsed by set_engine_setting. */
+	fputs("\nThe engine's settings (defaults: the library's):\n", out);
+	if (threads) {
+		snprintf(text, sizeof(text),
+		         "threads of the engine, %s; default %d; under the serial driver the "
+		         "threads beyond the first only help clear the table",
+		         range_text(NULL, 0, 1, CUTOFF_MAX_THREADS, range, sizeof(range)),
+		         def.threads);
+		print_option_usage(out, "threads", "N", text);
+	}
+	snprintf(text, sizeof(text), "where the threads run (see 'cutoff topo'); default %s",
+	         cli_placement_names[def.placement]);
+	print_option_usage(out, "placement",
+	                   range_text(cli_placement_names, CUTOFF_PLACE_SCATTER + 1, 0, 0, range,
+	                              sizeof(range)),
+	                   text);
 	fputs("\nThe drivers' options (from the library's registry; see 'cutoff drivers'):\n", out);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
 		for (int i = 0; i < n; i++) {
-			char head[96], text[512], range[128], v[32];
 			int value = 0;
-			size_t used = 0;
-			range[0] = '\0';
-			for (int k = 0; o[i].words && k <= o[i].max - o[i].min; k++)
-				used += (size_t)snprintf(range + used, sizeof(range) - used, "%s%s",
-				                         k ? "|" : "", o[i].words[k]);
-			if (!o[i].words)
-				snprintf(range, sizeof(range), "%d..%d", o[i].min, o[i].max);
+			range_text(o[i].words, o[i].max - o[i].min + 1, o[i].min, o[i].max, range,
+			           sizeof(range));
 			cutoff_config_get_option(&def, o[i].name, &value);
-			int col = snprintf(head, sizeof(head), "  --%s %s", o[i].name,
-			                   o[i].words ? range : "N");
 			snprintf(text, sizeof(text), "%s: %s%s%s; default %s",
 			         cli_driver_name((cutoff_driver_t)d), o[i].help,
 			         o[i].words ? "" : ", ", o[i].words ? "" : range,
 			         cli_option_text(&o[i], value, v, sizeof(v)));
-			fputs(head, out);
-			if (col <= 18) {
-				fprintf(out, "%*s", 20 - col, "");
-				col = 20;
-			} else {
-				fprintf(out, "\n%20s", "");
-				col = 20;
-			}
-			print_wrapped(out, text, col, 20, 86);
+			print_option_usage(out, o[i].name, o[i].words ? range : "N", text);
 		}
 	}
 }

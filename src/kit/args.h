@@ -291,14 +291,14 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \
-	"  --threads N       threads of the engine, 1..1024; default 1; under the serial\n"        \
-	"                    driver the threads beyond the first only help clear the table\n"      \
-	"  --placement P     where the threads run: none (unbound), compact or scatter\n"          \
-	"                    (see 'cutoff topo'); default none\n"                                  \
-	"  --OPTION VALUE    any driver's option, listed at the end ('cutoff drivers')\n"
+	"  --threads N, --placement P, --OPTION VALUE\n"                                           \
+	"                    the engine's settings and any driver's option (listed at the\n"       \
+	"                    end, with their ranges and defaults)\n"
 
-/* The drivers' options as lines of --help, for a usage that does not go through
- * cli_parse (or to print them elsewhere). */
-void cli_print_driver_options_usage(FILE *out);
+/* The engine's settings (--threads when `threads`, that is, when the command has no
+ * --threads of its own; --placement) and the drivers' options as the last part of --help,
+ * their ranges and defaults read from the library: what cli_parse prints after the usage
+ * of a command with CLI_ENGINE_OPTS. */
+void cli_print_engine_usage(FILE *out, bool threads);
 
 #endif /* CUTOFF_KIT_ARGS_H */

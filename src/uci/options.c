@@ -25,10 +25,10 @@
 
 #include "uci/uci.h"
 
-/* Pruning option: the combo's words and their CUTOFF_PRUNE_* bits. */
-static const char *const pruning_names[] = { "none", "nullmove", "lmr", "all", NULL };
-static const unsigned pruning_bits[] = { CUTOFF_PRUNE_NONE, CUTOFF_PRUNE_NULL_MOVE,
-	                                 CUTOFF_PRUNE_LMR, CUTOFF_PRUNE_ALL };
+/* Pruning's words, in the order `uci` lists them, and the CUTOFF_PRUNE_* bits of each. */
+static const char *const pruning_names[] = { "all", "nullmove", "lmr", "none", NULL };
+static const unsigned pruning_bits[] = { CUTOFF_PRUNE_ALL, CUTOFF_PRUNE_NULL_MOVE, CUTOFF_PRUNE_LMR,
+	                                 CUTOFF_PRUNE_NONE };
 
 /* The driver Algorithm starts with: the parallel driver that plays best on few threads
  * (the library's default when the registry has none of that name). */
@@ -41,15 +41,14 @@ static int default_driver(void)
 	                                                               : (int)cli_driver_default();
 }
 
+/* The session's defaults: the library's (Threads, Hash, Placement, the drivers' options),
+ * and UCI's own where a chess engine wants another (Pruning, Algorithm, Move Overhead).
+ * The `uci` lines read their defaults from here, so each is written once. */
 void uci_options_default(uci_options_t *o)
 {
-	*o = (uci_options_t){ .threads = 1,
-		              .hash_mb = 16,
-		              .driver = default_driver(),
-		              .placement = CUTOFF_PLACE_NONE,
-		              .pruning = 3, /* all */
-		              .overhead_ms = UCI_OVERHEAD_DEFAULT };
-	cutoff_config_default(&o->drivers);
+	*o = (uci_options_t){ .driver = default_driver(), .overhead_ms = UCI_OVERHEAD_DEFAULT };
+	cutoff_config_default(&o->cfg);
+	o->cfg.pruning = CUTOFF_PRUNE_ALL;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -86,14 +85,6 @@ static bool same_driver_options(const cutoff_config_t *a, const cutoff_config_t 
 	options_pair_t p = { a, b, true };
 	each_driver_option(compare_option, &p);
 	return p.same;
-}
-
-static void copy_option(const cutoff_driver_option_t *opt, void *arg)
-{
-	options_pair_t *p = arg;
-	int v;
-	if (cutoff_config_get_option(p->a, opt->name, &v) == CUTOFF_OK)
-		cutoff_config_set_option((cutoff_config_t *)p->b, opt->name, v);
 }
 
 /* The driver option called `name` (in any case, as UCI names are), or NULL. */
@@ -152,178 +143,107 @@ static bool set_driver_option(uci_session_t *s, const cutoff_driver_option_t *op
 }
 
 /* ---------------------------------------------------------------------------------------
- * The option table: for each option, its `uci` line and its setoption. A setter checks
- * the value and records it in *o (a copy of s->want, stored back when it returns true),
- * or says what was expected and returns false.
+ * The option table: one row per option, from which its `uci` line, its setoption (the
+ * check, the message when it fails, where the value lands) and its default all derive.
+ * A row's value is an int64_t read and written by its get and put; a combo's value is the
+ * index of its word.
  * ------------------------------------------------------------------------------------- */
 
-static int choice_index(const char *const *names, const char *word)
+typedef enum uci_kind {
+	UCI_SPIN,      /* a number in min..max; unit says what it counts, in errors */
+	UCI_COMBO,     /* one of words (in any case) */
+	UCI_BUTTON,    /* no value */
+	UCI_ALGORITHM, /* a combo of the registry's drivers (and cluster under mpirun) */
+} uci_kind_t;
+
+typedef struct uci_option {
+	const char *name;
+	uci_kind_t kind;
+	const char *unit;
+	int64_t min, max;
+	const char *const *words;
+	int64_t (*get)(const uci_options_t *o);
+	void (*put)(uci_session_t *s, uci_options_t *o, int64_t v);
+} uci_option_t;
+
+static int64_t get_threads(const uci_options_t *o) { return o->cfg.threads; }
+
+static void put_threads(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	for (int i = 0; names[i]; i++) {
-		if (strcasecmp(names[i], word) == 0)
-			return i;
-	}
-	return -1;
+	(void)s;
+	o->cfg.threads = (int)v;
 }
 
-static void say_threads(uci_session_t *s)
+static int64_t get_hash(const uci_options_t *o) { return (int64_t)o->cfg.tt_mb; }
+
+static void put_hash(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	uci_say(s, "option name Threads type spin default 1 min 1 max %d", CUTOFF_MAX_THREADS);
+	(void)s;
+	o->cfg.tt_mb = (size_t)v;
 }
 
-static bool set_threads(uci_session_t *s, uci_options_t *o, const char *value)
+static int64_t get_driver(const uci_options_t *o) { return o->driver; }
+
+static void put_driver(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	char q[UCI_QUOTE_SIZE];
-	if (!cli_int_value(value, 1, CUTOFF_MAX_THREADS, &o->threads)) {
-		uci_say_error(s, "setoption: Threads: expected an integer in 1..%d, got %s",
-		              CUTOFF_MAX_THREADS, cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	return true;
+	(void)s;
+	o->driver = (int)v;
 }
 
-static void say_hash(uci_session_t *s)
+static int64_t get_placement(const uci_options_t *o) { return (int64_t)o->cfg.placement; }
+
+static void put_placement(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	uci_say(s, "option name Hash type spin default 16 min 0 max %zu", (size_t)CUTOFF_MAX_TT_MB);
+	(void)s;
+	o->cfg.placement = (cutoff_placement_t)v;
 }
 
-static bool set_hash(uci_session_t *s, uci_options_t *o, const char *value)
+static int64_t get_pruning(const uci_options_t *o)
 {
-	char q[UCI_QUOTE_SIZE];
-	if (!cli_int_value(value, 0, (int64_t)CUTOFF_MAX_TT_MB, &o->hash_mb)) {
-		uci_say_error(s, "setoption: Hash: expected MiB in 0..%zu, got %s",
-		              (size_t)CUTOFF_MAX_TT_MB, cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	return true;
+	int64_t i = 0;
+	while (pruning_names[i + 1] && pruning_bits[i] != o->cfg.pruning)
+		i++;
+	return i;
 }
 
-static void say_algorithm(uci_session_t *s)
+static void put_pruning(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	char names[256];
-	size_t n = 0;
-	for (int d = 0; d < cutoff_driver_count() && n < sizeof(names); d++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
-		                      cli_driver_name((cutoff_driver_t)d));
-	if (s->cluster)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, " var cluster");
-	uci_say(s, "option name Algorithm type combo default %s%s",
-	        s->cluster ? "cluster" : cli_driver_name((cutoff_driver_t)default_driver()), names);
+	(void)s;
+	o->cfg.pruning = pruning_bits[v];
 }
 
-static bool set_algorithm(uci_session_t *s, uci_options_t *o, const char *value)
+static int64_t get_overhead(const uci_options_t *o) { return o->overhead_ms; }
+
+static void put_overhead(uci_session_t *s, uci_options_t *o, int64_t v)
 {
-	char q[UCI_QUOTE_SIZE], list[256];
-	int k = -1;
-	for (int d = 0; d < cutoff_driver_count(); d++)
-		if (strcasecmp(value, cli_driver_name((cutoff_driver_t)d)) == 0)
-			k = d;
-	if (strcasecmp(value, "cluster") == 0) {
-		if (!s->cluster) {
-			uci_say_error(s, "setoption: Algorithm: cluster runs under mpirun only "
-			                 "(mpirun -np N cutoff uci)");
-			return false;
-		}
-		k = DRIVER_CLUSTER;
-	}
-	if (k < 0) {
-		uci_say_error(s, "setoption: Algorithm: expected one of %s%s, got %s",
-		              cli_driver_list(list, sizeof(list)), s->cluster ? ", cluster" : "",
-		              cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	o->driver = k;
-	return true;
+	o->overhead_ms = v;
+	s->opt.overhead_ms = v; /* read by the next `go` only: in force at once */
 }
 
-static void say_placement(uci_session_t *s)
-{
-	char names[256];
-	size_t n = 0;
-	for (int i = 0; cli_placement_names[i]; i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, " var %s",
-		                      cli_placement_names[i]);
-	uci_say(s, "option name Placement type combo default none%s", names);
-}
-
-static bool set_placement(uci_session_t *s, uci_options_t *o, const char *value)
-{
-	char q[UCI_QUOTE_SIZE];
-	if ((o->placement = choice_index(cli_placement_names, value)) < 0) {
-		uci_say_error(s, "setoption: Placement: expected none, compact or scatter, got %s",
-		              cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	return true;
-}
-
-static void say_pruning(uci_session_t *s)
-{
-	uci_say(s, "option name Pruning type combo default all var all var nullmove var lmr var "
-	           "none");
-}
-
-static bool set_pruning(uci_session_t *s, uci_options_t *o, const char *value)
-{
-	char q[UCI_QUOTE_SIZE];
-	if ((o->pruning = choice_index(pruning_names, value)) < 0) {
-		uci_say_error(s, "setoption: Pruning: expected all, nullmove, lmr or none, got %s",
-		              cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	return true;
-}
-
-static void say_overhead(uci_session_t *s)
-{
-	uci_say(s, "option name Move Overhead type spin default %d min 0 max %d",
-	        UCI_OVERHEAD_DEFAULT, UCI_OVERHEAD_MAX);
-}
-
-static bool set_overhead(uci_session_t *s, uci_options_t *o, const char *value)
-{
-	char q[UCI_QUOTE_SIZE];
-	if (!cli_int_value(value, 0, UCI_OVERHEAD_MAX, &o->overhead_ms)) {
-		uci_say_error(s, "setoption: Move Overhead: expected ms in 0..%d, got %s",
-		              UCI_OVERHEAD_MAX, cli_quote_ascii(q, sizeof(q), value));
-		return false;
-	}
-	/* Read by the next `go` only: in force at once. */
-	s->opt.overhead_ms = o->overhead_ms;
-	return true;
-}
-
-static void say_clear_hash(uci_session_t *s) { uci_say(s, "option name Clear Hash type button"); }
-
-static bool press_clear_hash(uci_session_t *s, uci_options_t *o, const char *value)
+static void press_clear_hash(uci_session_t *s, uci_options_t *o, int64_t v)
 {
 	(void)o;
-	(void)value;
+	(void)v;
 	s->want_clear = true;
-	return true;
 }
 
 /* The options in the order `uci` lists them, before the drivers' options. */
-static const struct uci_option {
-	const char *name;
-	bool button; /* takes no value */
-	void (*say)(uci_session_t *s);
-	bool (*set)(uci_session_t *s, uci_options_t *o, const char *value);
-} option_table[] = {
-	{ "Threads", false, say_threads, set_threads },
-	{ "Hash", false, say_hash, set_hash },
-	{ "Algorithm", false, say_algorithm, set_algorithm },
-	{ "Placement", false, say_placement, set_placement },
-	{ "Pruning", false, say_pruning, set_pruning },
-	{ "Move Overhead", false, say_overhead, set_overhead },
-	{ "Clear Hash", true, say_clear_hash, press_clear_hash },
+static const uci_option_t option_table[] = {
+	{ "Threads", UCI_SPIN, "an integer", 1, CUTOFF_MAX_THREADS, NULL, get_threads,
+	  put_threads },
+	{ "Hash", UCI_SPIN, "MiB", 0, (int64_t)CUTOFF_MAX_TT_MB, NULL, get_hash, put_hash },
+	{ "Algorithm", UCI_ALGORITHM, NULL, 0, 0, NULL, get_driver, put_driver },
+	{ "Placement", UCI_COMBO, NULL, 0, 0, cli_placement_names, get_placement, put_placement },
+	{ "Pruning", UCI_COMBO, NULL, 0, 0, pruning_names, get_pruning, put_pruning },
+	{ "Move Overhead", UCI_SPIN, "ms", 0, UCI_OVERHEAD_MAX, NULL, get_overhead, put_overhead },
+	{ "Clear Hash", UCI_BUTTON, NULL, 0, 0, NULL, NULL, press_clear_hash },
 };
 enum {
 	OPTION_COUNT = sizeof(option_table) / sizeof(option_table[0])
 };
 
 /* The option called `name` (in any case), or NULL. */
-static const struct uci_option *find_option(const char *name)
+static const uci_option_t *find_option(const char *name)
 {
 	for (int i = 0; i < OPTION_COUNT; i++) {
 		if (strcasecmp(name, option_table[i].name) == 0)
@@ -332,11 +252,127 @@ static const struct uci_option *find_option(const char *name)
 	return NULL;
 }
 
+/* The index of `word` (in any case) among the NULL-terminated words, or -1. */
+static int choice_index(const char *const *words, const char *word)
+{
+	for (int i = 0; words[i]; i++) {
+		if (strcasecmp(words[i], word) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* The combo's words into buf: each after `before`, the last after `last` instead (" var "
+ * for its `uci` line; ", " and " or " for what setoption expected). */
+static const char *join_words(const char *const *words, const char *first, const char *before,
+                              const char *last, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; words[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+		                      !i             ? first
+		                      : words[i + 1] ? before
+		                                     : last,
+		                      words[i]);
+	return buf;
+}
+
+/* The most words of a combo, NULL included. */
+enum {
+	UCI_MAX_WORDS = 32
+};
+
+/* The Algorithm's words: the registry's drivers, then cluster under mpirun. */
+static void algorithm_words(const uci_session_t *s, const char **words, int size)
+{
+	int n = 0;
+	for (int d = 0; d < cutoff_driver_count() && n < size - 2; d++)
+		words[n++] = cli_driver_name((cutoff_driver_t)d);
+	if (s->cluster)
+		words[n++] = "cluster";
+	words[n] = NULL;
+}
+
+static void say_option(uci_session_t *s, const uci_option_t *opt, const uci_options_t *def)
+{
+	const char *words[UCI_MAX_WORDS];
+	char list[256];
+	switch (opt->kind) {
+	case UCI_SPIN:
+		uci_say(s,
+		        "option name %s type spin default %" PRId64 " min %" PRId64 " max %" PRId64,
+		        opt->name, opt->get(def), opt->min, opt->max);
+		break;
+	case UCI_COMBO:
+		uci_say(s, "option name %s type combo default %s%s", opt->name,
+		        opt->words[opt->get(def)],
+		        join_words(opt->words, " var ", " var ", " var ", list, sizeof(list)));
+		break;
+	case UCI_ALGORITHM:
+		algorithm_words(s, words, (int)(sizeof(words) / sizeof(words[0])));
+		uci_say(s, "option name %s type combo default %s%s", opt->name,
+		        s->cluster ? "cluster" : cli_driver_name((cutoff_driver_t)opt->get(def)),
+		        join_words(words, " var ", " var ", " var ", list, sizeof(list)));
+		break;
+	case UCI_BUTTON:
+		uci_say(s, "option name %s type button", opt->name);
+		break;
+	}
+}
+
 void uci_say_options(uci_session_t *s)
 {
+	uci_options_t def;
+	uci_options_default(&def);
 	for (int i = 0; i < OPTION_COUNT; i++)
-		option_table[i].say(s);
+		say_option(s, &option_table[i], &def);
 	each_driver_option(say_driver_option, s);
+}
+
+/* The value of `opt` that `value` names into *v; false after saying what was expected. */
+static bool option_value(uci_session_t *s, const uci_option_t *opt, const char *value, int64_t *v)
+{
+	const char *words[UCI_MAX_WORDS];
+	char q[UCI_QUOTE_SIZE], list[256];
+	int k;
+	switch (opt->kind) {
+	case UCI_SPIN:
+		if (cli_int_value(value, opt->min, opt->max, v))
+			return true;
+		uci_say_error(s, "setoption: %s: expected %s in %" PRId64 "..%" PRId64 ", got %s",
+		              opt->name, opt->unit, opt->min, opt->max,
+		              cli_quote_ascii(q, sizeof(q), value));
+		return false;
+	case UCI_COMBO:
+		if ((k = choice_index(opt->words, value)) >= 0) {
+			*v = k;
+			return true;
+		}
+		uci_say_error(s, "setoption: %s: expected %s, got %s", opt->name,
+		              join_words(opt->words, "", ", ", " or ", list, sizeof(list)),
+		              cli_quote_ascii(q, sizeof(q), value));
+		return false;
+	case UCI_ALGORITHM:
+		algorithm_words(s, words, (int)(sizeof(words) / sizeof(words[0])));
+		if ((k = choice_index(words, value)) >= 0) {
+			*v = k; /* cluster comes after the drivers, as DRIVER_CLUSTER does */
+			return true;
+		}
+		if (strcasecmp(value, "cluster") == 0) {
+			uci_say_error(s, "setoption: Algorithm: cluster runs under mpirun only "
+			                 "(mpirun -np N cutoff uci)");
+			return false;
+		}
+		uci_say_error(s, "setoption: Algorithm: expected one of %s%s, got %s",
+		              cli_driver_list(list, sizeof(list)), s->cluster ? ", cluster" : "",
+		              cli_quote_ascii(q, sizeof(q), value));
+		return false;
+	case UCI_BUTTON:
+		*v = 0;
+		return true;
+	}
+	return false;
 }
 
 /* Whether the value of setoption `so` is there (or absent, for a button) and fits; else
@@ -362,7 +398,7 @@ static bool value_present(uci_session_t *s, const uci_setoption_t *so, bool butt
 void uci_set_option(uci_session_t *s, const uci_setoption_t *so)
 {
 	char q[UCI_QUOTE_SIZE];
-	const struct uci_option *opt = so->long_name ? NULL : find_option(so->name);
+	const uci_option_t *opt = so->long_name ? NULL : find_option(so->name);
 	const cutoff_driver_option_t *driver_opt =
 		so->long_name || opt ? NULL : find_driver_option(so->name);
 	if (!opt && !driver_opt) {
@@ -370,13 +406,16 @@ void uci_set_option(uci_session_t *s, const uci_setoption_t *so)
 		              cli_quote_ascii(q, sizeof(q), so->name));
 		return;
 	}
-	if (!value_present(s, so, opt && opt->button, opt ? opt->name : driver_opt->name))
+	if (!value_present(s, so, opt && opt->kind == UCI_BUTTON,
+	                   opt ? opt->name : driver_opt->name))
 		return;
 	uci_options_t o = s->want;
 	if (opt) {
-		if (!opt->set(s, &o, so->value))
+		int64_t v;
+		if (!option_value(s, opt, so->value, &v))
 			return;
-	} else if (!set_driver_option(s, driver_opt, so->value, &o.drivers)) {
+		opt->put(s, &o, v);
+	} else if (!set_driver_option(s, driver_opt, so->value, &o.cfg)) {
 		return;
 	}
 	s->want = o;
@@ -388,19 +427,12 @@ void uci_set_option(uci_session_t *s, const uci_setoption_t *so)
 
 static cutoff_engine_t *make_engine(uci_session_t *s, const uci_options_t *o, int *err)
 {
-	cutoff_config_t cfg;
-	cutoff_config_default(&cfg);
-	cfg.threads = (int)o->threads;
-	cfg.tt_mb = (size_t)o->hash_mb;
+	cutoff_config_t cfg = o->cfg;
 	cfg.driver =
 		o->driver == DRIVER_CLUSTER ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver;
 	cfg.algo = CUTOFF_ALGO_PVS;
 	if (o->driver == DRIVER_CLUSTER)
 		cli_cluster_configure(s->cluster, &cfg);
-	cfg.placement = (cutoff_placement_t)o->placement;
-	cfg.pruning = pruning_bits[o->pruning];
-	options_pair_t copy = { &o->drivers, &cfg, true };
-	each_driver_option(copy_option, &copy);
 	cfg.log = cli_log_keep;
 	cfg.log_user = &s->log;
 	s->log.last[0] = '\0';
@@ -411,15 +443,15 @@ void uci_option_text(const uci_options_t *o, char *buf, size_t size)
 {
 	char drivers[256];
 	const bool cluster = o->driver == DRIVER_CLUSTER;
-	cli_driver_options_text(&o->drivers,
+	cli_driver_options_text(&o->cfg,
 	                        cluster ? CUTOFF_DRIVER_LAZYSMP : (cutoff_driver_t)o->driver,
 	                        drivers, sizeof(drivers));
 	snprintf(buf, size,
 	         "Threads %" PRId64 ", Hash %" PRId64
 	         ", Algorithm %s, Placement %s, Pruning %s%s%s",
-	         o->threads, o->hash_mb,
+	         get_threads(o), get_hash(o),
 	         cluster ? "cluster" : cli_driver_name((cutoff_driver_t)o->driver),
-	         cli_placement_names[o->placement], pruning_names[o->pruning],
+	         cli_placement_names[get_placement(o)], pruning_names[get_pruning(o)],
 	         drivers[0] ? ", " : "", drivers);
 }
 
@@ -428,9 +460,9 @@ bool uci_apply_options(uci_session_t *s)
 	char was[512], asked[512];
 	int rc = 0;
 	uci_options_t *o = &s->opt, *w = &s->want;
-	if (!s->engine || w->threads != o->threads || w->driver != o->driver ||
-	    w->placement != o->placement || w->pruning != o->pruning ||
-	    !same_driver_options(&w->drivers, &o->drivers)) {
+	if (!s->engine || w->cfg.threads != o->cfg.threads || w->driver != o->driver ||
+	    w->cfg.placement != o->cfg.placement || w->cfg.pruning != o->cfg.pruning ||
+	    !same_driver_options(&w->cfg, &o->cfg)) {
 		cutoff_engine_t *e = make_engine(s, w, &rc);
 		if (e) {
 			cutoff_engine_free(s->engine);
@@ -438,10 +470,10 @@ bool uci_apply_options(uci_session_t *s)
 			*o = *w;
 			s->want_clear = false; /* a new engine is empty */
 		}
-	} else if (w->hash_mb != o->hash_mb) {
+	} else if (w->cfg.tt_mb != o->cfg.tt_mb) {
 		s->log.last[0] = '\0';
-		if ((rc = cutoff_engine_set_tt_mb(s->engine, (size_t)w->hash_mb)) == 0)
-			o->hash_mb = w->hash_mb;
+		if ((rc = cutoff_engine_set_tt_mb(s->engine, w->cfg.tt_mb)) == 0)
+			o->cfg.tt_mb = w->cfg.tt_mb;
 	}
 	if (rc != 0) {
 		uci_option_text(w, asked, sizeof(asked));

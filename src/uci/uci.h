@@ -78,14 +78,12 @@ enum {
 
 /* Options as set by setoption; the engine is made from them. */
 typedef struct uci_options {
-	int64_t threads;
-	int64_t hash_mb;
-	int driver;    /* a cutoff_driver_t, or DRIVER_CLUSTER */
-	int placement; /* a cutoff_placement_t */
-	int pruning;   /* index into options.c's pruning_names */
+	/* Threads (threads), Hash (tt_mb), Placement (placement), Pruning (pruning) and the
+	 * drivers' options; every other field is the library's default (cutoff_config_default),
+	 * and the driver and algorithm are set when the engine is made (options.c) */
+	cutoff_config_t cfg;
+	int driver; /* Algorithm: a cutoff_driver_t, or DRIVER_CLUSTER */
 	int64_t overhead_ms;
-	cutoff_config_t drivers; /* the drivers' options (cutoff_config_get_option); the rest
-	                            of it is not read */
 } uci_options_t;
 
 /* One `go`: everything the search thread reads. */

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# option_table.sh CUTOFF — one option model: every engine option says the same range,
+# words and default wherever a user meets it.
+#
+# The library's registry (`cutoff drivers --json`: each driver option's range or words
+# and default, read from the library's one row of it) is the truth. Each option must
+# appear once, and agree with it, in the --help of every command that takes the engine's
+# settings (search, tree, solve, epd: "--NAME N ... MIN..MAX; default D" or "--NAME
+# W1|W2 ... default W") and in UCI's answer to `uci` ("option name NAME type spin default
+# D min MIN max MAX" or "type combo default W var W1 var W2"). The engine's own settings
+# agree between --help and UCI too: --threads (its range and default) with Threads,
+# --placement (its words and default) with Placement. UCI lists no option that is neither
+# one of its own nor the library's.
+# Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
+set -u
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 PATH-TO-CUTOFF" >&2
+	exit 2
+fi
+cutoff=$1
+if [ ! -x "$cutoff" ]; then
+	echo "$0: '$cutoff' is not an executable" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_option_table.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=lib.bash
+. "$(dirname "$0")/lib.bash"
+
+[ -n "$python" ] || skip_all "no python3: the tables are compared in Python"
+
+"$cutoff" drivers --json > "$tmp/lib.json" || fail "cutoff drivers --json"
+printf 'uci\nquit\n' | "$cutoff" uci > "$tmp/uci.txt" || fail "cutoff uci"
+for c in search tree solve epd; do
+	"$cutoff" $c --help > "$tmp/help-$c.txt" || fail "cutoff $c --help"
+done
+
+# The comparison prints "ok - ..." / "FAIL - ..." lines; lib.bash counts them.
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "${line#ok - }" ;;
+	*) fail "${line#FAIL - }" ;;
+	esac
+done < <("$python" - "$tmp" <<'EOF'
+import json, os, re, sys
+
+tmp = sys.argv[1]
+lib = {}
+for d in json.load(open(os.path.join(tmp, "lib.json"))):
+    for o in d["options"]:
+        lib[o["name"]] = o
+
+
+def say(good, what):
+    print(("ok - " if good else "FAIL - ") + what)
+
+
+def expected_arg(o):
+    return "|".join(o["words"]) if o["words"] else "N"
+
+
+def help_options(path):
+    """{name: (arg, text)} of the --help's last part: "  --NAME ARG" and its text."""
+    opts, name = {}, None
+    for line in open(path):
+        m = re.match(r"  --([a-z][a-z0-9-]*) (\S+)(.*)", line.rstrip("\n"))
+        if m and "," not in m.group(2):
+            name = m.group(1)
+            if name in opts:
+                opts[name] = None  # twice: never agrees
+            else:
+                opts[name] = [m.group(2), m.group(3).strip()]
+        elif name and opts.get(name) and line.startswith(" " * 20):
+            opts[name][1] = (opts[name][1] + " " + line.strip()).strip()
+        else:
+            name = None
+    return opts
+
+
+def uci_options(path):
+    opts = {}
+    for line in open(path):
+        m = re.match(r"option name (.+?) type (\S+)(.*)", line.rstrip("\n"))
+        if m:
+            opts[m.group(1)] = (m.group(2), m.group(3).split())
+    return opts
+
+
+uci = uci_options(os.path.join(tmp, "uci.txt"))
+say(len(lib) > 0, "the library's registry lists driver options (%d)" % len(lib))
+
+for c in ("search", "tree", "solve", "epd"):
+    h = help_options(os.path.join(tmp, "help-%s.txt" % c))
+    bad = []
+    for name, o in sorted(lib.items()):
+        got = h.get(name)
+        if not got:
+            bad.append("%s missing or twice" % name)
+            continue
+        arg, text = got
+        want_default = "default %s" % o["default"]
+        if arg != expected_arg(o) or not text.endswith(want_default):
+            bad.append("%s: '%s %s'" % (name, arg, text))
+        elif not o["words"] and "%d..%d" % (o["min"], o["max"]) not in text:
+            bad.append("%s: no range %d..%d" % (name, o["min"], o["max"]))
+    say(not bad, "cutoff %s --help: every driver option with the library's range and "
+        "default%s" % (c, (": " + "; ".join(bad)) if bad else ""))
+
+bad = []
+for name, o in sorted(lib.items()):
+    got = uci.get(name)
+    if o["words"]:
+        want = ("combo", ["default", o["default"]] + sum((["var", w] for w in o["words"]), []))
+    else:
+        want = ("spin", ["default", str(o["default"]), "min", str(o["min"]),
+                         "max", str(o["max"])])
+    if got != want:
+        bad.append("%s: %s, not %s" % (name, got, want))
+say(not bad, "UCI: every driver option with the library's range and default%s"
+    % ((": " + "; ".join(bad)) if bad else ""))
+
+own = {"Threads", "Hash", "Algorithm", "Placement", "Pruning", "Move Overhead", "Clear Hash"}
+stray = sorted(set(uci) - own - set(lib))
+say(not stray and own <= set(uci), "UCI lists its own options and the library's, no other%s"
+    % ((": " + ", ".join(stray)) if stray else ""))
+
+h = help_options(os.path.join(tmp, "help-search.txt"))
+threads = h.get("threads")
+m = threads and re.search(r"(\d+)\.\.(\d+); default (\d+)", threads[1])
+t = uci.get("Threads")
+good = bool(m) and t == ("spin", ["default", m.group(3), "min", m.group(1), "max", m.group(2)])
+say(good, "--threads and UCI's Threads: one range, one default%s"
+    % ("" if good else " (%s; %s)" % (threads, t)))
+placement = h.get("placement")
+m = placement and re.search(r"default (\S+)$", placement[1])
+p = uci.get("Placement")
+words = placement[0].split("|") if placement else []
+good = bool(m) and p == ("combo", ["default", m.group(1)] + sum((["var", w] for w in words), []))
+say(good, "--placement and UCI's Placement: one word list, one default%s"
+    % ("" if good else " (%s; %s)" % (placement, p)))
+EOF
+)
+report
