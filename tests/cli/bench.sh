@@ -23,17 +23,10 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-unset CUTOFF_DATA_DIR GNUPLOT
-
-# ok, fail, run, bad and the counters (lib.bash).
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
+unset CUTOFF_DATA_DIR GNUPLOT
 
 # The drivers, from the library's registry: a sweep measures each one by default, the
 # default driver (the baseline) at 1 thread only, the others at every count.

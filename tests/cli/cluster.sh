@@ -21,13 +21,8 @@
 # cutoff-test-timeout: 600
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cluster.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

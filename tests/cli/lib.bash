@@ -2,8 +2,12 @@
 # lib.bash — what the command tests share (sourced, not a test: the glob registers *.sh);
 # the scripts of tests/repo/ and tests/cluster/ source it too, for ok, fail and report.
 #
-# Before sourcing, a script sets `cutoff` (the command under test) and `tmp` (its own
-# temporary folder). It then gets:
+# A command test sources it first thing, with its own arguments: the one argument is the
+# command under test (`cutoff`, which must be an executable; else the usage, exit 2), and
+# `tmp` is made, a temporary folder of its own removed at exit (a script that needs more
+# at exit sets its own EXIT trap, removing $tmp too). A script that sets `tmp` before
+# sourcing (tests/repo, tests/cluster) keeps its own arguments, `cutoff` and trap. It
+# then gets:
 #   ok WHAT / fail WHAT   print "ok - WHAT" or "FAIL - WHAT" and count it
 #   run ARGS...           run "$cutoff" ARGS: status, stdout and stderr in $status,
 #                         $stdout and $stderr (the outputs also in $tmp/out and
@@ -32,6 +36,16 @@
 #                         FAIL)
 #   same WHAT A B         two report folders of `cutoff sim` agree on every virtual
 #                         figure (virtual FILE: a CSV file without its $real_columns)
+
+if [ -z "${tmp-}" ]; then
+	if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+		echo "usage: $0 PATH-TO-CUTOFF (an executable)" >&2
+		exit 2
+	fi
+	cutoff=$1
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_$(basename "$0" .sh).XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 passed=0
 failed=0

@@ -23,14 +23,8 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/match_sprt.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-# ok, fail, run and the counters (lib.bash).
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 cat >"$tmp/fake.sh" <<'EOF'

@@ -15,19 +15,8 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-if [ ! -x "$cutoff" ]; then
-	echo "$0: '$cutoff' is not an executable" >&2
-	exit 2
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli_option_table.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=lib.bash
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 [ -n "$python" ] || skip_all "no python3: the tables are compared in Python"

@@ -17,17 +17,10 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/quality_suite.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-unset CUTOFF_DATA_DIR GNUPLOT
-
-# ok, fail, run and the counters (lib.bash).
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
+unset CUTOFF_DATA_DIR GNUPLOT
 
 common=(bench --workload chess --positions 1 --chess-depth 2 --repeat 1 --stockfish off
 	--plot none --no-progress --quality-ms 30)

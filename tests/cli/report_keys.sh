@@ -9,10 +9,9 @@
 # one; none may be renamed or dropped. Skipped without python3.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
-cutoff=$1
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/report_keys.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, skip_all, $python and the counters (lib.bash).
 . "$here/lib.bash"
 want=$here/../data/report-keys.txt
 [ -n "$python" ] || skip_all "python3 not found"

@@ -13,18 +13,10 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sim_determinism.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-unset CUTOFF_DATA_DIR GNUPLOT
-
-# ok, fail, run, sweep, same and the counters (lib.bash); real_columns there names the
-# columns of results.csv that are real time, not virtual.
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
+unset CUTOFF_DATA_DIR GNUPLOT
 
 if sweep "$tmp/clock1" && sweep "$tmp/clock2"; then
 	same "clock schedule" "$tmp/clock1" "$tmp/clock2"

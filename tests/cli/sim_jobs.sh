@@ -13,18 +13,12 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sim_jobs.XXXXXX") || exit 2
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
+. "$(dirname "$0")/lib.bash"
 bg=
 trap '[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null; rm -rf "$tmp"' EXIT
 unset CUTOFF_DATA_DIR GNUPLOT
-
-# ok, fail, run, sweep ($sweep_args), same and the counters (lib.bash).
-. "$(dirname "$0")/lib.bash"
 
 # Every driver, 2 repeats (interleaved): one process, then 2 and 3 (more than the runs
 # of a workload at one thread count, fewer than the runs).

@@ -6,9 +6,8 @@
 # options on another game are refused with a message and exit 2; Connect Four's weak
 # solve of 3246313 with no depth is solved as a loss (<= -1).
 set -u
-cutoff="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run and the counters (lib.bash).
 . "$(dirname "$0")/lib.bash"
 
 field() { # field NAME: the value of a text report's line "NAME   value"

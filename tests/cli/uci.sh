@@ -15,16 +15,10 @@
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-CUTOFF" >&2
-	exit 2
-fi
-cutoff=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/uci.XXXXXX") || exit 2
-trap 'stop_engine; rm -rf "$tmp"' EXIT
-
-# ok, fail, run and the counters (lib.bash).
+# The usage check (one argument: PATH-TO-CUTOFF), $cutoff, $tmp (removed at exit), and
+# ok, fail, run, good, bad, json_field, one_line, show, $python, $out and $err (lib.bash).
 . "$(dirname "$0")/lib.bash"
+trap 'stop_engine; rm -rf "$tmp"' EXIT
 
 # A session: start_engine runs `cutoff uci` as a coprocess; send writes lines to it;
 # expect REGEX [SECONDS] reads its lines until one matches REGEX (extended regular
