@@ -11,7 +11,9 @@
 # D min MIN max MAX" or "type combo default W var W1 var W2"). The engine's own settings
 # agree between --help and UCI too: --threads (its range and default) with Threads,
 # --placement (its words and default) with Placement. UCI lists no option that is neither
-# one of its own nor the library's.
+# one of its own nor the library's. And every command's --help states the range its
+# parser checks: for each option whose help gives one range A..B, `cutoff CMD --NAME B+1`
+# is a usage error (exit 2) naming A..B (or 0..B, for an option taking "0 or A..B").
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -23,7 +25,8 @@ set -u
 
 "$cutoff" drivers --json > "$tmp/lib.json" || fail "cutoff drivers --json"
 printf 'uci\nquit\n' | "$cutoff" uci > "$tmp/uci.txt" || fail "cutoff uci"
-for c in search tree solve epd; do
+commands="search tree ttbench topo solve perft match epd bench"
+for c in $commands; do
 	"$cutoff" $c --help > "$tmp/help-$c.txt" || fail "cutoff $c --help"
 done
 
@@ -33,10 +36,10 @@ while IFS= read -r line; do
 	"ok - "*) ok "${line#ok - }" ;;
 	*) fail "${line#FAIL - }" ;;
 	esac
-done < <("$python" - "$tmp" <<'EOF'
-import json, os, re, sys
+done < <("$python" - "$tmp" "$cutoff" $commands <<'EOF'
+import json, os, re, subprocess, sys
 
-tmp = sys.argv[1]
+tmp, cutoff, commands = sys.argv[1], sys.argv[2], sys.argv[3:]
 lib = {}
 for d in json.load(open(os.path.join(tmp, "lib.json"))):
     for o in d["options"]:
@@ -130,6 +133,40 @@ words = placement[0].split("|") if placement else []
 good = bool(m) and p == ("combo", ["default", m.group(1)] + sum((["var", w] for w in words), []))
 say(good, "--placement and UCI's Placement: one word list, one default%s"
     % ("" if good else " (%s; %s)" % (placement, p)))
+
+# Every range a --help states against its parser's. GAME_RANGES: options whose one range
+# is a game's, checked by that game's reader (search --position: connect4's columns).
+GAME_RANGES = {("search", "position")}
+for c in commands:
+    blocks, name = {}, None
+    for line in open(os.path.join(tmp, "help-%s.txt" % c)):
+        line = line.rstrip("\n")
+        m = re.match(r"  --([a-z][a-z0-9-]*)(?:[ ,]|$)", line)
+        if m:
+            name = m.group(1)
+            blocks[name] = line
+        elif name and line.startswith(" " * 6):
+            blocks[name] += " " + line.strip()
+        else:
+            name = None
+    bad, checked = [], 0
+    for n, text in sorted(blocks.items()):
+        ranges = set(re.findall(r"(?<![\w.^-])(-?\d+)\.\.(\d+)(?![\w.^])", text))
+        if len(ranges) != 1 or (c, n) in GAME_RANGES:
+            continue  # none, or a game's (ttt 1..9, chess 1..127): not the parser's alone
+        a, b = ranges.pop()
+        try:
+            r = subprocess.run([cutoff, c, "--" + n, str(int(b) + 1)], capture_output=True,
+                               text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            bad.append("--%s %d ran on" % (n, int(b) + 1))
+            continue
+        checked += 1
+        lows = [a] + (["0"] if re.search(r"\b0\b[^.]* or %s\.\.%s" % (a, b), text) else [])
+        if r.returncode != 2 or not any("%s..%s" % (lo, b) in r.stderr for lo in lows):
+            bad.append("--%s: help %s..%s, parser: %s" % (n, a, b, r.stderr.strip()[:120]))
+    say(checked > 0 and not bad, "cutoff %s: the %d ranges its --help states are its "
+        "parser's%s" % (c, checked, (": " + "; ".join(bad)) if bad else ""))
 EOF
 )
 report
