@@ -20,6 +20,8 @@
 #     100 sqrt(16 / 99) / 10 = 4.02), at 100 Elo (55 .. 149: se 23.98), is 5.00 Elo a
 #     point, Fieller's interval 2.46 .. 9.38 (the roots of (100 - 20 r)^2 = 1.96^2 (23.98^2
 #     + 4.02^2 r^2)); a gain of 0 is unusable; the pair 2B/1 - B/1, +20 points, is +100 Elo.
+#   - bench/quality-plot.sh draws a --csv with 'self' columns (a line per setting's driver)
+#     and refuses one without them (exit 2), when gnuplot is there.
 # The output is the same bytes in two runs. Prints one "ok - ..." or "FAIL - ..." line per
 # check and ends with "N passed, M failed".
 set -u
@@ -191,6 +193,29 @@ if [[ $(line_of "$self" "| 1 | 2B/1 | B/1 |") == "| 1 | 2B/1 | B/1 | 100 | 20 / 
 	ok "a usable scale: the pairs' differences in Elo (+20 points, +100 Elo)"
 else
 	fail "the Elo column: $(show "$self")"
+fi
+# bench/quality-plot.sh draws the --csv of a run with --reference: a line a setting's
+# driver (B and 2B here), three panels; without 'self' columns it refuses the file.
+plot=$(dirname "$0")/../../bench/quality-plot.sh
+if command -v gnuplot >/dev/null 2>&1; then
+	"$python" "$curves" --reference "$tmp/ref.csv" --csv "$tmp/curves.csv" \
+		"B=$tmp/b.csv" "2B=$tmp/ref.csv" >/dev/null 2>&1
+	out=$("$plot" "$tmp/curves.csv" "$tmp/curves.svg" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q ">2B<" "$tmp/curves.svg" &&
+		grep -q ">B<" "$tmp/curves.svg"; then
+		ok "quality-plot.sh: an SVG with a line for B and for 2B"
+	else
+		fail "quality-plot.sh: exit $rc: $(show "$out")"
+	fi
+	"$python" "$curves" --csv "$tmp/noself.csv" "B=$tmp/b.csv" >/dev/null 2>&1
+	out=$("$plot" "$tmp/noself.csv" "$tmp/x.svg" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $out == *"has no 'self' columns"* ]]; then
+		ok "quality-plot.sh: a CSV without 'self' is refused"
+	else
+		fail "quality-plot.sh without 'self': exit $rc: $(show "$out")"
+	fi
 fi
 out=$("$python" "$curves" --elo 100,150,149 "$tmp/b.csv" 2>&1)
 rc=$?
