@@ -24,7 +24,7 @@
  * is wrong with it), and the match does not start: exit 2 for a file, 1 for a built-in
  * line (a bug of ours, which the tests catch).
  */
-#define _GNU_SOURCE /* getline, strtok_r */
+#define _GNU_SOURCE /* getline */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,43 +65,21 @@ static int keep(match_t *m, int *cap, const cutoff_chess_state_t *pos)
 
 /* ---- FEN and EPD lines ---------------------------------------------------------------- */
 
-/* The FEN of a line's first fields: the four of the position, and the two counters when
- * both follow. */
-static void line_fen(char *const tok[6], int nt, char *fen, size_t size)
-{
-	bool counters = nt >= 6 && strspn(tok[4], "0123456789") == strlen(tok[4]) &&
-	                strspn(tok[5], "0123456789") == strlen(tok[5]);
-	if (counters)
-		snprintf(fen, size, "%.90s %.8s %.8s %.8s %.8s %.8s", tok[0], tok[1], tok[2],
-		         tok[3], tok[4], tok[5]);
-	else
-		snprintf(fen, size, "%.90s %.8s %.8s %.8s", tok[0], tok[1], tok[2], tok[3]);
-}
-
-/* One line of a FEN/EPD file (`q` its quoted name), cut in place. CLI_EXIT_OK, or an exit
- * status after the error. */
+/* One line of a FEN/EPD file (`q` its quoted name), cut in place: read by the one EPD
+ * reader, cutoff_chess_parse_epd (a FEN is an EPD line without operations; the
+ * operations, if any, are not used). CLI_EXIT_OK, or an exit status after the error. */
 static int fen_line(match_t *m, int *cap, const char *q, char *line, int lineno)
 {
-	char *tok[6], msg[200];
-	int nt = 0;
-	for (char *save = NULL, *t = strtok_r(line, " \t\r\n", &save); t && nt < 6;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		tok[nt++] = t;
-	if (nt == 0 || tok[0][0] == '#')
+	char msg[200];
+	size_t lead = strspn(line, " \t\r\n");
+	if (line[lead] == '\0' || line[lead] == '#')
 		return CLI_EXIT_OK;
-	if (nt < 4) {
-		cli_error(MATCH_CMD, "--openings %s: line %d: expected a FEN or EPD line", q,
-		          lineno);
-		return CLI_EXIT_USAGE;
-	}
-	char fen[256];
-	cutoff_chess_state_t pos;
-	line_fen(tok, nt, fen, sizeof(fen));
-	if (cutoff_chess_parse_fen(m->chess, fen, &pos, msg, sizeof(msg)) != 0) {
+	cutoff_chess_epd_t epd;
+	if (cutoff_chess_parse_epd(m->chess, line, &epd, msg, sizeof(msg)) != 0) {
 		cli_error(MATCH_CMD, "--openings %s: line %d: %s", q, lineno, msg);
 		return CLI_EXIT_USAGE;
 	}
-	return keep(m, cap, &pos);
+	return keep(m, cap, &epd.state);
 }
 
 /* ---- PGN ------------------------------------------------------------------------------ */
