@@ -124,7 +124,7 @@ static double node_cost(bench_t *b, int wk)
 {
 	double ns[3];
 	for (int rep = 0; rep < 3; rep++) {
-		bench_run_t *run = bench_run_new(b, wk, false, b->base, 1, rep + 1);
+		bench_run_t *run = bench_run_new(b, wk, false, b->set.base, 1, rep + 1);
 		if (!run) {
 			cli_error("sim", "out of memory");
 			return NAN;
@@ -147,10 +147,10 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 	static bench_t b; /* large: kept off the stack */
 	memset(&b, 0, sizeof(b));
 	b.cmd = "sim";
-	b.base = (int)cli_driver_default();
-	cutoff_config_default(&b.cfg);
-	b.profiled = cutoff_profile_available();
-	b.repeat = 3;
+	b.set.base = (int)cli_driver_default();
+	cutoff_config_default(&b.set.cfg);
+	b.mach.profiled = cutoff_profile_available();
+	b.set.repeat = 3;
 	uint64_t *field[BENCH_NWORKLOADS] = { &m->node_chess, &m->node_connect4, &m->node_rtree };
 	bool ok = true;
 	for (int wk = 0; ok && wk < BENCH_NWORKLOADS; wk++) {
@@ -175,15 +175,15 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 		snprintf(how, sizeof(how),
 		         "serial search, 1 thread, %d position%s of cutoff bench's: time / nodes, "
 		         "median of 3",
-		         b.work[wk].nitems, b.work[wk].nitems == 1 ? "" : "s");
+		         b.res.work[wk].nitems, b.res.work[wk].nitems == 1 ? "" : "s");
 		report(name, ns, how);
 		*field[wk] = to_ps(ns);
 	}
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		bench_workload_free(&b.work[wk]);
-	for (int i = 0; i < b.nruns; i++)
-		bench_run_free(&b.runs[i]);
-	free(b.runs);
+		bench_workload_free(&b.res.work[wk]);
+	for (int i = 0; i < b.res.nruns; i++)
+		bench_run_free(&b.res.runs[i]);
+	free(b.res.runs);
 	if (ok) {
 		double v[3] = { (double)m->node_chess, (double)m->node_connect4,
 			        (double)m->node_rtree };

@@ -35,14 +35,14 @@ const char *bench_engine_name(bool stockfish, int driver)
 
 void bench_progress(bench_t *b, const char *fmt, ...)
 {
-	if (!b->progress)
+	if (!b->set.progress)
 		return;
 	va_list ap;
-	fprintf(stderr, "%scutoff %s: ", b->progress_tty ? "\r\033[K" : "", b->cmd);
+	fprintf(stderr, "%scutoff %s: ", b->set.progress_tty ? "\r\033[K" : "", b->cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (!b->progress_tty)
+	if (!b->set.progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
 }
@@ -117,13 +117,15 @@ bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_
 {
 	memset(out, 0, sizeof(*out));
 	double sq = 0;
-	for (int i = 0; i < b->nquality; i++) {
-		const bench_quality_t *q = &b->quality[i];
+	for (int i = 0; i < b->res.nquality; i++) {
+		const bench_quality_t *q = &b->res.quality[i];
 		if (q->driver != driver || q->threads != threads)
 			continue;
 		out->n++;
 		out->agree += q->agree;
-		out->refs += b->suite.n ? 1 : b->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
+		out->refs += b->res.suite.n
+		                     ? 1
+		                     : b->res.work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
 		out->bounds += q->loss_bound;
 		out->loss += q->loss;
 		sq += (double)q->loss * q->loss;

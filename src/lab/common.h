@@ -15,8 +15,8 @@ extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.., NU
  * driver's. */
 const char *bench_engine_name(bool stockfish, int driver);
 
-/* One progress line on stderr, "cutoff CMD: ...", when b->progress is on: redrawn in place
- * on a terminal (b->progress_tty), one line each otherwise. */
+/* One progress line on stderr, "cutoff CMD: ...", when b->set.progress is on: redrawn in place
+ * on a terminal (b->set.progress_tty), one line each otherwise. */
 void bench_progress(bench_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The median of v[0 .. n) (NANs left out); NAN when none is left. Sorts v. */

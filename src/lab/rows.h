@@ -8,8 +8,8 @@
 
 #include "lab/types.h"
 
-/* Derives b->rows from b->runs (and each row's ceiling, ceiling.c); b->nrows stays 0 when
- * out of memory. */
+/* Derives b->res.rows from b->res.runs (and each row's ceiling, ceiling.c); b->res.nrows
+ * stays 0 when out of memory. */
 void bench_derive(bench_t *b);
 
 /* The row of (workload, engine, threads), or NULL. */

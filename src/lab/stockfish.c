@@ -54,7 +54,7 @@ typedef struct sf {
 /* The deadline of the next answer: --stockfish-timeout from now. */
 static int64_t sf_deadline(const sf_t *s)
 {
-	return (int64_t)cli_now_ns() + s->b->stockfish_timeout_s * NS_PER_S;
+	return (int64_t)cli_now_ns() + s->b->set.stockfish_timeout_s * NS_PER_S;
 }
 
 static bool sf_send(sf_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -80,12 +80,12 @@ static bool sf_read(sf_t *s, const char *waiting_for, char **line)
 		cli_error(s->b->cmd,
 		          "stockfish (%s) said nothing for %" PRId64 " s, waiting for %s "
 		          "(--stockfish-timeout)",
-		          s->b->stockfish, s->b->stockfish_timeout_s, waiting_for);
+		          s->b->set.stockfish, s->b->set.stockfish_timeout_s, waiting_for);
 		return false;
 	default: {
 		char how[128];
 		uci_client_describe_end(&s->c, how, sizeof(how));
-		cli_error(s->b->cmd, "stockfish (%s) %s, waiting for %s", s->b->stockfish, how,
+		cli_error(s->b->cmd, "stockfish (%s) %s, waiting for %s", s->b->set.stockfish, how,
 		          waiting_for);
 		return false;
 	}
@@ -121,10 +121,10 @@ static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 		sf_close(s);
 		return false;
 	}
-	char why[256], *argv[] = { (char *)b->stockfish, NULL }, *line;
+	char why[256], *argv[] = { (char *)b->set.stockfish, NULL }, *line;
 	uci_start_t st = uci_client_start(&s->c, argv, -1, why, sizeof(why));
 	if (st != UCI_START_OK) {
-		cli_error(b->cmd, "stockfish (%s): %s%s", b->stockfish,
+		cli_error(b->cmd, "stockfish (%s): %s%s", b->set.stockfish,
 		          st == UCI_START_CANNOT_RUN ? "cannot run it: " : "", why);
 		sf_close(s);
 		return false;
@@ -132,11 +132,12 @@ static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 	bool ok = sf_send(s, "uci");
 	while (ok && (ok = sf_read(s, "uciok", &line)) && strncmp(line, "uciok", 5) != 0)
 		if (strncmp(line, "id name ", 8) == 0)
-			snprintf(b->stockfish_name, sizeof(b->stockfish_name), "%.90s", line + 8);
+			snprintf(b->mach.stockfish_name, sizeof(b->mach.stockfish_name), "%.90s",
+			         line + 8);
 	if (ok &&
 	    !(sf_send(s, "setoption name Threads value %d", threads) &&
 	      sf_send(s, "setoption name Hash value %zu", hash_mb) && sf_send(s, "isready"))) {
-		cli_error(b->cmd, "stockfish (%s) does not read its input", b->stockfish);
+		cli_error(b->cmd, "stockfish (%s) does not read its input", b->set.stockfish);
 		ok = false;
 	}
 	if (!ok || !sf_wait(s, "readyok")) {
@@ -176,7 +177,7 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 	memset(info, 0, sizeof(*info));
 	if (!sf_send(s, "ucinewgame") || !sf_send(s, "isready") || !sf_wait(s, "readyok") ||
 	    !sf_send(s, "position fen %s", fen) || !sf_send(s, "go depth %d", depth)) {
-		cli_error(s->b->cmd, "stockfish (%s) stopped answering", s->b->stockfish);
+		cli_error(s->b->cmd, "stockfish (%s) stopped answering", s->b->set.stockfish);
 		return false;
 	}
 	bool stopped = false;
@@ -196,7 +197,7 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 			if (info->depth <= 0)
 				cli_error(s->b->cmd,
 				          "stockfish (%s) answered with no completed iteration",
-				          s->b->stockfish);
+				          s->b->set.stockfish);
 			return info->depth > 0;
 		}
 	}
@@ -205,7 +206,7 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 
 bool bench_sf_calibrate(bench_t *b, const double *target_s)
 {
-	bench_workload_t *w = &b->work[BENCH_CHESS];
+	bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	sf_t s;
 	if (!sf_open(b, &s, 1, w->cfg.tt_mb ? w->cfg.tt_mb : 1))
 		return false;
@@ -228,7 +229,7 @@ bool bench_sf_calibrate(bench_t *b, const double *target_s)
 
 bool bench_sf_run(bench_t *b, bench_run_t *run)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	sf_t s;
 	if (!sf_open(b, &s, run->threads, w->cfg.tt_mb ? w->cfg.tt_mb : 1))
 		return false;

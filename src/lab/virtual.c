@@ -167,9 +167,9 @@ static void *rank_main(void *arg)
 		cutoff_sim_install(sim);
 		cutoff_sim_advance_to(sim, j->start_ns);
 		bench_t b = *j->b; /* shares the positions; its own cluster */
-		b.cluster = rank_cluster(j->net, j->rank);
+		b.mpi.cluster = rank_cluster(j->net, j->rank);
 		bench_run_t run;
-		j->ok = b.cluster &&
+		j->ok = b.mpi.cluster &&
 		        bench_run_alloc(&b, &run, j->run0->workload, false, j->run0->driver,
 		                        j->run0->threads, j->run0->repeat);
 		if (j->ok) {
@@ -177,7 +177,7 @@ static void *rank_main(void *arg)
 			bench_run_free(&run);
 		}
 		cutoff_net_leave(j->net, j->rank);
-		cli_cluster_end(b.cluster);
+		cli_cluster_end(b.mpi.cluster);
 		cutoff_sim_install(NULL);
 		cutoff_sim_free(sim);
 	} else {
@@ -224,11 +224,11 @@ static bool cluster_run(void *ctx, bench_t *b, bench_run_t *run)
 		}
 		started++;
 	}
-	b->cluster = started == ranks ? rank_cluster(net, 0) : NULL;
-	bool ok = b->cluster && bench_run(b, run);
+	b->mpi.cluster = started == ranks ? rank_cluster(net, 0) : NULL;
+	bool ok = b->mpi.cluster && bench_run(b, run);
 	cutoff_net_leave(net, 0);
-	cli_cluster_end(b->cluster);
-	b->cluster = NULL;
+	cli_cluster_end(b->mpi.cluster);
+	b->mpi.cluster = NULL;
 	for (int r = 1; r < started; r++) {
 		pthread_join(jobs[r].thread, NULL);
 		ok &= jobs[r].ok;

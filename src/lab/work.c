@@ -373,7 +373,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
                         int64_t hash_mb)
 {
-	bench_workload_t *w = &b->work[kind];
+	bench_workload_t *w = &b->res.work[kind];
 	memset(w, 0, sizeof(*w));
 	w->kind = kind;
 	w->items = calloc(BENCH_MAX_ITEMS, sizeof(*w->items));
@@ -382,9 +382,9 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
-	*c = b->cfg;
+	*c = b->set.cfg;
 	c->threads = 1;
-	c->profile_tt_writers = b->tt_writers;
+	c->profile_tt_writers = b->set.tt_writers;
 	cli_game_config(workload_row(kind), c);
 	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
 	         : kind == BENCH_CONNECT4
@@ -412,7 +412,7 @@ void bench_workload_free(bench_workload_t *w)
 bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
                      int threads, int repeat)
 {
-	int n = b->work[workload].nitems;
+	int n = b->res.work[workload].nitems;
 	memset(run, 0, sizeof(*run));
 	run->workload = workload;
 	run->stockfish = stockfish;
@@ -445,18 +445,18 @@ bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stoc
 bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
                            int repeat)
 {
-	if (b->nruns == b->cap_runs) {
-		int cap = b->cap_runs ? 2 * b->cap_runs : 64;
-		bench_run_t *r = realloc(b->runs, (size_t)cap * sizeof(*r));
+	if (b->res.nruns == b->res.cap_runs) {
+		int cap = b->res.cap_runs ? 2 * b->res.cap_runs : 64;
+		bench_run_t *r = realloc(b->res.runs, (size_t)cap * sizeof(*r));
 		if (!r)
 			return NULL;
-		b->runs = r;
-		b->cap_runs = cap;
+		b->res.runs = r;
+		b->res.cap_runs = cap;
 	}
-	bench_run_t *run = &b->runs[b->nruns];
+	bench_run_t *run = &b->res.runs[b->res.nruns];
 	if (!bench_run_alloc(b, run, workload, stockfish, driver, threads, repeat))
 		return NULL;
-	b->nruns++;
+	b->res.nruns++;
 	return run;
 }
 
@@ -501,7 +501,7 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 		cutoff_counters_t tc;
 		cutoff_profile_t tp;
 		int rc = cutoff_engine_thread_counters(e, k, &tc);
-		if (rc == 0 && b->profiled)
+		if (rc == 0 && b->mach.profiled)
 			rc = cutoff_engine_thread_profile(e, k, &tp);
 		if (rc < 0) {
 			cli_fail(b->cmd, "cannot read the thread counters", rc, log);
@@ -509,7 +509,7 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 		}
 		run->thread_nodes[k] += tc.nodes;
 		cutoff_counters_add(&sum, &tc);
-		if (b->profiled) {
+		if (b->mach.profiled) {
 			bench_thread_t *t = &run->thread_prof[k];
 			t->time_s += tp.time_s;
 			t->search_s += tp.search_s;
@@ -520,7 +520,7 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 			t->depth_completed += tp.depth_completed;
 		}
 	}
-	if (searched && b->profiled)
+	if (searched && b->mach.profiled)
 		run->profiled++;
 	const cutoff_counters_t *c = r ? &r->counters : &sum;
 	cutoff_counters_add(&run->counters, c);
@@ -582,7 +582,7 @@ static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w,
 	cfg.log = cli_log_keep;
 	cfg.log_user = log;
 	if (bench_is_cluster(driver)) /* the cluster of the run's ranks (cli_cluster_use) */
-		cli_cluster_configure(b->cluster, &cfg);
+		cli_cluster_configure(b->mpi.cluster, &cfg);
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
 	if (!e)
@@ -595,7 +595,7 @@ static void take_ranks(const bench_t *b, bench_run_t *run)
 {
 	for (int k = 0; k < run->nranks; k++) {
 		cli_rank_stats_t st;
-		if (!cli_cluster_stats(b->cluster, k, &st))
+		if (!cli_cluster_stats(b->mpi.cluster, k, &st))
 			continue;
 		bench_rank_t *r = &run->rank_prof[k];
 		r->nodes += (double)st.nodes;
@@ -611,13 +611,13 @@ static void take_ranks(const bench_t *b, bench_run_t *run)
 
 bool bench_run(bench_t *b, bench_run_t *run)
 {
-	const bench_workload_t *w = &b->work[run->workload];
+	const bench_workload_t *w = &b->res.work[run->workload];
 	cli_log_t log = { "" };
 	const bool cluster = bench_is_cluster(run->driver);
 	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
 	if (!e) {
 		if (cluster) /* the other ranks would wait for this one */
-			cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
+			cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
 		return false;
 	}
 	bool ok = true;
@@ -634,7 +634,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			rc = cutoff_connect4_solve_with(
 				e, (const cutoff_connect4_state_t *)it->state, true,
 				CUTOFF_CONNECT4_BISECT, cluster ? cli_cluster_search_by : NULL,
-				b->cluster, &s);
+				b->mpi.cluster, &s);
 			if (cluster && rc >= 0 && s.searches > 0)
 				take_ranks(b,
 				           run); /* the solve's last search: a weak solve has one */
@@ -670,7 +670,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		lim.depth = it->depth;
 		lim.iterate = workload_row(w->kind)->iterate;
 		cutoff_result_t r;
-		rc = cluster ? cli_cluster_search_by(b->cluster, e, it->state, &lim, &r)
+		rc = cluster ? cli_cluster_search_by(b->mpi.cluster, e, it->state, &lim, &r)
 		             : cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
 		if (cluster)
 			take_ranks(b, run);
@@ -692,20 +692,20 @@ bool bench_run(bench_t *b, bench_run_t *run)
 	return ok;
 }
 
-/* A free slot of b->quality, or NULL after a message (out of memory). */
+/* A free slot of b->res.quality, or NULL after a message (out of memory). */
 static bench_quality_t *quality_slot(bench_t *b)
 {
-	if (b->nquality == b->cap_quality) {
-		int cap = b->cap_quality ? 2 * b->cap_quality : 32;
-		bench_quality_t *q = realloc(b->quality, (size_t)cap * sizeof(*q));
+	if (b->res.nquality == b->res.cap_quality) {
+		int cap = b->res.cap_quality ? 2 * b->res.cap_quality : 32;
+		bench_quality_t *q = realloc(b->res.quality, (size_t)cap * sizeof(*q));
 		if (!q) {
 			cli_error(b->cmd, "out of memory");
 			return NULL;
 		}
-		b->quality = q;
-		b->cap_quality = cap;
+		b->res.quality = q;
+		b->res.cap_quality = cap;
 	}
-	bench_quality_t *q = &b->quality[b->nquality];
+	bench_quality_t *q = &b->res.quality[b->res.nquality];
 	memset(q, 0, sizeof(*q));
 	return q;
 }
@@ -714,17 +714,17 @@ static bench_quality_t *quality_slot(bench_t *b)
  * workload's. */
 static int quality_positions(const bench_t *b)
 {
-	return b->suite.n ? b->suite.n : b->work[BENCH_CHESS].nitems;
+	return b->res.suite.n ? b->res.suite.n : b->res.work[BENCH_CHESS].nitems;
 }
 
 /* Position i of the quality runs, scored into q (its move, and against the suite's
  * reference or the item's reference move). */
 static void quality_score(const bench_t *b, int i, cutoff_move_t m, bench_quality_t *q)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	move_text(w, m, q->move);
-	if (b->suite.n) {
-		const bench_suite_entry_t *e = &b->suite.entries[i];
+	if (b->res.suite.n) {
+		const bench_suite_entry_t *e = &b->res.suite.entries[i];
 		q->agree = m == e->ref_move[0];
 		q->loss = bench_suite_loss(e, m, &q->loss_bound);
 	} else {
@@ -735,7 +735,7 @@ static void quality_score(const bench_t *b, int i, cutoff_move_t m, bench_qualit
 
 bool bench_quality_run(bench_t *b, int driver, int threads)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	cli_log_t log = { "" };
 	cutoff_engine_t *e = make_engine(b, w, driver, threads, &log);
 	if (!e)
@@ -749,17 +749,17 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 			break;
 		}
 		bench_progress(b, "quality at %" PRId64 " ms: %s, %d thread%s, position %d of %d",
-		               b->quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
+		               b->set.quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
 		               threads > 1 ? "s" : "", i + 1, n);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
 		lim.depth = CUTOFF_MAX_PLY - 1;
 		lim.iterate = true;
-		lim.time_ms = (uint64_t)b->quality_ms;
+		lim.time_ms = (uint64_t)b->set.quality_ms;
 		cutoff_result_t r;
-		const void *root = b->suite.n ? (const void *)b->suite.entries[i].state
-		                              : (const void *)w->items[i].state;
+		const void *root = b->res.suite.n ? (const void *)b->res.suite.entries[i].state
+		                                  : (const void *)w->items[i].state;
 		if (rc == 0)
 			rc = cutoff_engine_search(e, root, &lim, &r, NULL, NULL);
 		if (rc < 0) {
@@ -773,7 +773,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 		q->depth = r.depth;
 		q->nodes = r.counters.nodes;
 		quality_score(b, i, r.best_move, q);
-		b->nquality++;
+		b->res.nquality++;
 	}
 	cutoff_engine_free(e);
 	return ok;
@@ -781,7 +781,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 
 bool bench_references(bench_t *b, int extra)
 {
-	bench_workload_t *w = &b->work[BENCH_CHESS];
+	bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	cli_log_t log = { "" };
 	cutoff_engine_t *e = NULL;
 	bool ok = true;
@@ -789,10 +789,10 @@ bool bench_references(bench_t *b, int extra)
 		bench_item_t *it = &w->items[i];
 		if (it->ref_move[0])
 			continue;
-		if (!e && !(e = make_engine(b, w, b->base, 1, &log)))
+		if (!e && !(e = make_engine(b, w, b->set.base, 1, &log)))
 			return false;
 		bench_progress(b, "reference move of chess position %d of %d: %s, depth %d", i + 1,
-		               w->nitems, cli_driver_name((cutoff_driver_t)b->base),
+		               w->nitems, cli_driver_name((cutoff_driver_t)b->set.base),
 		               it->depth + extra);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
@@ -819,7 +819,7 @@ bool bench_references(bench_t *b, int extra)
 
 bool bench_write_chess_file(const bench_t *b, const char *path)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
@@ -866,16 +866,16 @@ static void settings_given(const bench_t *b, char *buf, size_t size)
 	cutoff_config_default(&def);
 	size_t used = 0;
 	buf[0] = '\0';
-	if (b->cfg.placement != def.placement)
+	if (b->set.cfg.placement != def.placement)
 		used += (size_t)snprintf(buf, size, " --placement %s",
-		                         cli_placement_names[b->cfg.placement]);
+		                         cli_placement_names[b->set.cfg.placement]);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
 		for (int i = 0; i < n && used < size; i++) {
 			int given = 0, usual = 0;
 			char v[32];
-			cutoff_config_get_option(&b->cfg, o[i].name, &given);
+			cutoff_config_get_option(&b->set.cfg, o[i].name, &given);
 			cutoff_config_get_option(&def, o[i].name, &usual);
 			if (given != usual)
 				used += (size_t)snprintf(
@@ -890,7 +890,7 @@ bool bench_write_searches(const bench_t *b, const char *path)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
-	const char *base = cli_driver_name((cutoff_driver_t)b->base);
+	const char *base = cli_driver_name((cutoff_driver_t)b->set.base);
 	fprintf(f,
 	        "# Every search of this report as one `cutoff search` (the %s driver, one "
 	        "thread: the same\n# nodes, move and value as its rows). Give another driver "
@@ -898,8 +898,8 @@ bool bench_write_searches(const bench_t *b, const char *path)
 	        "run to run), --json for every counter.\n",
 	        base);
 	for (int k = 0; k < BENCH_NWORKLOADS; k++) {
-		const bench_workload_t *w = &b->work[k];
-		if (!b->workloads[k])
+		const bench_workload_t *w = &b->res.work[k];
+		if (!b->set.workloads[k])
 			continue;
 		char extra[512];
 		settings_given(b, extra, sizeof(extra));
