@@ -109,14 +109,14 @@ static void hog_stop(hog_t *h)
 	h->n = 0;
 }
 
-/* Starts n spinning processes; false after one line (and none left running) on failure. */
-static bool hog_start(const char *cmd, hog_t *h, int n)
+/* Starts n spinning processes; false after one line of error (and none left running) on failure. */
+static bool hog_start(bench_error_t *err, hog_t *h, int n)
 {
 	pid_t bench = getpid();
 	h->n = 0;
 	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
 	if (n > 0 && !h->pids) {
-		cli_error(cmd, "--hog: out of memory");
+		bench_fail(err, "--hog: out of memory");
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
@@ -124,8 +124,8 @@ static bool hog_start(const char *cmd, hog_t *h, int n)
 		if (p == 0)
 			hog_spin(bench);
 		if (p < 0) {
-			cli_error(cmd, "--hog: cannot start process %d of %d: %s", i + 1, n,
-			          strerror(errno));
+			bench_fail(err, "--hog: cannot start process %d of %d: %s", i + 1, n,
+			           strerror(errno));
 			hog_stop(h);
 			return false;
 		}
@@ -147,8 +147,8 @@ static bool parse_counts(bench_t *b, const char *text)
 		int64_t v;
 		snprintf(item, sizeof(item), "%.*s", (int)(n < 31 ? n : 31), p);
 		if (n == 0 || n > 31 || !cli_int_value(item, 1, CUTOFF_MAX_THREADS, &v)) {
-			cli_error(
-				b->cmd,
+			bench_fail(
+				b->err,
 				"--threads: expected a comma-separated list of thread counts, each "
 				"1..%d, got %s",
 				CUTOFF_MAX_THREADS, cli_quote(q, sizeof(q), text));
@@ -156,14 +156,14 @@ static bool parse_counts(bench_t *b, const char *text)
 		}
 		for (int i = 0; i < b->set.ncounts; i++) {
 			if (b->set.counts[i] == v) {
-				cli_error(b->cmd, "--threads: %d is listed twice in %s", (int)v,
-				          cli_quote(q, sizeof(q), text));
+				bench_fail(b->err, "--threads: %d is listed twice in %s", (int)v,
+				           cli_quote(q, sizeof(q), text));
 				return false;
 			}
 		}
 		if (b->set.ncounts == BENCH_MAX_COUNTS - 1) {
-			cli_error(b->cmd, "--threads: at most %d thread counts",
-			          BENCH_MAX_COUNTS - 1);
+			bench_fail(b->err, "--threads: at most %d thread counts",
+			           BENCH_MAX_COUNTS - 1);
 			return false;
 		}
 		b->set.counts[b->set.ncounts++] = (int)v;
@@ -204,7 +204,7 @@ static bool parse_ranks(bench_t *b, const char *text, int world)
 			b->mpi.rank_counts[b->mpi.nrank_counts++] = (int)v;
 	}
 	if (b->mpi.nrank_counts == 0) {
-		cli_error(b->cmd, "--ranks: expected a list of rank counts such as 1,2");
+		bench_fail(b->err, "--ranks: expected a list of rank counts such as 1,2");
 		return false;
 	}
 	qsort(b->mpi.rank_counts, (size_t)b->mpi.nrank_counts, sizeof(int), cmp_int);
@@ -218,8 +218,8 @@ static bool parse_drivers(bench_t *b, const char *text)
 	bool given[BENCH_MAX_DRIVERS + 1] = { false };
 	int n = cutoff_driver_count();
 	if (n >= BENCH_CLUSTER) {
-		cli_error(b->cmd, "the library has %d drivers, this command at most %d", n,
-		          BENCH_CLUSTER - 1);
+		bench_fail(b->err, "the library has %d drivers, this command at most %d", n,
+		           BENCH_CLUSTER - 1);
 		return false;
 	}
 	for (int d = 0; d < n; d++)
@@ -299,7 +299,7 @@ static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0
 		               n > 1 ? "s" : "");
 		bench_run_t *run = bench_run_new(b, BENCH_CHESS, true, 0, n, rep);
 		if (!run) {
-			cli_error(b->cmd, "out of memory");
+			bench_fail(b->err, "out of memory");
 			return false;
 		}
 		if (!bench_sf_run(b, run))
@@ -347,7 +347,7 @@ static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
 			for (int i = 0; b->set.workloads[wk] && i < nset; i++)
 				if (!bench_run_new(b, wk, false, set[i].driver, set[i].threads,
 				                   rep)) {
-					cli_error(b->cmd, "out of memory");
+					bench_fail(b->err, "out of memory");
 					return false;
 				}
 	return bench_jobs_run(b, first, b->res.nruns - first) && sweep_quality(b);
@@ -393,7 +393,7 @@ static bool sweep(bench_t *b)
 					n > 1 ? "s" : "");
 				bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
 				if (!run) {
-					cli_error(b->cmd, "out of memory");
+					bench_fail(b->err, "out of memory");
 					return false;
 				}
 				if (!bench_run(b, run))
@@ -438,7 +438,7 @@ static bool write_csv(bench_t *b, char *failed, size_t size)
 }
 
 /* The report's files (the plots' are written before, by bench_plots), then their list;
- * false after one line naming the file that could not be written. */
+ * false after one line of error naming the file that could not be written. */
 static bool write_report(bench_t *b)
 {
 	const report_file_t files[] = {
@@ -466,10 +466,10 @@ static bool write_report(bench_t *b)
 		ok = bench_folder_write_list(b);
 	}
 	if (!ok)
-		cli_error(b->cmd,
-		          "cannot write %s into the report folder %s: %s (the table was printed "
-		          "on stdout; the report's other files are lost)",
-		          failed, cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
+		bench_fail(b->err,
+		           "cannot write %s into the report folder %s: %s (the table was printed "
+		           "on stdout; the report's other files are lost)",
+		           failed, cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
 	return ok;
 }
 
@@ -576,7 +576,7 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 }
 
 /* The options into b, with the machine's topology: the thread counts, the drivers, the
- * workloads and Stockfish; GO_ON, or the exit status after one line. */
+ * workloads and Stockfish; GO_ON, or the exit status after one line of error. */
 static int apply_options(bench_t *b, bench_opts_t *o)
 {
 	const char *cmd = b->cmd;
@@ -591,7 +591,7 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 	cutoff_topology_info_t topo;
 	int rc = cutoff_topology_describe(NULL, &topo);
 	if (rc < 0) {
-		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
+		bench_fail_code(b->err, "cannot read the machine's topology", rc, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	b->mach.cores = topo.cores;
@@ -615,8 +615,8 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 	if (strcmp(o->stockfish, "off") != 0 && strcmp(o->stockfish, "auto") != 0 &&
 	    !bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))) {
 		char q[CLI_QUOTE_SIZE];
-		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
-		          cli_quote(q, sizeof(q), o->stockfish));
+		bench_fail(b->err, "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		           cli_quote(q, sizeof(q), o->stockfish));
 		return CLI_EXIT_USAGE;
 	}
 	b->set.stockfish = b->set.workloads[BENCH_CHESS]
@@ -626,27 +626,29 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 }
 
 /* --drivers cluster and --ranks against how the bench was started (mpirun, cutoff sim);
- * GO_ON, or CLI_EXIT_USAGE after one line. */
+ * GO_ON, or CLI_EXIT_USAGE after one line of error. */
 static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi)
 {
-	const char *cmd = b->cmd;
 	if (b->set.drivers[BENCH_CLUSTER] && !under_mpi && !b->sim) {
-		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
-		               "more (mpirun -np 2 cutoff bench ...)");
+		bench_fail(b->err, "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		                   "more (mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
 	if (under_mpi && o->drivers && !b->set.drivers[BENCH_CLUSTER]) {
-		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
-		               "--drivers (the ranks would otherwise each run the whole sweep)");
+		bench_fail(b->err,
+		           "under mpirun the bench measures the cluster: add cluster to "
+		           "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
 	if (o->ranks && !under_mpi && !(b->sim && b->set.drivers[BENCH_CLUSTER])) {
 		if (b->sim)
-			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
-			               "(simulated ranks)");
+			bench_fail(b->err,
+			           "--ranks goes with the cluster: add cluster to --drivers "
+			           "(simulated ranks)");
 		else
-			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
-			               "(mpirun -np 2 cutoff bench ...)");
+			bench_fail(b->err,
+			           "--ranks: run the bench under mpirun with 2 ranks or more "
+			           "(mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
 	return GO_ON;
@@ -654,7 +656,7 @@ static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi
 
 /* The cluster's ranks: simulated ones under `cutoff sim`, or, under mpirun, MPI started
  * and the ranks' communicators made, with the ranks but 0 made followers (rank 0
- * measures, writes and speaks). GO_ON, or the exit status after one line. */
+ * measures, writes and speaks). GO_ON, or the exit status after one line of error. */
 static int setup_cluster(bench_t *b, const bench_opts_t *o)
 {
 	/* Open MPI says in the environment that it started us. */
@@ -678,7 +680,8 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 	if (!(b->mpi.cluster = cli_cluster_start(b->cmd, &co)))
 		return CLI_EXIT_FAIL;
 	if (!cli_cluster_prepare(b->mpi.cluster, b->mpi.rank_counts, b->mpi.nrank_counts)) {
-		cli_error(b->cmd, "--ranks: the ranks' communicators could not be made");
+		bench_fail(b->err, "--ranks: the ranks' communicators could not be made");
+		bench_error_flush(b->err, b->cmd); /* the abort never returns */
 		cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
 	}
 	b->mpi.ranks = cli_cluster_size(b->mpi.cluster);
@@ -717,14 +720,15 @@ static int load_suite(bench_t *b)
 	if (!b->set.quality_suite)
 		return GO_ON;
 	if (!b->set.workloads[BENCH_CHESS] || b->set.quality_ms <= 0) {
-		cli_error(b->cmd, "--quality-suite needs the chess workload (--workload chess) and "
-		                  "--quality-ms above 0");
+		bench_fail(b->err,
+		           "--quality-suite needs the chess workload (--workload chess) and "
+		           "--quality-ms above 0");
 		return CLI_EXIT_USAGE;
 	}
 	char err[768];
 	if (!bench_suite_load(b->res.work[BENCH_CHESS].chess, b->set.quality_suite, &b->res.suite,
 	                      err, sizeof(err))) {
-		cli_error(b->cmd, "--quality-suite: %s", err);
+		bench_fail(b->err, "--quality-suite: %s", err);
 		return CLI_EXIT_FAIL;
 	}
 	return GO_ON;
@@ -780,7 +784,7 @@ static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 	if (b->set.workloads[BENCH_CHESS] && b->set.quality_ms > 0 && b->res.suite.n == 0 &&
 	    !bench_references(b, (int)o->ref_extra))
 		return CLI_EXIT_FAIL;
-	if (!hog_start(b->cmd, hog, b->set.hog))
+	if (!hog_start(b->err, hog, b->set.hog))
 		return CLI_EXIT_FAIL;
 	bool swept = sweep(b);
 	hog_stop(hog);
@@ -809,15 +813,17 @@ static int bench_end(bench_t *b, hog_t *hog, int status)
 	free(b->res.rows);
 	free(b->res.quality);
 	bench_suite_free(&b->res.suite);
-	if (b->mpi.cluster && status != CLI_EXIT_OK)
+	if (b->mpi.cluster && status != CLI_EXIT_OK) {
+		bench_error_flush(b->err, b->cmd); /* the abort never returns */
 		cli_cluster_abort(b->mpi.cluster, status);
+	}
 	cli_cluster_end(b->mpi.cluster);
 	return status;
 }
 
 int bench_main(const char *cmd, const char *usage, int argc, char **argv,
                const struct cli_opt *extra, int nextra, bench_sim_t *sim,
-               int (*ready)(void *ctx, struct bench *b))
+               int (*ready)(void *ctx, struct bench *b), bench_error_t *err)
 {
 	static bench_t b;
 	bench_opts_t o;
@@ -826,13 +832,14 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 	b.folder.claim_fd = -1;
 	b.cmd = cmd;
 	b.sim = sim;
+	b.err = err;
 	default_options(&b, &o);
 	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
 	if (st != GO_ON)
 		return st;
 	if (sim && (o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
-		cli_error(cmd, "--hog and --stockfish measure the real machine: not in a "
-		               "simulation");
+		bench_fail(err, "--hog and --stockfish measure the real machine: not in a "
+		                "simulation");
 		return CLI_EXIT_USAGE;
 	}
 	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * common.c — the few things every file of `cutoff bench` uses: the workloads' and
- * engines' names as every output writes them, the progress line on stderr, the build in
- * words and a ratio that is NAN when it cannot be had. It calls no other file of the
+ * engines' names as every output writes them, the progress line on stderr, the record of
+ * the lab's errors (bench_fail: values, printed by the command), the build in words and
+ * a ratio that is NAN when it cannot be had. It calls no other file of the
  * module (common.h).
  */
 #include <math.h>
@@ -45,6 +46,47 @@ void bench_progress(bench_t *b, const char *fmt, ...)
 	if (!b->set.progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
+}
+
+void bench_fail(bench_error_t *e, const char *fmt, ...)
+{
+	if (e->len >= sizeof(e->text))
+		return;
+	char *at = e->text + e->len;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(at, sizeof(e->text) - e->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		*at = '\0';
+	e->len += strlen(at) + 1;
+}
+
+void bench_fail_code(bench_error_t *e, const char *what, int code, const cli_log_t *log)
+{
+	if (log && log->last[0])
+		bench_fail(e, "%s: %s (%s)", what, cutoff_strerror(code), log->last);
+	else
+		bench_fail(e, "%s: %s", what, cutoff_strerror(code));
+}
+
+const char *bench_error_next(const bench_error_t *e, const char *prev)
+{
+	const char *next = prev ? prev + strlen(prev) + 1 : e->text;
+	return next < e->text + e->len ? next : NULL;
+}
+
+void bench_error_flush(bench_error_t *e, const char *cmd)
+{
+	for (const char *m = NULL; e->print && (m = bench_error_next(e, m));)
+		e->print(cmd, m);
+	e->len = 0;
+}
+
+void bench_error_append(bench_error_t *e, const bench_error_t *from)
+{
+	for (const char *m = NULL; (m = bench_error_next(from, m));)
+		bench_fail(e, "%s", m);
 }
 
 double bench_ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }

@@ -111,7 +111,7 @@ static bool holds_report(const char *dir, char found[BENCH_FILE_NAME])
 	return false;
 }
 
-static bool make_dir(const char *cmd, const char *dir)
+static bool make_dir(bench_error_t *err, const char *dir)
 {
 	char q[CLI_QUOTE_SIZE];
 	if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
@@ -119,8 +119,8 @@ static bool make_dir(const char *cmd, const char *dir)
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return true;
 	}
-	cli_error(cmd, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
-	          strerror(errno == EEXIST ? ENOTDIR : errno));
+	bench_fail(err, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
+	           strerror(errno == EEXIST ? ENOTDIR : errno));
 	return false;
 }
 
@@ -137,13 +137,13 @@ static bool make_fresh_dir(bench_t *b)
 		snprintf(b->folder.out_name + b->folder.stem_len,
 		         sizeof(b->folder.out_name) - b->folder.stem_len, "-%d", n);
 	}
-	cli_error(b->cmd, "cannot make the report folder %s: %s",
-	          cli_quote(q, sizeof(q), b->folder.out_name), strerror(errno));
+	bench_fail(b->err, "cannot make the report folder %s: %s",
+	           cli_quote(q, sizeof(q), b->folder.out_name), strerror(errno));
 	return false;
 }
 
 /* Takes the claim on b->set.out_dir (see the top of the file): CLI_EXIT_OK with b->folder.claim_fd
- * set, or the exit status after one line: CLI_EXIT_USAGE when another run holds it,
+ * set, or the exit status after one line of error: CLI_EXIT_USAGE when another run holds it,
  * CLI_EXIT_FAIL when the claim file cannot be made (no file can be made in the folder). */
 static int claim(bench_t *b)
 {
@@ -152,8 +152,8 @@ static int claim(bench_t *b)
 	for (;;) {
 		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd < 0) {
-			cli_error(b->cmd, "--out: cannot write into the folder %s: %s",
-			          cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
+			bench_fail(b->err, "--out: cannot write into the folder %s: %s",
+			           cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
 			return CLI_EXIT_FAIL;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -162,14 +162,14 @@ static int claim(bench_t *b)
 			if (err == EINTR)
 				continue;
 			if (err == EWOULDBLOCK)
-				cli_error(
-					b->cmd,
+				bench_fail(
+					b->err,
 					"--out: the folder %s is in use by another cutoff bench or "
 					"sim that is running: give another folder",
 					cli_quote(q, sizeof(q), b->set.out_dir));
 			else
-				cli_error(b->cmd, "--out: cannot lock %s: %s",
-				          cli_quote(q, sizeof(q), path), strerror(err));
+				bench_fail(b->err, "--out: cannot lock %s: %s",
+				           cli_quote(q, sizeof(q), path), strerror(err));
 			return err == EWOULDBLOCK ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 		}
 		struct stat held, named;
@@ -187,20 +187,20 @@ int bench_folder_check(bench_t *b)
 {
 	char q[CLI_QUOTE_SIZE], found[BENCH_FILE_NAME];
 	if (strlen(b->set.out_dir) + 1 + BENCH_FILE_NAME >= PATH_MAX) {
-		cli_error(b->cmd, "--out: the folder's name is too long (%zu bytes)",
-		          strlen(b->set.out_dir));
+		bench_fail(b->err, "--out: the folder's name is too long (%zu bytes)",
+		           strlen(b->set.out_dir));
 		return CLI_EXIT_USAGE;
 	}
-	if (b->folder.out_fresh ? !make_fresh_dir(b) : !make_dir(b->cmd, b->set.out_dir))
+	if (b->folder.out_fresh ? !make_fresh_dir(b) : !make_dir(b->err, b->set.out_dir))
 		return CLI_EXIT_FAIL;
 	int st = claim(b);
 	if (st != CLI_EXIT_OK)
 		return st;
 	if (!b->set.replace && holds_report(b->set.out_dir, found)) {
-		cli_error(b->cmd,
-		          "--out: the folder %s holds a report already (%s): give --replace to "
-		          "remove that report's files and write this one, or another folder",
-		          cli_quote(q, sizeof(q), b->set.out_dir), found);
+		bench_fail(b->err,
+		           "--out: the folder %s holds a report already (%s): give --replace to "
+		           "remove that report's files and write this one, or another folder",
+		           cli_quote(q, sizeof(q), b->set.out_dir), found);
 		bench_folder_release(b);
 		return CLI_EXIT_USAGE;
 	}
@@ -218,15 +218,15 @@ void bench_folder_release(bench_t *b)
 	b->folder.claim_fd = -1;
 }
 
-/* Removes dir/name when it is there; false after one line when it cannot be removed. */
+/* Removes dir/name when it is there; false after one line of error when it cannot be removed. */
 static bool remove_file(const bench_t *b, const char *name)
 {
 	char path[PATH_MAX], q[CLI_QUOTE_SIZE];
 	snprintf(path, sizeof(path), "%s/%s", b->set.out_dir, name);
 	if (unlink(path) == 0 || errno == ENOENT)
 		return true;
-	cli_error(b->cmd, "--replace: cannot remove %s of the earlier report: %s",
-	          cli_quote(q, sizeof(q), path), strerror(errno));
+	bench_fail(b->err, "--replace: cannot remove %s of the earlier report: %s",
+	           cli_quote(q, sizeof(q), path), strerror(errno));
 	return false;
 }
 

@@ -37,10 +37,12 @@
  * checks that the parent was still there when it asked), so none outlives the parent
  * however the parent ends. The parent blocks SIGINT, SIGTERM and SIGHUP while children
  * run and reads them from a signalfd beside the pipes (no handler, no global): on one, it
- * kills and reaps every child, then ends by that signal's default action, so the status
- * a shell sees is 128 + its number. A signal that was ignored stays ignored (an ignored
- * signal is never queued). A child whose run fails prints its error and exits 1; one that
- * crashes or is killed closes its pipe: either way the parent sees the end of the result
+ * kills and reaps every child, hands its line to the command's printer (an end that never
+ * returns to the command: types.h, bench_error_t), then ends by that signal's default
+ * action, so the status a shell sees is 128 + its number. A signal that was ignored stays
+ * ignored (an ignored signal is never queued). A child whose run fails prints its error
+ * the same way (bench_error_flush) and exits 1; one that crashes or is killed closes its
+ * pipe: either way the parent sees the end of the result
  * pipe, reaps the child, names the run it was measuring and how it ended, kills and reaps
  * the others, and fails. Every child is reaped on every way out.
  *
@@ -393,22 +395,25 @@ static _Noreturn void child_main(bench_t *b, int task, int result, pid_t parent,
 		if (n == 0)
 			_exit(0);
 		if (n != (ssize_t)sizeof(index) || index < 0 || index >= b->res.nruns ||
-		    !measure(b, &b->res.runs[index]) || !send_record(result, b, index))
+		    !measure(b, &b->res.runs[index]) || !send_record(result, b, index)) {
+			/* its exit never returns to the command */
+			bench_error_flush(b->err, b->cmd);
 			_exit(CHILD_FAILED);
+		}
 	}
 }
 
 /* Forks child k with its two pipes; the child closes what is the parent's (the other
- * children's ends, the signalfd). False after one line. */
+ * children's ends, the signalfd). False after one line of error. */
 static bool start_child(bench_t *b, proc_t *procs, int k, int sigfd, const sigset_t *mask)
 {
 	int task[2], result[2];
 	if (pipe2(task, O_CLOEXEC) != 0) {
-		cli_error(b->cmd, "--jobs: cannot make a pipe: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot make a pipe: %s", strerror(errno));
 		return false;
 	}
 	if (pipe2(result, O_CLOEXEC) != 0) {
-		cli_error(b->cmd, "--jobs: cannot make a pipe: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot make a pipe: %s", strerror(errno));
 		close(task[0]);
 		close(task[1]);
 		return false;
@@ -428,7 +433,7 @@ static bool start_child(bench_t *b, proc_t *procs, int k, int sigfd, const sigse
 	close(task[0]);
 	close(result[1]);
 	if (pid < 0) {
-		cli_error(b->cmd, "--jobs: cannot start process %d: %s", k + 1, strerror(errno));
+		bench_fail(b->err, "--jobs: cannot start process %d: %s", k + 1, strerror(errno));
 		close(task[1]);
 		close(result[0]);
 		return false;
@@ -486,15 +491,15 @@ static void say_end(const bench_t *b, const proc_t *p, pid_t pid, int status, bo
 	else
 		snprintf(how, sizeof(how), "ended without its record");
 	if (p->run >= 0)
-		cli_error(b->cmd,
-		          "the run %s failed: its process (pid %d) %s; the sweep's other "
-		          "processes were stopped, no report written",
-		          run_name(b, &b->res.runs[p->run], name, sizeof(name)), (int)pid, how);
+		bench_fail(b->err,
+		           "the run %s failed: its process (pid %d) %s; the sweep's other "
+		           "processes were stopped, no report written",
+		           run_name(b, &b->res.runs[p->run], name, sizeof(name)), (int)pid, how);
 	else
-		cli_error(b->cmd,
-		          "a process of the sweep (pid %d) %s after its last run; the "
-		          "others were stopped, no report written",
-		          (int)pid, how);
+		bench_fail(b->err,
+		           "a process of the sweep (pid %d) %s after its last run; the "
+		           "others were stopped, no report written",
+		           (int)pid, how);
 }
 
 /* What came on a result pipe. */
@@ -564,8 +569,8 @@ static int take_signal(const bench_t *b, int sigfd)
 	struct signalfd_siginfo si;
 	if (read_full(sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return SIGTERM;
-	cli_error(b->cmd, "%s: the sweep's processes are stopped, no report written",
-	          strsignal((int)si.ssi_signo));
+	bench_fail(b->err, "%s: the sweep's processes are stopped, no report written",
+	           strsignal((int)si.ssi_signo));
 	return (int)si.ssi_signo;
 }
 
@@ -576,7 +581,7 @@ static bool serve(runs_t *rs, proc_t *procs, int nprocs, int sigfd, int *sig)
 {
 	struct pollfd *pf = calloc((size_t)nprocs + 1, sizeof(*pf));
 	if (!pf) {
-		cli_error(rs->b->cmd, "out of memory");
+		bench_fail(rs->b->err, "out of memory");
 		return false;
 	}
 	for (int k = 0; k < nprocs; k++)
@@ -588,7 +593,7 @@ static bool serve(runs_t *rs, proc_t *procs, int nprocs, int sigfd, int *sig)
 			pf[k + 1] = (struct pollfd){ .fd = procs[k].result, .events = POLLIN };
 		int n = poll(pf, (nfds_t)nprocs + 1, rs->b->set.progress_tty ? 1000 : -1);
 		if (n < 0 && errno != EINTR) {
-			cli_error(rs->b->cmd, "--jobs: poll: %s", strerror(errno));
+			bench_fail(rs->b->err, "--jobs: poll: %s", strerror(errno));
 			ok = false;
 		} else if (n > 0 && pf[0].revents) {
 			*sig = take_signal(rs->b, sigfd);
@@ -616,13 +621,13 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &stop, &mask) != 0) {
-		cli_error(b->cmd, "--jobs: cannot block the signals: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot block the signals: %s", strerror(errno));
 		return false;
 	}
 	const int sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
 	bool ok = sigfd >= 0;
 	if (!ok)
-		cli_error(b->cmd, "--jobs: cannot read the signals: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot read the signals: %s", strerror(errno));
 	/* A write into the pipe of a child that has ended fails (EPIPE) instead of ending this
 	 * process; the child's end is then read from its result pipe (hand, take). */
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was;
@@ -643,6 +648,7 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 	sigaction(SIGPIPE, &pipe_was, NULL);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (sig) {
+		bench_error_flush(b->err, b->cmd); /* the signal's end never returns */
 		signal(sig, SIG_DFL);
 		raise(sig); /* ends here, unless the signal was blocked when the sweep began */
 	}
@@ -716,7 +722,7 @@ bool bench_jobs_run(bench_t *b, int first, int count)
 		ok = rs->order && rs->free_at && make_order(rs, first, nprocs);
 	}
 	if (!ok) {
-		cli_error(b->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 	} else {
 		for (int k = 0; k < nprocs; k++)
 			procs[k] = (proc_t){ .task = -1, .result = -1, .run = -1 };

@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "kit/args.h"
+#include "lab/common.h"
 #include "lab/probe.h"
 
 enum {
@@ -335,7 +336,7 @@ static bool alloc_figures(bench_t *b)
 	b->mach.ceiling = malloc(per * sizeof(*b->mach.ceiling));
 	b->mach.probe_s = malloc((size_t)b->set.repeat * sizeof(*b->mach.probe_s));
 	if (!b->mach.ceiling || !b->mach.probe_s) {
-		cli_error(b->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		return false;
 	}
 	for (size_t i = 0; i < per; i++)
@@ -363,14 +364,14 @@ bool bench_probe_setup(bench_t *b)
 	if (!alloc_figures(b))
 		return false;
 	if (!plan_cpus(b)) {
-		cli_error(b->cmd, "cannot plan where the probes' threads go (placement %s)",
-		          cli_placement_names[b->set.cfg.placement]);
+		bench_fail(b->err, "cannot plan where the probes' threads go (placement %s)",
+		           cli_placement_names[b->set.cfg.placement]);
 		return false;
 	}
 	for (int k = 0; k < b->mach.nmem; k++) {
 		if (!mem_make(&b->mach.mem[k], b->set.repeat, b->set.ncounts, b->mach.ncpus)) {
-			cli_error(b->cmd, "out of memory for the memory probe of %zu MiB",
-			          b->mach.mem[k].probe_mb);
+			bench_fail(b->err, "out of memory for the memory probe of %zu MiB",
+			           b->mach.mem[k].probe_mb);
 			return false;
 		}
 	}

@@ -259,7 +259,7 @@ struct bench;
 /* `cutoff sim`: the same sweep on virtual threads, the lab's runner (virtual.c). A
  * simulator is installed on the sweep's thread before the sweep; these hooks run around
  * each run, the first to put a simulator made afresh for the run in its place, with the
- * workload's cost model and the repeat's seed (false after one line when it cannot), the
+ * workload's cost model and the repeat's seed (false after one line of error when it cannot), the
  * second to read its figures into the run (its sim_* fields). The machine's probes,
  * Stockfish and --hog do not apply, since the times are virtual; the equal-time quality
  * runs do, on the virtual clock. */
@@ -386,10 +386,31 @@ typedef struct bench_mpi {
 	                  measures and writes nothing */
 } bench_mpi_t;
 
+/*
+ * The lab's errors are values. A function of the lab that fails records its message with
+ * bench_fail (common.h): the text that cli_error would have printed after "cutoff CMD: ",
+ * one message each, in the order they come (a failure may say first what failed beneath
+ * it, then what that ended); then it returns false, -1 or an exit status upward. No file
+ * of the lab prints an error: the command that called the lab gives it an empty
+ * bench_error_t and, once the lab has returned, prints each message (bench_error_next)
+ * with cli_error, so that each reads "cutoff CMD: MESSAGE" as before. Three ways out of the lab never return to the
+ * command: a --jobs child's exit and the stopping signal that ends the parent (jobs.c),
+ * and a rank's cli_cluster_abort of the whole cluster (bench.c, work.c); there the lab
+ * hands what it recorded to `print`, the command's printer, first (bench_error_flush).
+ * Threads of their own (virtual.c's simulated ranks) record into a bench_error_t of their
+ * own, with the same printer, appended to the sweep's once they are joined.
+ */
+typedef struct bench_error {
+	char text[4096]; /* the messages recorded, one after another, each ended by its '\0' */
+	size_t len;      /* the bytes of text used: 0 while none */
+	void (*print)(const char *cmd, const char *message); /* the command's: cli_error_text */
+} bench_error_t;
+
 /* Everything the sweep asked and measured. */
 typedef struct bench {
 	const char *cmd;        /* "bench" or "sim": the command, in every message */
 	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
+	bench_error_t *err;     /* the command's, where every failure is recorded */
 	bench_settings_t set;
 	bench_mpi_t mpi;
 	bench_machine_t mach;

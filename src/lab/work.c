@@ -134,23 +134,23 @@ static void chess_operation(bench_item_t *it, const cutoff_chess_epd_op_t *op, i
 
 /* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]", read by
  * cutoff_chess_parse_epd. */
-static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, int64_t depth,
+static bool chess_line(bench_error_t *e, bench_workload_t *w, const char *line, int64_t depth,
                        const char *where)
 {
 	char buf[512], err[160], q[CLI_QUOTE_SIZE];
 	snprintf(buf, sizeof(buf), "%s", line);
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		bench_fail(e, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_chess_epd_t epd;
 	if (cutoff_chess_parse_epd(w->chess, buf, &epd, err, sizeof(err)) < 0) {
 		if (epd.error == CUTOFF_CHESS_EPD_FEN)
-			cli_error(cmd, "%s: %s: %s", where, err,
-			          cli_quote(q, sizeof(q), epd.position));
+			bench_fail(e, "%s: %s: %s", where, err,
+			           cli_quote(q, sizeof(q), epd.position));
 		else
-			cli_error(cmd, "%s: %s", where, err);
+			bench_fail(e, "%s: %s", where, err);
 		return false;
 	}
 	memcpy(it->state, &epd.state, sizeof(epd.state));
@@ -160,30 +160,31 @@ static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, i
 	for (int i = 0; i < epd.nops; i++)
 		chess_operation(it, &epd.op[i], depth);
 	if (it->depth <= 0) {
-		cli_error(cmd, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
-		          cli_quote(q, sizeof(q), epd.position));
+		bench_fail(e, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
+		           cli_quote(q, sizeof(q), epd.position));
 		return false;
 	}
 	return true;
 }
 
-static bool connect4_line(const char *cmd, bench_workload_t *w, const char *line, const char *where)
+static bool connect4_line(bench_error_t *e, bench_workload_t *w, const char *line,
+                          const char *where)
 {
 	char moves[64], err[160], q[CLI_QUOTE_SIZE];
 	int score;
 	if (sscanf(line, "%63s %d", moves, &score) != 2) {
-		cli_error(cmd, "%s: expected '<moves> <score>', got %s", where,
-		          cli_quote(q, sizeof(q), line));
+		bench_fail(e, "%s: expected '<moves> <score>', got %s", where,
+		           cli_quote(q, sizeof(q), line));
 		return false;
 	}
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		bench_fail(e, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_connect4_state_t st;
 	if (cutoff_connect4_parse(moves, &st, err, sizeof(err)) < 0) {
-		cli_error(cmd, "%s: %s", where, err);
+		bench_fail(e, "%s: %s", where, err);
 		return false;
 	}
 	memcpy(it->state, &st, sizeof(st));
@@ -196,12 +197,12 @@ static bool connect4_line(const char *cmd, bench_workload_t *w, const char *line
 
 /* Reads `path` line by line into the workload, at most `limit` positions (0: all); `opt`
  * is the option that named it (NULL: found by the command). CLI_EXIT_OK, or an exit status
- * after one line on stderr. */
-static int read_file(const char *cmd, bench_workload_t *w, const char *opt, const char *path,
+ * after one line of error (bench_fail). */
+static int read_file(const bench_t *b, bench_workload_t *w, const char *opt, const char *path,
                      int64_t limit, int64_t depth)
 {
 	char q[CLI_QUOTE_SIZE], line[512], where[64];
-	FILE *f = cli_open_input(cmd, opt, path);
+	FILE *f = cli_open_input(b->cmd, opt, path);
 	if (!f)
 		return CLI_EXIT_USAGE;
 	const char *base = strrchr(path, '/');
@@ -214,23 +215,23 @@ static int read_file(const char *cmd, bench_workload_t *w, const char *opt, cons
 		snprintf(where, sizeof(where), "%.40s:%d", base, n);
 		if (len < 0) {
 			if (len == CLI_LINE_NUL)
-				cli_error(cmd, "%s: a NUL byte in the line", where);
+				bench_fail(b->err, "%s: a NUL byte in the line", where);
 			else
-				cli_error(cmd, "%s: a line longer than %zu bytes", where,
-				          sizeof(line) - 1);
+				bench_fail(b->err, "%s: a line longer than %zu bytes", where,
+				           sizeof(line) - 1);
 			ok = false;
 			break;
 		}
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
-		ok = w->kind == BENCH_CHESS ? chess_line(cmd, w, s, depth, where)
-		                            : connect4_line(cmd, w, s, where);
+		ok = w->kind == BENCH_CHESS ? chess_line(b->err, w, s, depth, where)
+		                            : connect4_line(b->err, w, s, where);
 	}
-	if (!cli_close_input(cmd, opt, path, f))
+	if (!cli_close_input(b->cmd, opt, path, f))
 		return CLI_EXIT_USAGE;
 	if (ok && w->nitems == 0) {
-		cli_error(cmd, "%s holds no positions", cli_quote(q, sizeof(q), path));
+		bench_fail(b->err, "%s holds no positions", cli_quote(q, sizeof(q), path));
 		ok = false;
 	}
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
@@ -264,19 +265,19 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 	int err = 0;
 	w->chess = cutoff_chess_new(&err);
 	if (!w->chess) {
-		cli_fail(b->cmd, "cannot make the chess context", err, NULL);
+		bench_fail_code(b->err, "cannot make the chess context", err, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_chess_game(w->chess);
 	if (file) {
-		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
+		int rc = read_file(b, w, "chess-file", file, positions, chess_depth);
 		if (rc != CLI_EXIT_OK)
 			return rc;
 		snprintf(w->source, sizeof(w->source), "%.250s", file);
 	} else {
 		int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
 		for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
-			if (!chess_line(b->cmd, w, default_chess[i], chess_depth, "built-in"))
+			if (!chess_line(b->err, w, default_chess[i], chess_depth, "built-in"))
 				return CLI_EXIT_FAIL;
 		}
 		snprintf(w->source, sizeof(w->source),
@@ -306,8 +307,7 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 		}
 	}
 	if (file) {
-		int rc = read_file(b->cmd, w, file == path ? NULL : "connect4-file", file,
-		                   positions, 0);
+		int rc = read_file(b, w, file == path ? NULL : "connect4-file", file, positions, 0);
 		if (rc != CLI_EXIT_OK)
 			return rc;
 		snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
@@ -317,7 +317,7 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 		for (int i = 0; i < n && i < positions; i++) {
 			char where[32];
 			snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
-			if (!connect4_line(b->cmd, w, default_connect4[i], where))
+			if (!connect4_line(b->err, w, default_connect4[i], where))
 				return CLI_EXIT_FAIL;
 		}
 		snprintf(w->source, sizeof(w->source),
@@ -341,7 +341,7 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 	w->seed = 1;
 	w->rtree = cutoff_rtree_new(&w->rparams, &err);
 	if (!w->rtree) {
-		cli_fail(b->cmd, "cannot make the random trees", err, NULL);
+		bench_fail_code(b->err, "cannot make the random trees", err, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_rtree_game(w->rtree);
@@ -378,7 +378,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 	w->kind = kind;
 	w->items = calloc(BENCH_MAX_ITEMS, sizeof(*w->items));
 	if (!w->items) {
-		cli_error(b->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
@@ -504,7 +504,7 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 		if (rc == 0 && b->mach.profiled)
 			rc = cutoff_engine_thread_profile(e, k, &tp);
 		if (rc < 0) {
-			cli_fail(b->cmd, "cannot read the thread counters", rc, log);
+			bench_fail_code(b->err, "cannot read the thread counters", rc, log);
 			return false;
 		}
 		run->thread_nodes[k] += tc.nodes;
@@ -586,7 +586,7 @@ static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w,
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
 	if (!e)
-		cli_fail(b->cmd, "cannot make the engine", err, log);
+		bench_fail_code(b->err, "cannot make the engine", err, log);
 	return e;
 }
 
@@ -616,8 +616,10 @@ bool bench_run(bench_t *b, bench_run_t *run)
 	const bool cluster = bench_is_cluster(run->driver);
 	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
 	if (!e) {
-		if (cluster) /* the other ranks would wait for this one */
+		if (cluster) { /* the other ranks would wait for this one */
+			bench_error_flush(b->err, b->cmd); /* the abort never returns */
 			cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
+		}
 		return false;
 	}
 	bool ok = true;
@@ -625,7 +627,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		const bench_item_t *it = &w->items[i];
 		int rc = cutoff_engine_clear(e);
 		if (rc < 0) {
-			cli_fail(b->cmd, "cannot clear the table", rc, &log);
+			bench_fail_code(b->err, "cannot clear the table", rc, &log);
 			ok = false;
 			break;
 		}
@@ -639,7 +641,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 				take_ranks(b,
 				           run); /* the solve's last search: a weak solve has one */
 			if (rc < 0) {
-				cli_fail(b->cmd, "the solve failed", rc, &log);
+				bench_fail_code(b->err, "the solve failed", rc, &log);
 				ok = false;
 				break;
 			}
@@ -680,7 +682,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			continue;
 		}
 		if (rc < 0) {
-			cli_fail(b->cmd, "the search failed", rc, &log);
+			bench_fail_code(b->err, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -699,7 +701,7 @@ static bench_quality_t *quality_slot(bench_t *b)
 		int cap = b->res.cap_quality ? 2 * b->res.cap_quality : 32;
 		bench_quality_t *q = realloc(b->res.quality, (size_t)cap * sizeof(*q));
 		if (!q) {
-			cli_error(b->cmd, "out of memory");
+			bench_fail(b->err, "out of memory");
 			return NULL;
 		}
 		b->res.quality = q;
@@ -763,7 +765,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 		if (rc == 0)
 			rc = cutoff_engine_search(e, root, &lim, &r, NULL, NULL);
 		if (rc < 0) {
-			cli_fail(b->cmd, "the search failed", rc, &log);
+			bench_fail_code(b->err, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -806,7 +808,7 @@ bool bench_references(bench_t *b, int extra)
 		if (rc == CUTOFF_ETERMINAL)
 			continue;
 		if (rc < 0) {
-			cli_fail(b->cmd, "the reference search failed", rc, &log);
+			bench_fail_code(b->err, "the reference search failed", rc, &log);
 			ok = false;
 			break;
 		}
