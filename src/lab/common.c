@@ -155,19 +155,19 @@ const char *bench_format_double(char *buf, size_t size, const char *fmt, double 
 	return buf;
 }
 
-bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out)
+bool bench_quality_sum(const bench_results_t *res, int driver, int threads,
+                       bench_quality_sum_t *out)
 {
 	memset(out, 0, sizeof(*out));
 	double sq = 0;
-	for (int i = 0; i < b->res.nquality; i++) {
-		const bench_quality_t *q = &b->res.quality[i];
+	for (int i = 0; i < res->nquality; i++) {
+		const bench_quality_t *q = &res->quality[i];
 		if (q->driver != driver || q->threads != threads)
 			continue;
 		out->n++;
 		out->agree += q->agree;
-		out->refs += b->res.suite.n
-		                     ? 1
-		                     : b->res.work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
+		out->refs +=
+			res->suite.n ? 1 : res->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
 		out->bounds += q->loss_bound;
 		out->loss += q->loss;
 		sq += (double)q->loss * q->loss;

@@ -63,8 +63,9 @@ typedef struct bench_quality_sum {
 	double depth, nodes;
 } bench_quality_sum_t;
 
-/* False when no quality run has that driver and thread count. */
-bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out);
+/* False when no quality run has that driver and thread count. Reads the results only. */
+bool bench_quality_sum(const bench_results_t *res, int driver, int threads,
+                       bench_quality_sum_t *out);
 
 /* a / b; NAN when either is NAN or b is not positive. */
 double bench_ratio(double a, double b);

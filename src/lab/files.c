@@ -244,7 +244,7 @@ static void json_quality(json_writer_t *j, const bench_t *b)
 	for (int d = 0; d < cutoff_driver_count(); d++)
 		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->set.counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			jw_begin_object(j, NULL);
 			jw_string(j, "driver", bench_engine_name(false, d));
@@ -392,7 +392,7 @@ bool bench_write_quality_csv(const bench_t *b, const char *path)
 	for (int d = 0; d < cutoff_driver_count(); d++)
 		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->set.counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			fprintf(f, "%s,%d,%" PRId64 ",%d,%d,%d,%.4f,%.4f,%.4f,",
 			        bench_engine_name(false, d), b->set.counts[c], b->set.quality_ms,

@@ -144,10 +144,10 @@ static int engine_index(int driver)
 	return bench_is_cluster(driver) ? BENCH_MAX_DRIVERS + (driver - BENCH_CLUSTER_ROW) : driver;
 }
 
-static int count_index(const bench_t *b, int threads)
+static int count_index(const bench_settings_t *set, int threads)
 {
-	for (int c = 0; c < b->set.ncounts; c++)
-		if (b->set.counts[c] == threads)
+	for (int c = 0; c < set->ncounts; c++)
+		if (set->counts[c] == threads)
 			return c;
 	return -1;
 }
@@ -189,7 +189,7 @@ static double extrapolate(const bench_t *b, const double *sum, const int *num, i
  * run of its workload is done. */
 static double expected(const runs_t *rs, const bench_run_t *r)
 {
-	const int c = count_index(rs->b, r->threads);
+	const int c = count_index(&rs->b->set, r->threads);
 	if (c < 0)
 		return NAN;
 	const int wk = r->workload, e = engine_index(r->driver);
@@ -201,7 +201,7 @@ static double expected(const runs_t *rs, const bench_run_t *r)
 static void run_done(runs_t *rs, int index)
 {
 	const bench_run_t *r = &rs->b->res.runs[index];
-	const int c = count_index(rs->b, r->threads);
+	const int c = count_index(&rs->b->set, r->threads);
 	rs->done++;
 	if (c < 0 || isnan(r->sim_real_s))
 		return;

@@ -44,7 +44,7 @@ static bool speedup_panel(bench_t *b, FILE *gp, int wk, bool logs)
 		bool sf = e == cutoff_driver_count();
 		for (int c = 0; c < b->set.ncounts; c++)
 			if (b->set.counts[c] > 1 &&
-			    bench_find_row(b, wk, sf, e, b->set.counts[c])) {
+			    bench_find_row(&b->res, wk, sf, e, b->set.counts[c])) {
 				line_of[lines++] = e;
 				break;
 			}
@@ -58,7 +58,7 @@ static bool speedup_panel(bench_t *b, FILE *gp, int wk, bool logs)
 		fprintf(f, "%d", b->set.counts[c]);
 		for (int l = 0; l < lines; l++) {
 			const bench_row_t *r =
-				bench_find_row(b, wk, line_of[l] == cutoff_driver_count(),
+				bench_find_row(&b->res, wk, line_of[l] == cutoff_driver_count(),
 			                       line_of[l], b->set.counts[c]);
 			if (r && !isnan(r->speedup))
 				fprintf(f, " %.4f", r->speedup);
@@ -259,7 +259,7 @@ static bool plot_quality(bench_t *b, FILE *gp, const char *ext, const char *term
 		return false;
 	fputs("# per driver (a block each): threads agree lo95 hi95 loss_cp half95\n", f);
 	bench_quality_sum_t base, s;
-	const bool has_base = bench_quality_sum(b, b->set.base, 1, &base);
+	const bool has_base = bench_quality_sum(&b->res, b->set.base, 1, &base);
 	int block[BENCH_MAX_DRIVERS + 1], nblocks = 0;
 	for (int d = 0; d <= cutoff_driver_count(); d++) {
 		/* Each driver other than the baseline; the baseline alone (d past the last)
@@ -272,7 +272,7 @@ static bool plot_quality(bench_t *b, FILE *gp, const char *ext, const char *term
 			int n = b->set.counts[c];
 			if (n == 1 && has_base)
 				s = base;
-			else if (alone || !bench_quality_sum(b, d, n, &s))
+			else if (alone || !bench_quality_sum(&b->res, d, n, &s))
 				continue;
 			double share = s.refs ? (double)s.agree / s.refs : NAN;
 			fprintf(f, "%d %.4f %.4f %.4f %.2f %.2f\n", n, share, s.agree_lo,

@@ -43,10 +43,11 @@ static bool same_engine(bool stockfish_a, int driver_a, bool stockfish_b, int dr
 	return stockfish_a == stockfish_b && (stockfish_a || driver_a == driver_b);
 }
 
-bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int driver, int threads)
+bench_row_t *bench_find_row(const bench_results_t *res, int workload, bool stockfish, int driver,
+                            int threads)
 {
-	for (int i = 0; i < b->res.nrows; i++) {
-		bench_row_t *r = &b->res.rows[i];
+	for (int i = 0; i < res->nrows; i++) {
+		bench_row_t *r = &res->rows[i];
 		if (r->workload == workload &&
 		    same_engine(r->stockfish, r->driver, stockfish, driver) &&
 		    r->threads == threads)
@@ -325,9 +326,9 @@ void bench_derive(bench_t *b)
 	for (int i = 0; i < b->res.nrows; i++) {
 		bench_row_t *row = &b->res.rows[i];
 		const bench_row_t *base =
-			bench_find_row(b, row->workload, row->stockfish, b->set.base, 1);
+			bench_find_row(&b->res, row->workload, row->stockfish, b->set.base, 1);
 		const bench_row_t *own =
-			bench_find_row(b, row->workload, row->stockfish, row->driver, 1);
+			bench_find_row(&b->res, row->workload, row->stockfish, row->driver, 1);
 		row->speedup = base ? bench_ratio(base->time_med, row->time_med) : NAN;
 		row->speedup_self = own ? bench_ratio(own->time_med, row->time_med) : NAN;
 		row->efficiency = row->speedup / row->threads;

@@ -307,7 +307,7 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 			fprintf(out, " d%d %.2f", d, r->ebf[d]);
 		fputc('\n', out);
 	}
-	const bench_row_t *s1 = bench_find_row(b, wk, false, b->set.base, 1);
+	const bench_row_t *s1 = bench_find_row(&b->res, wk, false, b->set.base, 1);
 	if (s1 && !isnan(s1->minimal_ratio)) {
 		double bsum = 0;
 		for (int i = 0; i < w->nitems; i++)
@@ -352,7 +352,7 @@ static void print_quality_suite(const bench_t *b, FILE *out)
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->set.counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			char iv[32], loss[32], nn[16];
 			snprintf(iv, sizeof(iv), "(%.1f-%.1f %%)", 100 * s.agree_lo,

@@ -393,12 +393,13 @@ typedef struct bench_mpi {
  * it, then what that ended); then it returns false, -1 or an exit status upward. No file
  * of the lab prints an error: the command that called the lab gives it an empty
  * bench_error_t and, once the lab has returned, prints each message (bench_error_next)
- * with cli_error, so that each reads "cutoff CMD: MESSAGE" as before. Three ways out of the lab never return to the
- * command: a --jobs child's exit and the stopping signal that ends the parent (jobs.c),
- * and a rank's cli_cluster_abort of the whole cluster (bench.c, work.c); there the lab
- * hands what it recorded to `print`, the command's printer, first (bench_error_flush).
- * Threads of their own (virtual.c's simulated ranks) record into a bench_error_t of their
- * own, with the same printer, appended to the sweep's once they are joined.
+ * with cli_error, so that each reads "cutoff CMD: MESSAGE" as before. Three ways out of
+ * the lab never return to the command: a --jobs child's exit and the stopping signal
+ * that ends the parent (jobs.c), and a rank's cli_cluster_abort of the whole cluster
+ * (bench.c, work.c); there the lab hands what it recorded to `print`, the command's
+ * printer, first (bench_error_flush). Threads of their own (virtual.c's simulated ranks)
+ * record into a bench_error_t of their own, with the same printer, appended to the
+ * sweep's once they are joined.
  */
 typedef struct bench_error {
 	char text[4096]; /* the messages recorded, one after another, each ended by its '\0' */
