@@ -2,9 +2,10 @@
 /*
  * cmd_bench.c — `cutoff bench`: how parallel search scales on this machine, the lab's
  * sweep on real threads (bench_main, lab/bench.h, which says what a sweep does). This
- * file holds the command's usage.
+ * file holds the command's usage, and prints what the lab returned as its error.
  */
 #include "cli/commands.h"
+#include "kit/args.h"
 #include "lab/bench.h"
 
 /* clang-format off */
@@ -98,5 +99,9 @@ static const char bench_usage[] =
 
 int cli_bench(int argc, char **argv)
 {
-	return bench_main("bench", bench_usage, argc, argv, NULL, 0, NULL, NULL);
+	bench_error_t err = { .print = cli_error_text };
+	int status = bench_main("bench", bench_usage, argc, argv, NULL, 0, NULL, NULL, &err);
+	for (const char *m = NULL; (m = bench_error_next(&err, m));)
+		cli_error("bench", "%s", m);
+	return status;
 }

@@ -8,7 +8,8 @@
  * cutoff-sim): the figures are of this machine's threads, caches and kernel, which the
  * simulated library cannot see. Each figure is printed as it is measured, with the load
  * average then, and the file is written only when all are done (it is opened first, so
- * that a path that cannot be written fails before minutes of measuring).
+ * that a path that cannot be written fails before minutes of measuring). A failure of the
+ * lab comes back as its error (bench_error_t) and is printed here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,7 +103,10 @@ int sim_calibrate(int argc, char **argv)
 	       sysconf(_SC_NPROCESSORS_ONLN), load0);
 	cutoff_sim_model_t m;
 	cutoff_sim_model_default(&m);
-	if (!bench_calibrate(&m, asked, positions)) {
+	bench_error_t err = { .print = cli_error_text };
+	if (!bench_calibrate(&m, asked, positions, &err)) {
+		for (const char *e = NULL; (e = bench_error_next(&err, e));)
+			cli_error("sim", "%s", e);
 		fclose(f);
 		remove(path);
 		return CLI_EXIT_FAIL;

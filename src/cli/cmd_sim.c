@@ -11,7 +11,8 @@
  * In cutoff-sim it is the sweep of `cutoff bench` on virtual threads (the lab's
  * bench_sim_main, lab/virtual.c): the same workloads, drivers, figures and report files,
  * with the simulator's own figures beside them, and the times virtual. This file holds the
- * command's usage and its own options; the lab does the rest.
+ * command's usage and its own options, and prints the error the lab returns; the lab does
+ * the rest.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -155,8 +156,12 @@ int cli_sim(int argc, char **argv)
 		  .min = 1,
 		  .max = BENCH_MAX_JOBS },
 	};
-	return bench_sim_main("sim", sim_usage, argc, argv, extra,
-	                      (int)(sizeof(extra) / sizeof(extra[0])), &o);
+	bench_error_t err = { .print = cli_error_text };
+	int status = bench_sim_main("sim", sim_usage, argc, argv, extra,
+	                            (int)(sizeof(extra) / sizeof(extra[0])), &o, &err);
+	for (const char *m = NULL; (m = bench_error_next(&err, m));)
+		cli_error("sim", "%s", m);
+	return status;
 }
 
 #endif /* CUTOFF_SIM */

@@ -42,6 +42,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_error_text(const char *cmd, const char *message) { cli_error(cmd, "%s", message); }
+
 uint64_t cli_now_ns(void)
 {
 	struct timespec ts;

@@ -118,6 +118,10 @@ uint64_t cli_now_ns(void);
  * The message must be one line; quote user text in it with cli_quote(). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* cli_error(cmd, "%s", message): for a message made elsewhere (an error that a module below
+ * the command returned as text, the lab's bench_error_t), as a function to hand on. */
+void cli_error_text(const char *cmd, const char *message);
+
 /* Writes 'text' into buf (size >= 16) in single quotes, with control bytes and quotes
  * escaped and anything beyond about 60 bytes cut to "...". Returns buf. */
 enum {

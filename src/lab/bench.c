@@ -109,14 +109,14 @@ static void hog_stop(hog_t *h)
 	h->n = 0;
 }
 
-/* Starts n spinning processes; false after one line (and none left running) on failure. */
-static bool hog_start(const char *cmd, hog_t *h, int n)
+/* Starts n spinning processes; false after one line of error (and none left running) on failure. */
+static bool hog_start(bench_error_t *err, hog_t *h, int n)
 {
 	pid_t bench = getpid();
 	h->n = 0;
 	h->pids = n > 0 ? calloc((size_t)n, sizeof(*h->pids)) : NULL;
 	if (n > 0 && !h->pids) {
-		cli_error(cmd, "--hog: out of memory");
+		bench_fail(err, "--hog: out of memory");
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
@@ -124,8 +124,8 @@ static bool hog_start(const char *cmd, hog_t *h, int n)
 		if (p == 0)
 			hog_spin(bench);
 		if (p < 0) {
-			cli_error(cmd, "--hog: cannot start process %d of %d: %s", i + 1, n,
-			          strerror(errno));
+			bench_fail(err, "--hog: cannot start process %d of %d: %s", i + 1, n,
+			           strerror(errno));
 			hog_stop(h);
 			return false;
 		}
@@ -141,53 +141,53 @@ static bool parse_counts(bench_t *b, const char *text)
 {
 	char q[CLI_QUOTE_SIZE], item[32];
 	const char *p = text;
-	b->ncounts = 0;
+	b->set.ncounts = 0;
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		int64_t v;
 		snprintf(item, sizeof(item), "%.*s", (int)(n < 31 ? n : 31), p);
 		if (n == 0 || n > 31 || !cli_int_value(item, 1, CUTOFF_MAX_THREADS, &v)) {
-			cli_error(
-				b->cmd,
+			bench_fail(
+				b->err,
 				"--threads: expected a comma-separated list of thread counts, each "
 				"1..%d, got %s",
 				CUTOFF_MAX_THREADS, cli_quote(q, sizeof(q), text));
 			return false;
 		}
-		for (int i = 0; i < b->ncounts; i++) {
-			if (b->counts[i] == v) {
-				cli_error(b->cmd, "--threads: %d is listed twice in %s", (int)v,
-				          cli_quote(q, sizeof(q), text));
+		for (int i = 0; i < b->set.ncounts; i++) {
+			if (b->set.counts[i] == v) {
+				bench_fail(b->err, "--threads: %d is listed twice in %s", (int)v,
+				           cli_quote(q, sizeof(q), text));
 				return false;
 			}
 		}
-		if (b->ncounts == BENCH_MAX_COUNTS - 1) {
-			cli_error(b->cmd, "--threads: at most %d thread counts",
-			          BENCH_MAX_COUNTS - 1);
+		if (b->set.ncounts == BENCH_MAX_COUNTS - 1) {
+			bench_fail(b->err, "--threads: at most %d thread counts",
+			           BENCH_MAX_COUNTS - 1);
 			return false;
 		}
-		b->counts[b->ncounts++] = (int)v;
+		b->set.counts[b->set.ncounts++] = (int)v;
 		if (p[n] == '\0')
 			break;
 		p += n + 1;
 	}
 	bool one = false;
-	for (int i = 0; i < b->ncounts; i++)
-		one |= b->counts[i] == 1;
+	for (int i = 0; i < b->set.ncounts; i++)
+		one |= b->set.counts[i] == 1;
 	if (!one)
-		b->counts[b->ncounts++] = 1;
-	qsort(b->counts, (size_t)b->ncounts, sizeof(int), cmp_int);
+		b->set.counts[b->set.ncounts++] = 1;
+	qsort(b->set.counts, (size_t)b->set.ncounts, sizeof(int), cmp_int);
 	return true;
 }
 
 /* --ranks: rank counts 1..world (NULL: 1 and world), sorted, each once. */
 static bool parse_ranks(bench_t *b, const char *text, int world)
 {
-	b->nrank_counts = 0;
+	b->mpi.nrank_counts = 0;
 	if (!text) {
-		b->rank_counts[b->nrank_counts++] = 1;
+		b->mpi.rank_counts[b->mpi.nrank_counts++] = 1;
 		if (world > 1 && world <= BENCH_MAX_RANKS)
-			b->rank_counts[b->nrank_counts++] = world;
+			b->mpi.rank_counts[b->mpi.nrank_counts++] = world;
 		return true;
 	}
 	int max = world < BENCH_MAX_RANKS ? world : BENCH_MAX_RANKS;
@@ -198,16 +198,16 @@ static bool parse_ranks(bench_t *b, const char *text, int world)
 		if (!cli_parse_int(b->cmd, "ranks", t, 1, max, &v))
 			return false;
 		bool seen = false;
-		for (int k = 0; k < b->nrank_counts; k++)
-			seen |= b->rank_counts[k] == (int)v;
-		if (!seen && b->nrank_counts < BENCH_MAX_RANKS)
-			b->rank_counts[b->nrank_counts++] = (int)v;
+		for (int k = 0; k < b->mpi.nrank_counts; k++)
+			seen |= b->mpi.rank_counts[k] == (int)v;
+		if (!seen && b->mpi.nrank_counts < BENCH_MAX_RANKS)
+			b->mpi.rank_counts[b->mpi.nrank_counts++] = (int)v;
 	}
-	if (b->nrank_counts == 0) {
-		cli_error(b->cmd, "--ranks: expected a list of rank counts such as 1,2");
+	if (b->mpi.nrank_counts == 0) {
+		bench_fail(b->err, "--ranks: expected a list of rank counts such as 1,2");
 		return false;
 	}
-	qsort(b->rank_counts, (size_t)b->nrank_counts, sizeof(int), cmp_int);
+	qsort(b->mpi.rank_counts, (size_t)b->mpi.nrank_counts, sizeof(int), cmp_int);
 	return true;
 }
 
@@ -218,20 +218,20 @@ static bool parse_drivers(bench_t *b, const char *text)
 	bool given[BENCH_MAX_DRIVERS + 1] = { false };
 	int n = cutoff_driver_count();
 	if (n >= BENCH_CLUSTER) {
-		cli_error(b->cmd, "the library has %d drivers, this command at most %d", n,
-		          BENCH_CLUSTER - 1);
+		bench_fail(b->err, "the library has %d drivers, this command at most %d", n,
+		           BENCH_CLUSTER - 1);
 		return false;
 	}
 	for (int d = 0; d < n; d++)
 		names[d] = cli_driver_name((cutoff_driver_t)d);
-	names[n] = "cluster"; /* given[n], then b->drivers[BENCH_CLUSTER] */
+	names[n] = "cluster"; /* given[n], then b->set.drivers[BENCH_CLUSTER] */
 	names[n + 1] = NULL;
-	b->base = (int)cli_driver_default();
+	b->set.base = (int)cli_driver_default();
 	if (text && !cli_parse_names(b->cmd, "drivers", text, names, given, n + 1))
 		return false;
 	for (int d = 0; d < n; d++)
-		b->drivers[d] = !text || given[d] || d == b->base;
-	b->drivers[BENCH_CLUSTER] = given[n]; /* by default only under mpirun (bench_main) */
+		b->set.drivers[d] = !text || given[d] || d == b->set.base;
+	b->set.drivers[BENCH_CLUSTER] = given[n]; /* by default only under mpirun (bench_main) */
 	return true;
 }
 
@@ -253,13 +253,13 @@ static int settings(const bench_t *b, setting_t *out)
 {
 	int n = 0;
 	const int drivers = cutoff_driver_count();
-	const int engines = drivers + (b->drivers[BENCH_CLUSTER] ? b->nrank_counts : 0);
+	const int engines = drivers + (b->set.drivers[BENCH_CLUSTER] ? b->mpi.nrank_counts : 0);
 	for (int k = 0; k < engines; k++) {
-		int d = k < drivers ? k : BENCH_CLUSTER_ROW + b->rank_counts[k - drivers];
-		for (int c = 0; c < b->ncounts; c++)
-			if ((bench_is_cluster(d) || b->drivers[d]) &&
-			    (d != b->base || b->counts[c] == 1))
-				out[n++] = (setting_t){ d, b->counts[c] };
+		int d = k < drivers ? k : BENCH_CLUSTER_ROW + b->mpi.rank_counts[k - drivers];
+		for (int c = 0; c < b->set.ncounts; c++)
+			if ((bench_is_cluster(d) || b->set.drivers[d]) &&
+			    (d != b->set.base || b->set.counts[c] == 1))
+				out[n++] = (setting_t){ d, b->set.counts[c] };
 	}
 	return n;
 }
@@ -268,13 +268,13 @@ static int total_steps(const bench_t *b, int nsettings)
 {
 	int per = 0;
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-		if (!b->workloads[wk])
+		if (!b->set.workloads[wk])
 			continue;
 		per += nsettings;
-		if (wk == BENCH_CHESS && b->stockfish)
-			per += b->ncounts;
+		if (wk == BENCH_CHESS && b->set.stockfish)
+			per += b->set.ncounts;
 	}
-	return per * b->repeat;
+	return per * b->set.repeat;
 }
 
 /* Stockfish's runs of repeat `rep`, after ours of chess (at repeat 1 its depths first: as
@@ -283,23 +283,23 @@ static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0
 {
 	if (rep == 1) {
 		const bench_run_t *base = NULL;
-		for (int i = 0; i < b->nruns && !base; i++)
-			if (b->runs[i].workload == BENCH_CHESS && !b->runs[i].stockfish &&
-			    b->runs[i].driver == b->base)
-				base = &b->runs[i];
+		for (int i = 0; i < b->res.nruns && !base; i++)
+			if (b->res.runs[i].workload == BENCH_CHESS && !b->res.runs[i].stockfish &&
+			    b->res.runs[i].driver == b->set.base)
+				base = &b->res.runs[i];
 		if (!base || !bench_sf_calibrate(b, base->item_time))
 			return false;
 	}
-	for (int c = 0; c < b->ncounts; c++) {
-		int n = b->counts[c];
+	for (int c = 0; c < b->set.ncounts; c++) {
+		int n = b->set.counts[c];
 		bench_progress(b,
 		               "[%d/%d, %.0f s] repeat %d of %d: chess, stockfish, "
 		               "%d thread%s",
-		               ++*step, total, cli_now_s() - t0, rep, b->repeat, n,
+		               ++*step, total, cli_now_s() - t0, rep, b->set.repeat, n,
 		               n > 1 ? "s" : "");
 		bench_run_t *run = bench_run_new(b, BENCH_CHESS, true, 0, n, rep);
 		if (!run) {
-			cli_error(b->cmd, "out of memory");
+			bench_fail(b->err, "out of memory");
 			return false;
 		}
 		if (!bench_sf_run(b, run))
@@ -315,12 +315,12 @@ static bool sweep_stockfish(bench_t *b, int rep, int *step, int total, double t0
  * sweep. */
 static bool sweep_quality(bench_t *b)
 {
-	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0)
+	if (!b->set.workloads[BENCH_CHESS] || b->set.quality_ms <= 0)
 		return true;
 	for (int d = 0; d < cutoff_driver_count(); d++) {
-		for (int c = 0; c < b->ncounts; c++) {
-			int n = b->counts[c];
-			if (!b->drivers[d] || (d == b->base) != (n == 1))
+		for (int c = 0; c < b->set.ncounts; c++) {
+			int n = b->set.counts[c];
+			if (!b->set.drivers[d] || (d == b->set.base) != (n == 1))
 				continue;
 			bench_run_t setting = {
 				.workload = BENCH_CHESS, .driver = d, .threads = n, .repeat = 1
@@ -339,18 +339,18 @@ static bool sweep_quality(bench_t *b)
  * virtual), then the quality runs here (sweep_quality). */
 static bool sweep_sim(bench_t *b, const setting_t *set, int nset)
 {
-	const int first = b->nruns;
+	const int first = b->res.nruns;
 	if (!bench_probe_none(b))
 		return false;
-	for (int rep = 1; rep <= b->repeat; rep++)
+	for (int rep = 1; rep <= b->set.repeat; rep++)
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-			for (int i = 0; b->workloads[wk] && i < nset; i++)
+			for (int i = 0; b->set.workloads[wk] && i < nset; i++)
 				if (!bench_run_new(b, wk, false, set[i].driver, set[i].threads,
 				                   rep)) {
-					cli_error(b->cmd, "out of memory");
+					bench_fail(b->err, "out of memory");
 					return false;
 				}
-	return bench_jobs_run(b, first, b->nruns - first) && sweep_quality(b);
+	return bench_jobs_run(b, first, b->res.nruns - first) && sweep_quality(b);
 }
 
 /* The sweep: every setting, repeat by repeat. */
@@ -362,44 +362,44 @@ static bool sweep(bench_t *b)
 		return sweep_sim(b, set, nset);
 	int step = 0, total = total_steps(b, nset);
 	double t0 = cli_now_s();
-	if (!(b->follower ? bench_probe_none(b) : bench_probe_setup(b)))
+	if (!(b->mpi.follower ? bench_probe_none(b) : bench_probe_setup(b)))
 		return false;
-	for (int rep = 1; rep <= b->repeat; rep++) {
-		if (!b->follower) {
+	for (int rep = 1; rep <= b->set.repeat; rep++) {
+		if (!b->mpi.follower) {
 			bench_progress(b, "[%d/%d, %.0f s] repeat %d of %d: the machine's ceilings",
-			               step, total, cli_now_s() - t0, rep, b->repeat);
+			               step, total, cli_now_s() - t0, rep, b->set.repeat);
 			bench_probe_repeat(b, rep);
 		}
 		for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-			if (!b->workloads[wk])
+			if (!b->set.workloads[wk])
 				continue;
 			for (int i = 0; i < nset; i++) {
 				const int d = set[i].driver, n = set[i].threads;
 				const bool cluster = bench_is_cluster(d);
-				if (b->follower && !cluster)
+				if (b->mpi.follower && !cluster)
 					continue;
 				/* Every rank meets rank 0 here; those outside the row's
 				 * ranks go on to
 				 * the next row of the cluster. */
 				if (cluster) {
-					cli_cluster_rendezvous(b->cluster);
-					if (!cli_cluster_use(b->cluster, d - BENCH_CLUSTER_ROW))
+					cli_cluster_rendezvous(b->mpi.cluster);
+					if (!cli_cluster_use(b->mpi.cluster, d - BENCH_CLUSTER_ROW))
 						continue;
 				}
 				bench_progress(
 					b, "[%d/%d, %.0f s] repeat %d of %d: %s, %s, %d thread%s",
-					++step, total, cli_now_s() - t0, rep, b->repeat,
+					++step, total, cli_now_s() - t0, rep, b->set.repeat,
 					bench_workload_names[wk], bench_engine_name(false, d), n,
 					n > 1 ? "s" : "");
 				bench_run_t *run = bench_run_new(b, wk, false, d, n, rep);
 				if (!run) {
-					cli_error(b->cmd, "out of memory");
+					bench_fail(b->err, "out of memory");
 					return false;
 				}
 				if (!bench_run(b, run))
 					return false;
 			}
-			if (wk != BENCH_CHESS || !b->stockfish)
+			if (wk != BENCH_CHESS || !b->set.stockfish)
 				continue;
 			if (!sweep_stockfish(b, rep, &step, total, t0))
 				return false;
@@ -438,7 +438,7 @@ static bool write_csv(bench_t *b, char *failed, size_t size)
 }
 
 /* The report's files (the plots' are written before, by bench_plots), then their list;
- * false after one line naming the file that could not be written. */
+ * false after one line of error naming the file that could not be written. */
 static bool write_report(bench_t *b)
 {
 	const report_file_t files[] = {
@@ -446,10 +446,11 @@ static bool write_report(bench_t *b)
 		{ "results.json", bench_write_json },
 		{ "ceilings.csv", bench_ceiling_csv },
 		{ "chess-positions.txt",
-		  b->workloads[BENCH_CHESS] ? bench_write_chess_file : NULL },
+		  b->set.workloads[BENCH_CHESS] ? bench_write_chess_file : NULL },
 		{ "positions.csv", bench_write_positions_csv },
-		{ "quality.csv", b->nquality ? bench_write_quality_csv : NULL },
-		{ "quality-positions.csv", b->nquality ? bench_write_quality_positions_csv : NULL },
+		{ "quality.csv", b->res.nquality ? bench_write_quality_csv : NULL },
+		{ "quality-positions.csv",
+		  b->res.nquality ? bench_write_quality_positions_csv : NULL },
 		{ "searches.txt", bench_write_searches },
 	};
 	char path[PATH_MAX], failed[64], q[CLI_QUOTE_SIZE];
@@ -465,10 +466,10 @@ static bool write_report(bench_t *b)
 		ok = bench_folder_write_list(b);
 	}
 	if (!ok)
-		cli_error(b->cmd,
-		          "cannot write %s into the report folder %s: %s (the table was printed "
-		          "on stdout; the report's other files are lost)",
-		          failed, cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+		bench_fail(b->err,
+		           "cannot write %s into the report folder %s: %s (the table was printed "
+		           "on stdout; the report's other files are lost)",
+		           failed, cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
 	return ok;
 }
 
@@ -479,7 +480,7 @@ typedef struct bench_opts {
 	const char *workload, *chess_file, *connect4_file, *stockfish;
 	int64_t repeat, positions, chess_depth, rb, rd, hash, ref_extra, hog_n;
 	bool no_progress, tt_writers;
-	char sfbuf[1024]; /* b->stockfish */
+	char sfbuf[1024]; /* b->set.stockfish */
 } bench_opts_t;
 
 /* bench_main's result while it goes on: not an exit status. */
@@ -493,16 +494,16 @@ static void default_options(bench_t *b, bench_opts_t *o)
 	memset(o, 0, sizeof(*o));
 	o->workload = "chess,connect4,rtree";
 	o->stockfish = b->sim ? "off" : "auto";
-	b->stockfish_timeout_s = 60;
+	b->set.stockfish_timeout_s = 60;
 	o->repeat = b->sim ? 1 : 5;
 	const cli_game_defaults_t *rtree = cli_game_defaults(CLI_GAME_RTREE, CLI_USE_SEARCH);
 	o->rb = rtree->branching;
 	o->rd = rtree->depth;
 	o->hash = -1;
 	o->ref_extra = 2;
-	cutoff_config_default(&b->cfg);
-	b->quality_ms = b->sim ? 0 : 500;
-	b->plot = 1;
+	cutoff_config_default(&b->set.cfg);
+	b->set.quality_ms = b->sim ? 0 : 500;
+	b->set.plot = 1;
 }
 
 /* Parses the command line (the bench's options, then the caller's `extra`) into b and o;
@@ -537,10 +538,10 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		{ .name = "hash", .kind = CLI_INT, .dest.i = &o->hash, .min = 0, .max = 65536 },
 		{ .name = "quality-ms",
 		  .kind = CLI_INT,
-		  .dest.i = &b->quality_ms,
+		  .dest.i = &b->set.quality_ms,
 		  .min = 0,
 		  .max = 3600000 },
-		{ .name = "quality-suite", .kind = CLI_STRING, .dest.s = &b->quality_suite },
+		{ .name = "quality-suite", .kind = CLI_STRING, .dest.s = &b->set.quality_suite },
 		{ .name = "reference-extra",
 		  .kind = CLI_INT,
 		  .dest.i = &o->ref_extra,
@@ -549,20 +550,21 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
 		{ .name = "stockfish-timeout",
 		  .kind = CLI_INT,
-		  .dest.i = &b->stockfish_timeout_s,
+		  .dest.i = &b->set.stockfish_timeout_s,
 		  .min = 1,
 		  .max = 3600 },
-		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->out_dir },
-		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->replace },
+		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->set.out_dir },
+		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->set.replace },
 		{ .name = "plot",
 		  .kind = CLI_CHOICE,
-		  .dest.choice = &b->plot,
+		  .dest.choice = &b->set.plot,
 		  .choices = plot_names },
-		{ .name = "note", .kind = CLI_STRING, .dest.s = &b->note },
+		{ .name = "note", .kind = CLI_STRING, .dest.s = &b->set.note },
 		{ .name = "hog", .kind = CLI_INT, .dest.i = &o->hog_n, .min = 0, .max = 1024 },
 		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &o->no_progress },
 		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &o->tt_writers },
-		CLI_ENGINE_OPTS(&b->cfg), /* --placement, the drivers' options (--threads: above) */
+		CLI_ENGINE_OPTS(
+			&b->set.cfg), /* --placement, the drivers' options (--threads: above) */
 	};
 	int nopts = 0;
 	while (opts[nopts].name)
@@ -574,77 +576,79 @@ static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int arg
 }
 
 /* The options into b, with the machine's topology: the thread counts, the drivers, the
- * workloads and Stockfish; GO_ON, or the exit status after one line. */
+ * workloads and Stockfish; GO_ON, or the exit status after one line of error. */
 static int apply_options(bench_t *b, bench_opts_t *o)
 {
 	const char *cmd = b->cmd;
-	b->repeat = (int)o->repeat;
-	b->profiled = cutoff_profile_available();
-	b->tt_writers = o->tt_writers;
-	b->hog = (int)o->hog_n;
-	b->progress = !o->no_progress;
-	b->jobs = 1;
-	b->progress_tty = isatty(2);
+	b->set.repeat = (int)o->repeat;
+	b->mach.profiled = cutoff_profile_available();
+	b->set.tt_writers = o->tt_writers;
+	b->set.hog = (int)o->hog_n;
+	b->set.progress = !o->no_progress;
+	b->res.jobs = 1;
+	b->set.progress_tty = isatty(2);
 
 	cutoff_topology_info_t topo;
 	int rc = cutoff_topology_describe(NULL, &topo);
 	if (rc < 0) {
-		cli_fail(cmd, "cannot read the machine's topology", rc, NULL);
+		bench_fail_code(b->err, "cannot read the machine's topology", rc, NULL);
 		return CLI_EXIT_FAIL;
 	}
-	b->cores = topo.cores;
-	b->pus = topo.pus;
-	b->packages = topo.packages;
-	b->numa = topo.numa_nodes;
+	b->mach.cores = topo.cores;
+	b->mach.pus = topo.pus;
+	b->mach.packages = topo.packages;
+	b->mach.numa = topo.numa_nodes;
 	if (o->threads) {
 		if (!parse_counts(b, o->threads))
 			return CLI_EXIT_USAGE;
 	} else if (b->sim) {
 		for (int n = 1; n <= 256; n *= 2)
-			b->counts[b->ncounts++] = n;
+			b->set.counts[b->set.ncounts++] = n;
 	} else {
-		for (int n = 1; n <= b->cores && n < BENCH_MAX_COUNTS; n++)
-			b->counts[b->ncounts++] = n;
+		for (int n = 1; n <= b->mach.cores && n < BENCH_MAX_COUNTS; n++)
+			b->set.counts[b->set.ncounts++] = n;
 	}
 	if (!parse_drivers(b, o->drivers) ||
-	    !cli_parse_names(cmd, "workload", o->workload, bench_workload_names, b->workloads,
+	    !cli_parse_names(cmd, "workload", o->workload, bench_workload_names, b->set.workloads,
 	                     BENCH_NWORKLOADS))
 		return CLI_EXIT_USAGE;
 	if (strcmp(o->stockfish, "off") != 0 && strcmp(o->stockfish, "auto") != 0 &&
 	    !bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))) {
 		char q[CLI_QUOTE_SIZE];
-		cli_error(cmd, "--stockfish: expected 'auto', 'off' or an executable, got %s",
-		          cli_quote(q, sizeof(q), o->stockfish));
+		bench_fail(b->err, "--stockfish: expected 'auto', 'off' or an executable, got %s",
+		           cli_quote(q, sizeof(q), o->stockfish));
 		return CLI_EXIT_USAGE;
 	}
-	b->stockfish = b->workloads[BENCH_CHESS]
-	                       ? bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))
-	                       : NULL;
+	b->set.stockfish = b->set.workloads[BENCH_CHESS]
+	                           ? bench_sf_find(o->stockfish, o->sfbuf, sizeof(o->sfbuf))
+	                           : NULL;
 	return GO_ON;
 }
 
 /* --drivers cluster and --ranks against how the bench was started (mpirun, cutoff sim);
- * GO_ON, or CLI_EXIT_USAGE after one line. */
+ * GO_ON, or CLI_EXIT_USAGE after one line of error. */
 static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi)
 {
-	const char *cmd = b->cmd;
-	if (b->drivers[BENCH_CLUSTER] && !under_mpi && !b->sim) {
-		cli_error(cmd, "--drivers cluster: run the bench under mpirun with 2 ranks or "
-		               "more (mpirun -np 2 cutoff bench ...)");
+	if (b->set.drivers[BENCH_CLUSTER] && !under_mpi && !b->sim) {
+		bench_fail(b->err, "--drivers cluster: run the bench under mpirun with 2 ranks or "
+		                   "more (mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
-	if (under_mpi && o->drivers && !b->drivers[BENCH_CLUSTER]) {
-		cli_error(cmd, "under mpirun the bench measures the cluster: add cluster to "
-		               "--drivers (the ranks would otherwise each run the whole sweep)");
+	if (under_mpi && o->drivers && !b->set.drivers[BENCH_CLUSTER]) {
+		bench_fail(b->err,
+		           "under mpirun the bench measures the cluster: add cluster to "
+		           "--drivers (the ranks would otherwise each run the whole sweep)");
 		return CLI_EXIT_USAGE;
 	}
-	if (o->ranks && !under_mpi && !(b->sim && b->drivers[BENCH_CLUSTER])) {
+	if (o->ranks && !under_mpi && !(b->sim && b->set.drivers[BENCH_CLUSTER])) {
 		if (b->sim)
-			cli_error(cmd, "--ranks goes with the cluster: add cluster to --drivers "
-			               "(simulated ranks)");
+			bench_fail(b->err,
+			           "--ranks goes with the cluster: add cluster to --drivers "
+			           "(simulated ranks)");
 		else
-			cli_error(cmd, "--ranks: run the bench under mpirun with 2 ranks or more "
-			               "(mpirun -np 2 cutoff bench ...)");
+			bench_fail(b->err,
+			           "--ranks: run the bench under mpirun with 2 ranks or more "
+			           "(mpirun -np 2 cutoff bench ...)");
 		return CLI_EXIT_USAGE;
 	}
 	return GO_ON;
@@ -652,7 +656,7 @@ static int check_cluster(const bench_t *b, const bench_opts_t *o, bool under_mpi
 
 /* The cluster's ranks: simulated ones under `cutoff sim`, or, under mpirun, MPI started
  * and the ranks' communicators made, with the ranks but 0 made followers (rank 0
- * measures, writes and speaks). GO_ON, or the exit status after one line. */
+ * measures, writes and speaks). GO_ON, or the exit status after one line of error. */
 static int setup_cluster(bench_t *b, const bench_opts_t *o)
 {
 	/* Open MPI says in the environment that it started us. */
@@ -661,31 +665,32 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 	int st = check_cluster(b, o, under_mpi);
 	if (st != GO_ON)
 		return st;
-	b->ranks = 1;
-	if (b->sim && b->drivers[BENCH_CLUSTER]) { /* simulated ranks (virtual.c) */
+	b->mpi.ranks = 1;
+	if (b->sim && b->set.drivers[BENCH_CLUSTER]) { /* simulated ranks (virtual.c) */
 		if (!parse_ranks(b, o->ranks ? o->ranks : "1,2,4,8", BENCH_MAX_RANKS))
 			return CLI_EXIT_USAGE;
-		b->ranks = b->rank_counts[b->nrank_counts - 1];
+		b->mpi.ranks = b->mpi.rank_counts[b->mpi.nrank_counts - 1];
 	}
 	if (!under_mpi)
 		return GO_ON;
-	b->drivers[BENCH_CLUSTER] = true;
+	b->set.drivers[BENCH_CLUSTER] = true;
 	if (!parse_ranks(b, o->ranks, atoi(world)))
 		return CLI_EXIT_USAGE;
 	cli_cluster_opts_t co = { 0, 0, -1 };
-	if (!(b->cluster = cli_cluster_start(b->cmd, &co)))
+	if (!(b->mpi.cluster = cli_cluster_start(b->cmd, &co)))
 		return CLI_EXIT_FAIL;
-	if (!cli_cluster_prepare(b->cluster, b->rank_counts, b->nrank_counts)) {
-		cli_error(b->cmd, "--ranks: the ranks' communicators could not be made");
-		cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
+	if (!cli_cluster_prepare(b->mpi.cluster, b->mpi.rank_counts, b->mpi.nrank_counts)) {
+		bench_fail(b->err, "--ranks: the ranks' communicators could not be made");
+		bench_error_flush(b->err, b->cmd); /* the abort never returns */
+		cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
 	}
-	b->ranks = cli_cluster_size(b->cluster);
-	b->follower = cli_cluster_rank(b->cluster) != 0;
-	if (b->follower) {
-		b->progress = false;
-		b->stockfish = NULL;
-		b->quality_ms = 0;
-		b->hog = 0;
+	b->mpi.ranks = cli_cluster_size(b->mpi.cluster);
+	b->mpi.follower = cli_cluster_rank(b->mpi.cluster) != 0;
+	if (b->mpi.follower) {
+		b->set.progress = false;
+		b->set.stockfish = NULL;
+		b->set.quality_ms = 0;
+		b->set.hog = 0;
 	}
 	return GO_ON;
 }
@@ -697,32 +702,33 @@ static void name_report(bench_t *b)
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
-	strftime(b->date, sizeof(b->date), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	if (!b->out_dir) {
-		b->stem_len = strftime(
-			b->out_name, sizeof(b->out_name),
+	strftime(b->mach.date, sizeof(b->mach.date), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (!b->set.out_dir) {
+		b->folder.stem_len = strftime(
+			b->folder.out_name, sizeof(b->folder.out_name),
 			b->sim ? "sim-report-%Y%m%d-%H%M%S" : "bench-report-%Y%m%d-%H%M%S", &tm);
-		b->out_fresh = true;
-		b->out_dir = b->out_name;
+		b->folder.out_fresh = true;
+		b->set.out_dir = b->folder.out_name;
 	}
-	bench_cpu_model(b->cpu_model, sizeof(b->cpu_model));
+	bench_cpu_model(b->mach.cpu_model, sizeof(b->mach.cpu_model));
 }
 
 /* --quality-suite's positions, read and checked whole (suite.c), over the chess
  * workload's adapter; GO_ON, or the exit status. */
 static int load_suite(bench_t *b)
 {
-	if (!b->quality_suite)
+	if (!b->set.quality_suite)
 		return GO_ON;
-	if (!b->workloads[BENCH_CHESS] || b->quality_ms <= 0) {
-		cli_error(b->cmd, "--quality-suite needs the chess workload (--workload chess) and "
-		                  "--quality-ms above 0");
+	if (!b->set.workloads[BENCH_CHESS] || b->set.quality_ms <= 0) {
+		bench_fail(b->err,
+		           "--quality-suite needs the chess workload (--workload chess) and "
+		           "--quality-ms above 0");
 		return CLI_EXIT_USAGE;
 	}
 	char err[768];
-	if (!bench_suite_load(b->work[BENCH_CHESS].chess, b->quality_suite, &b->suite, err,
-	                      sizeof(err))) {
-		cli_error(b->cmd, "--quality-suite: %s", err);
+	if (!bench_suite_load(b->res.work[BENCH_CHESS].chess, b->set.quality_suite, &b->res.suite,
+	                      err, sizeof(err))) {
+		bench_fail(b->err, "--quality-suite: %s", err);
 		return CLI_EXIT_FAIL;
 	}
 	return GO_ON;
@@ -732,7 +738,7 @@ static int load_suite(bench_t *b)
 static int load_workloads(bench_t *b, const bench_opts_t *o)
 {
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-		if (!b->workloads[wk])
+		if (!b->set.workloads[wk])
 			continue;
 		const char *file = wk == BENCH_CHESS      ? o->chess_file
 		                   : wk == BENCH_CONNECT4 ? o->connect4_file
@@ -755,13 +761,13 @@ static int publish(bench_t *b)
 	if (cleared)
 		bench_plots(b);
 	else
-		snprintf(b->plot_note, sizeof(b->plot_note),
+		snprintf(b->res.plot_note, sizeof(b->res.plot_note),
 		         "not written: the earlier report could not be removed");
 	bench_print_text(b, stdout);
 	fflush(stdout);
 	if (!cleared || !write_report(b))
 		return CLI_EXIT_FAIL;
-	printf("\nreport folder: %s\n", b->out_dir);
+	printf("\nreport folder: %s\n", b->set.out_dir);
 	return CLI_EXIT_OK;
 }
 
@@ -773,20 +779,20 @@ static int measure_and_report(bench_t *b, const bench_opts_t *o, hog_t *hog)
 	if (st != CLI_EXIT_OK)
 		return st;
 	signal(SIGPIPE, SIG_IGN); /* a Stockfish that dies is reported, not fatal */
-	b->load_before = bench_load_average();
+	b->mach.load_before = bench_load_average();
 	double t0 = cli_now_s();
-	if (b->workloads[BENCH_CHESS] && b->quality_ms > 0 && b->suite.n == 0 &&
+	if (b->set.workloads[BENCH_CHESS] && b->set.quality_ms > 0 && b->res.suite.n == 0 &&
 	    !bench_references(b, (int)o->ref_extra))
 		return CLI_EXIT_FAIL;
-	if (!hog_start(b->cmd, hog, b->hog))
+	if (!hog_start(b->err, hog, b->set.hog))
 		return CLI_EXIT_FAIL;
 	bool swept = sweep(b);
 	hog_stop(hog);
 	if (!swept)
 		return CLI_EXIT_FAIL;
-	b->wall_s = cli_now_s() - t0;
-	b->load_after = bench_load_average();
-	if (b->progress && b->progress_tty)
+	b->res.wall_s = cli_now_s() - t0;
+	b->mach.load_after = bench_load_average();
+	if (b->set.progress && b->set.progress_tty)
 		fputs("\r\033[K", stderr);
 	bench_derive(b);
 	return publish(b);
@@ -799,38 +805,41 @@ static int bench_end(bench_t *b, hog_t *hog, int status)
 	hog_stop(hog);
 	bench_folder_release(b);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		bench_workload_free(&b->work[wk]);
-	for (int i = 0; i < b->nruns; i++)
-		bench_run_free(&b->runs[i]);
-	free(b->runs);
+		bench_workload_free(&b->res.work[wk]);
+	for (int i = 0; i < b->res.nruns; i++)
+		bench_run_free(&b->res.runs[i]);
+	free(b->res.runs);
 	bench_probe_free(b);
-	free(b->rows);
-	free(b->quality);
-	bench_suite_free(&b->suite);
-	if (b->cluster && status != CLI_EXIT_OK)
-		cli_cluster_abort(b->cluster, status);
-	cli_cluster_end(b->cluster);
+	free(b->res.rows);
+	free(b->res.quality);
+	bench_suite_free(&b->res.suite);
+	if (b->mpi.cluster && status != CLI_EXIT_OK) {
+		bench_error_flush(b->err, b->cmd); /* the abort never returns */
+		cli_cluster_abort(b->mpi.cluster, status);
+	}
+	cli_cluster_end(b->mpi.cluster);
 	return status;
 }
 
 int bench_main(const char *cmd, const char *usage, int argc, char **argv,
                const struct cli_opt *extra, int nextra, bench_sim_t *sim,
-               int (*ready)(void *ctx, struct bench *b))
+               int (*ready)(void *ctx, struct bench *b), bench_error_t *err)
 {
 	static bench_t b;
 	bench_opts_t o;
 	hog_t hog = { NULL, 0 };
 	memset(&b, 0, sizeof(b));
-	b.claim_fd = -1;
+	b.folder.claim_fd = -1;
 	b.cmd = cmd;
 	b.sim = sim;
+	b.err = err;
 	default_options(&b, &o);
 	int st = parse_options(&b, &o, usage, argc, argv, extra, nextra);
 	if (st != GO_ON)
 		return st;
 	if (sim && (o.hog_n > 0 || strcmp(o.stockfish, "off") != 0)) {
-		cli_error(cmd, "--hog and --stockfish measure the real machine: not in a "
-		               "simulation");
+		bench_fail(err, "--hog and --stockfish measure the real machine: not in a "
+		                "simulation");
 		return CLI_EXIT_USAGE;
 	}
 	if (ready && (st = ready(sim->ctx, &b)) != CLI_EXIT_OK)
@@ -839,7 +848,7 @@ int bench_main(const char *cmd, const char *usage, int argc, char **argv,
 		return st;
 	name_report(&b);
 	st = load_workloads(&b, &o);
-	if (st == GO_ON && b.follower) /* the cluster's rows only, in step with rank 0 */
+	if (st == GO_ON && b.mpi.follower) /* the cluster's rows only, in step with rank 0 */
 		st = sweep(&b) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 	else if (st == GO_ON)
 		st = measure_and_report(&b, &o, &hog);

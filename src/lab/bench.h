@@ -31,8 +31,11 @@
  *                that reads a search's figures out of the library
  *   probe.c      the machine's ceilings, measured before each repeat: a compute loop,
  *                shared-array reads and writes at each table size, per-CPU latency
- *   common.c     the workloads' and engines' names, the progress line, the build
- *   types.h      the types they share (no code of its own)
+ *   common.c     the workloads' and engines' names, the progress line, the errors'
+ *                record (bench_fail), the build
+ *   types.h      the types they share (no code of its own): the sweep's state,
+ *                bench_t, in parts by lifetime, and bench_error_t, how the lab's
+ *                errors come back to the command as values
  */
 #ifndef CUTOFF_LAB_BENCH_H
 #define CUTOFF_LAB_BENCH_H
@@ -43,11 +46,15 @@
 
 /* The command `cmd` (bench, or sim with its own usage, options and hooks: `extra` options
  * are parsed beside the bench's, then `ready(sim->ctx)` runs before anything else is
- * done; it returns an exit status, CLI_EXIT_OK to go on). */
+ * done; it returns an exit status, CLI_EXIT_OK to go on). Returns the exit status. A
+ * failure's message is not printed but recorded in *err (empty when called; its `print`
+ * the command's printer): types.h says how, and the command prints it. The parsers of the
+ * command-line kit (cli_parse, cli_parse_names, cli_parse_int, cli_open_input,
+ * cli_cluster_start) still print their own line, as for every command. */
 struct cli_opt;
 int bench_main(const char *cmd, const char *usage, int argc, char **argv,
                const struct cli_opt *extra, int nextra, bench_sim_t *sim,
-               int (*ready)(void *ctx, struct bench *b));
+               int (*ready)(void *ctx, struct bench *b), bench_error_t *err);
 
 /* The 1-minute load average (NAN when /proc/loadavg cannot be read), and the CPU's model
  * name from /proc/cpuinfo ("unknown CPU" otherwise): the header of every report, and

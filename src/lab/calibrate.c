@@ -119,21 +119,21 @@ static uint64_t to_ps(double ns) { return ns > 0 ? (uint64_t)llround(ns * 1e3) :
 /* Node costs: cutoff bench's serial baseline, run here */
 
 /* The median time per node (ns) of 3 runs of the default driver at one thread on
- * workload wk of b (loaded), or NAN after one line on stderr. */
+ * workload wk of b (loaded), or NAN after one line of error (bench_fail). */
 static double node_cost(bench_t *b, int wk)
 {
 	double ns[3];
 	for (int rep = 0; rep < 3; rep++) {
-		bench_run_t *run = bench_run_new(b, wk, false, b->base, 1, rep + 1);
+		bench_run_t *run = bench_run_new(b, wk, false, b->set.base, 1, rep + 1);
 		if (!run) {
-			cli_error("sim", "out of memory");
+			bench_fail(b->err, "out of memory");
 			return NAN;
 		}
 		if (!bench_run(b, run))
 			return NAN;
 		if (run->counters.nodes == 0) {
-			cli_error("sim", "--calibrate: the %s search counted no nodes",
-			          bench_workload_names[wk]);
+			bench_fail(b->err, "--calibrate: the %s search counted no nodes",
+			           bench_workload_names[wk]);
 			return NAN;
 		}
 		ns[rep] = run->time_s * 1e9 / (double)run->counters.nodes;
@@ -141,16 +141,18 @@ static double node_cost(bench_t *b, int wk)
 	return bench_median(ns, 3);
 }
 
-/* Measures node.W for the workloads asked, into m; false after one line on failure. */
-static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t positions)
+/* Measures node.W for the workloads asked, into m; false after one line of error on failure. */
+static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t positions,
+                          bench_error_t *err)
 {
 	static bench_t b; /* large: kept off the stack */
 	memset(&b, 0, sizeof(b));
 	b.cmd = "sim";
-	b.base = (int)cli_driver_default();
-	cutoff_config_default(&b.cfg);
-	b.profiled = cutoff_profile_available();
-	b.repeat = 3;
+	b.err = err;
+	b.set.base = (int)cli_driver_default();
+	cutoff_config_default(&b.set.cfg);
+	b.mach.profiled = cutoff_profile_available();
+	b.set.repeat = 3;
 	uint64_t *field[BENCH_NWORKLOADS] = { &m->node_chess, &m->node_connect4, &m->node_rtree };
 	bool ok = true;
 	for (int wk = 0; ok && wk < BENCH_NWORKLOADS; wk++) {
@@ -175,15 +177,15 @@ static bool measure_nodes(cutoff_sim_model_t *m, const bool *asked, int64_t posi
 		snprintf(how, sizeof(how),
 		         "serial search, 1 thread, %d position%s of cutoff bench's: time / nodes, "
 		         "median of 3",
-		         b.work[wk].nitems, b.work[wk].nitems == 1 ? "" : "s");
+		         b.res.work[wk].nitems, b.res.work[wk].nitems == 1 ? "" : "s");
 		report(name, ns, how);
 		*field[wk] = to_ps(ns);
 	}
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		bench_workload_free(&b.work[wk]);
-	for (int i = 0; i < b.nruns; i++)
-		bench_run_free(&b.runs[i]);
-	free(b.runs);
+		bench_workload_free(&b.res.work[wk]);
+	for (int i = 0; i < b.res.nruns; i++)
+		bench_run_free(&b.res.runs[i]);
+	free(b.res.runs);
 	if (ok) {
 		double v[3] = { (double)m->node_chess, (double)m->node_connect4,
 			        (double)m->node_rtree };
@@ -216,6 +218,7 @@ struct pair {
 	_Alignas(64) int word[2];      /* the futex words, one a side */
 	_Alignas(64) uint64_t counter; /* the line probe's counter (its own line) */
 	line_t *lines;                 /* the store probe's cycle, or a split point's lines */
+	bench_error_t *err;            /* where a failure is recorded */
 	int rounds;
 	double *own;      /* the store probe: side 0's walks of lines it wrote last [rounds] */
 	double *times[2]; /* each side's timings [rounds] */
@@ -253,7 +256,7 @@ static void *side_main(void *arg)
 	return NULL;
 }
 
-/* Runs p->fn on both sides, each thread pinned to its CPU. False after one line when
+/* Runs p->fn on both sides, each thread pinned to its CPU. False after one line of error when
  * a thread cannot be made or pinned. */
 static bool pair_run(pair_t *p)
 {
@@ -272,13 +275,13 @@ static bool pair_run(pair_t *p)
 	for (int i = 0; i < made; i++)
 		pthread_join(t[i], NULL);
 	if (made < 2) {
-		cli_error("sim", "--calibrate: cannot make a thread");
+		bench_fail(p->err, "--calibrate: cannot make a thread");
 		return false;
 	}
 	for (int i = 0; i < 2; i++) {
 		if (a[i].pin_error) {
-			cli_error("sim", "--calibrate: cannot pin a thread to CPU %d: %s",
-			          p->cpu[i], strerror(a[i].pin_error));
+			bench_fail(p->err, "--calibrate: cannot pin a thread to CPU %d: %s",
+			           p->cpu[i], strerror(a[i].pin_error));
 			return false;
 		}
 	}
@@ -362,7 +365,7 @@ static bool measure_store_other(pair_t *p, cutoff_sim_model_t *m)
 	p->fn = stores_side;
 	p->rounds = STORE_ROUNDS;
 	if (!make_cycle(p->lines, LINES)) {
-		cli_error("sim", "out of memory");
+		bench_fail(p->err, "out of memory");
 		return false;
 	}
 	if (!pair_run(p))
@@ -447,7 +450,7 @@ static bool measure_handoff(pair_t *p, cutoff_sim_model_t *m, double lock_ns)
 	/* side 1's timings after side 0's: one array of 2 * PINGS */
 	double *all = malloc(sizeof(double) * 2 * PINGS);
 	if (!all) {
-		cli_error("sim", "out of memory");
+		bench_fail(p->err, "out of memory");
 		return false;
 	}
 	memcpy(all, p->times[0], sizeof(double) * PINGS);
@@ -653,11 +656,13 @@ static bool two_cpus(int cpu[2])
 	return n == 2;
 }
 
-/* Everything that needs two threads on two CPUs, into m; false after one line. */
-static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns, double atomic_ns)
+/* Everything that needs two threads on two CPUs, into m; false after one line of error. */
+static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns, double atomic_ns,
+                          bench_error_t *err)
 {
 	static pair_t p; /* aligned members: kept off the stack */
 	memset(&p, 0, sizeof(p));
+	p.err = err;
 	if (!two_cpus(p.cpu)) {
 		const char *why = "this process may run on one CPU only";
 		report_kept("line_transfer", m->line_transfer, why);
@@ -673,7 +678,7 @@ static bool measure_pairs(cutoff_sim_model_t *m, double lock_ns, double atomic_n
 	p.times[1] = malloc(sizeof(double) * (size_t)most);
 	bool ok = p.lines && p.own && p.times[0] && p.times[1];
 	if (!ok)
-		cli_error("sim", "out of memory");
+		bench_fail(err, "out of memory");
 	ok = ok && measure_line(&p, m, atomic_ns) && measure_store_other(&p, m) &&
 	     measure_handoff(&p, m, lock_ns);
 	if (ok) {
@@ -741,8 +746,8 @@ static void measure_yield(cutoff_sim_model_t *m)
 }
 
 /* The median time (ns) of SEARCHES depth-1 searches of tic-tac-toe's start by the
- * default driver through an engine of `threads` threads, or NAN after one line. */
-static double trivial_search(int threads)
+ * default driver through an engine of `threads` threads, or NAN after one line of error. */
+static double trivial_search(int threads, bench_error_t *fail)
 {
 	cutoff_config_t cfg;
 	cutoff_config_default(&cfg);
@@ -754,7 +759,7 @@ static double trivial_search(int threads)
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(cutoff_ttt_game(), &cfg, &err);
 	if (!e) {
-		cli_fail("sim", "--calibrate: cannot make the engine", err, &log);
+		bench_fail_code(fail, "--calibrate: cannot make the engine", err, &log);
 		return NAN;
 	}
 	cutoff_ttt_state_t root;
@@ -769,14 +774,14 @@ static double trivial_search(int threads)
 		int rc = cutoff_engine_search(e, &root, &lim, &r, NULL, NULL);
 		v[i] = (double)cli_now_ns() - t0;
 		if (rc < 0) {
-			cli_fail("sim", "--calibrate: the search failed", rc, &log);
+			bench_fail_code(fail, "--calibrate: the search failed", rc, &log);
 			break;
 		}
 		if (i == SEARCHES - 1)
 			ns = bench_median(v, SEARCHES);
 	}
 	if (!v)
-		cli_error("sim", "out of memory");
+		bench_fail(fail, "out of memory");
 	free(v);
 	cutoff_engine_free(e);
 	return ns;
@@ -785,9 +790,9 @@ static double trivial_search(int threads)
 /* start: (a trivial search through 2 threads - through 1) / 2. Searches back to back,
  * so the worker is within its spin window (pool.c) at each hand-over; after a longer
  * idle time a worker sleeps and its start costs a `wake` instead. */
-static bool measure_start(cutoff_sim_model_t *m)
+static bool measure_start(cutoff_sim_model_t *m, bench_error_t *err)
 {
-	double one = trivial_search(1), two = trivial_search(2);
+	double one = trivial_search(1, err), two = trivial_search(2, err);
 	if (isnan(one) || isnan(two))
 		return false;
 	char how[200];
@@ -800,9 +805,10 @@ static bool measure_start(cutoff_sim_model_t *m)
 	return true;
 }
 
-bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions)
+bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions,
+                     bench_error_t *err)
 {
-	if (!measure_nodes(m, asked, positions))
+	if (!measure_nodes(m, asked, positions, err))
 		return false;
 	double lock_ns = measure_lock();
 	report("lock", lock_ns, "test-and-set acquire + release by one thread, median of 5 loops");
@@ -810,7 +816,7 @@ bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions
 	double atomic_ns = measure_atomic();
 	report("atomic", atomic_ns, "a fetch-and-add on a word this core holds, median of 5 loops");
 	m->atomic = to_ps(atomic_ns);
-	if (!measure_pairs(m, lock_ns, atomic_ns))
+	if (!measure_pairs(m, lock_ns, atomic_ns, err))
 		return false;
 	m->sockets = 1000;
 	m->numa_transfer = 0;
@@ -818,7 +824,7 @@ bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions
 	       "(docs/simulation.md gives figures for two)\n");
 	measure_spin(m);
 	measure_yield(m);
-	if (!measure_start(m))
+	if (!measure_start(m, err))
 		return false;
 	m->tt_probe = m->tt_store = m->tt_visible = 0;
 	printf("tt_probe, tt_store, tt_visible 0: the node costs hold the table's work on one "

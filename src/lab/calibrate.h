@@ -9,12 +9,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lab/types.h" /* bench_error_t */
 #include "sim/sim.h"
 
 /* Every figure measured into *m (which starts as the built-in model: what is not measured
  * keeps its value), each printed on stdout as it comes with the load average; the node
  * costs of the workloads asked[] (indexed by BENCH_CHESS ..) over their first `positions`
- * positions (0: all). False after one line on stderr. */
-bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions);
+ * positions (0: all). False with the error recorded in *err (types.h: the command prints
+ * it as `cutoff sim: ...`). */
+bool bench_calibrate(cutoff_sim_model_t *m, const bool *asked, int64_t positions,
+                     bench_error_t *err);
 
 #endif /* CUTOFF_LAB_CALIBRATE_H */

@@ -96,34 +96,36 @@ typedef struct probe_series {
 /* Every series of the run, into s[] (room for nseries_max()); returns how many. */
 static int probe_series(const bench_t *b, probe_series_t *s)
 {
-	int n = 0, R = b->repeat;
+	int n = 0, R = b->set.repeat;
 	for (int kind = 0; kind < PROBE_NKINDS; kind++) {
 		if (kind == PROBE_COMPUTE)
-			for (int c = 0; c < b->ncounts; c++)
-				if (b->counts[c] > 1)
+			for (int c = 0; c < b->set.ncounts; c++)
+				if (b->set.counts[c] > 1)
 					s[n++] = (probe_series_t){
-						PROBE_COMPUTE,      0, 0, b->counts[c], -1,
-						b->ceiling + c * R, 1
+						PROBE_COMPUTE,           0, 0, b->set.counts[c], -1,
+						b->mach.ceiling + c * R, 1
 					};
 		if (kind == PROBE_TIME)
-			s[n++] = (probe_series_t){ PROBE_TIME, 0, 0, 0, -1, b->probe_s, 1 };
+			s[n++] = (probe_series_t){ PROBE_TIME, 0, 0, 0, -1, b->mach.probe_s, 1 };
 		if (kind == PROBE_COMPUTE || kind == PROBE_TIME)
 			continue;
 		/* Memory: grouped by thread count or CPU, then by size, as the header's lines. */
-		int keys = kind == PROBE_LATENCY ? b->ncpus : kind <= PROBE_WRITES ? b->ncounts : 1;
+		int keys = kind == PROBE_LATENCY  ? b->mach.ncpus
+		           : kind <= PROBE_WRITES ? b->set.ncounts
+		                                  : 1;
 		for (int k = 0; k < keys; k++) {
-			if (kind <= PROBE_WRITES && b->counts[k] < 2)
+			if (kind <= PROBE_WRITES && b->set.counts[k] < 2)
 				continue;
-			for (int i = 0; i < b->nmem; i++) {
-				const bench_mem_t *m = &b->mem[i];
+			for (int i = 0; i < b->mach.nmem; i++) {
+				const bench_mem_t *m = &b->mach.mem[i];
 				probe_series_t x = {
 					(probe_kind_t)kind, m->table_mb, m->probe_mb, 0, -1, NULL, 1
 				};
 				if (kind == PROBE_READS || kind == PROBE_WRITES) {
-					x.threads = b->counts[k];
+					x.threads = b->set.counts[k];
 					x.v = (kind == PROBE_READS ? m->read : m->write) + k * R;
 				} else if (kind == PROBE_LATENCY) {
-					x.cpu = b->cpus[k];
+					x.cpu = b->mach.cpus[k];
 					x.v = m->latency + k * R;
 				} else {
 					x.threads = 1;
@@ -138,14 +140,14 @@ static int probe_series(const bench_t *b, probe_series_t *s)
 
 static int nseries_max(const bench_t *b)
 {
-	return b->ncounts * (1 + 2 * b->nmem) + b->nmem * (2 + b->ncpus) + 1;
+	return b->set.ncounts * (1 + 2 * b->mach.nmem) + b->mach.nmem * (2 + b->mach.ncpus) + 1;
 }
 
 /* The series of the run, allocated (the caller frees), or NULL. */
 static probe_series_t *series_of(const bench_t *b, int *n)
 {
 	probe_series_t *s = malloc((size_t)nseries_max(b) * sizeof(*s));
-	*n = s && b->ceiling ? probe_series(b, s) : 0;
+	*n = s && b->mach.ceiling ? probe_series(b, s) : 0;
 	return s;
 }
 
@@ -164,7 +166,7 @@ static size_t append_series(const bench_t *b, const probe_series_t *s, char *tex
 	char v[3][32];
 	if (used >= size)
 		return used;
-	if (!bench_spread(s->v, b->repeat, s->stride, &med, &lo, &hi)) {
+	if (!bench_spread(s->v, b->set.repeat, s->stride, &med, &lo, &hi)) {
 		used += (size_t)snprintf(text + used, size - used, "%sn/a", used ? ", " : "");
 	} else {
 		bench_format_double(v[0], sizeof(v[0]), d->fmt, med);
@@ -211,7 +213,7 @@ void bench_ceiling_json(const bench_t *b, json_writer_t *j)
 	jw_begin_array(j, "probes");
 	for (int i = 0; s && i < n; i++) {
 		double med = NAN, lo = NAN, hi = NAN;
-		bench_spread(s[i].v, b->repeat, s[i].stride, &med, &lo, &hi);
+		bench_spread(s[i].v, b->set.repeat, s[i].stride, &med, &lo, &hi);
 		jw_begin_object(j, NULL);
 		jw_string(j, "probe", PROBES[s[i].kind].key);
 		jw_string(j, "unit", PROBES[s[i].kind].unit);
@@ -227,7 +229,7 @@ void bench_ceiling_json(const bench_t *b, json_writer_t *j)
 		jw_double(j, "min", lo);
 		jw_double(j, "max", hi);
 		jw_begin_array(j, "per_repeat");
-		for (int r = 0; r < b->repeat; r++)
+		for (int r = 0; r < b->set.repeat; r++)
 			jw_double(j, NULL, s[i].v[r * s[i].stride]);
 		jw_end(j);
 		jw_end(j);
@@ -254,7 +256,7 @@ bool bench_ceiling_csv(const bench_t *b, const char *path)
 	fputs("probe,unit,table_mb,probe_mb,threads,cpu,median,min,max,per_repeat,hog\n", f);
 	for (int i = 0; s && i < n; i++) {
 		double med = NAN, lo = NAN, hi = NAN;
-		bench_spread(s[i].v, b->repeat, s[i].stride, &med, &lo, &hi);
+		bench_spread(s[i].v, b->set.repeat, s[i].stride, &med, &lo, &hi);
 		fprintf(f, "%s,%s", PROBES[s[i].kind].key, PROBES[s[i].kind].unit);
 		if (s[i].table_mb)
 			fprintf(f, ",%zu,%zu", s[i].table_mb, s[i].probe_mb);
@@ -271,9 +273,9 @@ bool bench_ceiling_csv(const bench_t *b, const char *path)
 		csv_value(f, ",", med);
 		csv_value(f, ",", lo);
 		csv_value(f, ",", hi);
-		for (int r = 0; r < b->repeat; r++)
+		for (int r = 0; r < b->set.repeat; r++)
 			csv_value(f, r ? ";" : ",", s[i].v[r * s[i].stride]);
-		fprintf(f, ",%d\n", b->hog);
+		fprintf(f, ",%d\n", b->set.hog);
 	}
 	free(s);
 	return fclose(f) == 0 && s;
@@ -296,15 +298,16 @@ static double med_of(const double *v, int repeat)
 /* The shares of a serial node's time of workload wk (see the top), from its baseline row. */
 static void derive_shares(bench_t *b, int wk)
 {
-	bench_workload_t *w = &b->work[wk];
+	bench_workload_t *w = &b->res.work[wk];
 	const bench_mem_t *m = bench_mem_of(b, wk);
 	w->share_reads = w->share_writes = NAN;
 	w->probes_per_node = w->stores_per_node = w->node_ns = NAN;
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
-		if (r->workload != wk || r->stockfish || r->driver != b->base || r->threads != 1)
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
+		if (r->workload != wk || r->stockfish || r->driver != b->set.base ||
+		    r->threads != 1)
 			continue;
-		const bench_run_t *run = &b->runs[r->median_run];
+		const bench_run_t *run = &b->res.runs[r->median_run];
 		double nodes = (double)run->counters.nodes;
 		if (nodes <= 0 || run->time_s <= 0)
 			return;
@@ -318,8 +321,8 @@ static void derive_shares(bench_t *b, int wk)
 		w->share_reads = w->share_writes = 0;
 		return;
 	}
-	double mr = w->probes_per_node * med_of(m->read_ns, b->repeat) / w->node_ns;
-	double mw = w->stores_per_node * med_of(m->write_ns, b->repeat) / w->node_ns;
+	double mr = w->probes_per_node * med_of(m->read_ns, b->set.repeat) / w->node_ns;
+	double mw = w->stores_per_node * med_of(m->write_ns, b->set.repeat) / w->node_ns;
 	double sum = mr + mw;
 	w->share_reads = sum > 1 ? mr / sum : mr;
 	w->share_writes = sum > 1 ? mw / sum : mw;
@@ -328,11 +331,11 @@ static void derive_shares(bench_t *b, int wk)
 /* The ceiling of workload wk at counts[c], and its bound, into *ceiling and *bound. */
 static void ceiling_at(const bench_t *b, int wk, int c, double *ceiling, int *bound)
 {
-	const bench_workload_t *w = &b->work[wk];
+	const bench_workload_t *w = &b->res.work[wk];
 	const bench_mem_t *m = bench_mem_of(b, wk);
-	int n = b->counts[c], R = b->repeat;
+	int n = b->set.counts[c], R = b->set.repeat;
 	double share[3] = { 1 - w->share_reads - w->share_writes, w->share_reads, w->share_writes };
-	double s[3] = { med_of(b->ceiling + c * R, R), m ? med_of(m->read + c * R, R) : 1,
+	double s[3] = { med_of(b->mach.ceiling + c * R, R), m ? med_of(m->read + c * R, R) : 1,
 		        m ? med_of(m->write + c * R, R) : 1 };
 	/* A memory part scales at most as the compute part does: its accesses run on the
 	 * CPUs the host lends. A probe above that (reads read 3 to 5 at 2 threads in some
@@ -362,18 +365,18 @@ static void ceiling_at(const bench_t *b, int wk, int c, double *ceiling, int *bo
 void bench_ceiling_derive(bench_t *b)
 {
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		if (b->workloads[wk])
+		if (b->set.workloads[wk])
 			derive_shares(b, wk);
-	for (int i = 0; i < b->nrows; i++) {
-		bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		bench_row_t *r = &b->res.rows[i];
 		r->ceiling = r->of_ceiling = NAN;
 		r->ceiling_bound = -1;
 		int c = 0;
-		while (c < b->ncounts && b->counts[c] != r->threads)
+		while (c < b->set.ncounts && b->set.counts[c] != r->threads)
 			c++;
 		/* Not for the cluster's rows: the ceiling is one process's, of one table. */
 		if (r->stockfish || bench_is_cluster(r->driver) || r->threads < 2 ||
-		    c == b->ncounts)
+		    c == b->set.ncounts)
 			continue;
 		ceiling_at(b, r->workload, c, &r->ceiling, &r->ceiling_bound);
 		r->of_ceiling = r->ceiling > 0 ? r->speedup / r->ceiling : NAN;
@@ -383,7 +386,7 @@ void bench_ceiling_derive(bench_t *b)
 /* Under a workload's table: its shares, and the ceiling at each thread count. */
 void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out)
 {
-	const bench_workload_t *w = &b->work[wk];
+	const bench_workload_t *w = &b->res.work[wk];
 	const bench_mem_t *m = bench_mem_of(b, wk);
 	if (isnan(w->node_ns) || isnan(w->share_reads))
 		return;
@@ -393,19 +396,20 @@ void bench_ceiling_print_workload(const bench_t *b, int wk, FILE *out)
 	        w->node_ns, w->probes_per_node, w->stores_per_node);
 	if (m)
 		fprintf(out, " at %.1f ns a read and %.1f ns a write (%zu MiB, 1 thread)",
-		        med_of(m->read_ns, b->repeat), med_of(m->write_ns, b->repeat), m->table_mb);
+		        med_of(m->read_ns, b->set.repeat), med_of(m->write_ns, b->set.repeat),
+		        m->table_mb);
 	else
 		fputs(" (no table)", out);
 	fprintf(out, ":\n   %.1f %% of its time computes, %.1f %% reads, %.1f %% writes; mixed so:",
 	        100 * (1 - w->share_reads - w->share_writes), 100 * w->share_reads,
 	        100 * w->share_writes);
-	for (int c = 0, first = 1; c < b->ncounts; c++) {
+	for (int c = 0, first = 1; c < b->set.ncounts; c++) {
 		double ceiling;
 		int bound;
-		if (b->counts[c] < 2)
+		if (b->set.counts[c] < 2)
 			continue;
 		ceiling_at(b, wk, c, &ceiling, &bound);
-		fprintf(out, "%s %d threads ", first ? "" : ",", b->counts[c]);
+		fprintf(out, "%s %d threads ", first ? "" : ",", b->set.counts[c]);
 		if (isnan(ceiling))
 			fputs("n/a", out);
 		else

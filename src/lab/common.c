@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * common.c — the few things every file of `cutoff bench` uses: the workloads' and
- * engines' names as every output writes them, the progress line on stderr, the build in
- * words and a ratio that is NAN when it cannot be had. It calls no other file of the
+ * engines' names as every output writes them, the progress line on stderr, the record of
+ * the lab's errors (bench_fail: values, printed by the command), the build in words and
+ * a ratio that is NAN when it cannot be had. It calls no other file of the
  * module (common.h).
  */
 #include <math.h>
@@ -35,16 +36,57 @@ const char *bench_engine_name(bool stockfish, int driver)
 
 void bench_progress(bench_t *b, const char *fmt, ...)
 {
-	if (!b->progress)
+	if (!b->set.progress)
 		return;
 	va_list ap;
-	fprintf(stderr, "%scutoff %s: ", b->progress_tty ? "\r\033[K" : "", b->cmd);
+	fprintf(stderr, "%scutoff %s: ", b->set.progress_tty ? "\r\033[K" : "", b->cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (!b->progress_tty)
+	if (!b->set.progress_tty)
 		fputc('\n', stderr);
 	fflush(stderr);
+}
+
+void bench_fail(bench_error_t *e, const char *fmt, ...)
+{
+	if (e->len >= sizeof(e->text))
+		return;
+	char *at = e->text + e->len;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(at, sizeof(e->text) - e->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		*at = '\0';
+	e->len += strlen(at) + 1;
+}
+
+void bench_fail_code(bench_error_t *e, const char *what, int code, const cli_log_t *log)
+{
+	if (log && log->last[0])
+		bench_fail(e, "%s: %s (%s)", what, cutoff_strerror(code), log->last);
+	else
+		bench_fail(e, "%s: %s", what, cutoff_strerror(code));
+}
+
+const char *bench_error_next(const bench_error_t *e, const char *prev)
+{
+	const char *next = prev ? prev + strlen(prev) + 1 : e->text;
+	return next < e->text + e->len ? next : NULL;
+}
+
+void bench_error_flush(bench_error_t *e, const char *cmd)
+{
+	for (const char *m = NULL; e->print && (m = bench_error_next(e, m));)
+		e->print(cmd, m);
+	e->len = 0;
+}
+
+void bench_error_append(bench_error_t *e, const bench_error_t *from)
+{
+	for (const char *m = NULL; (m = bench_error_next(from, m));)
+		bench_fail(e, "%s", m);
 }
 
 double bench_ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }
@@ -113,17 +155,19 @@ const char *bench_format_double(char *buf, size_t size, const char *fmt, double 
 	return buf;
 }
 
-bool bench_quality_sum(const bench_t *b, int driver, int threads, bench_quality_sum_t *out)
+bool bench_quality_sum(const bench_results_t *res, int driver, int threads,
+                       bench_quality_sum_t *out)
 {
 	memset(out, 0, sizeof(*out));
 	double sq = 0;
-	for (int i = 0; i < b->nquality; i++) {
-		const bench_quality_t *q = &b->quality[i];
+	for (int i = 0; i < res->nquality; i++) {
+		const bench_quality_t *q = &res->quality[i];
 		if (q->driver != driver || q->threads != threads)
 			continue;
 		out->n++;
 		out->agree += q->agree;
-		out->refs += b->suite.n ? 1 : b->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
+		out->refs +=
+			res->suite.n ? 1 : res->work[BENCH_CHESS].items[q->item].ref_move[0] != 0;
 		out->bounds += q->loss_bound;
 		out->loss += q->loss;
 		sq += (double)q->loss * q->loss;

@@ -92,7 +92,7 @@ static const char *bound_name(const bench_t *b, const bench_row_t *r)
 static double hog_count(const bench_t *b, const bench_row_t *r)
 {
 	(void)r;
-	return b->hog;
+	return b->set.hog;
 }
 
 /* "(0.120..0.131)": the time's spread over the repeats. */
@@ -390,8 +390,8 @@ static bool shown(const bench_t *b, const row_field_t *x, bench_table_t t, int w
 {
 	if (!x->col[t].head)
 		return false;
-	for (int i = 0; x->sparse && i < b->nrows; i++)
-		if (b->rows[i].workload == wk && !isnan(row_num(b, x, &b->rows[i])))
+	for (int i = 0; x->sparse && i < b->res.nrows; i++)
+		if (b->res.rows[i].workload == wk && !isnan(row_num(b, x, &b->res.rows[i])))
 			return true;
 	return !x->sparse;
 }
@@ -690,9 +690,9 @@ static bool run_has(const bench_t *b, const run_field_t *x, const bench_run_t *r
 	case HAS_OURS:
 		return !r->stockfish;
 	case HAS_PROFILED:
-		return b->profiled && !r->stockfish;
+		return b->mach.profiled && !r->stockfish;
 	case HAS_TT_WRITERS:
-		return b->profiled && !r->stockfish && b->tt_writers;
+		return b->mach.profiled && !r->stockfish && b->set.tt_writers;
 	case HAS_CONNECT4:
 		return r->workload == BENCH_CONNECT4;
 	}
@@ -737,7 +737,7 @@ static void driver_cells(const bench_t *b, const bench_run_t *r, FILE *f)
 			continue;
 		if (n++)
 			fputc(',', f);
-		if (!r || (cutoff_counter_info(k)->profiler && !b->profiled))
+		if (!r || (cutoff_counter_info(k)->profiler && !b->mach.profiled))
 			fputs("n/a", f);
 		else
 			fprintf(f, "%" PRIu64, cutoff_counter_value(&r->counters, k));

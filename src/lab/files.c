@@ -40,27 +40,27 @@ static void json_config(json_writer_t *j, const cutoff_config_t *c)
 static void json_machine(json_writer_t *j, const bench_t *b)
 {
 	jw_begin_object(j, "machine");
-	jw_string(j, "cpu", b->cpu_model);
-	jw_int(j, "packages", b->packages);
-	jw_int(j, "numa_nodes", b->numa);
-	jw_int(j, "cores", b->cores);
-	jw_int(j, "ranks", b->ranks); /* the cluster's rows: mpirun -np ranks */
-	jw_int(j, "pus", b->pus);
-	jw_double(j, "load_before", b->load_before);
-	jw_double(j, "load_after", b->load_after);
+	jw_string(j, "cpu", b->mach.cpu_model);
+	jw_int(j, "packages", b->mach.packages);
+	jw_int(j, "numa_nodes", b->mach.numa);
+	jw_int(j, "cores", b->mach.cores);
+	jw_int(j, "ranks", b->mpi.ranks); /* the cluster's rows: mpirun -np ranks */
+	jw_int(j, "pus", b->mach.pus);
+	jw_double(j, "load_before", b->mach.load_before);
+	jw_double(j, "load_after", b->mach.load_after);
 	jw_begin_array(j, "ceiling");
-	for (int c = 0; c < b->ncounts; c++) {
+	for (int c = 0; c < b->set.ncounts; c++) {
 		double med, lo, hi;
 		if (!bench_ceiling(b, c, &med, &lo, &hi))
 			continue;
 		jw_begin_object(j, NULL);
-		jw_int(j, "threads", b->counts[c]);
+		jw_int(j, "threads", b->set.counts[c]);
 		jw_double(j, "median", med);
 		jw_double(j, "min", lo);
 		jw_double(j, "max", hi);
 		jw_begin_array(j, "per_repeat");
-		for (int r = 0; r < b->repeat; r++)
-			jw_double(j, NULL, b->ceiling[c * b->repeat + r]);
+		for (int r = 0; r < b->set.repeat; r++)
+			jw_double(j, NULL, b->mach.ceiling[c * b->set.repeat + r]);
 		jw_end(j);
 		jw_end(j);
 	}
@@ -74,34 +74,34 @@ static void json_settings(json_writer_t *j, const bench_t *b)
 {
 	jw_begin_object(j, "settings");
 	jw_begin_array(j, "threads");
-	for (int i = 0; i < b->ncounts; i++)
-		jw_int(j, NULL, b->counts[i]);
+	for (int i = 0; i < b->set.ncounts; i++)
+		jw_int(j, NULL, b->set.counts[i]);
 	jw_end(j);
 	jw_begin_array(j, "drivers");
 	for (int d = 0; d < cutoff_driver_count(); d++)
-		if (b->drivers[d])
+		if (b->set.drivers[d])
 			jw_string(j, NULL, bench_engine_name(false, d));
 	jw_end(j);
-	jw_string(j, "baseline", bench_engine_name(false, b->base));
-	jw_int(j, "repeat", b->repeat);
-	jw_int(j, "quality_ms", b->quality_ms);
-	if (b->quality_suite)
-		jw_string(j, "quality_suite", b->quality_suite);
+	jw_string(j, "baseline", bench_engine_name(false, b->set.base));
+	jw_int(j, "repeat", b->set.repeat);
+	jw_int(j, "quality_ms", b->set.quality_ms);
+	if (b->set.quality_suite)
+		jw_string(j, "quality_suite", b->set.quality_suite);
 	else
 		jw_null(j, "quality_suite");
-	jw_bool(j, "profile_tt_writers", b->tt_writers);
-	jw_int(j, "hog", b->hog);
-	jw_string(j, "stockfish", b->stockfish);
-	jw_string(j, "stockfish_name", b->stockfish ? b->stockfish_name : NULL);
+	jw_bool(j, "profile_tt_writers", b->set.tt_writers);
+	jw_int(j, "hog", b->set.hog);
+	jw_string(j, "stockfish", b->set.stockfish);
+	jw_string(j, "stockfish_name", b->set.stockfish ? b->mach.stockfish_name : NULL);
 	if (b->sim)
-		jw_int(j, "jobs", b->jobs); /* the processes that measured the runs */
+		jw_int(j, "jobs", b->res.jobs); /* the processes that measured the runs */
 	jw_end(j);
 }
 
 /* One workload: its settings, memory shares and positions. */
 static void json_workload(json_writer_t *j, const bench_t *b, int wk)
 {
-	const bench_workload_t *w = &b->work[wk];
+	const bench_workload_t *w = &b->res.work[wk];
 	jw_begin_object(j, NULL);
 	jw_string(j, "name", bench_workload_names[wk]);
 	jw_string(j, "source", w->source);
@@ -148,7 +148,7 @@ static void json_ranks(json_writer_t *j, const bench_run_t *r)
 static void json_positions(json_writer_t *j, const bench_t *b, const bench_run_t *r)
 {
 	jw_begin_array(j, "positions");
-	for (int k = 0; k < b->work[r->workload].nitems; k++) {
+	for (int k = 0; k < b->res.work[r->workload].nitems; k++) {
 		jw_begin_object(j, NULL);
 		jw_uint(j, "nodes", r->item_nodes[k]);
 		jw_double(j, "time_s", r->item_time[k]);
@@ -218,22 +218,22 @@ static void json_row(json_writer_t *j, const bench_t *b, const bench_row_t *r)
 static void json_quality(json_writer_t *j, const bench_t *b)
 {
 	jw_begin_array(j, "quality");
-	for (int i = 0; i < b->nquality; i++) {
-		const bench_quality_t *q = &b->quality[i];
+	for (int i = 0; i < b->res.nquality; i++) {
+		const bench_quality_t *q = &b->res.quality[i];
 		jw_begin_object(j, NULL);
 		jw_string(j, "driver", bench_engine_name(false, q->driver));
 		jw_int(j, "threads", q->threads);
 		jw_int(j, "position", q->item + 1);
 		jw_int(j, "depth", q->depth);
 		jw_string(j, "move", q->move);
-		if (b->suite.n) {
-			const bench_suite_entry_t *e = &b->suite.entries[q->item];
+		if (b->res.suite.n) {
+			const bench_suite_entry_t *e = &b->res.suite.entries[q->item];
 			jw_string(j, "id", e->id);
 			jw_string(j, "ref_move", e->ref_text[0]);
 			jw_int(j, "loss_cp", q->loss);
 			jw_bool(j, "loss_bound", q->loss_bound);
 		} else {
-			jw_string(j, "ref_move", b->work[BENCH_CHESS].items[q->item].ref_move);
+			jw_string(j, "ref_move", b->res.work[BENCH_CHESS].items[q->item].ref_move);
 		}
 		jw_bool(j, "agree", q->agree);
 		jw_uint(j, "nodes", q->nodes);
@@ -242,20 +242,20 @@ static void json_quality(json_writer_t *j, const bench_t *b)
 	jw_end(j);
 	jw_begin_array(j, "quality_rows");
 	for (int d = 0; d < cutoff_driver_count(); d++)
-		for (int c = 0; c < b->ncounts; c++) {
+		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			jw_begin_object(j, NULL);
 			jw_string(j, "driver", bench_engine_name(false, d));
-			jw_int(j, "threads", b->counts[c]);
+			jw_int(j, "threads", b->set.counts[c]);
 			jw_int(j, "positions", s.n);
 			jw_int(j, "agree", s.agree);
 			jw_int(j, "with_reference", s.refs);
 			jw_double(j, "agree_lo95", s.agree_lo);
 			jw_double(j, "agree_hi95", s.agree_hi);
-			jw_double(j, "loss_cp", b->suite.n ? s.loss : NAN);
-			jw_double(j, "loss_cp_half95", b->suite.n ? s.loss_half : NAN);
+			jw_double(j, "loss_cp", b->res.suite.n ? s.loss : NAN);
+			jw_double(j, "loss_cp_half95", b->res.suite.n ? s.loss_half : NAN);
 			jw_int(j, "loss_bounds", s.bounds);
 			jw_double(j, "mean_depth", s.depth);
 			jw_double(j, "mean_nodes", s.nodes);
@@ -274,29 +274,29 @@ bool bench_write_json(const bench_t *b, const char *path)
 	json_writer_t j;
 	jw_init(&j, f);
 	jw_begin_object(&j, NULL);
-	jw_string(&j, "date", b->date);
+	jw_string(&j, "date", b->mach.date);
 	json_machine(&j, b);
 	jw_string(&j, "build", build);
-	jw_bool(&j, "profiled", b->profiled);
-	jw_string(&j, "note", b->note);
+	jw_bool(&j, "profiled", b->mach.profiled);
+	jw_string(&j, "note", b->set.note);
 	jw_string(&j, "simulation", b->sim ? b->sim->model : NULL);
 	json_settings(&j, b);
-	jw_double(&j, "wall_s", b->wall_s);
+	jw_double(&j, "wall_s", b->res.wall_s);
 	jw_begin_array(&j, "workloads");
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		if (b->workloads[wk])
+		if (b->set.workloads[wk])
 			json_workload(&j, b, wk);
 	jw_end(&j);
 	jw_begin_array(&j, "runs");
-	for (int i = 0; i < b->nruns; i++)
-		bench_run_json(b, &b->runs[i], &j, json_run_arrays);
+	for (int i = 0; i < b->res.nruns; i++)
+		bench_run_json(b, &b->res.runs[i], &j, json_run_arrays);
 	jw_end(&j);
 	jw_begin_array(&j, "rows");
-	for (int i = 0; i < b->nrows; i++)
-		json_row(&j, b, &b->rows[i]);
+	for (int i = 0; i < b->res.nrows; i++)
+		json_row(&j, b, &b->res.rows[i]);
 	jw_end(&j);
 	json_quality(&j, b);
-	jw_string(&j, "plots", b->plot_note);
+	jw_string(&j, "plots", b->res.plot_note);
 	jw_end(&j);
 	bool ok = jw_finish(&j) == 0;
 	return fclose(f) == 0 && ok;
@@ -309,8 +309,8 @@ static bool write_runs_csv(const bench_t *b, const char *path)
 	if (!f)
 		return false;
 	bench_run_csv_head(f);
-	for (int i = 0; i < b->nruns; i++)
-		bench_run_csv(b, &b->runs[i], f);
+	for (int i = 0; i < b->res.nruns; i++)
+		bench_run_csv(b, &b->res.runs[i], f);
 	return fclose(f) == 0;
 }
 
@@ -321,8 +321,8 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	if (!f)
 		return false;
 	bench_row_csv_head(f);
-	for (int i = 0; i < b->nrows; i++)
-		bench_row_csv(b, &b->rows[i], f);
+	for (int i = 0; i < b->res.nrows; i++)
+		bench_row_csv(b, &b->res.rows[i], f);
 	bool ok = fclose(f) == 0;
 	if (!write_runs_csv(b, runs_path))
 		return false;
@@ -331,8 +331,8 @@ bool bench_write_csv(const bench_t *b, const char *rows_path, const char *runs_p
 	if (!f)
 		return false;
 	bench_thread_csv_head(f);
-	for (int i = 0; i < b->nruns; i++) {
-		const bench_run_t *r = &b->runs[i];
+	for (int i = 0; i < b->res.nruns; i++) {
+		const bench_run_t *r = &b->res.runs[i];
 		for (int k = 0; !r->stockfish && !r->incomplete_threads && k < r->threads; k++)
 			bench_thread_csv(r, k, f);
 	}
@@ -362,9 +362,9 @@ bool bench_write_positions_csv(const bench_t *b, const char *path)
 	if (!f)
 		return false;
 	fputs("workload,driver,threads,repeat,position,id,nodes,time_s,depth,move,value\n", f);
-	for (int i = 0; i < b->nruns; i++) {
-		const bench_run_t *r = &b->runs[i];
-		const bench_workload_t *w = &b->work[r->workload];
+	for (int i = 0; i < b->res.nruns; i++) {
+		const bench_run_t *r = &b->res.runs[i];
+		const bench_workload_t *w = &b->res.work[r->workload];
 		for (int k = 0; k < w->nitems; k++) {
 			fprintf(f, "%s,%s,%d,%d,%d,", bench_workload_names[r->workload],
 			        bench_engine_name(r->stockfish, r->driver), r->threads, r->repeat,
@@ -390,15 +390,15 @@ bool bench_write_quality_csv(const bench_t *b, const char *path)
 	      "agree_hi95,loss_cp,loss_cp_half95,loss_bounds,mean_depth,mean_nodes\n",
 	      f);
 	for (int d = 0; d < cutoff_driver_count(); d++)
-		for (int c = 0; c < b->ncounts; c++) {
+		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			fprintf(f, "%s,%d,%" PRId64 ",%d,%d,%d,%.4f,%.4f,%.4f,",
-			        bench_engine_name(false, d), b->counts[c], b->quality_ms, s.n,
-			        s.agree, s.refs, s.refs ? (double)s.agree / s.refs : NAN,
+			        bench_engine_name(false, d), b->set.counts[c], b->set.quality_ms,
+			        s.n, s.agree, s.refs, s.refs ? (double)s.agree / s.refs : NAN,
 			        s.agree_lo, s.agree_hi);
-			if (b->suite.n)
+			if (b->res.suite.n)
 				fprintf(f, "%.2f,%.2f,%d,", s.loss, s.loss_half, s.bounds);
 			else
 				fputs(",,,", f);
@@ -413,17 +413,18 @@ bool bench_write_quality_positions_csv(const bench_t *b, const char *path)
 	if (!f)
 		return false;
 	fputs("driver,threads,position,id,depth,nodes,move,ref_move,agree,loss_cp,loss_bound\n", f);
-	for (int i = 0; i < b->nquality; i++) {
-		const bench_quality_t *q = &b->quality[i];
+	for (int i = 0; i < b->res.nquality; i++) {
+		const bench_quality_t *q = &b->res.quality[i];
 		/* The suite's position, or the chess workload's item. */
-		const bench_suite_entry_t *e = b->suite.n ? &b->suite.entries[q->item] : NULL;
-		const bench_item_t *it = e ? NULL : &b->work[BENCH_CHESS].items[q->item];
+		const bench_suite_entry_t *e =
+			b->res.suite.n ? &b->res.suite.entries[q->item] : NULL;
+		const bench_item_t *it = e ? NULL : &b->res.work[BENCH_CHESS].items[q->item];
 		const char *ref = e ? e->ref_text[0] : it->ref_move;
 		fprintf(f, "%s,%d,%d,", bench_engine_name(false, q->driver), q->threads,
 		        q->item + 1);
 		csv_text(f, e ? e->id : it->label);
 		fprintf(f, ",%d,%" PRIu64 ",%s,%s,%d,", q->depth, q->nodes, q->move, ref, q->agree);
-		if (b->suite.n)
+		if (b->res.suite.n)
 			fprintf(f, "%d,%d\n", q->loss, q->loss_bound);
 		else
 			fputs(",\n", f);

@@ -65,7 +65,8 @@ enum {
 	NAMES = COUNT(fixed_names) + COUNT(workload_names) * BENCH_NWORKLOADS +
 	        COUNT(picture_names) * COUNT(picture_formats)
 };
-_Static_assert((int)NAMES <= (int)BENCH_MAX_FILES, "b->files cannot hold every file of a report");
+_Static_assert((int)NAMES <= (int)BENCH_MAX_FILES,
+               "b->folder.files cannot hold every file of a report");
 
 /* The k-th name a report may write (0 <= k < NAMES), into out. */
 static const char *report_name_at(int k, char out[BENCH_FILE_NAME])
@@ -110,7 +111,7 @@ static bool holds_report(const char *dir, char found[BENCH_FILE_NAME])
 	return false;
 }
 
-static bool make_dir(const char *cmd, const char *dir)
+static bool make_dir(bench_error_t *err, const char *dir)
 {
 	char q[CLI_QUOTE_SIZE];
 	if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
@@ -118,40 +119,41 @@ static bool make_dir(const char *cmd, const char *dir)
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
 			return true;
 	}
-	cli_error(cmd, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
-	          strerror(errno == EEXIST ? ENOTDIR : errno));
+	bench_fail(err, "--out: cannot make the folder %s: %s", cli_quote(q, sizeof(q), dir),
+	           strerror(errno == EEXIST ? ENOTDIR : errno));
 	return false;
 }
 
-/* Without --out: b->out_name made new, STEM, else STEM-2, STEM-3, ... (one that another
+/* Without --out: b->folder.out_name made new, STEM, else STEM-2, STEM-3, ... (one that another
  * run made, or that was there, is never used). */
 static bool make_fresh_dir(bench_t *b)
 {
 	char q[CLI_QUOTE_SIZE];
 	for (int n = 2; n <= 1000; n++) {
-		if (mkdir(b->out_name, 0777) == 0)
+		if (mkdir(b->folder.out_name, 0777) == 0)
 			return true;
 		if (errno != EEXIST)
 			break;
-		snprintf(b->out_name + b->stem_len, sizeof(b->out_name) - b->stem_len, "-%d", n);
+		snprintf(b->folder.out_name + b->folder.stem_len,
+		         sizeof(b->folder.out_name) - b->folder.stem_len, "-%d", n);
 	}
-	cli_error(b->cmd, "cannot make the report folder %s: %s",
-	          cli_quote(q, sizeof(q), b->out_name), strerror(errno));
+	bench_fail(b->err, "cannot make the report folder %s: %s",
+	           cli_quote(q, sizeof(q), b->folder.out_name), strerror(errno));
 	return false;
 }
 
-/* Takes the claim on b->out_dir (see the top of the file): CLI_EXIT_OK with b->claim_fd
- * set, or the exit status after one line: CLI_EXIT_USAGE when another run holds it,
+/* Takes the claim on b->set.out_dir (see the top of the file): CLI_EXIT_OK with b->folder.claim_fd
+ * set, or the exit status after one line of error: CLI_EXIT_USAGE when another run holds it,
  * CLI_EXIT_FAIL when the claim file cannot be made (no file can be made in the folder). */
 static int claim(bench_t *b)
 {
 	char path[PATH_MAX], q[CLI_QUOTE_SIZE];
-	snprintf(path, sizeof(path), "%s/%s", b->out_dir, CLAIM_NAME);
+	snprintf(path, sizeof(path), "%s/%s", b->set.out_dir, CLAIM_NAME);
 	for (;;) {
 		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd < 0) {
-			cli_error(b->cmd, "--out: cannot write into the folder %s: %s",
-			          cli_quote(q, sizeof(q), b->out_dir), strerror(errno));
+			bench_fail(b->err, "--out: cannot write into the folder %s: %s",
+			           cli_quote(q, sizeof(q), b->set.out_dir), strerror(errno));
 			return CLI_EXIT_FAIL;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -160,21 +162,21 @@ static int claim(bench_t *b)
 			if (err == EINTR)
 				continue;
 			if (err == EWOULDBLOCK)
-				cli_error(
-					b->cmd,
+				bench_fail(
+					b->err,
 					"--out: the folder %s is in use by another cutoff bench or "
 					"sim that is running: give another folder",
-					cli_quote(q, sizeof(q), b->out_dir));
+					cli_quote(q, sizeof(q), b->set.out_dir));
 			else
-				cli_error(b->cmd, "--out: cannot lock %s: %s",
-				          cli_quote(q, sizeof(q), path), strerror(err));
+				bench_fail(b->err, "--out: cannot lock %s: %s",
+				           cli_quote(q, sizeof(q), path), strerror(err));
 			return err == EWOULDBLOCK ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 		}
 		struct stat held, named;
 		if (fstat(fd, &held) == 0 && stat(path, &named) == 0 &&
 		    held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
-			b->claim_fd = fd;
-			b->claim_pid = getpid();
+			b->folder.claim_fd = fd;
+			b->folder.claim_pid = getpid();
 			return CLI_EXIT_OK;
 		}
 		close(fd); /* the file its holder unlinked as it ended: the name again */
@@ -184,21 +186,21 @@ static int claim(bench_t *b)
 int bench_folder_check(bench_t *b)
 {
 	char q[CLI_QUOTE_SIZE], found[BENCH_FILE_NAME];
-	if (strlen(b->out_dir) + 1 + BENCH_FILE_NAME >= PATH_MAX) {
-		cli_error(b->cmd, "--out: the folder's name is too long (%zu bytes)",
-		          strlen(b->out_dir));
+	if (strlen(b->set.out_dir) + 1 + BENCH_FILE_NAME >= PATH_MAX) {
+		bench_fail(b->err, "--out: the folder's name is too long (%zu bytes)",
+		           strlen(b->set.out_dir));
 		return CLI_EXIT_USAGE;
 	}
-	if (b->out_fresh ? !make_fresh_dir(b) : !make_dir(b->cmd, b->out_dir))
+	if (b->folder.out_fresh ? !make_fresh_dir(b) : !make_dir(b->err, b->set.out_dir))
 		return CLI_EXIT_FAIL;
 	int st = claim(b);
 	if (st != CLI_EXIT_OK)
 		return st;
-	if (!b->replace && holds_report(b->out_dir, found)) {
-		cli_error(b->cmd,
-		          "--out: the folder %s holds a report already (%s): give --replace to "
-		          "remove that report's files and write this one, or another folder",
-		          cli_quote(q, sizeof(q), b->out_dir), found);
+	if (!b->set.replace && holds_report(b->set.out_dir, found)) {
+		bench_fail(b->err,
+		           "--out: the folder %s holds a report already (%s): give --replace to "
+		           "remove that report's files and write this one, or another folder",
+		           cli_quote(q, sizeof(q), b->set.out_dir), found);
 		bench_folder_release(b);
 		return CLI_EXIT_USAGE;
 	}
@@ -207,24 +209,24 @@ int bench_folder_check(bench_t *b)
 
 void bench_folder_release(bench_t *b)
 {
-	if (b->claim_fd < 0 || b->claim_pid != getpid())
+	if (b->folder.claim_fd < 0 || b->folder.claim_pid != getpid())
 		return;
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", b->out_dir, CLAIM_NAME);
+	snprintf(path, sizeof(path), "%s/%s", b->set.out_dir, CLAIM_NAME);
 	(void)unlink(path); /* before the lock goes: see the top of the file */
-	close(b->claim_fd);
-	b->claim_fd = -1;
+	close(b->folder.claim_fd);
+	b->folder.claim_fd = -1;
 }
 
-/* Removes dir/name when it is there; false after one line when it cannot be removed. */
+/* Removes dir/name when it is there; false after one line of error when it cannot be removed. */
 static bool remove_file(const bench_t *b, const char *name)
 {
 	char path[PATH_MAX], q[CLI_QUOTE_SIZE];
-	snprintf(path, sizeof(path), "%s/%s", b->out_dir, name);
+	snprintf(path, sizeof(path), "%s/%s", b->set.out_dir, name);
 	if (unlink(path) == 0 || errno == ENOENT)
 		return true;
-	cli_error(b->cmd, "--replace: cannot remove %s of the earlier report: %s",
-	          cli_quote(q, sizeof(q), path), strerror(errno));
+	bench_fail(b->err, "--replace: cannot remove %s of the earlier report: %s",
+	           cli_quote(q, sizeof(q), path), strerror(errno));
 	return false;
 }
 
@@ -233,7 +235,7 @@ static bool remove_file(const bench_t *b, const char *name)
 static bool remove_listed(const bench_t *b, bool *listed)
 {
 	char path[PATH_MAX], line[256];
-	snprintf(path, sizeof(path), "%s/%s", b->out_dir, BENCH_FILE_LIST);
+	snprintf(path, sizeof(path), "%s/%s", b->set.out_dir, BENCH_FILE_LIST);
 	FILE *f = fopen(path, "r");
 	*listed = f != NULL;
 	if (!f)
@@ -250,7 +252,7 @@ static bool remove_listed(const bench_t *b, bool *listed)
 
 bool bench_folder_clear(const bench_t *b)
 {
-	if (!b->replace)
+	if (!b->set.replace)
 		return true;
 	bool listed;
 	if (!remove_listed(b, &listed))
@@ -272,15 +274,15 @@ bool bench_folder_file(bench_t *b, const char *name, char *path, size_t size)
 		errno = EINVAL;
 		return false;
 	}
-	if ((size_t)snprintf(path, size, "%s/%s", b->out_dir, name) >= size) {
+	if ((size_t)snprintf(path, size, "%s/%s", b->set.out_dir, name) >= size) {
 		errno = ENAMETOOLONG;
 		return false;
 	}
-	for (int i = 0; i < b->nfiles; i++)
-		if (strcmp(b->files[i], name) == 0)
+	for (int i = 0; i < b->folder.nfiles; i++)
+		if (strcmp(b->folder.files[i], name) == 0)
 			return true;
-	if (b->nfiles < BENCH_MAX_FILES)
-		snprintf(b->files[b->nfiles++], BENCH_FILE_NAME, "%s", name);
+	if (b->folder.nfiles < BENCH_MAX_FILES)
+		snprintf(b->folder.files[b->folder.nfiles++], BENCH_FILE_NAME, "%s", name);
 	return true;
 }
 
@@ -297,7 +299,7 @@ bool bench_folder_write_list(bench_t *b)
 	        "# `cutoff %s --out FOLDER --replace` removes these (and nothing else) before "
 	        "it writes its own.\n",
 	        b->cmd, b->cmd);
-	for (int i = 0; i < b->nfiles; i++)
-		fprintf(f, "%s\n", b->files[i]);
+	for (int i = 0; i < b->folder.nfiles; i++)
+		fprintf(f, "%s\n", b->folder.files[i]);
 	return fclose(f) == 0;
 }

@@ -12,7 +12,7 @@
  * differences of whole nanoseconds. So a run's record is the same whichever runs came
  * before it, in whichever process: docs/simulation.md, "Determinism".
  *
- * How. bench.c makes every run's record in b->runs, in the sweep's order (repeat,
+ * How. bench.c makes every run's record in b->res.runs, in the sweep's order (repeat,
  * workload, driver, thread count), before any is measured. With one process they are
  * measured here in that order, as they always were. With N, N children are forked once
  * the workloads are loaded (each has its copy of the positions, the settings and the
@@ -20,8 +20,8 @@
  * measures the run into its copy of the record and writes the record back over a second
  * pipe: a header (a magic word, the index), the struct, then its arrays, whose sizes the
  * parent knows already (run_arrays). The parent checks the header and the setting, copies
- * the values into b->runs at the run's index (keeping its own arrays), and hands that
- * child the next run. So b->runs ends as a one-process sweep leaves it, whatever order the
+ * the values into b->res.runs at the run's index (keeping its own arrays), and hands that
+ * child the next run. So b->res.runs ends as a one-process sweep leaves it, whatever order the
  * runs were measured in, and the rows, the report, the files and the plots are made from
  * it as before: the virtual figures are the same bytes. Only real time differs: each
  * run's sim_real_s (the rows' simulated nodes per real second) and the sweep's wall time.
@@ -37,10 +37,12 @@
  * checks that the parent was still there when it asked), so none outlives the parent
  * however the parent ends. The parent blocks SIGINT, SIGTERM and SIGHUP while children
  * run and reads them from a signalfd beside the pipes (no handler, no global): on one, it
- * kills and reaps every child, then ends by that signal's default action, so the status
- * a shell sees is 128 + its number. A signal that was ignored stays ignored (an ignored
- * signal is never queued). A child whose run fails prints its error and exits 1; one that
- * crashes or is killed closes its pipe: either way the parent sees the end of the result
+ * kills and reaps every child, hands its line to the command's printer (an end that never
+ * returns to the command: types.h, bench_error_t), then ends by that signal's default
+ * action, so the status a shell sees is 128 + its number. A signal that was ignored stays
+ * ignored (an ignored signal is never queued). A child whose run fails prints its error
+ * the same way (bench_error_flush) and exits 1; one that crashes or is killed closes its
+ * pipe: either way the parent sees the end of the result
  * pipe, reaps the child, names the run it was measuring and how it ended, kills and reaps
  * the others, and fails. Every child is reaped on every way out.
  *
@@ -97,7 +99,7 @@ static const char *run_name(const bench_t *b, const bench_run_t *r, char *buf, s
 {
 	snprintf(buf, size, "%s, %s, %d thread%s, repeat %d of %d",
 	         bench_workload_names[r->workload], bench_engine_name(false, r->driver), r->threads,
-	         r->threads > 1 ? "s" : "", r->repeat, b->repeat);
+	         r->threads > 1 ? "s" : "", r->repeat, b->set.repeat);
 	return buf;
 }
 
@@ -114,20 +116,20 @@ typedef struct proc {
 	pid_t pid;    /* 0 once reaped (or this process) */
 	int task;     /* the write end of the indices' pipe; -1 once closed */
 	int result;   /* the read end of the records' pipe; -1 once closed */
-	int run;      /* the index in b->runs being measured, -1 none */
+	int run;      /* the index in b->res.runs being measured, -1 none */
 	double since; /* cli_now_s() when it was handed */
 } proc_t;
 
 typedef struct runs {
 	bench_t *b;
 	int count;
-	int *order; /* [count]: indices in b->runs, in the order they are handed out */
+	int *order; /* [count]: indices in b->res.runs, in the order they are handed out */
 	int next;   /* order[next ..] are not started */
 	int done;
 	int latest; /* the index started last (the progress line names it) */
 	double t0;
 	/* The real seconds of the runs done, summed, and how many, by workload, engine and
-	 * thread count (b->counts' index); the same by workload and thread count over every
+	 * thread count (b->set.counts' index); the same by workload and thread count over every
 	 * engine. */
 	double sum[BENCH_NWORKLOADS][NENGINES][BENCH_MAX_COUNTS];
 	int num[BENCH_NWORKLOADS][NENGINES][BENCH_MAX_COUNTS];
@@ -142,10 +144,10 @@ static int engine_index(int driver)
 	return bench_is_cluster(driver) ? BENCH_MAX_DRIVERS + (driver - BENCH_CLUSTER_ROW) : driver;
 }
 
-static int count_index(const bench_t *b, int threads)
+static int count_index(const bench_settings_t *set, int threads)
 {
-	for (int c = 0; c < b->ncounts; c++)
-		if (b->counts[c] == threads)
+	for (int c = 0; c < set->ncounts; c++)
+		if (set->counts[c] == threads)
 			return c;
 	return -1;
 }
@@ -160,10 +162,10 @@ static double extrapolate(const bench_t *b, const double *sum, const int *num, i
 		return sum[c] / num[c];
 	int n1 = -1, n2 = -1;
 	double d1 = INFINITY, d2 = INFINITY;
-	for (int k = b->ncounts - 1; k >= 0; k--) {
+	for (int k = b->set.ncounts - 1; k >= 0; k--) {
 		if (num[k] == 0)
 			continue;
-		double d = fabs(log2((double)b->counts[k] / b->counts[c]));
+		double d = fabs(log2((double)b->set.counts[k] / b->set.counts[c]));
 		if (d < d1) {
 			n2 = n1, d2 = d1;
 			n1 = k, d1 = d;
@@ -176,17 +178,18 @@ static double extrapolate(const bench_t *b, const double *sum, const int *num, i
 	const double m1 = sum[n1] / num[n1];
 	double p = 0.5;
 	if (fit && n2 >= 0) {
-		p = log(m1 / (sum[n2] / num[n2])) / log((double)b->counts[n1] / b->counts[n2]);
+		p = log(m1 / (sum[n2] / num[n2])) /
+		    log((double)b->set.counts[n1] / b->set.counts[n2]);
 		p = !isfinite(p) ? 0.5 : p < 0 ? 0 : p > 2 ? 2 : p;
 	}
-	return m1 * pow((double)b->counts[c] / b->counts[n1], p);
+	return m1 * pow((double)b->set.counts[c] / b->set.counts[n1], p);
 }
 
 /* The real seconds run r is expected to take (the file's opening comment); NAN while no
  * run of its workload is done. */
 static double expected(const runs_t *rs, const bench_run_t *r)
 {
-	const int c = count_index(rs->b, r->threads);
+	const int c = count_index(&rs->b->set, r->threads);
 	if (c < 0)
 		return NAN;
 	const int wk = r->workload, e = engine_index(r->driver);
@@ -197,8 +200,8 @@ static double expected(const runs_t *rs, const bench_run_t *r)
 /* A run done: its real seconds into expected()'s tables. */
 static void run_done(runs_t *rs, int index)
 {
-	const bench_run_t *r = &rs->b->runs[index];
-	const int c = count_index(rs->b, r->threads);
+	const bench_run_t *r = &rs->b->res.runs[index];
+	const int c = count_index(&rs->b->set, r->threads);
 	rs->done++;
 	if (c < 0 || isnan(r->sim_real_s))
 		return;
@@ -217,14 +220,14 @@ static double time_left(runs_t *rs, const proc_t *procs, int nprocs, double now)
 		rs->free_at[k] = 0;
 		if (procs[k].run < 0)
 			continue;
-		const double e = expected(rs, &rs->b->runs[procs[k].run]);
+		const double e = expected(rs, &rs->b->res.runs[procs[k].run]);
 		const double ran = now - procs[k].since;
 		if (isnan(e))
 			return NAN;
 		rs->free_at[k] = e > ran ? e - ran : ran;
 	}
 	for (int x = rs->next; x < rs->count; x++) {
-		const double e = expected(rs, &rs->b->runs[rs->order[x]]);
+		const double e = expected(rs, &rs->b->res.runs[rs->order[x]]);
 		if (isnan(e))
 			return NAN;
 		int k = 0;
@@ -257,7 +260,7 @@ static const char *duration(char *buf, size_t size, double s)
 static void progress(runs_t *rs, const proc_t *procs, int nprocs)
 {
 	bench_t *b = rs->b;
-	if (!b->progress)
+	if (!b->set.progress)
 		return;
 	const double now = cli_now_s();
 	if (isnan(rs->left) || now - rs->left_at >= 1.0) {
@@ -277,7 +280,7 @@ static void progress(runs_t *rs, const proc_t *procs, int nprocs)
 	bench_progress(b, "[%d/%d runs done, %s, time left %s%s] %s %s%s", rs->done, rs->count,
 	               duration(spent, sizeof(spent), now - rs->t0),
 	               isnan(rs->left) ? "" : "about ", left, running ? "running" : "last",
-	               run_name(b, &b->runs[rs->latest], name, sizeof(name)), more);
+	               run_name(b, &b->res.runs[rs->latest], name, sizeof(name)), more);
 }
 
 /* ---- the children -------------------------------------------------------------------- */
@@ -323,7 +326,7 @@ static size_t run_array(const bench_t *b, const bench_run_t *r, int a, void **p)
 	const struct run_array *ra = &run_arrays[a];
 	memcpy(p, (const char *)r + ra->at, sizeof(*p));
 	const int n = ra->per == PER_THREAD     ? r->threads
-	              : ra->per == PER_POSITION ? b->work[r->workload].nitems
+	              : ra->per == PER_POSITION ? b->res.work[r->workload].nitems
 	                                        : r->nranks;
 	return *p ? (size_t)n * ra->size : 0;
 }
@@ -363,7 +366,7 @@ static ssize_t read_full(int fd, void *buf, size_t size)
 /* A child's record of run `index`: the header, the struct, the arrays. */
 static bool send_record(int fd, const bench_t *b, int index)
 {
-	const bench_run_t *r = &b->runs[index];
+	const bench_run_t *r = &b->res.runs[index];
 	const record_head_t h = { RECORD_MAGIC, index };
 	if (write_full(fd, &h, sizeof(h)) < 0 || write_full(fd, r, sizeof(*r)) < 0)
 		return false;
@@ -385,29 +388,32 @@ static _Noreturn void child_main(bench_t *b, int task, int result, pid_t parent,
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(CHILD_FAILED);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	b->progress = false;
+	b->set.progress = false;
 	for (;;) {
 		int32_t index;
 		ssize_t n = read_full(task, &index, sizeof(index));
 		if (n == 0)
 			_exit(0);
-		if (n != (ssize_t)sizeof(index) || index < 0 || index >= b->nruns ||
-		    !measure(b, &b->runs[index]) || !send_record(result, b, index))
+		if (n != (ssize_t)sizeof(index) || index < 0 || index >= b->res.nruns ||
+		    !measure(b, &b->res.runs[index]) || !send_record(result, b, index)) {
+			/* its exit never returns to the command */
+			bench_error_flush(b->err, b->cmd);
 			_exit(CHILD_FAILED);
+		}
 	}
 }
 
 /* Forks child k with its two pipes; the child closes what is the parent's (the other
- * children's ends, the signalfd). False after one line. */
+ * children's ends, the signalfd). False after one line of error. */
 static bool start_child(bench_t *b, proc_t *procs, int k, int sigfd, const sigset_t *mask)
 {
 	int task[2], result[2];
 	if (pipe2(task, O_CLOEXEC) != 0) {
-		cli_error(b->cmd, "--jobs: cannot make a pipe: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot make a pipe: %s", strerror(errno));
 		return false;
 	}
 	if (pipe2(result, O_CLOEXEC) != 0) {
-		cli_error(b->cmd, "--jobs: cannot make a pipe: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot make a pipe: %s", strerror(errno));
 		close(task[0]);
 		close(task[1]);
 		return false;
@@ -427,7 +433,7 @@ static bool start_child(bench_t *b, proc_t *procs, int k, int sigfd, const sigse
 	close(task[0]);
 	close(result[1]);
 	if (pid < 0) {
-		cli_error(b->cmd, "--jobs: cannot start process %d: %s", k + 1, strerror(errno));
+		bench_fail(b->err, "--jobs: cannot start process %d: %s", k + 1, strerror(errno));
 		close(task[1]);
 		close(result[0]);
 		return false;
@@ -485,15 +491,15 @@ static void say_end(const bench_t *b, const proc_t *p, pid_t pid, int status, bo
 	else
 		snprintf(how, sizeof(how), "ended without its record");
 	if (p->run >= 0)
-		cli_error(b->cmd,
-		          "the run %s failed: its process (pid %d) %s; the sweep's other "
-		          "processes were stopped, no report written",
-		          run_name(b, &b->runs[p->run], name, sizeof(name)), (int)pid, how);
+		bench_fail(b->err,
+		           "the run %s failed: its process (pid %d) %s; the sweep's other "
+		           "processes were stopped, no report written",
+		           run_name(b, &b->res.runs[p->run], name, sizeof(name)), (int)pid, how);
 	else
-		cli_error(b->cmd,
-		          "a process of the sweep (pid %d) %s after its last run; the "
-		          "others were stopped, no report written",
-		          (int)pid, how);
+		bench_fail(b->err,
+		           "a process of the sweep (pid %d) %s after its last run; the "
+		           "others were stopped, no report written",
+		           (int)pid, how);
 }
 
 /* What came on a result pipe. */
@@ -503,12 +509,12 @@ typedef enum got {
 	GOT_WRONG   /* bytes that are not the record of the run the child was handed */
 } got_t;
 
-/* The rest of p's record, after its header, into b->runs at its run's index (its values,
+/* The rest of p's record, after its header, into b->res.runs at its run's index (its values,
  * the parent's arrays kept). */
 static got_t take_record(runs_t *rs, proc_t *p)
 {
 	bench_t *b = rs->b;
-	bench_run_t *dst = &b->runs[p->run], got;
+	bench_run_t *dst = &b->res.runs[p->run], got;
 	ssize_t n = read_full(p->result, &got, sizeof(got));
 	if (n != (ssize_t)sizeof(got))
 		return n < 0 ? GOT_WRONG : GOT_END;
@@ -563,8 +569,8 @@ static int take_signal(const bench_t *b, int sigfd)
 	struct signalfd_siginfo si;
 	if (read_full(sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return SIGTERM;
-	cli_error(b->cmd, "%s: the sweep's processes are stopped, no report written",
-	          strsignal((int)si.ssi_signo));
+	bench_fail(b->err, "%s: the sweep's processes are stopped, no report written",
+	           strsignal((int)si.ssi_signo));
 	return (int)si.ssi_signo;
 }
 
@@ -575,7 +581,7 @@ static bool serve(runs_t *rs, proc_t *procs, int nprocs, int sigfd, int *sig)
 {
 	struct pollfd *pf = calloc((size_t)nprocs + 1, sizeof(*pf));
 	if (!pf) {
-		cli_error(rs->b->cmd, "out of memory");
+		bench_fail(rs->b->err, "out of memory");
 		return false;
 	}
 	for (int k = 0; k < nprocs; k++)
@@ -585,9 +591,9 @@ static bool serve(runs_t *rs, proc_t *procs, int nprocs, int sigfd, int *sig)
 		pf[0] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		for (int k = 0; k < nprocs; k++)
 			pf[k + 1] = (struct pollfd){ .fd = procs[k].result, .events = POLLIN };
-		int n = poll(pf, (nfds_t)nprocs + 1, rs->b->progress_tty ? 1000 : -1);
+		int n = poll(pf, (nfds_t)nprocs + 1, rs->b->set.progress_tty ? 1000 : -1);
 		if (n < 0 && errno != EINTR) {
-			cli_error(rs->b->cmd, "--jobs: poll: %s", strerror(errno));
+			bench_fail(rs->b->err, "--jobs: poll: %s", strerror(errno));
 			ok = false;
 		} else if (n > 0 && pf[0].revents) {
 			*sig = take_signal(rs->b, sigfd);
@@ -615,13 +621,13 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &stop, &mask) != 0) {
-		cli_error(b->cmd, "--jobs: cannot block the signals: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot block the signals: %s", strerror(errno));
 		return false;
 	}
 	const int sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
 	bool ok = sigfd >= 0;
 	if (!ok)
-		cli_error(b->cmd, "--jobs: cannot read the signals: %s", strerror(errno));
+		bench_fail(b->err, "--jobs: cannot read the signals: %s", strerror(errno));
 	/* A write into the pipe of a child that has ended fails (EPIPE) instead of ending this
 	 * process; the child's end is then read from its result pipe (hand, take). */
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was;
@@ -642,6 +648,7 @@ static bool run_children(runs_t *rs, proc_t *procs, int nprocs)
 	sigaction(SIGPIPE, &pipe_was, NULL);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (sig) {
+		bench_error_flush(b->err, b->cmd); /* the signal's end never returns */
 		signal(sig, SIG_DFL);
 		raise(sig); /* ends here, unless the signal was blocked when the sweep began */
 	}
@@ -655,7 +662,7 @@ static bool run_here(runs_t *rs, proc_t *self)
 		self->run = rs->latest = rs->order[rs->next++];
 		self->since = cli_now_s();
 		progress(rs, self, 1);
-		if (!measure(rs->b, &rs->b->runs[self->run]))
+		if (!measure(rs->b, &rs->b->res.runs[self->run]))
 			return false;
 		run_done(rs, self->run);
 	}
@@ -683,8 +690,8 @@ static bool make_order(runs_t *rs, int first, int nprocs)
 	if (!key)
 		return false;
 	for (int i = 0; i < rs->count; i++) {
-		const bench_run_t *r = &b->runs[first + i];
-		const bool base = r->driver == b->base && r->threads == 1;
+		const bench_run_t *r = &b->res.runs[first + i];
+		const bool base = r->driver == b->set.base && r->threads == 1;
 		key[i] = (order_key_t){
 			first + i, nprocs == 1 ? 0
 				   : base      ? LONG_MAX
@@ -715,11 +722,11 @@ bool bench_jobs_run(bench_t *b, int first, int count)
 		ok = rs->order && rs->free_at && make_order(rs, first, nprocs);
 	}
 	if (!ok) {
-		cli_error(b->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 	} else {
 		for (int k = 0; k < nprocs; k++)
 			procs[k] = (proc_t){ .task = -1, .result = -1, .run = -1 };
-		b->jobs = nprocs;
+		b->res.jobs = nprocs;
 		rs->t0 = cli_now_s();
 		ok = nprocs == 1 ? run_here(rs, &procs[0]) : run_children(rs, procs, nprocs);
 	}

@@ -9,10 +9,10 @@
 
 #include "lab/types.h"
 
-/* Measures the runs b->runs[first .. first + count), made (bench_run_new) and not yet
+/* Measures the runs b->res.runs[first .. first + count), made (bench_run_new) and not yet
  * measured, each with the simulator's hooks around it (b->sim, which must be set), on
  * b->sim->jobs processes at most (this one alone when 1, or when there is one run) and
- * sets b->jobs to the processes used. Each record ends as a one-process sweep leaves it,
+ * sets b->res.jobs to the processes used. Each record ends as a one-process sweep leaves it,
  * but for the real seconds (sim_real_s). True when every run was measured; false after a
  * line that names the run that failed (and every process started reaped). A SIGINT,
  * SIGTERM or SIGHUP while processes run stops and reaps them, then ends this process by

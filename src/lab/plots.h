@@ -8,7 +8,7 @@
 #include "lab/types.h"
 
 /* Writes the plots' data and script into the report folder and draws them with gnuplot
- * when it is found (--plot svg or png); b->plot_note says what happened. */
+ * when it is found (--plot svg or png); b->res.plot_note says what happened. */
 void bench_plots(bench_t *b);
 
 #endif /* CUTOFF_LAB_PLOTS_H */

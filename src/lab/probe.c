@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "kit/args.h"
+#include "lab/common.h"
 #include "lab/probe.h"
 
 enum {
@@ -199,8 +200,8 @@ static double team_time(const bench_t *b, void *(*loop)(void *), const probe_job
 	}
 	double t0 = cli_now_s();
 	int started = 0;
-	while (started < n - 1 && start_thread(&t[started + 1], b->probe_pu[started + 1], false,
-	                                       loop, &jobs[started + 1]) == 0)
+	while (started < n - 1 && start_thread(&t[started + 1], b->mach.probe_pu[started + 1],
+	                                       false, loop, &jobs[started + 1]) == 0)
 		started++;
 	loop(&jobs[0]);
 	for (int i = 1; i <= started; i++)
@@ -252,31 +253,32 @@ static double chase_ns(const bench_mem_t *m, int pu, uint64_t seed)
 static bool plan_cpus(bench_t *b)
 {
 	int pu[CUTOFF_MAX_THREADS];
-	cutoff_placement_t policy =
-		b->cfg.placement == CUTOFF_PLACE_NONE ? CUTOFF_PLACE_COMPACT : b->cfg.placement;
-	int most = b->counts[b->ncounts - 1];
-	int nslots = b->pus < CUTOFF_MAX_THREADS ? b->pus : CUTOFF_MAX_THREADS;
+	cutoff_placement_t policy = b->set.cfg.placement == CUTOFF_PLACE_NONE
+	                                    ? CUTOFF_PLACE_COMPACT
+	                                    : b->set.cfg.placement;
+	int most = b->set.counts[b->set.ncounts - 1];
+	int nslots = b->mach.pus < CUTOFF_MAX_THREADS ? b->mach.pus : CUTOFF_MAX_THREADS;
 	int asked = nslots < CUTOFF_MAX_THREADS ? nslots + 1 : nslots;
 	if (nslots < 1 || cutoff_topology_plan(NULL, asked, policy, pu, NULL, NULL, NULL) < 0)
 		return false;
 	/* Thread i takes slot i % nslots and thread 0 is never bound: slot 0's PU is that of
 	 * thread nslots, when the plan reaches it. */
-	int used = b->cfg.placement == CUTOFF_PLACE_NONE || most > nslots ? nslots : most;
-	b->ncpus = 0;
-	for (int s = 0; s < used && b->ncpus < BENCH_MAX_CPUS; s++) {
+	int used = b->set.cfg.placement == CUTOFF_PLACE_NONE || most > nslots ? nslots : most;
+	b->mach.ncpus = 0;
+	for (int s = 0; s < used && b->mach.ncpus < BENCH_MAX_CPUS; s++) {
 		int p = s == 0 ? (asked > nslots ? pu[nslots] : -1) : pu[s];
 		if (p >= 0)
-			b->cpus[b->ncpus++] = p;
+			b->mach.cpus[b->mach.ncpus++] = p;
 	}
 	for (int i = 0; i < BENCH_PROBE_THREADS; i++)
-		b->probe_pu[i] = -1;
-	if (b->cfg.placement == CUTOFF_PLACE_NONE)
+		b->mach.probe_pu[i] = -1;
+	if (b->set.cfg.placement == CUTOFF_PLACE_NONE)
 		return true;
 	int n = most < BENCH_PROBE_THREADS ? most : BENCH_PROBE_THREADS;
-	if (cutoff_topology_plan(NULL, n, b->cfg.placement, pu, NULL, NULL, NULL) < 0)
+	if (cutoff_topology_plan(NULL, n, b->set.cfg.placement, pu, NULL, NULL, NULL) < 0)
 		return false;
 	for (int i = 1; i < n; i++)
-		b->probe_pu[i] = pu[i];
+		b->mach.probe_pu[i] = pu[i];
 	return true;
 }
 
@@ -330,46 +332,46 @@ static bool mem_make(bench_mem_t *m, int repeat, int ncounts, int ncpus)
 /* The per-repeat figures of every run, NAN until a probe measures them ("n/a"). */
 static bool alloc_figures(bench_t *b)
 {
-	size_t per = (size_t)b->ncounts * (size_t)b->repeat;
-	b->ceiling = malloc(per * sizeof(*b->ceiling));
-	b->probe_s = malloc((size_t)b->repeat * sizeof(*b->probe_s));
-	if (!b->ceiling || !b->probe_s) {
-		cli_error(b->cmd, "out of memory");
+	size_t per = (size_t)b->set.ncounts * (size_t)b->set.repeat;
+	b->mach.ceiling = malloc(per * sizeof(*b->mach.ceiling));
+	b->mach.probe_s = malloc((size_t)b->set.repeat * sizeof(*b->mach.probe_s));
+	if (!b->mach.ceiling || !b->mach.probe_s) {
+		bench_fail(b->err, "out of memory");
 		return false;
 	}
 	for (size_t i = 0; i < per; i++)
-		b->ceiling[i] = NAN;
-	for (int r = 0; r < b->repeat; r++)
-		b->probe_s[r] = NAN;
+		b->mach.ceiling[i] = NAN;
+	for (int r = 0; r < b->set.repeat; r++)
+		b->mach.probe_s[r] = NAN;
 	return true;
 }
 
 bool bench_probe_setup(bench_t *b)
 {
-	b->nmem = 0;
+	b->mach.nmem = 0;
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++) {
-		size_t mb = b->work[wk].cfg.tt_mb;
-		bool seen = !b->workloads[wk] || mb == 0;
-		for (int k = 0; k < b->nmem && !seen; k++)
-			seen = b->mem[k].table_mb == mb;
+		size_t mb = b->res.work[wk].cfg.tt_mb;
+		bool seen = !b->set.workloads[wk] || mb == 0;
+		for (int k = 0; k < b->mach.nmem && !seen; k++)
+			seen = b->mach.mem[k].table_mb == mb;
 		if (seen)
 			continue;
-		int k = b->nmem++;
-		for (; k > 0 && b->mem[k - 1].table_mb > mb; k--) /* smallest first */
-			b->mem[k] = b->mem[k - 1];
-		b->mem[k].table_mb = mb;
+		int k = b->mach.nmem++;
+		for (; k > 0 && b->mach.mem[k - 1].table_mb > mb; k--) /* smallest first */
+			b->mach.mem[k] = b->mach.mem[k - 1];
+		b->mach.mem[k].table_mb = mb;
 	}
 	if (!alloc_figures(b))
 		return false;
 	if (!plan_cpus(b)) {
-		cli_error(b->cmd, "cannot plan where the probes' threads go (placement %s)",
-		          cli_placement_names[b->cfg.placement]);
+		bench_fail(b->err, "cannot plan where the probes' threads go (placement %s)",
+		           cli_placement_names[b->set.cfg.placement]);
 		return false;
 	}
-	for (int k = 0; k < b->nmem; k++) {
-		if (!mem_make(&b->mem[k], b->repeat, b->ncounts, b->ncpus)) {
-			cli_error(b->cmd, "out of memory for the memory probe of %zu MiB",
-			          b->mem[k].probe_mb);
+	for (int k = 0; k < b->mach.nmem; k++) {
+		if (!mem_make(&b->mach.mem[k], b->set.repeat, b->set.ncounts, b->mach.ncpus)) {
+			bench_fail(b->err, "out of memory for the memory probe of %zu MiB",
+			           b->mach.mem[k].probe_mb);
 			return false;
 		}
 	}
@@ -384,8 +386,8 @@ static void probe_mem(bench_t *b, bench_mem_t *m, int r)
 	calibrate(b, read_loop, &job, &m->read_work, MEMORY_TARGET_S);
 	calibrate(b, write_loop, &wjob, &m->write_work, MEMORY_TARGET_S);
 	double rone = NAN, wone = NAN;
-	for (int c = 0; c < b->ncounts; c++) {
-		int n = b->counts[c], at = c * b->repeat + r;
+	for (int c = 0; c < b->set.ncounts; c++) {
+		int n = b->set.counts[c], at = c * b->set.repeat + r;
 		m->read[at] = m->write[at] = NAN;
 		if (n < 2)
 			continue;
@@ -401,8 +403,9 @@ static void probe_mem(bench_t *b, bench_mem_t *m, int r)
 		wone = team_time(b, write_loop, &wjob, 1);
 	m->read_ns[r] = rone * 1e9 / (double)job.work;
 	m->write_ns[r] = wone * 1e9 / (double)wjob.work;
-	for (int k = 0; k < b->ncpus; k++)
-		m->latency[k * b->repeat + r] = chase_ns(m, b->cpus[k], (uint64_t)(r * 64 + k));
+	for (int k = 0; k < b->mach.ncpus; k++)
+		m->latency[k * b->set.repeat + r] =
+			chase_ns(m, b->mach.cpus[k], (uint64_t)(r * 64 + k));
 }
 
 void bench_probe_repeat(bench_t *b, int rep)
@@ -410,30 +413,30 @@ void bench_probe_repeat(bench_t *b, int rep)
 	double t0 = cli_now_s();
 	int r = rep - 1;
 	probe_job_t job = { .seed = 1 };
-	for (int c = 0; c < b->ncounts; c++) {
+	for (int c = 0; c < b->set.ncounts; c++) {
 		double one;
-		int n = b->counts[c];
+		int n = b->set.counts[c];
 		if (n > 1)
-			calibrate(b, compute_loop, &job, &b->spin_work, COMPUTE_TARGET_S);
-		b->ceiling[c * b->repeat + r] =
+			calibrate(b, compute_loop, &job, &b->mach.spin_work, COMPUTE_TARGET_S);
+		b->mach.ceiling[c * b->set.repeat + r] =
 			n > 1 ? scaling(b, compute_loop, &job, n, &one) : NAN;
 	}
-	for (int k = 0; k < b->nmem; k++)
-		probe_mem(b, &b->mem[k], r);
-	b->probe_s[r] = cli_now_s() - t0;
+	for (int k = 0; k < b->mach.nmem; k++)
+		probe_mem(b, &b->mach.mem[k], r);
+	b->mach.probe_s[r] = cli_now_s() - t0;
 }
 
 bool bench_probe_none(bench_t *b)
 {
-	b->nmem = 0;
-	b->ncpus = 0;
+	b->mach.nmem = 0;
+	b->mach.ncpus = 0;
 	return alloc_figures(b);
 }
 
 void bench_probe_free(bench_t *b)
 {
-	for (int k = 0; k < b->nmem; k++) {
-		bench_mem_t *m = &b->mem[k];
+	for (int k = 0; k < b->mach.nmem; k++) {
+		bench_mem_t *m = &b->mach.mem[k];
 		free(m->words);
 		free(m->read);
 		free(m->write);
@@ -442,10 +445,10 @@ void bench_probe_free(bench_t *b)
 		free(m->latency);
 		memset(m, 0, sizeof(*m));
 	}
-	b->nmem = 0;
-	free(b->ceiling);
-	free(b->probe_s);
-	b->ceiling = b->probe_s = NULL;
+	b->mach.nmem = 0;
+	free(b->mach.ceiling);
+	free(b->mach.probe_s);
+	b->mach.ceiling = b->mach.probe_s = NULL;
 }
 
 bool bench_spread(const double *v, int n, int stride, double *median, double *min, double *max)
@@ -471,14 +474,14 @@ bool bench_spread(const double *v, int n, int stride, double *median, double *mi
 
 bool bench_ceiling(const bench_t *b, int c, double *median, double *min, double *max)
 {
-	return b->ceiling &&
-	       bench_spread(b->ceiling + c * b->repeat, b->repeat, 1, median, min, max);
+	return b->mach.ceiling && bench_spread(b->mach.ceiling + c * b->set.repeat, b->set.repeat,
+	                                       1, median, min, max);
 }
 
 const bench_mem_t *bench_mem_of(const bench_t *b, int wk)
 {
-	for (int k = 0; k < b->nmem; k++)
-		if (b->mem[k].table_mb == b->work[wk].cfg.tt_mb)
-			return &b->mem[k];
+	for (int k = 0; k < b->mach.nmem; k++)
+		if (b->mach.mem[k].table_mb == b->res.work[wk].cfg.tt_mb)
+			return &b->mach.mem[k];
 	return NULL;
 }

@@ -9,7 +9,7 @@
 #include "lab/types.h"
 
 /* Plans the probes' CPUs and makes their arrays, one per table size the run's workloads
- * use, and the per-repeat figures. False after one line on failure; bench_probe_free()
+ * use, and the per-repeat figures. False after one line of error on failure; bench_probe_free()
  * frees what was made in either case. */
 /* No probes (`cutoff sim`: the times are virtual): the ceilings are NAN, "n/a". */
 bool bench_probe_none(bench_t *b);

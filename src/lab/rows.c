@@ -43,10 +43,11 @@ static bool same_engine(bool stockfish_a, int driver_a, bool stockfish_b, int dr
 	return stockfish_a == stockfish_b && (stockfish_a || driver_a == driver_b);
 }
 
-bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int driver, int threads)
+bench_row_t *bench_find_row(const bench_results_t *res, int workload, bool stockfish, int driver,
+                            int threads)
 {
-	for (int i = 0; i < b->nrows; i++) {
-		bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < res->nrows; i++) {
+		bench_row_t *r = &res->rows[i];
 		if (r->workload == workload &&
 		    same_engine(r->stockfish, r->driver, stockfish, driver) &&
 		    r->threads == threads)
@@ -88,7 +89,7 @@ static const driver_fig_t FIGS[BENCH_NFIGS] = {
 static double counter_named(const bench_t *b, const cutoff_counters_t *c, const char *name)
 {
 	int i = cutoff_counter_find(name);
-	if (i < 0 || (cutoff_counter_info(i)->profiler && !b->profiled))
+	if (i < 0 || (cutoff_counter_info(i)->profiler && !b->mach.profiled))
 		return NAN;
 	return (double)cutoff_counter_value(c, i);
 }
@@ -146,7 +147,7 @@ enum {
 static void collect_run(const bench_t *b, const bench_row_t *row, const bench_run_t *run,
                         double (*buf)[MAX_ROW_RUNS], int n, bool *seen)
 {
-	const bool prof = b->profiled && !row->stockfish;
+	const bool prof = b->mach.profiled && !row->stockfish;
 	const cutoff_counters_t *c = &run->counters;
 	double tr[3];
 	thread_rates(run, tr);
@@ -169,7 +170,7 @@ static void collect_run(const bench_t *b, const bench_row_t *row, const bench_ru
 		     : NAN;
 	buf[CUTW][n] = prof ? bench_ratio((double)c->cut_nodes_wrong, (double)c->nodes_cut) : NAN;
 	buf[ALLW][n] = prof ? bench_ratio((double)c->all_nodes_wrong, (double)c->nodes_all) : NAN;
-	buf[TTO][n] = prof && b->tt_writers
+	buf[TTO][n] = prof && b->set.tt_writers
 	                      ? bench_ratio((double)c->tt_hits_other, (double)c->tt_hits)
 	                      : NAN;
 	for (int k = 0; k < BENCH_NFIGS; k++) {
@@ -177,19 +178,19 @@ static void collect_run(const bench_t *b, const bench_row_t *row, const bench_ru
 		seen[k] |= !row->stockfish && counter_named(b, c, FIGS[k].shown_by) > 0;
 	}
 	/* The iterations' counters are thread 0's alone under the parallel drivers. */
-	buf[MINR][n] = row->driver == b->base || row->threads == 1
+	buf[MINR][n] = row->driver == b->set.base || row->threads == 1
 	                       ? bench_ratio(run->last_leaves, run->minimal)
 	                       : NAN;
 }
 
-/* The row's runs (at most MAX_ROW_RUNS): their values into buf, their indices in b->runs
+/* The row's runs (at most MAX_ROW_RUNS): their values into buf, their indices in b->res.runs
  * into idx; their mismatches are added to the row's. Returns their number. */
 static int collect_runs(const bench_t *b, bench_row_t *row, double (*buf)[MAX_ROW_RUNS], int *idx,
                         bool *seen)
 {
 	int n = 0;
-	for (int i = 0; i < b->nruns && n < MAX_ROW_RUNS; i++) {
-		const bench_run_t *run = &b->runs[i];
+	for (int i = 0; i < b->res.nruns && n < MAX_ROW_RUNS; i++) {
+		const bench_run_t *run = &b->res.runs[i];
 		if (run->workload != row->workload ||
 		    !same_engine(run->stockfish, run->driver, row->stockfish, row->driver) ||
 		    run->threads != row->threads)
@@ -245,7 +246,7 @@ static void set_medians(const bench_t *b, bench_row_t *row, double (*buf)[MAX_RO
 	for (int k = 0; k < BENCH_NFIGS; k++)
 		row->fig[k] = seen[k] ? bench_median(buf[FIG0 + k], n) : NAN;
 	row->minimal_ratio = bench_median(buf[MINR], n);
-	const bench_run_t *mr = &b->runs[row->median_run];
+	const bench_run_t *mr = &b->res.runs[row->median_run];
 	double nodes = (double)mr->counters.nodes;
 	row->parallelism = bench_ratio(mr->sim_work_s, mr->sim_span_s);
 	row->sim_nps = bench_ratio(nodes, mr->sim_real_s);
@@ -256,13 +257,13 @@ static void set_medians(const bench_t *b, bench_row_t *row, double (*buf)[MAX_RO
  * the row's runs idx[0 .. n). */
 static void set_ebf(const bench_t *b, bench_row_t *row, const int *idx, int n)
 {
-	const bench_workload_t *w = &b->work[row->workload];
+	const bench_workload_t *w = &b->res.work[row->workload];
 	row->ebf_from = row->ebf_to = 0;
 	for (int d = 2; d < CUTOFF_MAX_PLY && !row->stockfish; d++) {
 		double e[MAX_ROW_RUNS];
 		int m = 0;
 		for (int i = 0; i < n; i++) {
-			const bench_run_t *run = &b->runs[idx[i]];
+			const bench_run_t *run = &b->res.runs[idx[i]];
 			if (run->it_items[d] == w->nitems && run->it_items[d - 1] == w->nitems)
 				e[m++] = bench_ratio((double)run->it_nodes[d],
 				                     (double)run->it_nodes[d - 1]);
@@ -292,41 +293,42 @@ static void derive_row(bench_t *b, bench_row_t *row)
 
 void bench_derive(bench_t *b)
 {
-	free(b->rows);
-	b->nrows = 0;
+	free(b->res.rows);
+	b->res.nrows = 0;
 	/* Every driver of the registry, then Stockfish, then the cluster at each rank count. */
-	int engines = cutoff_driver_count() + 1 + b->nrank_counts;
-	b->rows = calloc((size_t)(BENCH_NWORKLOADS * engines * b->ncounts), sizeof(*b->rows));
-	if (!b->rows)
+	int engines = cutoff_driver_count() + 1 + b->mpi.nrank_counts;
+	b->res.rows =
+		calloc((size_t)(BENCH_NWORKLOADS * engines * b->set.ncounts), sizeof(*b->res.rows));
+	if (!b->res.rows)
 		return;
 	for (int w = 0; w < BENCH_NWORKLOADS; w++) {
 		for (int e = 0; e < engines; e++) {
-			for (int c = 0; c < b->ncounts; c++) {
-				bench_row_t *row = &b->rows[b->nrows];
+			for (int c = 0; c < b->set.ncounts; c++) {
+				bench_row_t *row = &b->res.rows[b->res.nrows];
 				memset(row, 0, sizeof(*row));
 				row->workload = w;
 				int k = e - cutoff_driver_count() - 1; /* >= 0: a cluster row */
 				row->stockfish = e == cutoff_driver_count();
 				row->driver = row->stockfish ? 0
-				              : k >= 0       ? BENCH_CLUSTER_ROW + b->rank_counts[k]
-				                             : e;
-				row->threads = b->counts[c];
-				int procs = k >= 0 ? b->rank_counts[k] : 1;
+				              : k >= 0 ? BENCH_CLUSTER_ROW + b->mpi.rank_counts[k]
+				                       : e;
+				row->threads = b->set.counts[c];
+				int procs = k >= 0 ? b->mpi.rank_counts[k] : 1;
 				row->oversubscribed =
-					!b->sim &&
-					b->counts[c] * procs > b->cores; /* virtual: a core each */
+					!b->sim && b->set.counts[c] * procs >
+							   b->mach.cores; /* virtual: a core each */
 				derive_row(b, row);
 				if (row->nruns > 0)
-					b->nrows++;
+					b->res.nrows++;
 			}
 		}
 	}
-	for (int i = 0; i < b->nrows; i++) {
-		bench_row_t *row = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		bench_row_t *row = &b->res.rows[i];
 		const bench_row_t *base =
-			bench_find_row(b, row->workload, row->stockfish, b->base, 1);
+			bench_find_row(&b->res, row->workload, row->stockfish, b->set.base, 1);
 		const bench_row_t *own =
-			bench_find_row(b, row->workload, row->stockfish, row->driver, 1);
+			bench_find_row(&b->res, row->workload, row->stockfish, row->driver, 1);
 		row->speedup = base ? bench_ratio(base->time_med, row->time_med) : NAN;
 		row->speedup_self = own ? bench_ratio(own->time_med, row->time_med) : NAN;
 		row->efficiency = row->speedup / row->threads;

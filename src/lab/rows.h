@@ -8,12 +8,12 @@
 
 #include "lab/types.h"
 
-/* Derives b->rows from b->runs (and each row's ceiling, ceiling.c); b->nrows stays 0 when
- * out of memory. */
+/* Derives b->res.rows from b->res.runs (and each row's ceiling, ceiling.c); b->res.nrows
+ * stays 0 when out of memory. */
 void bench_derive(bench_t *b);
 
-/* The row of (workload, engine, threads), or NULL. */
-bench_row_t *bench_find_row(const bench_t *b, int workload, bool stockfish, int driver,
+/* The row of (workload, engine, threads) among the results' rows, or NULL. */
+bench_row_t *bench_find_row(const bench_results_t *res, int workload, bool stockfish, int driver,
                             int threads);
 
 #endif /* CUTOFF_LAB_ROWS_H */

@@ -54,7 +54,7 @@ typedef struct sf {
 /* The deadline of the next answer: --stockfish-timeout from now. */
 static int64_t sf_deadline(const sf_t *s)
 {
-	return (int64_t)cli_now_ns() + s->b->stockfish_timeout_s * NS_PER_S;
+	return (int64_t)cli_now_ns() + s->b->set.stockfish_timeout_s * NS_PER_S;
 }
 
 static bool sf_send(sf_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -69,7 +69,7 @@ static bool sf_send(sf_t *s, const char *fmt, ...)
 	       uci_client_send(&s->c, line, sf_deadline(s)) == 0;
 }
 
-/* The next line, within --stockfish-timeout; false after one line on stderr that says
+/* The next line, within --stockfish-timeout; false after one line of error (bench_fail) that says
  * what went wrong (silent too long, or ended, and how). */
 static bool sf_read(sf_t *s, const char *waiting_for, char **line)
 {
@@ -77,22 +77,22 @@ static bool sf_read(sf_t *s, const char *waiting_for, char **line)
 	case UCI_LINE_OK:
 		return true;
 	case UCI_LINE_TIMEOUT:
-		cli_error(s->b->cmd,
-		          "stockfish (%s) said nothing for %" PRId64 " s, waiting for %s "
-		          "(--stockfish-timeout)",
-		          s->b->stockfish, s->b->stockfish_timeout_s, waiting_for);
+		bench_fail(s->b->err,
+		           "stockfish (%s) said nothing for %" PRId64 " s, waiting for %s "
+		           "(--stockfish-timeout)",
+		           s->b->set.stockfish, s->b->set.stockfish_timeout_s, waiting_for);
 		return false;
 	default: {
 		char how[128];
 		uci_client_describe_end(&s->c, how, sizeof(how));
-		cli_error(s->b->cmd, "stockfish (%s) %s, waiting for %s", s->b->stockfish, how,
-		          waiting_for);
+		bench_fail(s->b->err, "stockfish (%s) %s, waiting for %s", s->b->set.stockfish, how,
+		           waiting_for);
 		return false;
 	}
 	}
 }
 
-/* Reads lines until one starts with `word`; false after one line on stderr. */
+/* Reads lines until one starts with `word`; false after one line of error (bench_fail). */
 static bool sf_wait(sf_t *s, const char *word)
 {
 	size_t n = strlen(word);
@@ -117,26 +117,27 @@ static bool sf_open(bench_t *b, sf_t *s, int threads, size_t hash_mb)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &s->old_pipe);
 	if (uci_client_init(&s->c, NULL) != 0) {
-		cli_error(b->cmd, "stockfish: out of memory");
+		bench_fail(b->err, "stockfish: out of memory");
 		sf_close(s);
 		return false;
 	}
-	char why[256], *argv[] = { (char *)b->stockfish, NULL }, *line;
+	char why[256], *argv[] = { (char *)b->set.stockfish, NULL }, *line;
 	uci_start_t st = uci_client_start(&s->c, argv, -1, why, sizeof(why));
 	if (st != UCI_START_OK) {
-		cli_error(b->cmd, "stockfish (%s): %s%s", b->stockfish,
-		          st == UCI_START_CANNOT_RUN ? "cannot run it: " : "", why);
+		bench_fail(b->err, "stockfish (%s): %s%s", b->set.stockfish,
+		           st == UCI_START_CANNOT_RUN ? "cannot run it: " : "", why);
 		sf_close(s);
 		return false;
 	}
 	bool ok = sf_send(s, "uci");
 	while (ok && (ok = sf_read(s, "uciok", &line)) && strncmp(line, "uciok", 5) != 0)
 		if (strncmp(line, "id name ", 8) == 0)
-			snprintf(b->stockfish_name, sizeof(b->stockfish_name), "%.90s", line + 8);
+			snprintf(b->mach.stockfish_name, sizeof(b->mach.stockfish_name), "%.90s",
+			         line + 8);
 	if (ok &&
 	    !(sf_send(s, "setoption name Threads value %d", threads) &&
 	      sf_send(s, "setoption name Hash value %zu", hash_mb) && sf_send(s, "isready"))) {
-		cli_error(b->cmd, "stockfish (%s) does not read its input", b->stockfish);
+		bench_fail(b->err, "stockfish (%s) does not read its input", b->set.stockfish);
 		ok = false;
 	}
 	if (!ok || !sf_wait(s, "readyok")) {
@@ -168,7 +169,7 @@ static bool parse_info(const char *line, sf_info_t *info)
 }
 
 /* Searches `fen` to `depth` (or, when target_s > 0, until an iteration has taken at least
- * target_s: then *info is that iteration). False after one line on stderr. */
+ * target_s: then *info is that iteration). False after one line of error (bench_fail). */
 static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_t *info, char *best,
                   size_t best_size)
 {
@@ -176,7 +177,7 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 	memset(info, 0, sizeof(*info));
 	if (!sf_send(s, "ucinewgame") || !sf_send(s, "isready") || !sf_wait(s, "readyok") ||
 	    !sf_send(s, "position fen %s", fen) || !sf_send(s, "go depth %d", depth)) {
-		cli_error(s->b->cmd, "stockfish (%s) stopped answering", s->b->stockfish);
+		bench_fail(s->b->err, "stockfish (%s) stopped answering", s->b->set.stockfish);
 		return false;
 	}
 	bool stopped = false;
@@ -194,9 +195,9 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 				snprintf(best, best_size, "%.*s", (int)strcspn(line + 9, " \r\n"),
 				         line + 9);
 			if (info->depth <= 0)
-				cli_error(s->b->cmd,
-				          "stockfish (%s) answered with no completed iteration",
-				          s->b->stockfish);
+				bench_fail(s->b->err,
+				           "stockfish (%s) answered with no completed iteration",
+				           s->b->set.stockfish);
 			return info->depth > 0;
 		}
 	}
@@ -205,7 +206,7 @@ static bool sf_go(sf_t *s, const char *fen, int depth, double target_s, sf_info_
 
 bool bench_sf_calibrate(bench_t *b, const double *target_s)
 {
-	bench_workload_t *w = &b->work[BENCH_CHESS];
+	bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	sf_t s;
 	if (!sf_open(b, &s, 1, w->cfg.tt_mb ? w->cfg.tt_mb : 1))
 		return false;
@@ -228,7 +229,7 @@ bool bench_sf_calibrate(bench_t *b, const double *target_s)
 
 bool bench_sf_run(bench_t *b, bench_run_t *run)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	sf_t s;
 	if (!sf_open(b, &s, run->threads, w->cfg.tt_mb ? w->cfg.tt_mb : 1))
 		return false;

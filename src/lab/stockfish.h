@@ -14,7 +14,7 @@ const char *bench_sf_find(const char *opt, char *buf, size_t size);
 
 /* Stockfish at each thread count of the sweep, on the chess positions: first its depth
  * per position (the depth whose time comes closest to our serial time, at one thread),
- * then one run per thread count and repeat. False after one line when Stockfish fails. */
+ * then one run per thread count and repeat. False after one line of error when Stockfish fails. */
 bool bench_sf_calibrate(bench_t *b, const double *target_s);
 bool bench_sf_run(bench_t *b, bench_run_t *run);
 

@@ -35,21 +35,21 @@ static void print_machine(const bench_t *b, FILE *out)
 {
 	char build[256];
 	bench_build_text(build, sizeof(build));
-	fprintf(out, "cutoff %s — %s\n\n", b->cmd, b->date);
+	fprintf(out, "cutoff %s — %s\n\n", b->cmd, b->mach.date);
 	if (b->sim)
 		cli_field(out, "simulation",
 		          "%s; every time below is virtual (the cost model's), but the sweep's "
 		          "and the simulator's real seconds",
 		          b->sim->model);
 	cli_field(out, "machine", "%s; %d package%s, %d NUMA node%s, %d cores, %d PUs (hwloc)",
-	          b->cpu_model, b->packages, b->packages == 1 ? "" : "s", b->numa,
-	          b->numa == 1 ? "" : "s", b->cores, b->pus);
-	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->load_before,
-	          b->load_after);
+	          b->mach.cpu_model, b->mach.packages, b->mach.packages == 1 ? "" : "s",
+	          b->mach.numa, b->mach.numa == 1 ? "" : "s", b->mach.cores, b->mach.pus);
+	cli_field(out, "load average", "%.2f before, %.2f after (1 minute)", b->mach.load_before,
+	          b->mach.load_after);
 	bench_ceiling_print(b, out);
 	cli_field(out, "build", "%s", build);
-	if (b->note)
-		cli_field(out, "note", "%s", b->note);
+	if (b->set.note)
+		cli_field(out, "note", "%s", b->set.note);
 }
 
 /* What the sweep was asked: thread counts, drivers, the cluster's ranks, repeats, the
@@ -57,20 +57,21 @@ static void print_machine(const bench_t *b, FILE *out)
 static void print_settings(const bench_t *b, FILE *out)
 {
 	char counts[256], drivers[256] = "", settings[512];
-	cli_field(out, "threads", "%s%s", join_ints(counts, sizeof(counts), b->counts, b->ncounts),
-	          !b->sim && b->counts[b->ncounts - 1] > b->cores
+	cli_field(out, "threads", "%s%s",
+	          join_ints(counts, sizeof(counts), b->set.counts, b->set.ncounts),
+	          !b->sim && b->set.counts[b->set.ncounts - 1] > b->mach.cores
 	                  ? " (more than the cores: flagged *)"
 	                  : "");
 	size_t used = 0;
 	for (int d = 0; d < cutoff_driver_count() && used < sizeof(drivers); d++)
-		if (b->drivers[d])
+		if (b->set.drivers[d])
 			used += (size_t)snprintf(drivers + used, sizeof(drivers) - used, "%s%s",
 			                         used ? " " : "", bench_engine_name(false, d));
 	cli_field(out, "drivers", "%s (%s at 1 thread only: the baseline)", drivers,
-	          bench_engine_name(false, b->base));
-	if (b->drivers[BENCH_CLUSTER]) {
+	          bench_engine_name(false, b->set.base));
+	if (b->set.drivers[BENCH_CLUSTER]) {
 		char list[128];
-		join_ints(list, sizeof(list), b->rank_counts, b->nrank_counts);
+		join_ints(list, sizeof(list), b->mpi.rank_counts, b->mpi.nrank_counts);
 		if (b->sim)
 			cli_field(out, "cluster",
 			          "ranks %s, simulated (cluster/transport_sim.h: each rank its own "
@@ -85,15 +86,15 @@ static void print_settings(const bench_t *b, FILE *out)
 			          "on the row's threads over its own table, sharing deep entries "
 			          "around "
 			          "a ring",
-			          list, b->ranks);
+			          list, b->mpi.ranks);
 	}
-	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->repeat);
+	cli_field(out, "repeats", "%d, interleaved (medians, time spread min..max)", b->set.repeat);
 	used = (size_t)snprintf(settings, sizeof(settings), "placement %s",
-	                        cli_placement_names[b->cfg.placement]);
+	                        cli_placement_names[b->set.cfg.placement]);
 	for (int d = 0; d < cutoff_driver_count() && used < sizeof(settings); d++) {
 		char text[256];
-		if (b->drivers[d] &&
-		    *cli_driver_options_text(&b->cfg, (cutoff_driver_t)d, text, sizeof(text)))
+		if (b->set.drivers[d] &&
+		    *cli_driver_options_text(&b->set.cfg, (cutoff_driver_t)d, text, sizeof(text)))
 			used += (size_t)snprintf(settings + used, sizeof(settings) - used,
 			                         "; %s: %s", bench_engine_name(false, d), text);
 	}
@@ -103,17 +104,18 @@ static void print_settings(const bench_t *b, FILE *out)
 /* What ran beside the sweep and how: Stockfish, the profiler, the hog; the sweep's time. */
 static void print_conditions(const bench_t *b, FILE *out)
 {
-	if (b->stockfish)
+	if (b->set.stockfish)
 		cli_field(out, "stockfish", "%s (%s): same positions, thread counts, table size",
-		          b->stockfish_name[0] ? b->stockfish_name : "?", b->stockfish);
+		          b->mach.stockfish_name[0] ? b->mach.stockfish_name : "?",
+		          b->set.stockfish);
 	else
 		cli_field(out, "stockfish", "not run (not found, or --stockfish off)");
-	if (!b->profiled)
+	if (!b->mach.profiled)
 		cli_field(out, "profiler",
 		          "n/a: the library was built without it (CUTOFF_PROFILE=OFF), so the "
 		          "time split, node types, split points and depths read n/a%s",
-		          b->tt_writers ? " (and --profile-tt-writers does nothing)" : "");
-	else if (b->tt_writers)
+		          b->set.tt_writers ? " (and --profile-tt-writers does nothing)" : "");
+	else if (b->set.tt_writers)
 		cli_field(out, "profiler",
 		          "on, with the table writers (--profile-tt-writers): tt other measured, "
 		          "at a cost of 6-10 %% of the node rate: times not comparable with a "
@@ -122,11 +124,11 @@ static void print_conditions(const bench_t *b, FILE *out)
 		cli_field(out, "profiler",
 		          "on; table writers off (tt other n/a: --profile-tt-writers measures "
 		          "it, at a cost of 6-10 %% of the node rate)");
-	if (b->hog > 0)
+	if (b->set.hog > 0)
 		cli_field(out, "hog",
 		          "%d process%s spinning beside the sweep (another program's load): the "
 		          "ceilings and every row were measured with %s running",
-		          b->hog, b->hog == 1 ? "" : "es", b->hog == 1 ? "it" : "them");
+		          b->set.hog, b->set.hog == 1 ? "" : "es", b->set.hog == 1 ? "it" : "them");
 	else
 		cli_field(out, "hog", "none (--hog N runs N spinning processes beside the sweep)");
 	if (b->sim)
@@ -134,9 +136,9 @@ static void print_conditions(const bench_t *b, FILE *out)
 			out, "time",
 			"%.1f s for the whole sweep, on %d process%s (--jobs; the virtual figures "
 			"are the same on any number)",
-			b->wall_s, b->jobs, b->jobs == 1 ? "" : "es");
+			b->res.wall_s, b->res.jobs, b->res.jobs == 1 ? "" : "es");
 	else
-		cli_field(out, "time", "%.1f s for the whole sweep", b->wall_s);
+		cli_field(out, "time", "%.1f s for the whole sweep", b->res.wall_s);
 }
 
 /* What each column of the tables means. */
@@ -159,8 +161,8 @@ static void print_legend(const bench_t *b, FILE *out)
 	        "CUT 1st: cut-offs at expected CUT nodes made by the first move; CUT wrong:\n"
 	        "expected CUT nodes that cut nothing / CUT nodes; ALL wrong: expected ALL nodes\n"
 	        "that cut / ALL nodes; tt other: table hits on an entry another thread wrote.\n",
-	        bench_engine_name(false, b->base), bench_engine_name(false, b->base),
-	        bench_engine_name(false, b->base));
+	        bench_engine_name(false, b->set.base), bench_engine_name(false, b->set.base),
+	        bench_engine_name(false, b->set.base));
 	fputs("The drivers' own figures, on the rows whose runs counted them (n/a elsewhere):\n",
 	      out);
 	bench_row_legend(out);
@@ -178,7 +180,7 @@ static void print_header(const bench_t *b, FILE *out)
  * its own: the driver has every thread iterate, whose depths are then worth a table. */
 static bool helpers_iterate(const bench_t *b, const bench_row_t *r)
 {
-	const bench_run_t *run = &b->runs[r->median_run];
+	const bench_run_t *run = &b->res.runs[r->median_run];
 	if (r->stockfish || r->threads < 2 || run->profiled == 0 || run->incomplete_threads)
 		return false;
 	for (int k = 1; k < run->threads; k++)
@@ -192,15 +194,15 @@ static bool helpers_iterate(const bench_t *b, const bench_row_t *r)
  * thread iterates. */
 static void print_profile(const bench_t *b, int wk, FILE *out)
 {
-	if (!b->profiled) {
+	if (!b->mach.profiled) {
 		fputs("\n   profile: n/a (the library was built with CUTOFF_PROFILE=OFF)\n", out);
 		return;
 	}
 	fprintf(out, "\n   profile%*s", 7, "");
 	bench_row_text_head(b, BENCH_TABLE_PROFILE, wk, out);
 	fputc('\n', out);
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->workload != wk || r->stockfish)
 			continue;
 		fprintf(out, "   %-9s %3d%s", bench_engine_name(false, r->driver), r->threads,
@@ -209,11 +211,11 @@ static void print_profile(const bench_t *b, int wk, FILE *out)
 		fputc('\n', out);
 	}
 	bool any = false;
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->workload != wk || !helpers_iterate(b, r))
 			continue;
-		const bench_run_t *run = &b->runs[r->median_run];
+		const bench_run_t *run = &b->res.runs[r->median_run];
 		if (!any)
 			fputs("\n   depth per thread where every thread iterates, "
 			      "reached/completed, "
@@ -241,11 +243,11 @@ static void print_sim(const bench_t *b, int wk, FILE *out)
 	      out);
 	fprintf(out, "   %-9s %4s %10s %12s %12s %14s\n", "driver", "thr", "work/span", "work s",
 	        "span s", "sim nodes/s");
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->workload != wk || r->stockfish)
 			continue;
-		const bench_run_t *run = &b->runs[r->median_run];
+		const bench_run_t *run = &b->res.runs[r->median_run];
 		char t[4][32];
 		fprintf(out, "   %-9s %3d  %10s %12s %12s %14s  (%.2f switches a node)\n",
 		        bench_engine_name(false, r->driver), r->threads,
@@ -258,11 +260,11 @@ static void print_sim(const bench_t *b, int wk, FILE *out)
 
 static void print_workload(const bench_t *b, int wk, FILE *out)
 {
-	const bench_workload_t *w = &b->work[wk];
+	const bench_workload_t *w = &b->res.work[wk];
 	fprintf(out, "\n== %s: %d position%s — %s\n", bench_workload_names[wk], w->nitems,
 	        w->nitems == 1 ? "" : "s", w->source);
 	fprintf(out, "   %s; table %zu MiB; time to depth", w->settings, w->cfg.tt_mb);
-	if (wk == BENCH_CHESS && b->stockfish) {
+	if (wk == BENCH_CHESS && b->set.stockfish) {
 		fputs("; stockfish depths", out);
 		for (int i = 0; i < w->nitems; i++)
 			fprintf(out, "%s%d", i ? "," : " ", w->items[i].sf_depth);
@@ -275,8 +277,8 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 	fprintf(out, "%-10s %4s", "driver", "thr");
 	bench_row_text_head(b, BENCH_TABLE_MAIN, wk, out);
 	fputc('\n', out);
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->workload != wk)
 			continue;
 		fprintf(out, "%-10s %3d%s", bench_engine_name(r->stockfish, r->driver), r->threads,
@@ -290,8 +292,8 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 	print_profile(b, wk, out);
 	/* Effective branching factor and the minimal tree. */
 	bool any = false;
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->workload != wk || !r->ebf_from)
 			continue;
 		if (!any)
@@ -305,7 +307,7 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 			fprintf(out, " d%d %.2f", d, r->ebf[d]);
 		fputc('\n', out);
 	}
-	const bench_row_t *s1 = bench_find_row(b, wk, false, b->base, 1);
+	const bench_row_t *s1 = bench_find_row(&b->res, wk, false, b->set.base, 1);
 	if (s1 && !isnan(s1->minimal_ratio)) {
 		double bsum = 0;
 		for (int i = 0; i < w->nitems; i++)
@@ -327,9 +329,9 @@ static void print_workload(const bench_t *b, int wk, FILE *out)
 	}
 	if (wk == BENCH_CONNECT4) {
 		int mm = 0;
-		for (int i = 0; i < b->nrows; i++)
-			if (b->rows[i].workload == wk)
-				mm += b->rows[i].mismatches;
+		for (int i = 0; i < b->res.nrows; i++)
+			if (b->res.rows[i].workload == wk)
+				mm += b->res.rows[i].mismatches;
 		fprintf(out, "   check: %d solve%s differ%s from the test set's win/draw/loss\n",
 		        mm, mm == 1 ? "" : "s", mm == 1 ? "s" : "");
 	}
@@ -344,54 +346,54 @@ static void print_quality_suite(const bench_t *b, FILE *out)
 	        "loss: mean centipawn loss\n   against the reference's scores, each clipped to "
 	        "+-%d (95 %% interval; 'beyond': moves\n   outside the reference's list, counted "
 	        "at the loss of its last); one run each\n\n",
-	        b->suite.n, b->suite.path, b->quality_ms, BENCH_SUITE_CLIP);
+	        b->res.suite.n, b->res.suite.path, b->set.quality_ms, BENCH_SUITE_CLIP);
 	fprintf(out, "%-10s %4s %8s %18s %16s %7s %11s %10s\n", "driver", "thr", "agree",
 	        "(95 % interval)", "loss cp", "beyond", "mean depth", "nodes");
 	for (int d = 0; d < cutoff_driver_count(); d++) {
-		for (int c = 0; c < b->ncounts; c++) {
+		for (int c = 0; c < b->set.ncounts; c++) {
 			bench_quality_sum_t s;
-			if (!bench_quality_sum(b, d, b->counts[c], &s))
+			if (!bench_quality_sum(&b->res, d, b->set.counts[c], &s))
 				continue;
 			char iv[32], loss[32], nn[16];
 			snprintf(iv, sizeof(iv), "(%.1f-%.1f %%)", 100 * s.agree_lo,
 			         100 * s.agree_hi);
 			snprintf(loss, sizeof(loss), "%.1f +- %.1f", s.loss, s.loss_half);
 			fprintf(out, "%-10s %3d%s %7.1f%% %18s %16s %7d %11.2f %10s\n",
-			        bench_engine_name(false, d), b->counts[c],
-			        b->counts[c] > b->cores ? "*" : " ", 100.0 * s.agree / s.n, iv,
-			        loss, s.bounds, s.depth, bench_si(nn, sizeof(nn), s.nodes));
+			        bench_engine_name(false, d), b->set.counts[c],
+			        b->set.counts[c] > b->mach.cores ? "*" : " ", 100.0 * s.agree / s.n,
+			        iv, loss, s.bounds, s.depth, bench_si(nn, sizeof(nn), s.nodes));
 		}
 	}
 }
 
 static void print_quality(const bench_t *b, FILE *out)
 {
-	if (b->nquality == 0)
+	if (b->res.nquality == 0)
 		return;
-	if (b->suite.n) {
+	if (b->res.suite.n) {
 		print_quality_suite(b, out);
 		return;
 	}
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	fprintf(out,
 	        "\n== quality at equal time: each chess position searched for %" PRId64
 	        " ms; depth reached and\n   agreement of the move with a deeper serial search "
 	        "(ref depths",
-	        b->quality_ms);
+	        b->set.quality_ms);
 	for (int i = 0; i < w->nitems; i++)
 		fprintf(out, "%s%d", i ? "," : " ", w->items[i].ref_depth);
 	fputs("); one run each\n\n", out);
 	fprintf(out, "%-10s %4s %12s %10s %12s   %s\n", "driver", "thr", "mean depth", "agree",
 	        "nodes", "depth/move per position");
 	for (int d = 0; d < cutoff_driver_count(); d++) {
-		for (int c = 0; c < b->ncounts; c++) {
+		for (int c = 0; c < b->set.ncounts; c++) {
 			int n = 0, agree = 0, refs = 0;
 			double depth = 0, nodes = 0;
 			char per[512] = "";
 			size_t used = 0;
-			for (int i = 0; i < b->nquality; i++) {
-				const bench_quality_t *q = &b->quality[i];
-				if (q->driver != d || q->threads != b->counts[c])
+			for (int i = 0; i < b->res.nquality; i++) {
+				const bench_quality_t *q = &b->res.quality[i];
+				if (q->driver != d || q->threads != b->set.counts[c])
 					continue;
 				n++;
 				depth += q->depth;
@@ -408,8 +410,8 @@ static void print_quality(const bench_t *b, FILE *out)
 			char a[32], nn[16];
 			snprintf(a, sizeof(a), "%d/%d", agree, refs);
 			fprintf(out, "%-10s %3d%s %12.2f %10s %12s   %s\n",
-			        bench_engine_name(false, d), b->counts[c],
-			        b->counts[c] > b->cores ? "*" : " ", depth / n, a,
+			        bench_engine_name(false, d), b->set.counts[c],
+			        b->set.counts[c] > b->mach.cores ? "*" : " ", depth / n, a,
 			        bench_si(nn, sizeof(nn), nodes / n), per);
 		}
 	}
@@ -419,11 +421,11 @@ static void print_quality(const bench_t *b, FILE *out)
 static void print_cluster(const bench_t *b, FILE *out)
 {
 	bool any = false;
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (!bench_is_cluster(r->driver) || r->stockfish)
 			continue;
-		const bench_run_t *run = &b->runs[r->median_run];
+		const bench_run_t *run = &b->res.runs[r->median_run];
 		if (!any)
 			fprintf(out, "\n== the cluster: cluster/R is R ranks, each lazy SMP on the "
 			             "row's "
@@ -447,19 +449,19 @@ static void print_cluster(const bench_t *b, FILE *out)
 static void print_closing(const bench_t *b, FILE *out)
 {
 	/* 2 threads when swept, else the largest count. */
-	int n = b->counts[b->ncounts - 1];
-	for (int c = 0; c < b->ncounts; c++)
-		if (b->counts[c] == 2)
+	int n = b->set.counts[b->set.ncounts - 1];
+	for (int c = 0; c < b->set.ncounts; c++)
+		if (b->set.counts[c] == 2)
 			n = 2;
 	if (n == 1)
 		return;
 	fprintf(out, "\n== in short: %d threads against the %s search at 1 thread (medians)\n\n", n,
-	        bench_engine_name(false, b->base));
+	        bench_engine_name(false, b->set.base));
 	fprintf(out, "%-9s %-10s", "workload", "driver");
 	bench_row_text_head(b, BENCH_TABLE_BRIEF, -1, out);
 	fputc('\n', out);
-	for (int i = 0; i < b->nrows; i++) {
-		const bench_row_t *r = &b->rows[i];
+	for (int i = 0; i < b->res.nrows; i++) {
+		const bench_row_t *r = &b->res.rows[i];
 		if (r->threads != n)
 			continue;
 		fprintf(out, "%-9s %-10s", bench_workload_names[r->workload],
@@ -467,12 +469,12 @@ static void print_closing(const bench_t *b, FILE *out)
 		bench_row_text(b, r, BENCH_TABLE_BRIEF, out);
 		fputc('\n', out);
 	}
-	if (b->stockfish)
+	if (b->set.stockfish)
 		fputs("(stockfish: its own time to its own depth, against itself at 1 thread)\n",
 		      out);
-	for (int c = 0; c < b->ncounts; c++) {
+	for (int c = 0; c < b->set.ncounts; c++) {
 		double med, lo, hi;
-		if (b->counts[c] == n && bench_ceiling(b, c, &med, &lo, &hi))
+		if (b->set.counts[c] == n && bench_ceiling(b, c, &med, &lo, &hi))
 			fprintf(out,
 			        "(the machine's ceiling at %d threads: %.2f, %.2f..%.2f over the "
 			        "repeats, the speed-up of a multiply loop: what the host lent "
@@ -485,11 +487,11 @@ void bench_print_text(const bench_t *b, FILE *out)
 {
 	print_header(b, out);
 	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
-		if (b->workloads[wk])
+		if (b->set.workloads[wk])
 			print_workload(b, wk, out);
 	print_cluster(b, out);
 	print_quality(b, out);
 	print_closing(b, out);
-	if (b->plot_note[0])
-		fprintf(out, "\nplots: %s\n", b->plot_note);
+	if (b->res.plot_note[0])
+		fprintf(out, "\nplots: %s\n", b->res.plot_note);
 }

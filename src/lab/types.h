@@ -61,7 +61,7 @@ enum {
  * of --ranks (1 .. W), ranks 0 .. R-1 each run lazy SMP on the row's threads over their
  * own table, sharing their deep entries (src/kit/ranks.c, docs/cluster.md). Rank 0
  * measures every row; the other ranks only take part in the cluster's rows they belong
- * to (waiting, napping, while rank 0 runs the others). b->drivers[BENCH_CLUSTER] says
+ * to (waiting, napping, while rank 0 runs the others). b->set.drivers[BENCH_CLUSTER] says
  * that the cluster was asked for; a cluster row's or run's `driver` is
  * BENCH_CLUSTER_ROW + R, so that rows of different rank counts are different engines. */
 #define BENCH_CLUSTER (BENCH_MAX_DRIVERS - 1)
@@ -215,7 +215,7 @@ typedef struct bench_row {
 	int ebf_from, ebf_to;       /* depths with an effective branching factor */
 	double ebf[CUTOFF_MAX_PLY]; /* nodes(d) / nodes(d - 1) */
 	int mismatches;
-	int median_run; /* index in bench_t.runs of the run of median time */
+	int median_run; /* index in bench_t.res.runs of the run of median time */
 	/* The ceiling that applies (ceiling.c), the part it is bound by (0 compute, 1
 	 * reads, 2 writes; -1 none), and the speed-up over it; NAN: not applicable. */
 	double ceiling;
@@ -259,7 +259,7 @@ struct bench;
 /* `cutoff sim`: the same sweep on virtual threads, the lab's runner (virtual.c). A
  * simulator is installed on the sweep's thread before the sweep; these hooks run around
  * each run, the first to put a simulator made afresh for the run in its place, with the
- * workload's cost model and the repeat's seed (false after one line when it cannot), the
+ * workload's cost model and the repeat's seed (false after one line of error when it cannot), the
  * second to read its figures into the run (its sim_* fields). The machine's probes,
  * Stockfish and --hog do not apply, since the times are virtual; the equal-time quality
  * runs do, on the virtual clock. */
@@ -270,60 +270,58 @@ typedef struct bench_sim {
 	void (*after)(void *ctx, const struct bench *b, bench_run_t *run);
 	/* A cluster row's run (driver BENCH_CLUSTER_ROW + R): R simulated ranks on a
 	 * simulated network, rank 0 on this thread measuring into `run` (bench_run with
-	 * b->cluster its cluster), the others on threads of their own. */
+	 * b->mpi.cluster its cluster), the others on threads of their own. */
 	bool (*cluster_run)(void *ctx, struct bench *b, bench_run_t *run);
 	/* --jobs: the processes that measure the runs, at most (1: this one alone; jobs.c). */
 	int jobs;
 } bench_sim_t;
 
-/* Everything the sweep asked and measured. */
-typedef struct bench {
-	const char *cmd;             /* "bench" or "sim": the command, in every message */
-	const bench_sim_t *sim;      /* `cutoff sim`; NULL for `cutoff bench` */
-	struct cli_cluster *cluster; /* under mpirun with the cluster's rows; else NULL */
-	int ranks;                   /* the processes under mpirun (1 without it) */
-	int rank_counts[BENCH_MAX_RANKS], nrank_counts; /* --ranks: the cluster's rows */
-	bool follower; /* a rank other than 0: takes part in the cluster's runs
-	                                only, measures and writes nothing */
-	/* settings */
+/*
+ * The sweep's state (bench_t), split by lifetime: each part says who writes it and when.
+ * A function that needs one part only takes that part (the writers of the report read
+ * the settings and the results).
+ */
+
+/* What the command line set: written by bench.c while it parses and applies the options
+ * (apply_options, setup_cluster), read-only from the sweep's first run on. Two late
+ * exceptions, both before the sweep: out_dir, which name_report points at the folder's
+ * new name when --out was not given, and the followers of a cluster, whose progress,
+ * stockfish, quality_ms and hog setup_cluster turns off (and a --jobs child its own
+ * progress, jobs.c). */
+typedef struct bench_settings {
 	int counts[BENCH_MAX_COUNTS], ncounts;
 	bool drivers[BENCH_MAX_DRIVERS]; /* indexed by cutoff_driver_t */
 	int base;                        /* the baseline driver: cli_driver_default() */
 	bool workloads[BENCH_NWORKLOADS];
 	int repeat;
-	int cores, pus, packages, numa;
 	int64_t quality_ms;
 	const char *quality_suite;   /* --quality-suite: the file, or NULL */
-	bench_suite_t suite;         /* its positions, once loaded (suite.n 0 without it) */
-	bool profiled;               /* cutoff_profile_available() */
 	bool tt_writers;             /* --profile-tt-writers: config.profile_tt_writers on */
 	cutoff_config_t cfg;         /* the engine template as given (cutoff_config_default, then
 	                        --placement and the drivers' options); each run sets its own
 	                        threads, driver, algorithm and table */
 	const char *stockfish;       /* the binary, or NULL */
 	int64_t stockfish_timeout_s; /* the longest Stockfish may stay silent (seconds) */
-	char stockfish_name[96];
 	const char *out_dir;
 	bool replace; /* --replace: an earlier report in out_dir is removed (folder.c) */
-	/* Without --out: out_dir is out_name, STEM-YYYYMMDD-HHMMSS, made new by folder.c (with
-	 * -2, -3, ... when another run has that name), stem_len its length without suffix. */
-	bool out_fresh;
-	char out_name[64];
-	size_t stem_len;
-	/* The claim on out_dir (folder.c): the descriptor of its locked claim file, -1 while
-	 * none is held, and the process that took it (the only one that gives it back). */
-	int claim_fd;
-	pid_t claim_pid;
-	/* The files of the report written so far, by name in out_dir (bench_folder_file):
-	 * report-files.txt lists them. */
-	char files[BENCH_MAX_FILES][BENCH_FILE_NAME];
-	int nfiles;
-	int plot; /* 0 none, 1 svg, 2 png */
+	int plot;     /* 0 none, 1 svg, 2 png */
 	const char *note;
+	int hog;           /* --hog: processes spinning beside the sweep */
+	bool progress;     /* the progress line on stderr (not --no-progress; rank 0) */
+	bool progress_tty; /* stderr is a terminal: the line is redrawn in place */
+} bench_settings_t;
+
+/* What was found out about the machine and the programs on it: the topology and the
+ * profiler's presence when the options are applied, the date and the CPU's name when the
+ * report is named, Stockfish's name when it first answers, the probes (probe.c) before
+ * each repeat, the load before and after the sweep. Read by the rows and the report. */
+typedef struct bench_machine {
+	int cores, pus, packages, numa;
+	bool profiled; /* cutoff_profile_available() */
 	char date[40];
 	char cpu_model[128];
+	char stockfish_name[96];
 	double load_before, load_after;
-	double wall_s;
 	/* The machine's ceiling: ceiling[c * repeat + r - 1] is how many times as fast a
 	 * CPU-bound loop ran on counts[c] threads as on one, measured before repeat r (NAN for
 	 * one thread). What the hardware (and the other tenants of a shared host) let the
@@ -338,19 +336,87 @@ typedef struct bench {
 	int cpus[BENCH_MAX_CPUS], ncpus;
 	int probe_pu[BENCH_PROBE_THREADS];
 	double *probe_s;
-	int hog;           /* --hog: processes spinning beside the sweep */
-	bool progress;     /* the progress line on stderr (not --no-progress; rank 0) */
-	bool progress_tty; /* stderr is a terminal: the line is redrawn in place */
-	int jobs;          /* the processes that measured the runs (cutoff sim --jobs); 1 */
-	/* measured */
+} bench_machine_t;
+
+/* The sweep's inputs and outputs: the workloads' and the suite's positions, loaded before
+ * the sweep (work.c, suite.c; the serial runs' table figures written into work[] by
+ * ceiling.c after it); the runs, made by bench.c and measured by work.c (or jobs.c's
+ * processes, which also set jobs); the quality runs (work.c, stockfish.c); the rows
+ * (rows.c) and the wall time once the sweep is done; plot_note when the plots are drawn. */
+typedef struct bench_results {
 	bench_workload_t work[BENCH_NWORKLOADS];
+	bench_suite_t suite; /* --quality-suite's positions (suite.n 0 without it) */
 	bench_run_t *runs;
 	int nruns, cap_runs;
-	bench_row_t *rows;
-	int nrows;
 	bench_quality_t *quality;
 	int nquality, cap_quality;
+	bench_row_t *rows;
+	int nrows;
+	int jobs; /* the processes that measured the runs (cutoff sim --jobs); 1 */
+	double wall_s;
 	char plot_note[256]; /* what happened to the plots, in words */
+} bench_results_t;
+
+/* The report folder's state, written by folder.c only: made and claimed before the sweep,
+ * its files recorded as they are written, the claim given back when the bench ends. */
+typedef struct bench_folder {
+	/* Without --out: out_dir is out_name, STEM-YYYYMMDD-HHMMSS, made new by folder.c (with
+	 * -2, -3, ... when another run has that name), stem_len its length without suffix. */
+	bool out_fresh;
+	char out_name[64];
+	size_t stem_len;
+	/* The claim on out_dir: the descriptor of its locked claim file, -1 while none is
+	 * held, and the process that took it (the only one that gives it back). */
+	int claim_fd;
+	pid_t claim_pid;
+	/* The files of the report written so far, by name in out_dir (bench_folder_file):
+	 * report-files.txt lists them. */
+	char files[BENCH_MAX_FILES][BENCH_FILE_NAME];
+	int nfiles;
+} bench_folder_t;
+
+/* The cluster's ranks, set up by bench.c's setup_cluster before the workloads are loaded
+ * (under mpirun, or simulated under `cutoff sim`); `cluster` is also set and cleared around
+ * each simulated cluster run by virtual.c. */
+typedef struct bench_mpi {
+	struct cli_cluster *cluster; /* under mpirun with the cluster's rows; else NULL */
+	int ranks;                   /* the processes under mpirun (1 without it) */
+	int rank_counts[BENCH_MAX_RANKS], nrank_counts; /* --ranks: the cluster's rows */
+	bool follower; /* a rank other than 0: takes part in the cluster's runs only,
+	                  measures and writes nothing */
+} bench_mpi_t;
+
+/*
+ * The lab's errors are values. A function of the lab that fails records its message with
+ * bench_fail (common.h): the text that cli_error would have printed after "cutoff CMD: ",
+ * one message each, in the order they come (a failure may say first what failed beneath
+ * it, then what that ended); then it returns false, -1 or an exit status upward. No file
+ * of the lab prints an error: the command that called the lab gives it an empty
+ * bench_error_t and, once the lab has returned, prints each message (bench_error_next)
+ * with cli_error, so that each reads "cutoff CMD: MESSAGE" as before. Three ways out of
+ * the lab never return to the command: a --jobs child's exit and the stopping signal
+ * that ends the parent (jobs.c), and a rank's cli_cluster_abort of the whole cluster
+ * (bench.c, work.c); there the lab hands what it recorded to `print`, the command's
+ * printer, first (bench_error_flush). Threads of their own (virtual.c's simulated ranks)
+ * record into a bench_error_t of their own, with the same printer, appended to the
+ * sweep's once they are joined.
+ */
+typedef struct bench_error {
+	char text[4096]; /* the messages recorded, one after another, each ended by its '\0' */
+	size_t len;      /* the bytes of text used: 0 while none */
+	void (*print)(const char *cmd, const char *message); /* the command's: cli_error_text */
+} bench_error_t;
+
+/* Everything the sweep asked and measured. */
+typedef struct bench {
+	const char *cmd;        /* "bench" or "sim": the command, in every message */
+	const bench_sim_t *sim; /* `cutoff sim`; NULL for `cutoff bench` */
+	bench_error_t *err;     /* the command's, where every failure is recorded */
+	bench_settings_t set;
+	bench_mpi_t mpi;
+	bench_machine_t mach;
+	bench_folder_t folder;
+	bench_results_t res;
 } bench_t;
 
 #endif /* CUTOFF_LAB_TYPES_H */

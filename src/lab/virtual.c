@@ -48,19 +48,18 @@ static void deadlock(const char *what, void *arg)
 
 static int ready(void *ctx, bench_t *b)
 {
-	(void)b;
 	sim_cli_t *s = ctx;
 	cutoff_sim_model_default(&s->model);
 	if (s->o->model_path) {
 		char err[512];
 		if (!cutoff_sim_model_read(s->o->model_path, &s->model, err, sizeof(err))) {
-			cli_error(s->cmd, "--cost-model: %s", err);
+			bench_fail(b->err, "--cost-model: %s", err);
 			return CLI_EXIT_USAGE;
 		}
 	}
 	s->sim = cutoff_sim_new(&s->model, (cutoff_sim_schedule_t)s->o->schedule, s->o->seed);
 	if (!s->sim) {
-		cli_error(s->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_sim_on_deadlock(s->sim, deadlock, s);
@@ -109,13 +108,12 @@ enum {
 
 static bool before(void *ctx, const bench_t *b, bench_run_t *run)
 {
-	(void)b;
 	sim_cli_t *s = ctx;
 	cutoff_sim_model_t m = cutoff_sim_model_for(&s->model, bench_workload_names[run->workload]);
 	cutoff_sim_t *sim = cutoff_sim_new(&m, (cutoff_sim_schedule_t)s->o->schedule,
 	                                   s->o->seed + (uint64_t)run->repeat - 1);
 	if (!sim) {
-		cli_error(s->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		return false;
 	}
 	cutoff_sim_on_deadlock(sim, deadlock, s);
@@ -140,6 +138,7 @@ typedef struct rank_job {
 	cutoff_sim_model_t model;
 	uint64_t seed;
 	bool ok;
+	bench_error_t err; /* its failures, appended to rank 0's once it is joined */
 	pthread_t thread;
 } rank_job_t;
 
@@ -166,10 +165,11 @@ static void *rank_main(void *arg)
 		cutoff_sim_on_deadlock(sim, deadlock, (void *)j->s);
 		cutoff_sim_install(sim);
 		cutoff_sim_advance_to(sim, j->start_ns);
-		bench_t b = *j->b; /* shares the positions; its own cluster */
-		b.cluster = rank_cluster(j->net, j->rank);
+		bench_t b = *j->b; /* shares the positions; its own cluster and errors */
+		b.err = &j->err;
+		b.mpi.cluster = rank_cluster(j->net, j->rank);
 		bench_run_t run;
-		j->ok = b.cluster &&
+		j->ok = b.mpi.cluster &&
 		        bench_run_alloc(&b, &run, j->run0->workload, false, j->run0->driver,
 		                        j->run0->threads, j->run0->repeat);
 		if (j->ok) {
@@ -177,7 +177,7 @@ static void *rank_main(void *arg)
 			bench_run_free(&run);
 		}
 		cutoff_net_leave(j->net, j->rank);
-		cli_cluster_end(b.cluster);
+		cli_cluster_end(b.mpi.cluster);
 		cutoff_sim_install(NULL);
 		cutoff_sim_free(sim);
 	} else {
@@ -200,7 +200,7 @@ static bool cluster_run(void *ctx, bench_t *b, bench_run_t *run)
 	                                   m->net_epoch / 1000 ? m->net_epoch / 1000 : 1, start);
 	rank_job_t *jobs = calloc((size_t)ranks, sizeof(*jobs));
 	if (!net || !jobs) {
-		cli_error(s->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		cutoff_net_free(net);
 		free(jobs);
 		return false;
@@ -215,23 +215,25 @@ static bool cluster_run(void *ctx, bench_t *b, bench_run_t *run)
 			                .rank = r,
 			                .start_ns = start,
 			                .model = *m,
-			                .seed = seed + 0x9e3779b97f4a7c15u * (uint64_t)r };
+			                .seed = seed + 0x9e3779b97f4a7c15u * (uint64_t)r,
+			                .err = { .print = b->err->print } };
 		if (pthread_create(&jobs[r].thread, NULL, rank_main, &jobs[r]) != 0) {
-			cli_error(s->cmd, "cannot start the thread of simulated rank %d", r);
+			bench_fail(b->err, "cannot start the thread of simulated rank %d", r);
 			for (int q = r; q < ranks; q++)
 				cutoff_net_leave(net, q); /* never to come */
 			break;
 		}
 		started++;
 	}
-	b->cluster = started == ranks ? rank_cluster(net, 0) : NULL;
-	bool ok = b->cluster && bench_run(b, run);
+	b->mpi.cluster = started == ranks ? rank_cluster(net, 0) : NULL;
+	bool ok = b->mpi.cluster && bench_run(b, run);
 	cutoff_net_leave(net, 0);
-	cli_cluster_end(b->cluster);
-	b->cluster = NULL;
+	cli_cluster_end(b->mpi.cluster);
+	b->mpi.cluster = NULL;
 	for (int r = 1; r < started; r++) {
 		pthread_join(jobs[r].thread, NULL);
 		ok &= jobs[r].ok;
+		bench_error_append(b->err, &jobs[r].err);
 	}
 	free(jobs);
 	cutoff_net_free(net);
@@ -251,7 +253,8 @@ static void after(void *ctx, const bench_t *b, bench_run_t *run)
 }
 
 int bench_sim_main(const char *cmd, const char *usage, int argc, char **argv,
-                   const struct cli_opt *extra, int nextra, const bench_virtual_opts_t *o)
+                   const struct cli_opt *extra, int nextra, const bench_virtual_opts_t *o,
+                   bench_error_t *err)
 {
 	static sim_cli_t s;
 	static bench_sim_t hooks;
@@ -262,7 +265,7 @@ int bench_sim_main(const char *cmd, const char *usage, int argc, char **argv,
 		.ctx = &s, .before = before, .after = after, .cluster_run = cluster_run
 	};
 	s.hooks = &hooks;
-	int status = bench_main(cmd, usage, argc, argv, extra, nextra, &hooks, ready);
+	int status = bench_main(cmd, usage, argc, argv, extra, nextra, &hooks, ready, err);
 	if (s.sim) {
 		cutoff_sim_install(NULL);
 		cutoff_sim_free(s.sim);

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "lab/types.h" /* bench_error_t */
+
 /* `cutoff sim`'s own options. */
 typedef struct bench_virtual_opts {
 	const char *model_path; /* --cost-model FILE, or NULL: the built-in model */
@@ -22,9 +24,11 @@ typedef struct bench_virtual_opts {
 extern const char *const bench_schedule_names[];
 
 /* The sweep `cmd` on virtual threads: bench_main (bench.h) with `extra` parsed beside the
- * bench's options into *o, then every run simulated. Returns the process exit status. */
+ * bench's options into *o, then every run simulated. Returns the process exit status; a
+ * failure's lines are in *err for the command to print, as bench_main's. */
 struct cli_opt;
 int bench_sim_main(const char *cmd, const char *usage, int argc, char **argv,
-                   const struct cli_opt *extra, int nextra, const bench_virtual_opts_t *o);
+                   const struct cli_opt *extra, int nextra, const bench_virtual_opts_t *o,
+                   bench_error_t *err);
 
 #endif /* CUTOFF_LAB_VIRTUAL_H */

@@ -134,23 +134,23 @@ static void chess_operation(bench_item_t *it, const cutoff_chess_epd_op_t *op, i
 
 /* One line of a chess file: "FEN [; depth D] [; ref MOVE D] [; sf D] [; id TEXT]", read by
  * cutoff_chess_parse_epd. */
-static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, int64_t depth,
+static bool chess_line(bench_error_t *e, bench_workload_t *w, const char *line, int64_t depth,
                        const char *where)
 {
 	char buf[512], err[160], q[CLI_QUOTE_SIZE];
 	snprintf(buf, sizeof(buf), "%s", line);
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		bench_fail(e, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_chess_epd_t epd;
 	if (cutoff_chess_parse_epd(w->chess, buf, &epd, err, sizeof(err)) < 0) {
 		if (epd.error == CUTOFF_CHESS_EPD_FEN)
-			cli_error(cmd, "%s: %s: %s", where, err,
-			          cli_quote(q, sizeof(q), epd.position));
+			bench_fail(e, "%s: %s: %s", where, err,
+			           cli_quote(q, sizeof(q), epd.position));
 		else
-			cli_error(cmd, "%s: %s", where, err);
+			bench_fail(e, "%s: %s", where, err);
 		return false;
 	}
 	memcpy(it->state, &epd.state, sizeof(epd.state));
@@ -160,30 +160,31 @@ static bool chess_line(const char *cmd, bench_workload_t *w, const char *line, i
 	for (int i = 0; i < epd.nops; i++)
 		chess_operation(it, &epd.op[i], depth);
 	if (it->depth <= 0) {
-		cli_error(cmd, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
-		          cli_quote(q, sizeof(q), epd.position));
+		bench_fail(e, "%s: no depth for %s (add '; depth D' or give --chess-depth)", where,
+		           cli_quote(q, sizeof(q), epd.position));
 		return false;
 	}
 	return true;
 }
 
-static bool connect4_line(const char *cmd, bench_workload_t *w, const char *line, const char *where)
+static bool connect4_line(bench_error_t *e, bench_workload_t *w, const char *line,
+                          const char *where)
 {
 	char moves[64], err[160], q[CLI_QUOTE_SIZE];
 	int score;
 	if (sscanf(line, "%63s %d", moves, &score) != 2) {
-		cli_error(cmd, "%s: expected '<moves> <score>', got %s", where,
-		          cli_quote(q, sizeof(q), line));
+		bench_fail(e, "%s: expected '<moves> <score>', got %s", where,
+		           cli_quote(q, sizeof(q), line));
 		return false;
 	}
 	bench_item_t *it = add_item(w);
 	if (!it) {
-		cli_error(cmd, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
+		bench_fail(e, "%s: more than %d positions", where, BENCH_MAX_ITEMS);
 		return false;
 	}
 	cutoff_connect4_state_t st;
 	if (cutoff_connect4_parse(moves, &st, err, sizeof(err)) < 0) {
-		cli_error(cmd, "%s: %s", where, err);
+		bench_fail(e, "%s: %s", where, err);
 		return false;
 	}
 	memcpy(it->state, &st, sizeof(st));
@@ -196,12 +197,12 @@ static bool connect4_line(const char *cmd, bench_workload_t *w, const char *line
 
 /* Reads `path` line by line into the workload, at most `limit` positions (0: all); `opt`
  * is the option that named it (NULL: found by the command). CLI_EXIT_OK, or an exit status
- * after one line on stderr. */
-static int read_file(const char *cmd, bench_workload_t *w, const char *opt, const char *path,
+ * after one line of error (bench_fail). */
+static int read_file(const bench_t *b, bench_workload_t *w, const char *opt, const char *path,
                      int64_t limit, int64_t depth)
 {
 	char q[CLI_QUOTE_SIZE], line[512], where[64];
-	FILE *f = cli_open_input(cmd, opt, path);
+	FILE *f = cli_open_input(b->cmd, opt, path);
 	if (!f)
 		return CLI_EXIT_USAGE;
 	const char *base = strrchr(path, '/');
@@ -214,23 +215,23 @@ static int read_file(const char *cmd, bench_workload_t *w, const char *opt, cons
 		snprintf(where, sizeof(where), "%.40s:%d", base, n);
 		if (len < 0) {
 			if (len == CLI_LINE_NUL)
-				cli_error(cmd, "%s: a NUL byte in the line", where);
+				bench_fail(b->err, "%s: a NUL byte in the line", where);
 			else
-				cli_error(cmd, "%s: a line longer than %zu bytes", where,
-				          sizeof(line) - 1);
+				bench_fail(b->err, "%s: a line longer than %zu bytes", where,
+				           sizeof(line) - 1);
 			ok = false;
 			break;
 		}
 		char *s = trim(line);
 		if (!*s || *s == '#')
 			continue;
-		ok = w->kind == BENCH_CHESS ? chess_line(cmd, w, s, depth, where)
-		                            : connect4_line(cmd, w, s, where);
+		ok = w->kind == BENCH_CHESS ? chess_line(b->err, w, s, depth, where)
+		                            : connect4_line(b->err, w, s, where);
 	}
-	if (!cli_close_input(cmd, opt, path, f))
+	if (!cli_close_input(b->cmd, opt, path, f))
 		return CLI_EXIT_USAGE;
 	if (ok && w->nitems == 0) {
-		cli_error(cmd, "%s holds no positions", cli_quote(q, sizeof(q), path));
+		bench_fail(b->err, "%s holds no positions", cli_quote(q, sizeof(q), path));
 		ok = false;
 	}
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
@@ -264,19 +265,19 @@ static int load_chess(const bench_t *b, bench_workload_t *w, const char *file, i
 	int err = 0;
 	w->chess = cutoff_chess_new(&err);
 	if (!w->chess) {
-		cli_fail(b->cmd, "cannot make the chess context", err, NULL);
+		bench_fail_code(b->err, "cannot make the chess context", err, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_chess_game(w->chess);
 	if (file) {
-		int rc = read_file(b->cmd, w, "chess-file", file, positions, chess_depth);
+		int rc = read_file(b, w, "chess-file", file, positions, chess_depth);
 		if (rc != CLI_EXIT_OK)
 			return rc;
 		snprintf(w->source, sizeof(w->source), "%.250s", file);
 	} else {
 		int n = (int)(sizeof(default_chess) / sizeof(default_chess[0]));
 		for (int i = 0; i < n && (positions == 0 || i < positions); i++) {
-			if (!chess_line(b->cmd, w, default_chess[i], chess_depth, "built-in"))
+			if (!chess_line(b->err, w, default_chess[i], chess_depth, "built-in"))
 				return CLI_EXIT_FAIL;
 		}
 		snprintf(w->source, sizeof(w->source),
@@ -306,8 +307,7 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 		}
 	}
 	if (file) {
-		int rc = read_file(b->cmd, w, file == path ? NULL : "connect4-file", file,
-		                   positions, 0);
+		int rc = read_file(b, w, file == path ? NULL : "connect4-file", file, positions, 0);
 		if (rc != CLI_EXIT_OK)
 			return rc;
 		snprintf(w->source, sizeof(w->source), "%.250s, the first %d lines", file,
@@ -317,7 +317,7 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 		for (int i = 0; i < n && i < positions; i++) {
 			char where[32];
 			snprintf(where, sizeof(where), "Test_L1_R2:%d", i + 1);
-			if (!connect4_line(b->cmd, w, default_connect4[i], where))
+			if (!connect4_line(b->err, w, default_connect4[i], where))
 				return CLI_EXIT_FAIL;
 		}
 		snprintf(w->source, sizeof(w->source),
@@ -341,7 +341,7 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 	w->seed = 1;
 	w->rtree = cutoff_rtree_new(&w->rparams, &err);
 	if (!w->rtree) {
-		cli_fail(b->cmd, "cannot make the random trees", err, NULL);
+		bench_fail_code(b->err, "cannot make the random trees", err, NULL);
 		return CLI_EXIT_FAIL;
 	}
 	w->game = cutoff_rtree_game(w->rtree);
@@ -373,18 +373,18 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
                         int64_t hash_mb)
 {
-	bench_workload_t *w = &b->work[kind];
+	bench_workload_t *w = &b->res.work[kind];
 	memset(w, 0, sizeof(*w));
 	w->kind = kind;
 	w->items = calloc(BENCH_MAX_ITEMS, sizeof(*w->items));
 	if (!w->items) {
-		cli_error(b->cmd, "out of memory");
+		bench_fail(b->err, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
 	cutoff_config_t *c = &w->cfg;
-	*c = b->cfg;
+	*c = b->set.cfg;
 	c->threads = 1;
-	c->profile_tt_writers = b->tt_writers;
+	c->profile_tt_writers = b->set.tt_writers;
 	cli_game_config(workload_row(kind), c);
 	int rc = kind == BENCH_CHESS ? load_chess(b, w, file, positions, chess_depth)
 	         : kind == BENCH_CONNECT4
@@ -412,7 +412,7 @@ void bench_workload_free(bench_workload_t *w)
 bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
                      int threads, int repeat)
 {
-	int n = b->work[workload].nitems;
+	int n = b->res.work[workload].nitems;
 	memset(run, 0, sizeof(*run));
 	run->workload = workload;
 	run->stockfish = stockfish;
@@ -445,18 +445,18 @@ bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stoc
 bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
                            int repeat)
 {
-	if (b->nruns == b->cap_runs) {
-		int cap = b->cap_runs ? 2 * b->cap_runs : 64;
-		bench_run_t *r = realloc(b->runs, (size_t)cap * sizeof(*r));
+	if (b->res.nruns == b->res.cap_runs) {
+		int cap = b->res.cap_runs ? 2 * b->res.cap_runs : 64;
+		bench_run_t *r = realloc(b->res.runs, (size_t)cap * sizeof(*r));
 		if (!r)
 			return NULL;
-		b->runs = r;
-		b->cap_runs = cap;
+		b->res.runs = r;
+		b->res.cap_runs = cap;
 	}
-	bench_run_t *run = &b->runs[b->nruns];
+	bench_run_t *run = &b->res.runs[b->res.nruns];
 	if (!bench_run_alloc(b, run, workload, stockfish, driver, threads, repeat))
 		return NULL;
-	b->nruns++;
+	b->res.nruns++;
 	return run;
 }
 
@@ -501,15 +501,15 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 		cutoff_counters_t tc;
 		cutoff_profile_t tp;
 		int rc = cutoff_engine_thread_counters(e, k, &tc);
-		if (rc == 0 && b->profiled)
+		if (rc == 0 && b->mach.profiled)
 			rc = cutoff_engine_thread_profile(e, k, &tp);
 		if (rc < 0) {
-			cli_fail(b->cmd, "cannot read the thread counters", rc, log);
+			bench_fail_code(b->err, "cannot read the thread counters", rc, log);
 			return false;
 		}
 		run->thread_nodes[k] += tc.nodes;
 		cutoff_counters_add(&sum, &tc);
-		if (b->profiled) {
+		if (b->mach.profiled) {
 			bench_thread_t *t = &run->thread_prof[k];
 			t->time_s += tp.time_s;
 			t->search_s += tp.search_s;
@@ -520,7 +520,7 @@ static bool bench_take(const bench_t *b, bench_run_t *run, const bench_workload_
 			t->depth_completed += tp.depth_completed;
 		}
 	}
-	if (searched && b->profiled)
+	if (searched && b->mach.profiled)
 		run->profiled++;
 	const cutoff_counters_t *c = r ? &r->counters : &sum;
 	cutoff_counters_add(&run->counters, c);
@@ -582,11 +582,11 @@ static cutoff_engine_t *make_engine(const bench_t *b, const bench_workload_t *w,
 	cfg.log = cli_log_keep;
 	cfg.log_user = log;
 	if (bench_is_cluster(driver)) /* the cluster of the run's ranks (cli_cluster_use) */
-		cli_cluster_configure(b->cluster, &cfg);
+		cli_cluster_configure(b->mpi.cluster, &cfg);
 	int err;
 	cutoff_engine_t *e = cutoff_engine_new(w->game, &cfg, &err);
 	if (!e)
-		cli_fail(b->cmd, "cannot make the engine", err, log);
+		bench_fail_code(b->err, "cannot make the engine", err, log);
 	return e;
 }
 
@@ -595,7 +595,7 @@ static void take_ranks(const bench_t *b, bench_run_t *run)
 {
 	for (int k = 0; k < run->nranks; k++) {
 		cli_rank_stats_t st;
-		if (!cli_cluster_stats(b->cluster, k, &st))
+		if (!cli_cluster_stats(b->mpi.cluster, k, &st))
 			continue;
 		bench_rank_t *r = &run->rank_prof[k];
 		r->nodes += (double)st.nodes;
@@ -611,13 +611,15 @@ static void take_ranks(const bench_t *b, bench_run_t *run)
 
 bool bench_run(bench_t *b, bench_run_t *run)
 {
-	const bench_workload_t *w = &b->work[run->workload];
+	const bench_workload_t *w = &b->res.work[run->workload];
 	cli_log_t log = { "" };
 	const bool cluster = bench_is_cluster(run->driver);
 	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
 	if (!e) {
-		if (cluster) /* the other ranks would wait for this one */
-			cli_cluster_abort(b->cluster, CLI_EXIT_FAIL);
+		if (cluster) { /* the other ranks would wait for this one */
+			bench_error_flush(b->err, b->cmd); /* the abort never returns */
+			cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
+		}
 		return false;
 	}
 	bool ok = true;
@@ -625,7 +627,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		const bench_item_t *it = &w->items[i];
 		int rc = cutoff_engine_clear(e);
 		if (rc < 0) {
-			cli_fail(b->cmd, "cannot clear the table", rc, &log);
+			bench_fail_code(b->err, "cannot clear the table", rc, &log);
 			ok = false;
 			break;
 		}
@@ -634,12 +636,12 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			rc = cutoff_connect4_solve_with(
 				e, (const cutoff_connect4_state_t *)it->state, true,
 				CUTOFF_CONNECT4_BISECT, cluster ? cli_cluster_search_by : NULL,
-				b->cluster, &s);
+				b->mpi.cluster, &s);
 			if (cluster && rc >= 0 && s.searches > 0)
 				take_ranks(b,
 				           run); /* the solve's last search: a weak solve has one */
 			if (rc < 0) {
-				cli_fail(b->cmd, "the solve failed", rc, &log);
+				bench_fail_code(b->err, "the solve failed", rc, &log);
 				ok = false;
 				break;
 			}
@@ -670,7 +672,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 		lim.depth = it->depth;
 		lim.iterate = workload_row(w->kind)->iterate;
 		cutoff_result_t r;
-		rc = cluster ? cli_cluster_search_by(b->cluster, e, it->state, &lim, &r)
+		rc = cluster ? cli_cluster_search_by(b->mpi.cluster, e, it->state, &lim, &r)
 		             : cutoff_engine_search(e, it->state, &lim, &r, NULL, NULL);
 		if (cluster)
 			take_ranks(b, run);
@@ -680,7 +682,7 @@ bool bench_run(bench_t *b, bench_run_t *run)
 			continue;
 		}
 		if (rc < 0) {
-			cli_fail(b->cmd, "the search failed", rc, &log);
+			bench_fail_code(b->err, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -692,20 +694,20 @@ bool bench_run(bench_t *b, bench_run_t *run)
 	return ok;
 }
 
-/* A free slot of b->quality, or NULL after a message (out of memory). */
+/* A free slot of b->res.quality, or NULL after a message (out of memory). */
 static bench_quality_t *quality_slot(bench_t *b)
 {
-	if (b->nquality == b->cap_quality) {
-		int cap = b->cap_quality ? 2 * b->cap_quality : 32;
-		bench_quality_t *q = realloc(b->quality, (size_t)cap * sizeof(*q));
+	if (b->res.nquality == b->res.cap_quality) {
+		int cap = b->res.cap_quality ? 2 * b->res.cap_quality : 32;
+		bench_quality_t *q = realloc(b->res.quality, (size_t)cap * sizeof(*q));
 		if (!q) {
-			cli_error(b->cmd, "out of memory");
+			bench_fail(b->err, "out of memory");
 			return NULL;
 		}
-		b->quality = q;
-		b->cap_quality = cap;
+		b->res.quality = q;
+		b->res.cap_quality = cap;
 	}
-	bench_quality_t *q = &b->quality[b->nquality];
+	bench_quality_t *q = &b->res.quality[b->res.nquality];
 	memset(q, 0, sizeof(*q));
 	return q;
 }
@@ -714,17 +716,17 @@ static bench_quality_t *quality_slot(bench_t *b)
  * workload's. */
 static int quality_positions(const bench_t *b)
 {
-	return b->suite.n ? b->suite.n : b->work[BENCH_CHESS].nitems;
+	return b->res.suite.n ? b->res.suite.n : b->res.work[BENCH_CHESS].nitems;
 }
 
 /* Position i of the quality runs, scored into q (its move, and against the suite's
  * reference or the item's reference move). */
 static void quality_score(const bench_t *b, int i, cutoff_move_t m, bench_quality_t *q)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	move_text(w, m, q->move);
-	if (b->suite.n) {
-		const bench_suite_entry_t *e = &b->suite.entries[i];
+	if (b->res.suite.n) {
+		const bench_suite_entry_t *e = &b->res.suite.entries[i];
 		q->agree = m == e->ref_move[0];
 		q->loss = bench_suite_loss(e, m, &q->loss_bound);
 	} else {
@@ -735,7 +737,7 @@ static void quality_score(const bench_t *b, int i, cutoff_move_t m, bench_qualit
 
 bool bench_quality_run(bench_t *b, int driver, int threads)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	cli_log_t log = { "" };
 	cutoff_engine_t *e = make_engine(b, w, driver, threads, &log);
 	if (!e)
@@ -749,21 +751,21 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 			break;
 		}
 		bench_progress(b, "quality at %" PRId64 " ms: %s, %d thread%s, position %d of %d",
-		               b->quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
+		               b->set.quality_ms, cli_driver_name((cutoff_driver_t)driver), threads,
 		               threads > 1 ? "s" : "", i + 1, n);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
 		cutoff_limits_default(&lim);
 		lim.depth = CUTOFF_MAX_PLY - 1;
 		lim.iterate = true;
-		lim.time_ms = (uint64_t)b->quality_ms;
+		lim.time_ms = (uint64_t)b->set.quality_ms;
 		cutoff_result_t r;
-		const void *root = b->suite.n ? (const void *)b->suite.entries[i].state
-		                              : (const void *)w->items[i].state;
+		const void *root = b->res.suite.n ? (const void *)b->res.suite.entries[i].state
+		                                  : (const void *)w->items[i].state;
 		if (rc == 0)
 			rc = cutoff_engine_search(e, root, &lim, &r, NULL, NULL);
 		if (rc < 0) {
-			cli_fail(b->cmd, "the search failed", rc, &log);
+			bench_fail_code(b->err, "the search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -773,7 +775,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 		q->depth = r.depth;
 		q->nodes = r.counters.nodes;
 		quality_score(b, i, r.best_move, q);
-		b->nquality++;
+		b->res.nquality++;
 	}
 	cutoff_engine_free(e);
 	return ok;
@@ -781,7 +783,7 @@ bool bench_quality_run(bench_t *b, int driver, int threads)
 
 bool bench_references(bench_t *b, int extra)
 {
-	bench_workload_t *w = &b->work[BENCH_CHESS];
+	bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	cli_log_t log = { "" };
 	cutoff_engine_t *e = NULL;
 	bool ok = true;
@@ -789,10 +791,10 @@ bool bench_references(bench_t *b, int extra)
 		bench_item_t *it = &w->items[i];
 		if (it->ref_move[0])
 			continue;
-		if (!e && !(e = make_engine(b, w, b->base, 1, &log)))
+		if (!e && !(e = make_engine(b, w, b->set.base, 1, &log)))
 			return false;
 		bench_progress(b, "reference move of chess position %d of %d: %s, depth %d", i + 1,
-		               w->nitems, cli_driver_name((cutoff_driver_t)b->base),
+		               w->nitems, cli_driver_name((cutoff_driver_t)b->set.base),
 		               it->depth + extra);
 		int rc = cutoff_engine_clear(e);
 		cutoff_limits_t lim;
@@ -806,7 +808,7 @@ bool bench_references(bench_t *b, int extra)
 		if (rc == CUTOFF_ETERMINAL)
 			continue;
 		if (rc < 0) {
-			cli_fail(b->cmd, "the reference search failed", rc, &log);
+			bench_fail_code(b->err, "the reference search failed", rc, &log);
 			ok = false;
 			break;
 		}
@@ -819,7 +821,7 @@ bool bench_references(bench_t *b, int extra)
 
 bool bench_write_chess_file(const bench_t *b, const char *path)
 {
-	const bench_workload_t *w = &b->work[BENCH_CHESS];
+	const bench_workload_t *w = &b->res.work[BENCH_CHESS];
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
@@ -866,16 +868,16 @@ static void settings_given(const bench_t *b, char *buf, size_t size)
 	cutoff_config_default(&def);
 	size_t used = 0;
 	buf[0] = '\0';
-	if (b->cfg.placement != def.placement)
+	if (b->set.cfg.placement != def.placement)
 		used += (size_t)snprintf(buf, size, " --placement %s",
-		                         cli_placement_names[b->cfg.placement]);
+		                         cli_placement_names[b->set.cfg.placement]);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
 		int n = cutoff_driver_options((cutoff_driver_t)d, &o);
 		for (int i = 0; i < n && used < size; i++) {
 			int given = 0, usual = 0;
 			char v[32];
-			cutoff_config_get_option(&b->cfg, o[i].name, &given);
+			cutoff_config_get_option(&b->set.cfg, o[i].name, &given);
 			cutoff_config_get_option(&def, o[i].name, &usual);
 			if (given != usual)
 				used += (size_t)snprintf(
@@ -890,7 +892,7 @@ bool bench_write_searches(const bench_t *b, const char *path)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
-	const char *base = cli_driver_name((cutoff_driver_t)b->base);
+	const char *base = cli_driver_name((cutoff_driver_t)b->set.base);
 	fprintf(f,
 	        "# Every search of this report as one `cutoff search` (the %s driver, one "
 	        "thread: the same\n# nodes, move and value as its rows). Give another driver "
@@ -898,8 +900,8 @@ bool bench_write_searches(const bench_t *b, const char *path)
 	        "run to run), --json for every counter.\n",
 	        base);
 	for (int k = 0; k < BENCH_NWORKLOADS; k++) {
-		const bench_workload_t *w = &b->work[k];
-		if (!b->workloads[k])
+		const bench_workload_t *w = &b->res.work[k];
+		if (!b->set.workloads[k])
 			continue;
 		char extra[512];
 		settings_given(b, extra, sizeof(extra));

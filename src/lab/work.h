@@ -9,9 +9,9 @@
 
 #include "lab/types.h"
 
-/* Loads the workload `kind` into b->work[kind] (positions, settings). `file` replaces the
+/* Loads the workload `kind` into b->res.work[kind] (positions, settings). `file` replaces the
  * default positions (NULL: the default); `positions` caps their number (0: all). Returns
- * CLI_EXIT_OK, or after one line on stderr an exit status: CLI_EXIT_USAGE when the file
+ * CLI_EXIT_OK, or after one line of error (bench_fail) an exit status: CLI_EXIT_USAGE when the file
  * cannot be read (args.h), CLI_EXIT_FAIL for anything else. */
 int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,
                         int64_t chess_depth, int64_t rtree_branching, int64_t rtree_depth,
@@ -19,7 +19,7 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
 void bench_workload_free(bench_workload_t *w);
 
 /* Fills *run for (workload, driver or Stockfish, threads, repeat) with its arrays (not
- * kept in b->runs: a simulated rank's own record); false when out of memory (then
+ * kept in b->res.runs: a simulated rank's own record); false when out of memory (then
  * nothing to free). bench_run_free frees the arrays. */
 bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stockfish, int driver,
                      int threads, int repeat);
@@ -29,7 +29,7 @@ bool bench_run_alloc(const bench_t *b, bench_run_t *run, int workload, bool stoc
 bench_run_t *bench_run_new(bench_t *b, int workload, bool stockfish, int driver, int threads,
                            int repeat);
 
-/* Measures one run (every position of the workload). False after one line on failure. */
+/* Measures one run (every position of the workload). False after one line of error on failure. */
 bool bench_run(bench_t *b, bench_run_t *run);
 
 /* Frees the arrays of a run record (not the record). */
