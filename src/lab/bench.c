@@ -681,8 +681,7 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 		return CLI_EXIT_FAIL;
 	if (!cli_cluster_prepare(b->mpi.cluster, b->mpi.rank_counts, b->mpi.nrank_counts)) {
 		bench_fail(b->err, "--ranks: the ranks' communicators could not be made");
-		bench_error_flush(b->err, b->cmd); /* the abort never returns */
-		cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
+		bench_abort_cluster(b, CLI_EXIT_FAIL);
 	}
 	b->mpi.ranks = cli_cluster_size(b->mpi.cluster);
 	b->mpi.follower = cli_cluster_rank(b->mpi.cluster) != 0;
@@ -813,10 +812,8 @@ static int bench_end(bench_t *b, hog_t *hog, int status)
 	free(b->res.rows);
 	free(b->res.quality);
 	bench_suite_free(&b->res.suite);
-	if (b->mpi.cluster && status != CLI_EXIT_OK) {
-		bench_error_flush(b->err, b->cmd); /* the abort never returns */
-		cli_cluster_abort(b->mpi.cluster, status);
-	}
+	if (b->mpi.cluster && status != CLI_EXIT_OK)
+		bench_abort_cluster(b, status);
 	cli_cluster_end(b->mpi.cluster);
 	return status;
 }

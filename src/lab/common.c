@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kit/args.h"
+#include "kit/ranks.h"
 #include "lab/common.h"
 
 const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL };
@@ -87,6 +88,12 @@ void bench_error_append(bench_error_t *e, const bench_error_t *from)
 {
 	for (const char *m = NULL; (m = bench_error_next(from, m));)
 		bench_fail(e, "%s", m);
+}
+
+void bench_abort_cluster(bench_t *b, int status)
+{
+	bench_error_flush(b->err, b->cmd);
+	cli_cluster_abort(b->mpi.cluster, status);
 }
 
 double bench_ratio(double a, double b) { return b > 0 && !isnan(a) && !isnan(b) ? a / b : NAN; }

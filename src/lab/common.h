@@ -41,6 +41,10 @@ void bench_error_flush(bench_error_t *e, const char *cmd);
 /* The messages recorded in `from` appended to e's (a thread's, once joined). */
 void bench_error_append(bench_error_t *e, const bench_error_t *from);
 
+/* Ends every rank of b's cluster with `status` (cli_cluster_abort): that never returns, so
+ * the errors recorded are handed to the command's printer first (bench_error_flush). */
+void bench_abort_cluster(bench_t *b, int status);
+
 /* The median of v[0 .. n) (NANs left out); NAN when none is left. Sorts v. */
 double bench_median(double *v, int n);
 

@@ -59,7 +59,8 @@
  * to ThreadSanitizer (src/base/atomic.h is internal to the library; cli/cmd_ttbench.c does
  * the same).
  *
- * Nothing here is global: the work sizes, arrays and figures live in the bench_t.
+ * Nothing here is global: the work sizes, arrays and figures live in the bench_t (its
+ * machine part, b->mach).
  */
 #define _GNU_SOURCE /* pthread_attr_setaffinity_np */
 #include <errno.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * types.h — what the files of the lab (src/lab/) share: the workloads, the
- * runs, the rows and the whole sweep's state (bench_t), and the limits they are sized by.
+ * types.h — what the files of the lab (src/lab/) share: the workloads, the runs, the
+ * rows, the whole sweep's state (bench_t, in parts by lifetime), how the lab's errors
+ * come back to the command as values (bench_error_t), and the limits they are sized by.
  * Types and constants only, with no .c file of its own: every file of the module includes
  * it, and it includes none of them, so that the module's files can call one another in
  * one direction only (bench.h says which way).
@@ -395,8 +396,8 @@ typedef struct bench_mpi {
  * bench_error_t and, once the lab has returned, prints each message (bench_error_next)
  * with cli_error, so that each reads "cutoff CMD: MESSAGE" as before. Three ways out of
  * the lab never return to the command: a --jobs child's exit and the stopping signal
- * that ends the parent (jobs.c), and a rank's cli_cluster_abort of the whole cluster
- * (bench.c, work.c); there the lab hands what it recorded to `print`, the command's
+ * that ends the parent (jobs.c), and a rank's abort of the whole cluster
+ * (bench_abort_cluster); there the lab hands what it recorded to `print`, the command's
  * printer, first (bench_error_flush). Threads of their own (virtual.c's simulated ranks)
  * record into a bench_error_t of their own, with the same printer, appended to the
  * sweep's once they are joined.

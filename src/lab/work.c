@@ -616,10 +616,8 @@ bool bench_run(bench_t *b, bench_run_t *run)
 	const bool cluster = bench_is_cluster(run->driver);
 	cutoff_engine_t *e = make_engine(b, w, run->driver, run->threads, &log);
 	if (!e) {
-		if (cluster) { /* the other ranks would wait for this one */
-			bench_error_flush(b->err, b->cmd); /* the abort never returns */
-			cli_cluster_abort(b->mpi.cluster, CLI_EXIT_FAIL);
-		}
+		if (cluster) /* the other ranks would wait for this one */
+			bench_abort_cluster(b, CLI_EXIT_FAIL);
 		return false;
 	}
 	bool ok = true;
