@@ -4,8 +4,9 @@
  * rows, the whole sweep's state (bench_t, in parts by lifetime), how the lab's errors
  * come back to the command as values (bench_error_t), and the limits they are sized by.
  * Types and constants only, with no .c file of its own: every file of the module includes
- * it, and it includes none of them, so that the module's files can call one another in
- * one direction only (bench.h says which way).
+ * it, and it includes none of them but suite.h (the suite's entries, which the results
+ * hold; suite.h includes no other file of the lab), so that the module's files can call
+ * one another in one direction only (bench.h says which way).
  *
  * A *run* is one setting (workload, engine, thread count, repeat) over every position of
  * the workload, each searched on a fresh table; its time is the sum of the searches' own
