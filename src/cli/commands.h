@@ -9,8 +9,6 @@
 #ifndef CUTOFF_CLI_COMMANDS_H
 #define CUTOFF_CLI_COMMANDS_H
 
-#include "match/match.h" /* cli_match: cutoff match, a UCI referee for engine games */
-
 /* cutoff search: one search of one position of any game, every counter (cmd_search.c). */
 int cli_search(int argc, char **argv);
 
@@ -25,6 +23,9 @@ int cli_topo(int argc, char **argv);
 
 /* cutoff uci: a UCI chess engine on stdin and stdout (cmd_uci.c, over uci/session.h). */
 int cli_uci(int argc, char **argv);
+
+/* cutoff match: a UCI referee for engine games (cmd_match.c, over match/match.h). */
+int cli_match(int argc, char **argv);
 
 int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (cmd_solve.c) */
 int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (cmd_perft.c) */
