@@ -124,15 +124,8 @@ int cli_topo(int argc, char **argv)
 	int placement = CUTOFF_PLACE_COMPACT;
 	bool json = false;
 	cli_opt_t opts[] = {
-		{ .name = "threads",
-		  .kind = CLI_INT,
-		  .dest.i = &threads,
-		  .min = 1,
-		  .max = CUTOFF_MAX_THREADS },
-		{ .name = "placement",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &placement,
-		  .choices = cli_placement_names },
+		CLI_THREADS_OPT(&threads),
+		CLI_PLACEMENT_OPT(&placement),
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));

@@ -9,9 +9,6 @@
 #ifndef CUTOFF_CLI_COMMANDS_H
 #define CUTOFF_CLI_COMMANDS_H
 
-#include "match/match.h" /* cli_match: cutoff match, a UCI referee for engine games */
-#include "uci/session.h" /* cli_uci: cutoff uci, a UCI chess engine */
-
 /* cutoff search: one search of one position of any game, every counter (cmd_search.c). */
 int cli_search(int argc, char **argv);
 
@@ -23,6 +20,12 @@ int cli_ttbench(int argc, char **argv);
 
 /* cutoff topo: the machine as hwloc sees it and an engine's thread placement (cmd_topo.c). */
 int cli_topo(int argc, char **argv);
+
+/* cutoff uci: a UCI chess engine on stdin and stdout (cmd_uci.c, over uci/session.h). */
+int cli_uci(int argc, char **argv);
+
+/* cutoff match: a UCI referee for engine games (cmd_match.c, over match/match.h). */
+int cli_match(int argc, char **argv);
 
 int cli_solve(int argc, char **argv); /* cutoff solve: exact Connect Four scores (cmd_solve.c) */
 int cli_perft(int argc, char **argv); /* cutoff perft: chess move-generator counts (cmd_perft.c) */

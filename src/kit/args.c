@@ -296,13 +296,28 @@ static bool store_value(const char *cmd, cli_opt_t *o, const char *value)
 	return false;
 }
 
+/* The engine's own settings among CLI_ENGINE_OPTIONS, besides the drivers' options: their
+ * rows (args.h), which write into *threads and *placement. */
+enum {
+	ENGINE_ROWS = 2
+};
+static void engine_rows(cli_opt_t rows[ENGINE_ROWS], int64_t *threads, int *placement)
+{
+	rows[0] = (cli_opt_t)CLI_THREADS_OPT(threads);
+	rows[1] = (cli_opt_t)CLI_PLACEMENT_OPT(placement);
+}
+
 /* True when `name` is a setting of CLI_ENGINE_OPTIONS: threads, placement, or a driver
  * option of the registry. */
 static bool engine_setting(const char *name)
 {
+	cli_opt_t rows[ENGINE_ROWS];
+	int64_t threads;
+	int placement;
 	cutoff_driver_t d;
 	const cutoff_driver_option_t *opt;
-	return strcmp(name, "threads") == 0 || strcmp(name, "placement") == 0 ||
+	engine_rows(rows, &threads, &placement);
+	return find_opt(rows, ENGINE_ROWS, name, strlen(name)) ||
 	       cli_driver_option_find(name, &d, &opt);
 }
 
@@ -311,18 +326,18 @@ static bool engine_setting(const char *name)
 static bool set_engine_setting(const char *cmd, const char *name, const char *text,
                                cutoff_config_t *cfg)
 {
-	if (strcmp(name, "threads") == 0) {
-		int64_t v;
-		if (!cli_parse_int(cmd, name, text, 1, CUTOFF_MAX_THREADS, &v))
+	cli_opt_t rows[ENGINE_ROWS];
+	int64_t threads;
+	int placement;
+	engine_rows(rows, &threads, &placement);
+	cli_opt_t *row = find_opt(rows, ENGINE_ROWS, name, strlen(name));
+	if (row) {
+		if (!store_value(cmd, row, text))
 			return false;
-		cfg->threads = (int)v;
-		return true;
-	}
-	if (strcmp(name, "placement") == 0) {
-		int v;
-		if (!parse_choice(cmd, name, text, cli_placement_names, &v))
-			return false;
-		cfg->placement = (cutoff_placement_t)v;
+		if (row == &rows[0])
+			cfg->threads = (int)threads;
+		else
+			cfg->placement = (cutoff_placement_t)placement;
 		return true;
 	}
 	cutoff_driver_t d;

@@ -292,6 +292,24 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
 /* clang-format off */
 #define CLI_ENGINE_OPTS(tmpl) \
 	{ .name = "engine options", .kind = CLI_ENGINE_OPTIONS, .dest.cfg = (tmpl) }
+
+/* An option --NAME, an integer in lo..hi, into the int64_t at `value`: a table's row on
+ * one line. */
+#define CLI_INT_OPT(name_, value, lo, hi) \
+	{ .name = (name_), .kind = CLI_INT, .dest.i = (value), .min = (lo), .max = (hi) }
+
+/*
+ * --threads N (1..CUTOFF_MAX_THREADS, into the int64_t at `value`) and --placement P (a
+ * word of cli_placement_names, into the int at `value`: a cutoff_placement_t): the rows
+ * through which CLI_ENGINE_OPTS reads its two engine settings, as entries of their own
+ * for a command that takes them without an engine template (topo plans a placement,
+ * ttbench runs its own threads), so that every command accepts the same range and words
+ * and says the same errors. The command's usage says its own default.
+ */
+#define CLI_THREADS_OPT(value) CLI_INT_OPT("threads", value, 1, CUTOFF_MAX_THREADS)
+#define CLI_PLACEMENT_OPT(value) \
+	{ .name = "placement", .kind = CLI_CHOICE, .dest.choice = (value), \
+	  .choices = cli_placement_names }
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \

@@ -2,12 +2,12 @@
 /*
  * referee.h — what the files of `cutoff match` (src/match/) share: the engines, the
  * time control, one game in play, the record of a game, the match, and the functions each
- * file gives to the files above it. Private to the folder; the command's entry point is
- * cli_match() in match.h.
+ * file gives to the files above it. Private to the folder; the entry is match_run() in
+ * match.h, with the settings and the time control it is given.
  *
  * The files, from the top down:
  *
- *     match.c     the command: options, the engines' set-up, the report
+ *     match.c     match_run: the settings into a match, the set-up, the report
  *     slots.c     the games played --concurrency at a time, each slot with its own two
  *                 engines, handed out and recorded in game order
  *     gameplay.c  one game: ucinewgame, then each move asked for, timed, checked, played
@@ -52,19 +52,15 @@
 #include "cutoff.h"
 #include "cutoff_games.h"
 #include "kit/args.h"
+#include "match/match.h"
 #include "match/stats.h"
 #include "uci/client.h"
 
-#define MATCH_CMD "match"
-
-#define NS_PER_MS INT64_C(1000000)
-#define NS_PER_S INT64_C(1000000000)
-
 enum {
 	REASON_SIZE = 256,
-	MAX_DECLARED = 512,   /* the engine options remembered for checking --option */
-	MAX_REJECTED = 16,    /* an engine's lines rejecting its options, kept for the report */
-	MAX_CONCURRENCY = 256 /* --concurrency: games at once */
+	MAX_DECLARED = 512, /* the engine options remembered for checking --option */
+	MAX_REJECTED = 16,  /* an engine's lines rejecting its options, kept for the report */
+	MAX_CONCURRENCY = MATCH_MAX_CONCURRENCY /* --concurrency: games at once */
 };
 
 static inline double secs(int64_t ns) { return (double)ns / (double)NS_PER_S; }
@@ -224,33 +220,8 @@ bool match_word_is(const char **p, const char *word);
 
 /* ---- clock.c: the time control -------------------------------------------------------- */
 
-typedef enum tc_mode {
-	TC_CLOCK,
-	TC_MOVETIME,
-	TC_DEPTH,
-	TC_NODES
-} tc_mode_t;
+/* (tc_t, its modes and match_tc_parse are in match.h: the command line fills them.) */
 
-/* One engine's time control. Both engines of a match have the same mode, margin and
- * timeout; their limits may differ (time or node odds: --tc1, --nodes2, ...). */
-typedef struct tc {
-	tc_mode_t mode;
-	const char *text;  /* --tc (or --tc1, --tc2) as given, or the default */
-	int64_t base, inc; /* ns, for TC_CLOCK */
-	int64_t movetime;  /* ns, for TC_MOVETIME */
-	int64_t depth;     /* for TC_DEPTH */
-	uint64_t nodes;    /* for TC_NODES */
-	int64_t margin;    /* ns a move may overrun the clock or movetime */
-	int64_t timeout;   /* ns: the longest wait for a bestmove where no clock runs */
-} tc_t;
-
-/* The longest BASE and INC of --tc, in seconds. */
-enum {
-	MATCH_TC_MAX_S = 1000000
-};
-/* "BASE" or "BASE+INC" in seconds into ns; false when malformed, when BASE is 0, or when
- * either is above MATCH_TC_MAX_S seconds or has more than 9 decimals. */
-bool match_tc_parse(const char *text, int64_t *base, int64_t *inc);
 /* A clock or --movetime: a move's time is charged against a limit. */
 bool match_tc_timed(const tc_t *tc);
 /* Writes the go command for the side `colour` (0 white), the time controls of white's and

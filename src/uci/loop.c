@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uci/loop.c — `cutoff uci`: the session, and its loop over the command lines.
+ * uci/loop.c — the UCI engine's session, and its loop over the command lines.
  *
- * cli_uci makes the session (the chess tables, the options, the locks), then reads stdin
- * one line at a time and runs each to its end (run_line, which hands each command to
- * handlers.c) before it reads the next; end of input acts as quit. Under mpirun rank 0
- * reads the lines and passes each on to the other ranks before running it, and the other
- * ranks run what they are passed (follow_lines), so every rank keeps the same position
- * and options and enters each search together.
+ * uci_run (session.h) makes the session (the chess tables, the options, the locks, its
+ * output stream), then reads its input one line at a time and runs each to its end
+ * (run_line, which hands each command to handlers.c) before it reads the next; end of
+ * input acts as quit. Under mpirun rank 0 reads the lines and passes each on to the
+ * other ranks before running it, and the other ranks run what they are passed
+ * (follow_lines), so every rank keeps the same position and options and enters each
+ * search together.
  *
  * Owns the session's life and the line buffer; main thread only. A line is at most
  * UCI_LINE_MAX bytes: a longer one, or one with a NUL byte, is read to its end and
@@ -21,25 +22,6 @@
 
 #include "uci/session.h"
 #include "uci/uci.h"
-
-/* clang-format off */
-static const char uci_usage[] =
-	"usage: cutoff uci\n"
-	"\n"
-	"A chess engine speaking the Universal Chess Interface (UCI) on stdin and stdout,\n"
-	"for a chess GUI or a referee (cutoff match). Commands: uci, isready, ucinewgame,\n"
-	"setoption, position, go, stop, ponderhit, debug, quit, and d (prints the current\n"
-	"position as 'info string fen ...'). Options: Threads, Hash, Algorithm, Placement,\n"
-	"Pruning, Move Overhead, Clear Hash and each driver's options ('cutoff drivers';\n"
-	"see 'uci' for them all); they take effect when the engine\n"
-	"is idle, at the next isready, go or ucinewgame. A bad line is answered with\n"
-	"'info string error: ...' and changes nothing; a bad go is also answered at once\n"
-	"with the first legal move. A go during a search ends that search first: every\n"
-	"go gets one bestmove, in order. End of input acts as quit.\n"
-	"docs/chess.md (\"UCI\") has the details.\n"
-	"\n"
-	"  --help   print this help\n";
-/* clang-format on */
 
 /* ---------------------------------------------------------------------------------------
  * Lines
@@ -152,7 +134,7 @@ static void session_locks_init(uci_session_t *s)
 	pthread_condattr_destroy(&monotonic);
 }
 
-static uci_session_t *session_new(void)
+static uci_session_t *session_new(FILE *out)
 {
 	uci_session_t *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -165,6 +147,7 @@ static uci_session_t *session_new(void)
 		return NULL;
 	}
 	s->game = cutoff_chess_game(s->chess);
+	s->out = out;
 	uci_options_default(&s->opt);
 	cutoff_chess_start(s->chess, &s->pos);
 	session_locks_init(s);
@@ -224,13 +207,13 @@ static void follow_lines(uci_session_t *s)
 	free(line);
 }
 
-/* Runs the lines of stdin to quit or its end (passing each on to the other ranks). */
-static void read_lines(uci_session_t *s)
+/* Runs the lines of `in` to quit or its end (passing each on to the other ranks). */
+static void read_lines(uci_session_t *s, FILE *in)
 {
 	line_reader_t reader = { NULL, 0 };
 	size_t len;
 	line_status_t st;
-	while ((st = read_line(stdin, &reader, &len)) != LINE_EOF) {
+	while ((st = read_line(in, &reader, &len)) != LINE_EOF) {
 		if (st == LINE_TOO_LONG) {
 			uci_say_error(s, "line longer than %d bytes: ignored", UCI_LINE_MAX);
 			continue;
@@ -249,12 +232,9 @@ static void read_lines(uci_session_t *s)
 	free(reader.buf);
 }
 
-int cli_uci(int argc, char **argv)
+int uci_run(FILE *in, FILE *out)
 {
-	cli_status_t st = cli_parse("uci", uci_usage, NULL, 0, argc, argv);
-	if (st != CLI_PARSED)
-		return cli_parse_exit(st);
-	uci_session_t *s = session_new();
+	uci_session_t *s = session_new(out);
 	if (!s)
 		return CLI_EXIT_FAIL;
 	/* A GUI that goes away must not kill us in the middle of a write: the write fails,
@@ -267,7 +247,7 @@ int cli_uci(int argc, char **argv)
 	if (s->cluster && cli_cluster_rank(s->cluster) != 0)
 		follow_lines(s);
 	else
-		read_lines(s);
+		read_lines(s, in);
 	session_free(s);
 	return CLI_EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uci/say.c — every line `cutoff uci` writes to stdout, from any of its threads.
+ * uci/say.c — every line `cutoff uci` writes to its output (stdout), from any of its
+ * threads.
  *
  * Owns nothing but the rule: a line is written whole and flushed under the session's
  * out_lock, so the lines of the main thread, the search thread and the watchdog never
@@ -17,10 +18,10 @@ void uci_say(uci_session_t *s, const char *fmt, ...)
 	va_list ap;
 	pthread_mutex_lock(&s->out_lock);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vfprintf(s->out, fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
+	fputc('\n', s->out);
+	fflush(s->out);
 	pthread_mutex_unlock(&s->out_lock);
 }
 

@@ -3,11 +3,11 @@
  * uci/uci.h — what the files of `cutoff uci` share: the session, the options, one `go`,
  * and the functions one file calls in another. Private to src/uci/.
  *
- * `cutoff uci` is a chess engine that speaks the Universal Chess Interface on stdin and
- * stdout, over the library's engine and the chess adapter. Its files, from the top down
- * (a file calls only the files below it, never one above):
- *   loop.c           cli_uci: the session, reading stdin (and the lines of rank 0 under
- *                    mpirun), one command per line to handlers.c
+ * `cutoff uci` is a chess engine that speaks the Universal Chess Interface on two streams
+ * (the command's stdin and stdout), over the library's engine and the chess adapter. Its
+ * files, from the top down (a file calls only the files below it, never one above):
+ *   loop.c           uci_run (session.h): the session, reading its input (and the lines
+ *                    of rank 0 under mpirun), one command per line to handlers.c
  *   handlers.c       what each command does, and the order of their answers
  *   search_thread.c  the search thread and the watchdog of a `go`: starting, stopping,
  *                    info lines, bestmove (the threads and the stops are argued there)
@@ -15,10 +15,10 @@
  *   options.c        the options: their table, setoption's checks, the engine made from
  *                    them when it is idle
  *   parse.c          the words of a line: tokens, `position`, `go`, `setoption`
- *   say.c            every line written to stdout
+ *   say.c            every line written to the output
  *
  * Shared state, and why it is race-free (uci_session_t below):
- *   out_lock   every line written to stdout is written whole and flushed under it, so
+ *   out_lock   every line written to the output is written whole and flushed under it, so
  *              lines never interleave. Recursive, so that a thread holding it to decide
  *              what to print (hold_output, claim_answer in search_thread.c) can print
  *              with uci_say().
@@ -55,6 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cutoff.h"
 #include "cutoff_games.h"
@@ -139,6 +140,7 @@ typedef struct uci_session {
 	cutoff_result_t result;
 	cli_cluster_t *cluster; /* under mpirun: the ranks (every rank runs this session on the
 	                           lines rank 0 reads); else NULL */
+	FILE *out;              /* where every line goes (say.c); set before any thread */
 } uci_session_t;
 
 /* What a `go` line asks for (uci_parse_go). */

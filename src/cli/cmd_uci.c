@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_uci.c — `cutoff uci`: a chess engine speaking UCI on stdin and stdout. This file
+ * holds the command's usage; the session is the UCI toolkit's (uci_run, uci/session.h).
+ */
+#include <stdio.h>
+
+#include "cli/commands.h"
+#include "kit/args.h"
+#include "uci/session.h"
+
+/* clang-format off */
+static const char uci_usage[] =
+	"usage: cutoff uci\n"
+	"\n"
+	"A chess engine speaking the Universal Chess Interface (UCI) on stdin and stdout,\n"
+	"for a chess GUI or a referee (cutoff match). Commands: uci, isready, ucinewgame,\n"
+	"setoption, position, go, stop, ponderhit, debug, quit, and d (prints the current\n"
+	"position as 'info string fen ...'). Options: Threads, Hash, Algorithm, Placement,\n"
+	"Pruning, Move Overhead, Clear Hash and each driver's options ('cutoff drivers';\n"
+	"see 'uci' for them all); they take effect when the engine\n"
+	"is idle, at the next isready, go or ucinewgame. A bad line is answered with\n"
+	"'info string error: ...' and changes nothing; a bad go is also answered at once\n"
+	"with the first legal move. A go during a search ends that search first: every\n"
+	"go gets one bestmove, in order. End of input acts as quit.\n"
+	"docs/chess.md (\"UCI\") has the details.\n"
+	"\n"
+	"  --help   print this help\n";
+/* clang-format on */
+
+int cli_uci(int argc, char **argv)
+{
+	cli_status_t st = cli_parse("uci", uci_usage, NULL, 0, argc, argv);
+	if (st != CLI_PARSED)
+		return cli_parse_exit(st);
+	return uci_run(stdin, stdout);
+}
