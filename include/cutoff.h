@@ -122,7 +122,7 @@ CUTOFF_API const char *cutoff_strerror(int code);
  * (MAJOR * 10000 + MINOR * 100 + PATCH).
  */
 #define CUTOFF_VERSION_MAJOR 0
-#define CUTOFF_VERSION_MINOR 2
+#define CUTOFF_VERSION_MINOR 3
 #define CUTOFF_VERSION_PATCH 0
 #define CUTOFF_VERSION_NUMBER                                                                      \
 	(CUTOFF_VERSION_MAJOR * 10000 + CUTOFF_VERSION_MINOR * 100 + CUTOFF_VERSION_PATCH)

@@ -258,8 +258,8 @@ bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, c
  * straight into the command's engine template: a cutoff_config_t it starts from
  * cutoff_config_default() and hands to cli_engine_config(), which copies it whole.
  * CLI_ENGINE_OPTS(tmpl) is the one option-table entry that takes them all;
- * CLI_PARALLEL_USAGE their lines of --help (the drivers' options are printed by cli_parse
- * after the usage).
+ * CLI_PARALLEL_USAGE the line of --help that points at them: cli_parse prints them after
+ * the usage (cli_print_engine_usage), their ranges and defaults read from the library.
  */
 extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
 

@@ -12,7 +12,7 @@
 #   4. the same nim.c against libcutoff.a and `pkg-config --static --libs cutoff` (its
 #      Libs.private: ck, hwloc, threads, libm)
 # that the manual pages are installed where `man cutoff` finds them (when the build made
-# them), and that find_package(cutoff X.Y) accepts this minor version (0.2 for 0.2.0) and
+# them), and that find_package(cutoff X.Y) accepts this minor version (0.3 for 0.3.0) and
 # refuses the one before and the one after.
 # Each program must exit 0 and print a line containing "nim". CFLAGS (the build's own C
 # flags, sanitizers included) are used for every compile and link.
@@ -89,7 +89,9 @@ pc=$(find "$prefix" -name cutoff.pc -path '*/pkgconfig/*' | head -n 1)
 [ -n "$pc" ] || { echo "install_test: FAILED: cutoff.pc not installed" >&2; exit 1; }
 pcdir=$(dirname "$pc")
 libdir=$(dirname "$pcdir")
-for f in libcutoff.so libcutoff.so.0 libcutoff.a; do
+major=$(sed -n 's/^#define CUTOFF_VERSION_MAJOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
+minor=$(sed -n 's/^#define CUTOFF_VERSION_MINOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
+for f in libcutoff.so "libcutoff.so.$major.$minor" libcutoff.a; do
 	[ -e "$libdir/$f" ] || { echo "install_test: FAILED: $libdir/$f not installed" >&2; exit 1; }
 done
 
@@ -106,7 +108,7 @@ mkdir -p "$tmp/static-src"
 cat >"$tmp/static-src/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.16)
 project(nim_static C)
-find_package(cutoff 0.2 REQUIRED COMPONENTS static)
+find_package(cutoff $major.$minor REQUIRED COMPONENTS static)
 add_executable(nim_static "$example/nim.c")
 target_link_libraries(nim_static cutoff::cutoff_static)
 EOF
@@ -117,8 +119,6 @@ check_run "find_package, static" "$tmp/nim-static/nim_static"
 # The package tells old from new: 0.x promises the API within one minor version only, so
 # a project that asks for another minor version must be refused (SameMinorVersion).
 step "find_package(cutoff VERSION): the same minor version only"
-major=$(sed -n 's/^#define CUTOFF_VERSION_MAJOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
-minor=$(sed -n 's/^#define CUTOFF_VERSION_MINOR \([0-9]*\)$/\1/p' "$src/include/cutoff.h")
 want_found() { # VERSION yes|no
 	local dir="$tmp/version-$1"
 	mkdir -p "$dir"
