@@ -361,8 +361,8 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
 			if (find_kind(opts, nopts, CLI_ENGINE_OPTIONS))
-				cli_print_engine_usage(stdout,
-				                       !find_opt(opts, nopts, "threads", 7));
+				cli_print_engine_usage(stdout, !find_opt(opts, nopts, "threads",
+				                                         strlen("threads")));
 			return CLI_HELP;
 		}
 	}
@@ -732,24 +732,28 @@ void cli_print_engine_usage(FILE *out, bool threads)
 {
 	cutoff_config_t def;
 	char text[512], range[128], v[32];
+	cli_opt_t rows[ENGINE_ROWS];
+	int64_t unused_threads;
+	int unused_placement, nwords = 0;
 	cutoff_config_default(&def);
-	/* The engine's own settings: their ranges the library's limits, their defaults the
-	 * library's (cutoff_config_default), parsed by set_engine_setting. */
+	/* The engine's own settings: the range and words of the rows that parse them
+	 * (engine_rows), the defaults the library's (cutoff_config_default). */
+	engine_rows(rows, &unused_threads, &unused_placement);
 	fputs("\nThe engine's settings (defaults: the library's):\n", out);
 	if (threads) {
 		snprintf(text, sizeof(text),
 		         "threads of the engine, %s; default %d; under the serial driver the "
 		         "threads beyond the first only help clear the table",
-		         range_text(NULL, 0, 1, CUTOFF_MAX_THREADS, range, sizeof(range)),
+		         range_text(NULL, 0, rows[0].min, rows[0].max, range, sizeof(range)),
 		         def.threads);
-		print_option_usage(out, "threads", "N", text);
+		print_option_usage(out, rows[0].name, "N", text);
 	}
+	while (rows[1].choices[nwords])
+		nwords++;
 	snprintf(text, sizeof(text), "where the threads run (see 'cutoff topo'); default %s",
-	         cli_placement_names[def.placement]);
-	print_option_usage(out, "placement",
-	                   range_text(cli_placement_names, CUTOFF_PLACE_SCATTER + 1, 0, 0, range,
-	                              sizeof(range)),
-	                   text);
+	         rows[1].choices[def.placement]);
+	print_option_usage(out, rows[1].name,
+	                   range_text(rows[1].choices, nwords, 0, 0, range, sizeof(range)), text);
 	fputs("\nThe drivers' options (from the library's registry; see 'cutoff drivers'):\n", out);
 	for (int d = 0; d < cutoff_driver_count(); d++) {
 		const cutoff_driver_option_t *o;
