@@ -312,13 +312,13 @@ static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, opt
 	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60, .concurrency = 1 };
 	cli_opt_t opts[] = {
 		/* opts[0 .. NCONTROLS): the time controls (control_opt), filled below */
-		[NCONTROLS] = CLI_INT_OPT("games", &o->games, 1, 1000000),
-		CLI_INT_OPT("margin", &o->margin, 0, 3600000),
-		CLI_INT_OPT("timeout", &o->timeout, 1, 86400),
-		CLI_INT_OPT("max-moves", &o->max_moves, 0, 1000000),
-		CLI_INT_OPT("concurrency", &o->concurrency, 1, MATCH_MAX_CONCURRENCY),
+		[NCONTROLS] = CLI_INT_OPT("games", &o->games, 1, 1000000, NULL, NULL),
+		CLI_INT_OPT("margin", &o->margin, 0, 3600000, NULL, NULL),
+		CLI_INT_OPT("timeout", &o->timeout, 1, 86400, NULL, NULL),
+		CLI_INT_OPT("max-moves", &o->max_moves, 0, 1000000, NULL, NULL),
+		CLI_INT_OPT("concurrency", &o->concurrency, 1, MATCH_MAX_CONCURRENCY, NULL, NULL),
 		{ .name = "openings", .kind = CLI_STRING, .dest.s = &o->openings },
-		CLI_INT_OPT("plies", &o->plies, 1, 10000),
+		CLI_INT_OPT("plies", &o->plies, 1, 10000, NULL, NULL),
 		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
 		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
 		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },

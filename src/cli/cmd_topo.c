@@ -21,18 +21,8 @@ static const char topo_usage[] =
 	"Prints the packages, NUMA nodes, cores and PUs (hardware threads) this process may\n"
 	"use, as hwloc sees them, and the PU each thread of an engine would be bound to.\n"
 	"Thread 0 is the caller, never bound; workers 1..N-1 take the plan's slots 1..N-1,\n"
-	"wrapping around when there are more threads than PUs.\n"
-	"\n"
-	"  --threads N         threads, 1..1024; default the number of PUs\n"
-	"  --placement POLICY  none (unbound), compact (the cores of one package first, one\n"
-	"                      thread per core before any second hardware thread) or scatter\n"
-	"                      (round robin over NUMA nodes, or packages, one thread per core\n"
-	"                      first); default compact\n"
-	"  --json              print one JSON object instead of the text report\n"
-	"  --help              print this help\n"
-	"\n"
-	"HWLOC_SYNTHETIC (for instance \"package:2 numa:2 core:4 pu:2\") describes a machine\n"
-	"to plan for instead of this one.\n";
+	"wrapping around when there are more threads than PUs. HWLOC_SYNTHETIC (for instance\n"
+	"\"package:2 numa:2 core:4 pu:2\") describes a machine to plan for instead of this one.\n";
 
 typedef struct topo_plan {
 	int threads;
@@ -124,9 +114,13 @@ int cli_topo(int argc, char **argv)
 	int placement = CUTOFF_PLACE_COMPACT;
 	bool json = false;
 	cli_opt_t opts[] = {
-		CLI_THREADS_OPT(&threads),
-		CLI_PLACEMENT_OPT(&placement),
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_THREADS_OPT(&threads, "threads, %r; default the number of PUs"),
+		CLI_PLACEMENT_OPT(&placement,
+		                  "none (unbound), compact (the cores of one package first, one "
+		                  "thread per core before any second hardware thread) or scatter "
+		                  "(round robin over NUMA nodes, or packages, one thread per core "
+		                  "first); default %d"),
+		CLI_FLAG_OPT("json", &json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 

@@ -373,7 +373,7 @@ int cli_ttbench(int argc, char **argv)
 	const char *seconds_text = NULL, *keys_text = NULL;
 	bool json = false;
 	cli_opt_t opts[] = {
-		CLI_THREADS_OPT(&threads),
+		CLI_THREADS_OPT(&threads, NULL),
 		{ .name = "mb", .kind = CLI_INT, .dest.i = &mb, .min = 1, .max = 65536 },
 		{ .name = "seconds", .kind = CLI_STRING, .dest.s = &seconds_text },
 		{ .name = "keys", .kind = CLI_STRING, .dest.s = &keys_text },

@@ -303,8 +303,8 @@ enum {
 };
 static void engine_rows(cli_opt_t rows[ENGINE_ROWS], int64_t *threads, int *placement)
 {
-	rows[0] = (cli_opt_t)CLI_THREADS_OPT(threads);
-	rows[1] = (cli_opt_t)CLI_PLACEMENT_OPT(placement);
+	rows[0] = (cli_opt_t)CLI_THREADS_OPT(threads, NULL);
+	rows[1] = (cli_opt_t)CLI_PLACEMENT_OPT(placement, NULL);
 }
 
 /* True when `name` is a setting of CLI_ENGINE_OPTIONS: threads, placement, or a driver
@@ -350,6 +350,8 @@ int cli_parse_exit(cli_status_t status)
 	return status == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }
 
+static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int nopts);
+
 cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int nopts, int argc,
                        char **argv)
 {
@@ -359,10 +361,7 @@ cli_status_t cli_parse(const char *cmd, const char *usage, cli_opt_t *opts, int 
 	 * out how to write the line. */
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage, stdout);
-			if (find_kind(opts, nopts, CLI_ENGINE_OPTIONS))
-				cli_print_engine_usage(stdout, !find_opt(opts, nopts, "threads",
-				                                         strlen("threads")));
+			print_usage(stdout, usage, opts, nopts);
 			return CLI_HELP;
 		}
 	}
@@ -680,12 +679,18 @@ bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, c
 }
 
 /* Writes `text` from column `indent`, wrapped at `width` columns, starting at column
- * `col` on the current line. */
+ * `col` on the current line; a '\n' in it starts a line. */
 static void print_wrapped(FILE *out, const char *text, int col, int indent, int width)
 {
 	const char *p = text;
 	while (*p) {
-		size_t word = strcspn(p, " ");
+		size_t word = strcspn(p, " \n");
+		if (*p == '\n') {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			p++;
+			continue;
+		}
 		if (col > indent && col + 1 + (int)word > width) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
@@ -706,7 +711,7 @@ static void print_wrapped(FILE *out, const char *text, int col, int indent, int 
 static void print_option_usage(FILE *out, const char *name, const char *arg, const char *text)
 {
 	char head[128];
-	int col = snprintf(head, sizeof(head), "  --%s %s", name, arg);
+	int col = snprintf(head, sizeof(head), "  --%s%s%s", name, arg[0] ? " " : "", arg);
 	fputs(head, out);
 	if (col <= 18)
 		fprintf(out, "%*s", 20 - col, "");
@@ -721,11 +726,109 @@ static const char *range_text(const char *const *words, int nwords, int64_t min,
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int k = 0; words && k < nwords && used < size; k++)
+	for (int k = 0; words && k < nwords && words[k] && used < size; k++)
 		used += (size_t)snprintf(buf + used, size - used, "%s%s", k ? "|" : "", words[k]);
 	if (!words)
 		snprintf(buf, size, "%" PRId64 "..%" PRId64, min, max);
 	return buf;
+}
+
+/* The words of a choice as "a, b or c". */
+static void words_text(const char *const *words, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; words[k] && used < size; k++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+		                         k == 0         ? ""
+		                         : words[k + 1] ? ", "
+		                                        : " or ",
+		                         words[k]);
+}
+
+/* The value of o's destination, as --help shows a default. */
+static void default_text(const cli_opt_t *o, char *buf, size_t size)
+{
+	switch (o->kind) {
+	case CLI_INT:
+		snprintf(buf, size, "%" PRId64, *o->dest.i);
+		return;
+	case CLI_UINT64:
+		snprintf(buf, size, "%" PRIu64, *o->dest.u);
+		return;
+	case CLI_STRING:
+		snprintf(buf, size, "%s", *o->dest.s ? *o->dest.s : "none");
+		return;
+	case CLI_CHOICE:
+		snprintf(buf, size, "%s", o->choices[*o->dest.choice]);
+		return;
+	case CLI_FLAG:
+		snprintf(buf, size, "%s", *o->dest.flag ? "on" : "off");
+		return;
+	case CLI_ENGINE_OPTIONS:
+		break;
+	}
+	buf[0] = '\0';
+}
+
+/* o's help text with %r (its range or words) and %d (its default) filled in. */
+static void help_text(const cli_opt_t *o, char *buf, size_t size)
+{
+	char part[512];
+	size_t used = 0;
+	for (const char *p = o->help; *p && used + 1 < size; p++) {
+		if (p[0] != '%' || (p[1] != 'r' && p[1] != 'd')) {
+			buf[used++] = *p;
+			if (p[0] == '%' && p[1] == '%')
+				p++;
+			continue;
+		}
+		if (*++p == 'd')
+			default_text(o, part, sizeof(part));
+		else if (o->kind == CLI_CHOICE)
+			words_text(o->choices, part, sizeof(part));
+		else
+			snprintf(part, sizeof(part), "%" PRId64 "..%" PRId64, o->min, o->max);
+		used += (size_t)snprintf(buf + used, size - used, "%s", part);
+		if (used >= size)
+			used = size - 1;
+	}
+	buf[used] = '\0';
+}
+
+/* --help: the usage, each listed option from its row, --help, and the engine's settings
+ * when the command takes them. */
+static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int nopts)
+{
+	char text[2048], arg[512];
+	bool listed = false; /* the table lists the options (not the usage text) */
+	for (int i = 0; i < nopts; i++)
+		listed = listed || (opts[i].help && opts[i].kind != CLI_ENGINE_OPTIONS);
+	fputs(usage, out);
+	if (listed)
+		fputc('\n', out);
+	for (int i = 0; listed && i < nopts; i++) {
+		const cli_opt_t *o = &opts[i];
+		if (!o->help)
+			continue;
+		help_text(o, text, sizeof(text));
+		if (o->kind == CLI_ENGINE_OPTIONS) {
+			print_option_usage(out, "threads", "N, --placement P, --OPTION VALUE",
+			                   text);
+			continue;
+		}
+		arg[0] = '\0';
+		if (o->arg)
+			snprintf(arg, sizeof(arg), "%s", o->arg);
+		else if (o->kind == CLI_CHOICE)
+			range_text(o->choices, INT32_MAX, 0, 0, arg, sizeof(arg));
+		print_option_usage(out, o->name, arg, text);
+	}
+	if (listed)
+		print_option_usage(out, "help", "", "print this help");
+	if (find_kind((cli_opt_t *)opts, nopts, CLI_ENGINE_OPTIONS))
+		cli_print_engine_usage(
+			out, !find_opt((cli_opt_t *)opts, nopts, "threads", strlen("threads")));
 }
 
 void cli_print_engine_usage(FILE *out, bool threads)

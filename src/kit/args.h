@@ -68,6 +68,14 @@ typedef struct cli_opt {
 	} dest;
 	int64_t min, max;           /* CLI_INT: the accepted range, inclusive */
 	const char *const *choices; /* CLI_CHOICE: the accepted words, NULL-terminated */
+	const char *arg;            /* --help: the value's name after --NAME ("D", "MB"); NULL
+	                               for a flag, and a choice shows its words, a|b|c */
+	const char *help;           /* --help: what the option does, where %r stands for the
+	                               accepted range (min..max) or words (a, b or c) and %d
+	                               for the default, read from the destination when --help
+	                               is read (so set before cli_parse); %% is a %. NULL: not
+	                               listed (an alias, or a command whose usage text still
+	                               lists its options itself) */
 	bool given;                 /* written by cli_parse(): the option was on the line */
 } cli_opt_t;
 
@@ -79,7 +87,11 @@ typedef enum cli_status {
 
 /*
  * Parses argv[1 .. argc) (argv[0] is the subcommand's name, `cmd`) against opts[0 ..
- * nopts). `usage` is printed, as is, for --help. Rejects unknown options, missing or
+ * nopts). For --help it prints `usage` as is (the synopsis and what the command does),
+ * then a line for each option with a help text, in the table's order, its range, words
+ * and default read from its row (so that nothing the parser checks is written twice),
+ * then --help itself (when some option has a help text: a usage text that lists its
+ * options itself lists --help too). Rejects unknown options, missing or
  * unexpected values, malformed or out-of-range numbers, unknown words and stray
  * positional arguments. A value that starts with "--" after a separate option is taken as
  * a missing value (write --name=--x to mean it); negative numbers ("-5") are values.
@@ -291,12 +303,24 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
 
 /* clang-format off */
 #define CLI_ENGINE_OPTS(tmpl) \
-	{ .name = "engine options", .kind = CLI_ENGINE_OPTIONS, .dest.cfg = (tmpl) }
+	{ .name = "engine options", .kind = CLI_ENGINE_OPTIONS, .dest.cfg = (tmpl), \
+	  .help = "the engine's settings and any driver's option (listed at the end, with " \
+	          "their ranges and defaults)" }
 
-/* An option --NAME, an integer in lo..hi, into the int64_t at `value`: a table's row on
- * one line. */
-#define CLI_INT_OPT(name_, value, lo, hi) \
-	{ .name = (name_), .kind = CLI_INT, .dest.i = (value), .min = (lo), .max = (hi) }
+/* A table's rows on one line each: --NAME into the destination at `value` (a pointer),
+ * with its --help (`arg`, `help`: the fields above). An integer in lo..hi (int64_t), a
+ * flag (bool), a string (const char *), a word of `words` (int: its index). */
+#define CLI_INT_OPT(name_, value, lo, hi, arg_, help_) \
+	{ .name = (name_), .kind = CLI_INT, .dest.i = (value), .min = (lo), .max = (hi), \
+	  .arg = (arg_), .help = (help_) }
+#define CLI_FLAG_OPT(name_, value, help_) \
+	{ .name = (name_), .kind = CLI_FLAG, .dest.flag = (value), .help = (help_) }
+#define CLI_STRING_OPT(name_, value, arg_, help_) \
+	{ .name = (name_), .kind = CLI_STRING, .dest.s = (value), .arg = (arg_), \
+	  .help = (help_) }
+#define CLI_CHOICE_OPT(name_, value, words, help_) \
+	{ .name = (name_), .kind = CLI_CHOICE, .dest.choice = (value), .choices = (words), \
+	  .help = (help_) }
 
 /*
  * --threads N (1..CUTOFF_MAX_THREADS, into the int64_t at `value`) and --placement P (a
@@ -304,12 +328,12 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
  * through which CLI_ENGINE_OPTS reads its two engine settings, as entries of their own
  * for a command that takes them without an engine template (topo plans a placement,
  * ttbench runs its own threads), so that every command accepts the same range and words
- * and says the same errors. The command's usage says its own default.
+ * and says the same errors. The command's help text says its own default.
  */
-#define CLI_THREADS_OPT(value) CLI_INT_OPT("threads", value, 1, CUTOFF_MAX_THREADS)
-#define CLI_PLACEMENT_OPT(value) \
-	{ .name = "placement", .kind = CLI_CHOICE, .dest.choice = (value), \
-	  .choices = cli_placement_names }
+#define CLI_THREADS_OPT(value, help_) \
+	CLI_INT_OPT("threads", value, 1, CUTOFF_MAX_THREADS, "N", help_)
+#define CLI_PLACEMENT_OPT(value, help_) \
+	CLI_CHOICE_OPT("placement", value, cli_placement_names, help_)
 /* clang-format on */
 
 #define CLI_PARALLEL_USAGE                                                                         \
