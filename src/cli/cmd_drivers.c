@@ -24,14 +24,7 @@ static const char drivers_usage[] =
 	"bench --drivers and UCI's Algorithm take), what it does, and its options, each\n"
 	"taken as --NAME VALUE by every command that takes --threads (search, tree,\n"
 	"solve, epd, bench) and as a UCI option of the same name, with its range and\n"
-	"default. The driver marked 'default' is the one an algorithm alone runs under.\n"
-	"\n"
-	"  --names     print the drivers' names only, one a line\n"
-	"  --counters  print the library's counters instead: each one's name (its key in\n"
-	"              every report's \"counters\"), unit, who counts it (the search, the\n"
-	"              profiler or a driver) and meaning\n"
-	"  --json      print them as JSON instead\n"
-	"  --help      print this help\n";
+	"default. The driver marked 'default' is the one an algorithm alone runs under.\n";
 /* clang-format on */
 
 /* The values an option takes, as the command line writes them: "off|on" or "1..128". */
@@ -158,9 +151,12 @@ int cli_drivers(int argc, char **argv)
 {
 	bool names = false, json = false, counters = false;
 	cli_opt_t opts[] = {
-		{ .name = "names", .kind = CLI_FLAG, .dest.flag = &names },
-		{ .name = "counters", .kind = CLI_FLAG, .dest.flag = &counters },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_FLAG_OPT("names", &names, "print the drivers' names only, one a line"),
+		CLI_FLAG_OPT("counters", &counters,
+		             "print the library's counters instead: each one's name (its key in "
+		             "every report's \"counters\"), unit, who counts it (the search, the "
+		             "profiler or a driver) and meaning"),
+		CLI_FLAG_OPT("json", &json, "print them as JSON instead"),
 	};
 	cli_status_t st = cli_parse("drivers", drivers_usage, opts,
 	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);

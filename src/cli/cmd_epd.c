@@ -39,25 +39,7 @@ static const char epd_usage[] =
 	"the score, nodes and time; then how many were solved. Each position starts from an\n"
 	"empty table. Malformed lines are reported on stderr with their line number and\n"
 	"skipped, and the command then exits with status 1; a file that cannot be read\n"
-	"is one line and status 2, as a bad option is.\n"
-	"\n"
-	"  --file FILE       the EPD file (required)\n"
-	"  --movetime MS     search each position for MS milliseconds, 1..86400000\n"
-	"                    (the default, 1000, when --depth is not given)\n"
-	"  --depth D         search each position to depth D, 1..127, without a time limit\n"
-	"  --algo ALGO       the driver and algorithm: a driver of 'cutoff drivers' (serial,\n"
-	"                    lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as ybw/mtdf,\n"
-	"                    or an algorithm alone (serial); default pvs (serial)\n"
-	"  --hash MB         transposition table in MiB, 0..65536; default 64\n"
-	"  --pruning P       speculative pruning: on (null move and late move reductions),\n"
-	"                    off, or a list of null,lmr; default on\n"
-	"  --aspiration CP   aspiration window half-width in centipawns, 0..1000 (0: off);\n"
-	"                    default 0\n"
-	"  --limit K         search only the first K positions of the file, 1..1000000\n"
-	CLI_PARALLEL_USAGE
-	"  --json            print one JSON object instead of the text report (and, when\n"
-	"                    stderr is a terminal, one progress line per position there)\n"
-	"  --help            print this help\n";
+	"is one line and status 2, as a bad option is.\n";
 /* clang-format on */
 
 enum {
@@ -603,29 +585,34 @@ typedef struct epd_args {
  * stderr for a usage error). */
 static cli_status_t parse_options(int argc, char **argv, epd_args_t *a)
 {
+	char algo_help[1024], pruning_help[384], forms[256], bits[64];
+	snprintf(algo_help, sizeof(algo_help), "%s; default %%d",
+	         cli_algo_forms(a->defaults->algo, forms, sizeof(forms)));
+	snprintf(pruning_help, sizeof(pruning_help),
+	         "speculative pruning (null: null move, lmr: late move reductions): %s; default "
+	         "%s",
+	         cli_pruning_forms(forms, sizeof(forms)),
+	         cli_pruning_text(a->defaults->pruning, bits, sizeof(bits)));
 	cli_opt_t opts[] = {
-		{ .name = "file", .kind = CLI_STRING, .dest.s = &a->file },
-		{ .name = "movetime",
-		  .kind = CLI_INT,
-		  .dest.i = &a->movetime,
-		  .min = 1,
-		  .max = 86400000 },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->depth,
-		  .min = 1,
-		  .max = CUTOFF_MAX_PLY - 1 },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &a->algo_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
-		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &a->pruning_text },
-		{ .name = "aspiration",
-		  .kind = CLI_INT,
-		  .dest.i = &a->aspiration,
-		  .min = 0,
-		  .max = 1000 },
-		{ .name = "limit", .kind = CLI_INT, .dest.i = &a->limit, .min = 1, .max = 1000000 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_STRING_OPT("file", &a->file, "FILE", "the EPD file (required)"),
+		CLI_INT_OPT("movetime", &a->movetime, 1, 86400000, "MS",
+		            "search each position for MS milliseconds, %r (the default, %d, when "
+		            "--depth is not given)"),
+		CLI_INT_OPT("depth", &a->depth, 1, CUTOFF_MAX_PLY - 1, "D",
+		            "search each position to depth D, %r, without a time limit"),
+		CLI_STRING_OPT("algo", &a->algo_text, "ALGO", algo_help),
+		CLI_INT_OPT("hash", &a->hash_mb, 0, 65536, "MB",
+		            "transposition table in MiB, %r; default %d"),
+		CLI_STRING_OPT("pruning", &a->pruning_text, "P", pruning_help),
+		CLI_INT_OPT("aspiration", &a->aspiration, 0, 1000, "CP",
+		            "aspiration window half-width in centipawns, %r (0: off); default %d"),
+		CLI_INT_OPT("limit", &a->limit, 1, 1000000, "K",
+		            "search only the first K positions of the file, %r"),
 		CLI_ENGINE_OPTS(&a->par),
+		CLI_FLAG_OPT(
+			"json", &a->json,
+			"print one JSON object instead of the text report (and, when stderr is "
+			"a terminal, one progress line per position there)"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 

@@ -27,15 +27,7 @@ static const char perft_usage[] =
 	"usage: cutoff perft [--fen FEN] --depth D [--divide] [--threads N] [--json]\n"
 	"\n"
 	"Counts the leaf nodes of the tree of legal moves D plies deep (perft), the last\n"
-	"ply counted without being played.\n"
-	"\n"
-	"  --fen FEN      the position (6 fields, or the first 4); default the start\n"
-	"                 position\n"
-	"  --depth D      plies, 1..32 (required)\n"
-	"  --divide       also print the count below each root move, in UCI notation\n"
-	"  --threads N    share the root moves among N threads, 1..256; default 1\n"
-	"  --json         print one JSON object instead of the text report\n"
-	"  --help         print this help\n";
+	"ply counted without being played.\n";
 /* clang-format on */
 
 typedef struct perft_job {
@@ -215,19 +207,16 @@ int cli_perft(int argc, char **argv)
 	perft_report_t rep = { .depth = 0, .threads = 1 };
 	bool json = false;
 	cli_opt_t opts[] = {
-		{ .name = "fen", .kind = CLI_STRING, .dest.s = &fen },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &rep.depth,
-		  .min = 1,
-		  .max = CUTOFF_CHESS_MAX_PERFT },
-		{ .name = "divide", .kind = CLI_FLAG, .dest.flag = &rep.divide },
-		{ .name = "threads",
-		  .kind = CLI_INT,
-		  .dest.i = &rep.threads,
-		  .min = 1,
-		  .max = 256 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_STRING_OPT(
+			"fen", &fen, "FEN",
+			"the position (6 fields, or the first 4); default the start position"),
+		CLI_INT_OPT("depth", &rep.depth, 1, CUTOFF_CHESS_MAX_PERFT, "D",
+		            "plies, %r (required)"),
+		CLI_FLAG_OPT("divide", &rep.divide,
+		             "also print the count below each root move, in UCI notation"),
+		CLI_INT_OPT("threads", &rep.threads, 1, 256, "N",
+		            "share the root moves among N threads, %r; default %d"),
+		CLI_FLAG_OPT("json", &json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 	cli_status_t st = cli_parse("perft", perft_usage, opts, nopts, argc, argv);

@@ -41,63 +41,8 @@ static const char search_usage[] =
 	"variation and every counter (each thread's too). Every position visited, the root\n"
 	"included, counts as a node. Repeats one search of `cutoff bench` (its report folder's\n"
 	"searches.txt lists them), `cutoff solve --weak` (--window -1,1) or `cutoff tree`.\n"
-	"\n"
-	"  --game NAME       ttt (tic-tac-toe), chess, connect4, rtree (a random tree) or\n"
-	"                    pgame (a random game with passes, an Othello endgame's model);\n"
-	"                    default ttt\n"
-	"  --position P      ttt: 9 squares row by row, x, o, '.' or '-' (x moves first);\n"
-	"                    chess: a FEN; connect4: the columns played, 1..7 ('' or '-':\n"
-	"                    the empty board); rtree, pgame: the seed, 0..2^64-1.\n"
-	"                    Default: the start (rtree, pgame: seed 1). --fen, --moves and\n"
-	"                    --seed are the same option\n"
-	"  --depth D         plies to search: ttt 1..9, default 9; chess 1..127, default 8;\n"
-	"                    connect4 1..43, default the rest of the game (the game's\n"
-	"                    bounds stop each line where the window's score no longer\n"
-	"                    can come); rtree 1..30, the tree's depth\n"
-	"                    too, default 11; pgame 1..127, default to the end (--solve)\n"
-	"  --solve on|off    search to the end of the game (cutoff_limits_t.solve): values\n"
-	"                    that never met the horizon hold at every depth; without\n"
-	"                    --depth there is no depth limit, and --iterate on deepens until\n"
-	"                    an iteration meets no horizon. Default on for pgame, off for\n"
-	"                    the others\n"
-	"  --algo ALGO       the algorithm at every node: minimax, alphabeta, pvs or mtdf\n"
-	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
-	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
-	"                    ybw/mtdf.\n"
-	"                    Minimax never splits: ybw/minimax searches on one thread\n"
-	"                    (lazysmp/minimax runs the same full search on every one).\n"
-	"                    Default: alphabeta for ttt, pvs for the others\n"
-	"  --iterate on|off  iterative deepening 1..D, each iteration reported; default on\n"
-	"                    for chess and rtree, off for ttt and connect4\n"
-	"  --window A,B      the root window, -32000 <= A < B <= 32000; default the full\n"
-	"                    window (a fail-soft value outside it is a bound)\n"
-	"  --time MS         stop after MS milliseconds (the deepest completed iteration\n"
-	"                    answers; under lazysmp with --lazy-vote on, the thread\n"
-	"                    its threads' vote chose), 1..86400000; default none\n"
-	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default: ttt\n"
-	"                    0 (16 for mtdf and for every driver but serial, whose threads\n"
-	"                    share the table), chess 16, connect4 4, rtree 64, pgame 16\n"
-	"  --tt-min-depth N  nodes with fewer than N plies left neither probe nor store\n"
-	"                    the table (config.tt_min_depth), 0..128; default 0\n"
-	"  --etc-min-depth N enhanced transposition cut-offs at nodes with at least N plies\n"
-	"                    left (config.etc_min_depth): 0 (never, the default) or 2..128\n"
-	"  --ordering O      the engine's move ordering: none (the game's order), all, or a\n"
-	"                    list of tt,hints,killers,history; default: ttt none, chess,\n"
-	"                    rtree and pgame all, connect4 tt,hints\n"
-	"  --pruning P       speculative pruning: on, off, or a list of null,lmr; default on\n"
-	"                    for chess, off for the others (values then are inexact)\n"
-	"  --branching B     rtree: children per inner node, 2..64; default 8\n"
-	"  --model M         rtree: incremental (each move adds a step to the mover's score)\n"
-	"                    or iid (independent leaves); default incremental\n"
-	"  --cells N         pgame: empty cells at the start, 1..22; default 12. The report\n"
-	"                    gives the exact value and the longest line (the game's oracle)\n"
-	"  --legal P         pgame: per cent of empty cells legal for a side, 1..100;\n"
-	"                    default 50\n"
-	CLI_PARALLEL_USAGE
-	CLI_CLUSTER_USAGE
-	"  --profile-tt-writers  count the table hits on entries another thread (or rank) wrote\n"
-	"  --json            print one JSON object instead of the text report\n"
-	"  --help            print this help\n";
+	"Defaults named per game are those of its row of the games' table, which the bench's\n"
+	"workloads search with too.\n";
 /* clang-format on */
 
 enum {
@@ -107,7 +52,6 @@ enum {
 	GAME_RTREE = CLI_GAME_RTREE,
 	GAME_PGAME = CLI_GAME_PGAME
 };
-static const char *const game_names[] = { "ttt", "chess", "connect4", "rtree", "pgame", NULL };
 static const char *const game_titles[] = { "ttt (tic-tac-toe)", "chess", "connect4 (Connect Four)",
 	                                   "rtree (random tree)",
 	                                   "pgame (random game with passes)" };
@@ -358,7 +302,7 @@ typedef struct search_report {
 static void json_settings(json_writer_t *w, const search_report_t *rep)
 {
 	const search_game_t *g = rep->g;
-	jw_string(w, "game", game_names[g->id]);
+	jw_string(w, "game", cli_game_names[g->id]);
 	jw_string(w, "position", g->text);
 	jw_string(w, "to_move", g->side);
 	jw_string(w, "algo", rep->algo);
@@ -600,7 +544,7 @@ static bool pick_position(search_args_t *a, const char *const given[4])
 			continue;
 		if (!own[a->game] || strcmp(own[a->game], names[i]) != 0) {
 			cli_error("search", "%s is not an option of --game %s (use --position)",
-			          names[i], game_names[a->game]);
+			          names[i], cli_game_names[a->game]);
 			return false;
 		}
 		if (given[0]) {
@@ -656,7 +600,7 @@ static bool pick_depth(search_args_t *a, const cli_opt_t *opts, int nopts)
 		char q[CLI_QUOTE_SIZE], v[24];
 		snprintf(v, sizeof(v), "%" PRId64, a->depth);
 		cli_error("search", "--depth: expected 1..%d for --game %s, got %s",
-		          max_depth[a->game], game_names[a->game], cli_quote(q, sizeof(q), v));
+		          max_depth[a->game], cli_game_names[a->game], cli_quote(q, sizeof(q), v));
 		return false;
 	}
 	return true;
@@ -699,68 +643,162 @@ static bool set_limits(search_args_t *a)
 	return true;
 }
 
+/* --help's texts that name each game's default, read from the games' table (kit/games.c)
+ * and the limits above. */
+typedef struct search_help {
+	char depth[512], solve[384], algo[1024], iterate[160], hash[384], etc[256];
+	char ordering[384], pruning[256], branching[128], window[160];
+} search_help_t;
+
+static void solve_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	snprintf(out, size, "%s", cli_onoff_names[d->solve]);
+}
+
+static void algo_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	snprintf(out, size, "%s", cli_algo_names[d->algo]);
+}
+
+static void iterate_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	snprintf(out, size, "%s", cli_onoff_names[d->iterate]);
+}
+
+static void hash_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	if (d->tt_mb == d->tt_mb_shared)
+		snprintf(out, size, "%zu", d->tt_mb);
+	else
+		snprintf(out, size,
+		         "%zu (%zu for mtdf and for every driver but serial, whose threads share "
+		         "the table)",
+		         d->tt_mb, d->tt_mb_shared);
+}
+
+static void etc_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	snprintf(out, size, "%d", d->etc_min_depth);
+}
+
+static void ordering_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	cli_ordering_text(d->ordering, out, size);
+}
+
+static void pruning_value(const cli_game_defaults_t *d, char *out, size_t size)
+{
+	cli_pruning_text(d->pruning, out, size);
+}
+
+static void search_help(search_help_t *h)
+{
+	char list[384], forms[128];
+	size_t used = (size_t)snprintf(h->depth, sizeof(h->depth), "plies to search:");
+	for (int g = 0; g <= GAME_PGAME && used < sizeof(h->depth); g++) {
+		const cli_game_defaults_t *d = cli_game_defaults((cli_game_t)g, CLI_USE_SEARCH);
+		char v[48];
+		snprintf(v, sizeof(v), "%d", d->depth);
+		used += (size_t)snprintf(h->depth + used, sizeof(h->depth) - used,
+		                         "%s %s 1..%d, default %s", g ? ";" : "", cli_game_names[g],
+		                         max_depth[g],
+		                         d->depth   ? v
+		                         : d->solve ? "to the end (--solve)"
+		                                    : "the rest of the game");
+	}
+	snprintf(h->depth + used, sizeof(h->depth) - used,
+	         ". Connect Four's bounds stop each line where the window's score can no longer "
+	         "come; an rtree is as deep as its search");
+	snprintf(h->solve, sizeof(h->solve),
+	         "search to the end of the game (cutoff_limits_t.solve): values that never met "
+	         "the horizon hold at every depth; without --depth there is no depth limit, and "
+	         "--iterate on deepens until an iteration meets no horizon. Default %s",
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, solve_value));
+	cli_algo_forms(CUTOFF_ALGO_PVS, forms, sizeof(forms));
+	snprintf(h->algo, sizeof(h->algo),
+	         "%s; or cluster, under mpirun: every rank searches with its own engine and "
+	         "table, sharing deep entries (docs/cluster.md); only rank 0 prints. Minimax "
+	         "never splits: ybw/minimax searches on one thread (lazysmp/minimax runs the "
+	         "same full search on every one). Default %s",
+	         cli_algo_forms(CUTOFF_ALGO_PVS, list, sizeof(list)),
+	         cli_game_defaults_text(forms, sizeof(forms), CLI_USE_SEARCH, algo_value));
+	snprintf(h->iterate, sizeof(h->iterate),
+	         "iterative deepening 1..D, each iteration reported; default %s",
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, iterate_value));
+	snprintf(h->hash, sizeof(h->hash), "transposition table in MiB, %%r (0: none); default %s",
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, hash_value));
+	snprintf(h->etc, sizeof(h->etc),
+	         "enhanced transposition cut-offs at nodes with at least N plies left "
+	         "(config.etc_min_depth): %%r but 1, 0 meaning never; default %s",
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, etc_value));
+	snprintf(h->ordering, sizeof(h->ordering),
+	         "the engine's move ordering: %s (none: the game's order); default %s",
+	         cli_ordering_forms(forms, sizeof(forms)),
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, ordering_value));
+	snprintf(h->pruning, sizeof(h->pruning),
+	         "speculative pruning (values then are inexact): %s; default %s",
+	         cli_pruning_forms(forms, sizeof(forms)),
+	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, pruning_value));
+	snprintf(h->window, sizeof(h->window),
+	         "the root window, -%d <= A < B <= %d; default the full window (a fail-soft "
+	         "value outside it is a bound)",
+	         CUTOFF_INF, CUTOFF_INF);
+	snprintf(h->branching, sizeof(h->branching),
+	         "rtree: children per inner node, %%r; default %d",
+	         cli_game_defaults(CLI_GAME_RTREE, CLI_USE_SEARCH)->branching);
+}
+
 /* Reads the command line into *a, each game's defaults filled in: CLI_PARSED to go on,
  * or as cli_parse (after one line on stderr for a usage error). */
 static cli_status_t parse_options(int argc, char **argv, search_args_t *a)
 {
 	const char *given[4] = { NULL, NULL, NULL, NULL }; /* --position, --fen, --moves, --seed */
+	search_help_t h;
+	search_help(&h);
 	cli_opt_t opts[] = {
-		{ .name = "game",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->game,
-		  .choices = game_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &a->algo_text },
-		{ .name = "position", .kind = CLI_STRING, .dest.s = &given[0] },
-		{ .name = "fen", .kind = CLI_STRING, .dest.s = &given[1] },
-		{ .name = "moves", .kind = CLI_STRING, .dest.s = &given[2] },
-		{ .name = "seed", .kind = CLI_STRING, .dest.s = &given[3] },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->depth,
-		  .min = 1,
-		  .max = CUTOFF_MAX_PLY - 1 },
-		{ .name = "iterate",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->iterate,
-		  .choices = cli_onoff_names },
-		{ .name = "window", .kind = CLI_STRING, .dest.s = &a->window_text },
-		{ .name = "time",
-		  .kind = CLI_INT,
-		  .dest.i = &a->time_ms,
-		  .min = 1,
-		  .max = 86400000 },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
-		{ .name = "etc-min-depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->etc_min_depth,
-		  .min = 0,
-		  .max = CUTOFF_MAX_PLY },
-		{ .name = "tt-min-depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->tt_min_depth,
-		  .min = 0,
-		  .max = CUTOFF_MAX_PLY },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &a->ordering_text },
-		{ .name = "pruning", .kind = CLI_STRING, .dest.s = &a->pruning_text },
-		{ .name = "branching",
-		  .kind = CLI_INT,
-		  .dest.i = &a->branching,
-		  .min = 2,
-		  .max = 64 },
-		{ .name = "model",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->model,
-		  .choices = model_names },
-		{ .name = "solve",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->solve,
-		  .choices = cli_onoff_names },
-		{ .name = "cells", .kind = CLI_INT, .dest.i = &a->cells, .min = 1, .max = 22 },
-		{ .name = "legal", .kind = CLI_INT, .dest.i = &a->legal, .min = 1, .max = 100 },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
-		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &a->tt_writers },
+		CLI_CHOICE_OPT("game", &a->game, cli_game_names,
+		               "the game (ttt: tic-tac-toe; rtree: a random tree; pgame: a random "
+		               "game with passes, an Othello endgame's model); default %d"),
+		CLI_STRING_OPT(
+			"position", &given[0], "P",
+			"ttt: 9 squares row by row, x, o, '.' or '-' (x moves first); chess: "
+			"a FEN; connect4: the columns played, 1..7 ('' or '-': the empty "
+			"board); rtree, pgame: the seed, 0..2^64-1. Default: the start "
+			"(rtree, pgame: seed 1). --fen, --moves and --seed are the same "
+			"option"),
+		CLI_STRING_OPT("fen", &given[1], NULL, NULL),
+		CLI_STRING_OPT("moves", &given[2], NULL, NULL),
+		CLI_STRING_OPT("seed", &given[3], NULL, NULL),
+		CLI_INT_OPT("depth", &a->depth, 1, CUTOFF_MAX_PLY - 1, "D", h.depth),
+		CLI_CHOICE_OPT("solve", &a->solve, cli_onoff_names, h.solve),
+		CLI_STRING_OPT("algo", &a->algo_text, "ALGO", h.algo),
+		CLI_CHOICE_OPT("iterate", &a->iterate, cli_onoff_names, h.iterate),
+		CLI_STRING_OPT("window", &a->window_text, "A,B", h.window),
+		CLI_INT_OPT("time", &a->time_ms, 1, 86400000, "MS",
+		            "stop after MS milliseconds, %r (the deepest completed iteration "
+		            "answers; under lazysmp with --lazy-vote on, the thread its threads' "
+		            "vote chose); default none"),
+		CLI_INT_OPT("hash", &a->hash_mb, 0, 65536, "MB", h.hash),
+		CLI_INT_OPT("tt-min-depth", &a->tt_min_depth, 0, CUTOFF_MAX_PLY, "N",
+		            "nodes with fewer than N plies left neither probe nor store the table "
+		            "(config.tt_min_depth), %r; default %d"),
+		CLI_INT_OPT("etc-min-depth", &a->etc_min_depth, 0, CUTOFF_MAX_PLY, "N", h.etc),
+		CLI_STRING_OPT("ordering", &a->ordering_text, "O", h.ordering),
+		CLI_STRING_OPT("pruning", &a->pruning_text, "P", h.pruning),
+		CLI_INT_OPT("branching", &a->branching, 2, 64, "B", h.branching),
+		CLI_CHOICE_OPT("model", &a->model, model_names,
+		               "rtree: incremental (each move adds a step to the mover's score) or "
+		               "iid (independent leaves); default %d"),
+		CLI_INT_OPT("cells", &a->cells, 1, 22, "N",
+		            "pgame: empty cells at the start, %r; default %d. The report gives the "
+		            "exact value and the longest line (the game's oracle)"),
+		CLI_INT_OPT("legal", &a->legal, 1, 100, "P",
+		            "pgame: per cent of empty cells legal for a side, %r; default %d"),
 		CLI_ENGINE_OPTS(&a->par),
 		CLI_CLUSTER_OPTS(&a->copts),
+		CLI_FLAG_OPT("profile-tt-writers", &a->tt_writers,
+		             "count the table hits on entries another thread (or rank) wrote"),
+		CLI_FLAG_OPT("json", &a->json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
@@ -885,10 +923,12 @@ static int run_search(const search_args_t *a, const search_game_t *g, cli_cluste
 
 int cli_search(int argc, char **argv)
 {
+	cutoff_pgame_params_t pgame;
+	cutoff_pgame_params_default(&pgame);
 	search_args_t a = {
 		.game = GAME_TTT,
-		.cells = 12,
-		.legal = 50,
+		.cells = pgame.cells,
+		.legal = pgame.legal,
 		.model = 1,
 		.copts = { 0, 0, -1 },
 	};

@@ -35,49 +35,7 @@ static const char solve_usage[] =
 	"Solves Connect Four positions exactly: the score of the side to move in Pascal\n"
 	"Pons' convention (22 - k for a win with the winner's k-th stone, k - 22 for a loss\n"
 	"to the opponent's k-th stone, 0 for a draw), the best move (columns 1..7) and the\n"
-	"nodes searched, by null-window searches over the shared table.\n"
-	"\n"
-	"  --game NAME       the game: connect4; default connect4\n"
-	"  --moves MOVES     the columns played from the empty board, one digit 1..7 per\n"
-	"                    move (\"4453\"); \"\" is the empty board (slow: minutes)\n"
-	"  --file PATH       a test set: lines '<moves> <score>'; solves each position,\n"
-	"                    compares with the score and exits 1 on any mismatch\n"
-	"  --limit K         with --file: only the first K positions, 1..10000000\n"
-	"  --weak            win, draw or loss only: one search with the window (-1, 1),\n"
-	"                    which MTD(f), the default --algo, asks as Pons' solver does:\n"
-	"                    a win, (0, 1)? if not, a draw, (-1, 0)? With --file, only\n"
-	"                    the sign of the file's score is compared\n"
-	"  --method M        how the score is narrowed: bisect (halve its range, towards 0,\n"
-	"                    as Pons' solver does) or mtdf (MTD(f) from 0); default bisect\n"
-	"  --algo ALGO       how each search runs: mtdf, pvs, alphabeta or minimax (on\n"
-	"                    the serial driver); or a driver of 'cutoff drivers' (serial,\n"
-	"                    lazysmp, ybw, ...: with mtdf), or DRIVER/ALGO such as\n"
-	"                    ybw/pvs; default mtdf (on a null window, as every search of\n"
-	"                    the strong solve has, the same search as pvs). Minimax does\n"
-	"                    not prune: only for tiny positions\n"
-	"  --hash MB         transposition table in MiB, 1..65536; default 4: a table\n"
-	"                    that stays in the caches is faster even where a bigger one\n"
-	"                    saves nodes (docs/connect4.md)\n"
-	"  --etc-min-depth N enhanced transposition cut-offs (config.etc_min_depth) at nodes\n"
-	"                    with at least N plies left: before a node searches a move, its\n"
-	"                    children are looked up in the table (counted as etc probes, not\n"
-	"                    nodes); 0 (never) or 2..128; default 10 (docs/connect4.md)\n"
-	"  --ordering O      the engine's move ordering: none (centre first), all, or a list\n"
-	"                    of tt,hints,killers,history; default tt,hints (the table's\n"
-	"                    move, then the moves that make the most threats, centre first;\n"
-	"                    killers and history only undo the centre-first tie-break)\n"
-	"  --no-clear        with --file: keep the table from one position to the next\n"
-	"                    (default: cleared before each, which is not timed)\n"
-	"  --progress        with --file: a progress line on stderr about twice a second\n"
-	"                    (the default when stderr is a terminal)\n"
-	"  --each            with --file: one line per position on stdout as it is solved,\n"
-	"                    '<moves> <score> <nodes> <microseconds> <etc probes>' (the\n"
-	"                    line format of Pons' solver, and the etc probes), before the\n"
-	"                    report; not with --json\n"
-	CLI_PARALLEL_USAGE
-	CLI_CLUSTER_USAGE
-	"  --json            print one JSON object instead of the text report\n"
-	"  --help            print this help\n";
+	"nodes searched, by null-window searches over the shared table.\n";
 /* clang-format on */
 
 static const char *const game_names[] = { "connect4", NULL };
@@ -543,6 +501,55 @@ static int solve_file(const solve_args_t *a)
 
 /* ---- the command ---- */
 
+/* The options that exclude or need each other; false after one line on stderr. */
+static bool options_fit(const solve_args_t *a, const cli_opt_t *opts, int nopts)
+{
+	if (!a->moves == !a->file) {
+		cli_error("solve",
+		          a->moves ? "--moves and --file exclude each other: give one"
+		                   : "a position is needed: give --moves MOVES or --file PATH");
+		return false;
+	}
+	const char *file_only = cli_given(opts, nopts, "limit")      ? "--limit"
+	                        : cli_given(opts, nopts, "no-clear") ? "--no-clear"
+	                        : cli_given(opts, nopts, "progress") ? "--progress"
+	                        : cli_given(opts, nopts, "each")     ? "--each"
+	                                                             : NULL;
+	if (a->moves && file_only) {
+		cli_error("solve", "%s goes with --file, not --moves", file_only);
+		return false;
+	}
+	if (!cli_check_etc_min_depth("solve", a->etc_min_depth))
+		return false;
+	if (a->each && a->json) {
+		cli_error("solve", "--each and --json exclude each other: give one");
+		return false;
+	}
+	return true;
+}
+
+/* --help's texts that read the solve row of the games' table (kit/games.c). */
+typedef struct solve_help {
+	char algo[1024], ordering[512];
+} solve_help_t;
+
+static void solve_help(const solve_args_t *a, solve_help_t *h)
+{
+	char forms[256], bits[64];
+	snprintf(h->algo, sizeof(h->algo),
+	         "how each search runs: %s; or cluster, under mpirun: every rank searches with "
+	         "its own engine and table, sharing deep entries (docs/cluster.md); only rank 0 "
+	         "prints. Default %%d (on a null window, as every search of the strong solve "
+	         "has, the same search as pvs). Minimax does not prune: only for tiny positions",
+	         cli_algo_forms(a->defaults->algo, forms, sizeof(forms)));
+	snprintf(h->ordering, sizeof(h->ordering),
+	         "the engine's move ordering: %s (none: centre first); default %s (the table's "
+	         "move, then the moves that make the most threats, centre first; killers and "
+	         "history only undo the centre-first tie-break)",
+	         cli_ordering_forms(forms, sizeof(forms)),
+	         cli_ordering_text(a->defaults->ordering, bits, sizeof(bits)));
+}
+
 /* Reads the command line into *a: CLI_PARSED to go on, or as cli_parse (after one line on
  * stderr for a usage error). */
 static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
@@ -550,37 +557,53 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 	/* The row's algorithm (MTD(f)), also under a driver named alone. */
 	const char *algo_text = cli_algo_names[a->defaults->algo];
 	const char *ordering_text = NULL;
+	solve_help_t h;
+	solve_help(a, &h);
 	cli_opt_t opts[] = {
-		{ .name = "game",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->game,
-		  .choices = game_names },
-		{ .name = "moves", .kind = CLI_STRING, .dest.s = &a->moves },
-		{ .name = "file", .kind = CLI_STRING, .dest.s = &a->file },
-		{ .name = "limit",
-		  .kind = CLI_INT,
-		  .dest.i = &a->limit,
-		  .min = 1,
-		  .max = 10000000 },
-		{ .name = "weak", .kind = CLI_FLAG, .dest.flag = &a->weak },
-		{ .name = "method",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->method,
-		  .choices = method_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 1, .max = 65536 },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
-		{ .name = "etc-min-depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->etc_min_depth,
-		  .min = 0,
-		  .max = CUTOFF_MAX_PLY },
-		{ .name = "no-clear", .kind = CLI_FLAG, .dest.flag = &a->no_clear },
-		{ .name = "progress", .kind = CLI_FLAG, .dest.flag = &a->progress },
-		{ .name = "each", .kind = CLI_FLAG, .dest.flag = &a->each },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_CHOICE_OPT("game", &a->game, game_names, "the game; default %d"),
+		CLI_STRING_OPT("moves", &a->moves, "MOVES",
+		               "the columns played from the empty board, one digit 1..7 per move "
+		               "(\"4453\"); \"\" is the empty board (slow: minutes)"),
+		CLI_STRING_OPT(
+			"file", &a->file, "PATH",
+			"a test set: lines '<moves> <score>'; solves each position, compares "
+			"with the score and exits 1 on any mismatch"),
+		CLI_INT_OPT("limit", &a->limit, 1, 10000000, "K",
+		            "with --file: only the first K positions, %r"),
+		CLI_FLAG_OPT(
+			"weak", &a->weak,
+			"win, draw or loss only: one search with the window (-1, 1), which "
+			"MTD(f), the default --algo, asks as Pons' solver does: a win, (0, 1)? "
+			"if not, a draw, (-1, 0)? With --file, only the sign of the file's "
+			"score is compared"),
+		CLI_CHOICE_OPT("method", &a->method, method_names,
+		               "how the score is narrowed: bisect (halve its range, towards 0, as "
+		               "Pons' solver does) or mtdf (MTD(f) from 0); default %d"),
+		CLI_STRING_OPT("algo", &algo_text, "ALGO", h.algo),
+		CLI_INT_OPT(
+			"hash", &a->hash_mb, 1, 65536, "MB",
+			"transposition table in MiB, %r; default %d: a table that stays in the "
+			"caches is faster even where a bigger one saves nodes (docs/connect4.md)"),
+		CLI_INT_OPT("etc-min-depth", &a->etc_min_depth, 0, CUTOFF_MAX_PLY, "N",
+		            "enhanced transposition cut-offs (config.etc_min_depth) at nodes with "
+		            "at least N plies left: before a node searches a move, its children "
+		            "are looked up in the table (counted as etc probes, not nodes); %r but "
+		            "1, 0 meaning never; default %d (docs/connect4.md)"),
+		CLI_STRING_OPT("ordering", &ordering_text, "O", h.ordering),
+		CLI_FLAG_OPT("no-clear", &a->no_clear,
+		             "with --file: keep the table from one position to the next (default: "
+		             "cleared before each, which is not timed)"),
+		CLI_FLAG_OPT("progress", &a->progress,
+		             "with --file: a progress line on stderr about twice a second (the "
+		             "default when stderr is a terminal)"),
+		CLI_FLAG_OPT("each", &a->each,
+		             "with --file: one line per position on stdout as it is solved, "
+		             "'<moves> <score> <nodes> <microseconds> <etc probes>' (the line "
+		             "format of Pons' solver, and the etc probes), before the report; not "
+		             "with --json"),
 		CLI_ENGINE_OPTS(&a->par),
 		CLI_CLUSTER_OPTS(&a->copts),
+		CLI_FLAG_OPT("json", &a->json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
@@ -595,28 +618,7 @@ static cli_status_t parse_options(int argc, char **argv, solve_args_t *a)
 	    (ordering_text && !cli_parse_ordering("solve", ordering_text, &a->ordering)) ||
 	    !cli_cluster_check_options("solve", a->cluster, opts, nopts))
 		return CLI_BAD;
-	if (!a->moves == !a->file) {
-		cli_error("solve",
-		          a->moves ? "--moves and --file exclude each other: give one"
-		                   : "a position is needed: give --moves MOVES or --file PATH");
-		return CLI_BAD;
-	}
-	const char *file_only = cli_given(opts, nopts, "limit")      ? "--limit"
-	                        : cli_given(opts, nopts, "no-clear") ? "--no-clear"
-	                        : cli_given(opts, nopts, "progress") ? "--progress"
-	                        : cli_given(opts, nopts, "each")     ? "--each"
-	                                                             : NULL;
-	if (a->moves && file_only) {
-		cli_error("solve", "%s goes with --file, not --moves", file_only);
-		return CLI_BAD;
-	}
-	if (!cli_check_etc_min_depth("solve", a->etc_min_depth))
-		return CLI_BAD;
-	if (a->each && a->json) {
-		cli_error("solve", "--each and --json exclude each other: give one");
-		return CLI_BAD;
-	}
-	return CLI_PARSED;
+	return options_fit(a, opts, nopts) ? CLI_PARSED : CLI_BAD;
 }
 
 int cli_solve(int argc, char **argv)

@@ -38,46 +38,10 @@ static const char tree_usage[] =
 	"Searches N random uniform trees (every inner node has B children, every leaf is D\n"
 	"plies deep, leaf values uniform in MIN..MAX) with one algorithm, checks each value\n"
 	"against a full negamax of the tree, and compares the leaves read with the minimal\n"
-	"tree B^ceil(D/2) + B^floor(D/2) - 1. Exits 1 when any value is wrong.\n"
-	"\n"
-	"  --branching B     children per inner node, 1..64; default 6\n"
-	"  --depth D         depth of every leaf, 1..30; default 6\n"
-	"  --trees N         trees to search, 1..1000000; default 20\n"
-	"  --seed S          tree i uses seed S+i, 0..2^64-1 (S+N-1 too); default 1\n"
-	"  --order ORDER     move order: natural, best or worst (best and worst sort the\n"
-	"                    moves by their true value, found by reading the subtrees);\n"
-	"                    default natural\n"
-	"  --algo ALGO       the algorithm at every node: alphabeta, pvs, mtdf or minimax\n"
-	"                    (on the serial driver); or a driver of 'cutoff drivers'\n"
-	"                    (serial, lazysmp, ybw, ...: with pvs), or DRIVER/ALGO such as\n"
-	"                    ybw/mtdf.\n"
-	"                    Minimax never splits: ybw/minimax searches on one thread\n"
-	"                    (lazysmp/minimax runs the same full search on every one).\n"
-	"                    Default alphabeta\n"
-	"  --guess G         MTD(f)'s first guess, an integer, or 'true' for each tree's\n"
-	"                    true value (a perfect guess); default 0; only mtdf uses it\n"
-	"  --hash MB         transposition table in MiB, 0..65536 (0: none); default 16 for\n"
-	"                    mtdf and for every driver but serial (whose threads share the\n"
-	"                    table), 0 for the others; it is cleared before every tree,\n"
-	"                    which costs about 30 us a MiB: use a small one for many small\n"
-	"                    trees\n"
-	"  --min V, --max V  the range of leaf values (incremental model: of each step);\n"
-	"                    default -100 and 100\n"
-	"  --model M         iid (leaves drawn independently) or incremental (each move\n"
-	"                    adds a step; shallow values predict deep ones); default iid\n"
-	"  --ordering O      the engine's move ordering: none (the tree's order), all, or a\n"
-	"                    list of tt,hints,killers,history; default none\n"
-	"  --iterate         iterative deepening 1..D (reports each iteration)\n"
-	"  --aspiration A    with --iterate: aspiration half-width, 0..10000; default 0 (off)\n"
-	CLI_PARALLEL_USAGE
-	"  --no-check        do not read every tree in full to check its value (for trees\n"
-	"                    too big for that: a measurement, not a check)\n"
-	"  --json            print one JSON object instead of the text report\n"
-	"  --help            print this help\n"
-	"\n"
-	"Every tree is read in full to check its value, and best/worst ordering reads the\n"
-	"subtrees again at every ply, so runs estimated at more than 1e10 leaf reads (a\n"
-	"minute or two) are refused.\n";
+	"tree B^ceil(D/2) + B^floor(D/2) - 1. Exits 1 when any value is wrong. Every tree is\n"
+	"read in full to check its value, and best/worst ordering reads the subtrees again at\n"
+	"every ply, so runs estimated at more than 1e10 leaf reads (a minute or two) are\n"
+	"refused.\n";
 /* clang-format on */
 
 static const char *const order_names[] = { "natural", "best", "worst", NULL };
@@ -113,7 +77,8 @@ typedef struct tree_args {
 } tree_args_t;
 
 enum {
-	TREE_MAX_DEPTH = 30
+	TREE_MAX_DEPTH = 30,
+	TREE_SHARED_MB = 16 /* the default table of MTD(f) and of the parallel drivers */
 };
 
 typedef struct tree_totals {
@@ -517,50 +482,57 @@ static cli_status_t parse_options(int argc, char **argv, tree_args_t *a)
 	const char *guess_text = NULL;
 	const char *ordering_text = "none";
 	const char *algo_text = "alphabeta";
+	char algo_help[1024], hash_help[384], forms[512];
+	snprintf(algo_help, sizeof(algo_help),
+	         "%s. Minimax never splits: ybw/minimax searches on one thread (lazysmp/minimax "
+	         "runs the same full search on every one). Default %%d",
+	         cli_algo_forms(CUTOFF_ALGO_PVS, forms, sizeof(forms)));
+	snprintf(hash_help, sizeof(hash_help),
+	         "transposition table in MiB, %%r (0: none); default %d for mtdf and for every "
+	         "driver but serial (whose threads share the table), 0 for the others; it is "
+	         "cleared before every tree, which costs about 30 us a MiB: use a small one for "
+	         "many small trees",
+	         TREE_SHARED_MB);
+	snprintf(forms, sizeof(forms),
+	         "the engine's move ordering: %s (none: the tree's order); default %%d",
+	         cli_ordering_forms(forms + 256, 256));
 	cli_opt_t opts[] = {
-		{ .name = "branching",
-		  .kind = CLI_INT,
-		  .dest.i = &a->branching,
-		  .min = 1,
-		  .max = 64 },
-		{ .name = "depth",
-		  .kind = CLI_INT,
-		  .dest.i = &a->depth,
-		  .min = 1,
-		  .max = TREE_MAX_DEPTH },
-		{ .name = "trees", .kind = CLI_INT, .dest.i = &a->trees, .min = 1, .max = 1000000 },
-		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &a->seed },
-		{ .name = "order",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->order,
-		  .choices = order_names },
-		{ .name = "algo", .kind = CLI_STRING, .dest.s = &algo_text },
-		{ .name = "guess", .kind = CLI_STRING, .dest.s = &guess_text },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &a->hash_mb, .min = 0, .max = 65536 },
-		{ .name = "min",
-		  .kind = CLI_INT,
-		  .dest.i = &a->value_min,
-		  .min = -TREE_VALUE_LIMIT,
-		  .max = TREE_VALUE_LIMIT },
-		{ .name = "max",
-		  .kind = CLI_INT,
-		  .dest.i = &a->value_max,
-		  .min = -TREE_VALUE_LIMIT,
-		  .max = TREE_VALUE_LIMIT },
-		{ .name = "model",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &a->model,
-		  .choices = model_names },
-		{ .name = "ordering", .kind = CLI_STRING, .dest.s = &ordering_text },
-		{ .name = "iterate", .kind = CLI_FLAG, .dest.flag = &a->iterate },
-		{ .name = "aspiration",
-		  .kind = CLI_INT,
-		  .dest.i = &a->aspiration,
-		  .min = 0,
-		  .max = 10000 },
-		{ .name = "no-check", .kind = CLI_FLAG, .dest.flag = &a->no_check },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &a->json },
+		CLI_INT_OPT("branching", &a->branching, 1, 64, "B",
+		            "children per inner node, %r; default %d"),
+		CLI_INT_OPT("depth", &a->depth, 1, TREE_MAX_DEPTH, "D",
+		            "depth of every leaf, %r; default %d"),
+		CLI_INT_OPT("trees", &a->trees, 1, 1000000, "N", "trees to search, %r; default %d"),
+		{ .name = "seed",
+		  .kind = CLI_UINT64,
+		  .dest.u = &a->seed,
+		  .arg = "S",
+		  .help = "tree i uses seed S+i, 0..2^64-1 (S+N-1 too); default %d" },
+		CLI_CHOICE_OPT("order", &a->order, order_names,
+		               "move order (best and worst sort the moves by their true value, "
+		               "found by reading the subtrees); default %d"),
+		CLI_STRING_OPT("algo", &algo_text, "ALGO", algo_help),
+		CLI_STRING_OPT("guess", &guess_text, "G",
+		               "MTD(f)'s first guess, an integer, or 'true' for each tree's true "
+		               "value (a perfect guess); default 0; only mtdf uses it"),
+		CLI_INT_OPT("hash", &a->hash_mb, 0, 65536, "MB", hash_help),
+		CLI_INT_OPT("min", &a->value_min, -TREE_VALUE_LIMIT, TREE_VALUE_LIMIT, "V",
+		            "the least leaf value (incremental model: of each step), %r; default "
+		            "%d"),
+		CLI_INT_OPT("max", &a->value_max, -TREE_VALUE_LIMIT, TREE_VALUE_LIMIT, "V",
+		            "the greatest, %r; default %d"),
+		CLI_CHOICE_OPT("model", &a->model, model_names,
+		               "iid (leaves drawn independently) or incremental (each move adds a "
+		               "step; shallow values predict deep ones); default %d"),
+		CLI_STRING_OPT("ordering", &ordering_text, "O", forms),
+		CLI_FLAG_OPT("iterate", &a->iterate,
+		             "iterative deepening 1..D (reports each iteration)"),
+		CLI_INT_OPT("aspiration", &a->aspiration, 0, 10000, "A",
+		            "with --iterate: aspiration half-width, %r (0: off); default %d"),
 		CLI_ENGINE_OPTS(&a->par),
+		CLI_FLAG_OPT("no-check", &a->no_check,
+		             "do not read every tree in full to check its value (for trees too big "
+		             "for that: a measurement, not a check)"),
+		CLI_FLAG_OPT("json", &a->json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
@@ -574,8 +546,9 @@ static cli_status_t parse_options(int argc, char **argv, tree_args_t *a)
 	 * driver's threads share what they learn through it; the serial search runs without
 	 * one so that the leaf counts are those of the textbook algorithms. */
 	if (!cli_given(opts, nopts, "hash"))
-		a->hash_mb =
-			a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default() ? 16 : 0;
+		a->hash_mb = a->algo == CUTOFF_ALGO_MTDF || a->driver != cli_driver_default()
+		                     ? TREE_SHARED_MB
+		                     : 0;
 	if (!check_args(a, guess_text) || !cli_parse_ordering("tree", ordering_text, &a->ordering))
 		return CLI_BAD;
 	return CLI_PARSED;

@@ -60,17 +60,7 @@ static const char ttbench_usage[] =
 	"with a lock per bucket (CUTOFF_TT_LOCKED), and reports the lock-free / locked ratio.\n"
 	"Each thread does three probes for one store, on keys drawn at random from a pool of\n"
 	"K keys; every hit is checked against the key it was asked for, and the hits that do\n"
-	"not belong to their key (corrupt hits: the table is broken) are counted and reported.\n"
-	"\n"
-	"  --threads N    threads of the second measurement, 1..1024; default the CPUs this\n"
-	"                 process may use (taskset), at least 2 (with 1 the measurement is\n"
-	"                 the first)\n"
-	"  --mb M         size of each of the two tables in MiB, 1..65536; default 16\n"
-	"  --seconds S    length of each of the four measurements, 0.1..600 (decimals\n"
-	"                 allowed); default 1\n"
-	"  --keys K       keys in the pool, at least 1; default 4 x the table's entries\n"
-	"  --json         print one JSON object instead of the text report\n"
-	"  --help         print this help\n";
+	"not belong to their key (corrupt hits: the table is broken) are counted and reported.\n";
 
 enum {
 	PROBES_PER_STORE = 3,
@@ -237,6 +227,11 @@ static bool measure(cutoff_tt_t *tt, int threads, double seconds, uint64_t keys,
 }
 
 /* --seconds: a plain decimal number (digits, at most one point), 0.1 .. 600. */
+/* --seconds: the length of each measurement, decimals allowed. */
+#define SECONDS_MIN 0.1
+#define SECONDS_MAX 600.0
+#define SECONDS_DEFAULT 1.0
+
 static bool parse_seconds(const char *text, double *out)
 {
 	char q[CLI_QUOTE_SIZE];
@@ -250,15 +245,14 @@ static bool parse_seconds(const char *text, double *out)
 	if (*p == '\0' && whole + frac > 0) {
 		/* No setlocale() in this program: strtod reads '.' as the C locale does. */
 		double v = strtod(text, NULL);
-		if (v >= 0.1 && v <= 600) {
+		if (v >= SECONDS_MIN && v <= SECONDS_MAX) {
 			*out = v;
 			return true;
 		}
 	}
 	cli_error("ttbench",
-	          "--seconds: expected a number of seconds in 0.1..600 (like 2 or 0.5), "
-	          "got %s",
-	          cli_quote(q, sizeof(q), text));
+	          "--seconds: expected a number of seconds in %g..%g (like 2 or 0.5), got %s",
+	          SECONDS_MIN, SECONDS_MAX, cli_quote(q, sizeof(q), text));
 	return false;
 }
 
@@ -372,19 +366,27 @@ int cli_ttbench(int argc, char **argv)
 	int64_t threads = default_threads(), mb = 16;
 	const char *seconds_text = NULL, *keys_text = NULL;
 	bool json = false;
+	char seconds_help[160];
+	snprintf(seconds_help, sizeof(seconds_help),
+	         "length of each of the four measurements, %g..%g (decimals allowed); default %g",
+	         SECONDS_MIN, SECONDS_MAX, SECONDS_DEFAULT);
 	cli_opt_t opts[] = {
-		CLI_THREADS_OPT(&threads, NULL),
-		{ .name = "mb", .kind = CLI_INT, .dest.i = &mb, .min = 1, .max = 65536 },
-		{ .name = "seconds", .kind = CLI_STRING, .dest.s = &seconds_text },
-		{ .name = "keys", .kind = CLI_STRING, .dest.s = &keys_text },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_THREADS_OPT(&threads, "threads of the second measurement, %r; default the CPUs "
+		                          "this process may use (taskset), at least 2 (with 1 the "
+		                          "measurement is the first)"),
+		CLI_INT_OPT("mb", &mb, 1, 65536, "M",
+		            "size of each of the two tables in MiB, %r; default %d"),
+		CLI_STRING_OPT("seconds", &seconds_text, "S", seconds_help),
+		CLI_STRING_OPT("keys", &keys_text, "K",
+		               "keys in the pool, at least 1; default 4 x the table's entries"),
+		CLI_FLAG_OPT("json", &json, "print one JSON object instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
 
 	cli_status_t st = cli_parse("ttbench", ttbench_usage, opts, nopts, argc, argv);
 	if (st != CLI_PARSED)
 		return cli_parse_exit(st);
-	bench_report_t r = { .threads = (int)threads, .mb = mb, .seconds = 1.0 };
+	bench_report_t r = { .threads = (int)threads, .mb = mb, .seconds = SECONDS_DEFAULT };
 	if (seconds_text && !parse_seconds(seconds_text, &r.seconds))
 		return CLI_EXIT_USAGE;
 	if (keys_text && !parse_keys(keys_text, &r.keys))

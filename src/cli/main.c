@@ -77,15 +77,13 @@ static void print_overview(FILE *out)
 static const char version_usage[] =
 	"usage: cutoff version [--json]\n"
 	"\n"
-	"Prints the version of the cutoff library the command is built with.\n"
-	"\n"
-	"  --json   print {\"version\": \"...\"} instead\n";
+	"Prints the version of the cutoff library the command is built with.\n";
 
 static int run_version(int argc, char **argv)
 {
 	bool json = false;
 	cli_opt_t opts[] = {
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &json },
+		CLI_FLAG_OPT("json", &json, "print {\"version\": \"...\"} instead"),
 	};
 	cli_status_t st = cli_parse("version", version_usage, opts,
 	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);

@@ -460,35 +460,92 @@ bool cli_check_etc_min_depth(const char *cmd, int64_t depth)
 	return false;
 }
 
+/* The words of --ordering and --pruning, each with its CUTOFF_ORDER_* or CUTOFF_PRUNE_*
+ * bits: the first two stand alone (none or all of them), the others make lists. */
+typedef struct bits_word {
+	const char *word;
+	unsigned bits;
+} bits_word_t;
+
+static const bits_word_t ordering_words[] = {
+	{ "none", CUTOFF_ORDER_NONE },       { "all", CUTOFF_ORDER_ALL },
+	{ "tt", CUTOFF_ORDER_TT },           { "hints", CUTOFF_ORDER_HINTS },
+	{ "killers", CUTOFF_ORDER_KILLERS }, { "history", CUTOFF_ORDER_HISTORY },
+};
+static const bits_word_t pruning_words[] = {
+	{ "on", CUTOFF_PRUNE_ALL },
+	{ "off", CUTOFF_PRUNE_NONE },
+	{ "null", CUTOFF_PRUNE_NULL_MOVE },
+	{ "lmr", CUTOFF_PRUNE_LMR },
+};
+#define NWORDS(w) (int)(sizeof(w) / sizeof((w)[0]))
+
+/* "a, b, or a list of c,d,e" of words[0 .. n). */
+static const char *bits_forms(const bits_word_t *words, int n, char *buf, size_t size)
+{
+	size_t used =
+		(size_t)snprintf(buf, size, "%s, %s, or a list of ", words[0].word, words[1].word);
+	for (int i = 2; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 2 ? "," : "",
+		                         words[i].word);
+	return buf;
+}
+
+/* bits in words[0 .. n): the word that stands alone for them, or the list. */
+static const char *bits_text(const bits_word_t *words, int n, unsigned bits, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 2; i++)
+		if (bits == words[i].bits)
+			return snprintf(buf, size, "%s", words[i].word), buf;
+	for (int i = 2; i < n && used < size; i++)
+		if (bits & words[i].bits)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? "," : "",
+			                         words[i].word);
+	return buf;
+}
+
+const char *cli_ordering_forms(char *buf, size_t size)
+{
+	return bits_forms(ordering_words, NWORDS(ordering_words), buf, size);
+}
+
+const char *cli_ordering_text(unsigned bits, char *buf, size_t size)
+{
+	return bits_text(ordering_words, NWORDS(ordering_words), bits, buf, size);
+}
+
+const char *cli_pruning_forms(char *buf, size_t size)
+{
+	return bits_forms(pruning_words, NWORDS(pruning_words), buf, size);
+}
+
+const char *cli_pruning_text(unsigned bits, char *buf, size_t size)
+{
+	return bits_text(pruning_words, NWORDS(pruning_words), bits, buf, size);
+}
+
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
 {
-	static const struct {
-		const char *word;
-		unsigned bits;
-	} words[] = {
-		{ "none", CUTOFF_ORDER_NONE },       { "all", CUTOFF_ORDER_ALL },
-		{ "tt", CUTOFF_ORDER_TT },           { "hints", CUTOFF_ORDER_HINTS },
-		{ "killers", CUTOFF_ORDER_KILLERS }, { "history", CUTOFF_ORDER_HISTORY },
-	};
-	char q[CLI_QUOTE_SIZE];
+	char q[CLI_QUOTE_SIZE], forms[128];
 	unsigned bits = 0;
 	const char *p = text;
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		size_t i = 0;
-		for (; i < sizeof(words) / sizeof(words[0]); i++)
-			if (strlen(words[i].word) == len && strncmp(p, words[i].word, len) == 0)
+		int i = 0;
+		for (; i < NWORDS(ordering_words); i++)
+			if (strlen(ordering_words[i].word) == len &&
+			    strncmp(p, ordering_words[i].word, len) == 0)
 				break;
-		if (len == 0 || i == sizeof(words) / sizeof(words[0])) {
-			cli_error(
-				cmd,
-				"--ordering: expected none, all, or a comma-separated list of tt, "
-				"hints, killers, history; got %s",
-				cli_quote(q, sizeof(q), text));
+		if (len == 0 || i == NWORDS(ordering_words)) {
+			cli_error(cmd, "--ordering: expected %s; got %s",
+			          cli_ordering_forms(forms, sizeof(forms)),
+			          cli_quote(q, sizeof(q), text));
 			return false;
 		}
-		bits |= words[i].bits;
+		bits |= ordering_words[i].bits;
 		if (p[len] == '\0')
 			break;
 		p += len + 1;
@@ -499,28 +556,32 @@ bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out)
 
 bool cli_parse_pruning(const char *cmd, const char *text, unsigned *out)
 {
-	char q[CLI_QUOTE_SIZE];
-	if (!strcmp(text, "on") || !strcmp(text, "all")) {
-		*out = CUTOFF_PRUNE_ALL;
+	char q[CLI_QUOTE_SIZE], forms[128];
+	/* all and none: the words of --ordering, taken here too */
+	if (!strcmp(text, pruning_words[0].word) || !strcmp(text, "all")) {
+		*out = pruning_words[0].bits;
 		return true;
 	}
-	if (!strcmp(text, "off") || !strcmp(text, "none")) {
-		*out = CUTOFF_PRUNE_NONE;
+	if (!strcmp(text, pruning_words[1].word) || !strcmp(text, "none")) {
+		*out = pruning_words[1].bits;
 		return true;
 	}
 	unsigned bits = 0;
 	const char *p = text;
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		if (len == 4 && !strncmp(p, "null", 4)) {
-			bits |= CUTOFF_PRUNE_NULL_MOVE;
-		} else if (len == 3 && !strncmp(p, "lmr", 3)) {
-			bits |= CUTOFF_PRUNE_LMR;
-		} else {
-			cli_error(cmd, "--pruning: expected on, off, or a list of null,lmr; got %s",
+		int i = 2;
+		for (; i < NWORDS(pruning_words); i++)
+			if (strlen(pruning_words[i].word) == len &&
+			    strncmp(p, pruning_words[i].word, len) == 0)
+				break;
+		if (i == NWORDS(pruning_words)) {
+			cli_error(cmd, "--pruning: expected %s; got %s",
+			          cli_pruning_forms(forms, sizeof(forms)),
 			          cli_quote(q, sizeof(q), text));
 			return false;
 		}
+		bits |= pruning_words[i].bits;
 		if (p[len] == '\0')
 			break;
 		p += len + 1;
@@ -550,6 +611,19 @@ const char *cli_driver_name(cutoff_driver_t driver)
 {
 	const char *name = cutoff_driver_name(driver);
 	return name ? name : "?";
+}
+
+/* The words of a choice as "a, b or c". */
+static void words_text(const char *const *words, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; words[k] && used < size; k++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+		                         k == 0         ? ""
+		                         : words[k + 1] ? ", "
+		                                        : " or ",
+		                         words[k]);
 }
 
 const char *cli_driver_list(char *buf, size_t size)
@@ -599,6 +673,18 @@ bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutof
 	*driver = (cutoff_driver_t)d;
 	*algo = (cutoff_algo_t)a;
 	return true;
+}
+
+const char *cli_algo_forms(cutoff_algo_t lone, char *buf, size_t size)
+{
+	char algos[128], drivers[256];
+	words_text(cli_algo_names, algos, sizeof(algos));
+	snprintf(buf, size,
+	         "ALGO, the algorithm at every node: %s (on the %s driver); DRIVER, a driver of "
+	         "'cutoff drivers' (%s), with %s at every node; or DRIVER/ALGO such as ybw/mtdf",
+	         algos, cli_driver_name(cli_driver_default()),
+	         cli_driver_list(drivers, sizeof(drivers)), cli_algo_names[lone]);
+	return buf;
 }
 
 const char *cli_algo_label(cutoff_driver_t driver, cutoff_algo_t algo, char *buf, size_t size)
@@ -731,19 +817,6 @@ static const char *range_text(const char *const *words, int nwords, int64_t min,
 	if (!words)
 		snprintf(buf, size, "%" PRId64 "..%" PRId64, min, max);
 	return buf;
-}
-
-/* The words of a choice as "a, b or c". */
-static void words_text(const char *const *words, char *buf, size_t size)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int k = 0; words[k] && used < size; k++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-		                         k == 0         ? ""
-		                         : words[k + 1] ? ", "
-		                                        : " or ",
-		                         words[k]);
 }
 
 /* The value of o's destination, as --help shows a default. */

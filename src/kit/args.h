@@ -199,6 +199,13 @@ bool cli_parse_names(const char *cmd, const char *opt, const char *text, const c
  * True with *out set to CUTOFF_ORDER_* bits, or false after a one-line error. */
 bool cli_parse_ordering(const char *cmd, const char *text, unsigned *out);
 
+/* For --help: what --ordering and --pruning take ("none, all, or a list of tt,..."), and
+ * CUTOFF_ORDER_* or CUTOFF_PRUNE_* bits in those words ("tt,hints", "on"). Return buf. */
+const char *cli_ordering_forms(char *buf, size_t size);
+const char *cli_ordering_text(unsigned bits, char *buf, size_t size);
+const char *cli_pruning_forms(char *buf, size_t size);
+const char *cli_pruning_text(unsigned bits, char *buf, size_t size);
+
 /* --etc-min-depth, read as an integer 0..CUTOFF_MAX_PLY: true when it is 0 (never) or at
  * least 2, else false after a one-line error (1 would ask about children at the horizon,
  * which have no entries; the engine refuses it too). */
@@ -236,6 +243,11 @@ const char *cli_driver_list(char *buf, size_t size);
 bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutoff_driver_t *driver,
                     cutoff_algo_t *algo);
 
+/* For --help: the forms --algo takes, "ALGO (minimax, ...) ...; DRIVER (serial, ...) with
+ * LONE at every node; or DRIVER/ALGO", from the names cli_parse_algo accepts. Returns
+ * buf. */
+const char *cli_algo_forms(cutoff_algo_t lone, char *buf, size_t size);
+
 /* The name of a driver and algorithm as reports show it: the algorithm alone under the
  * default driver ("alphabeta"), DRIVER/ALGO otherwise. Returns buf. */
 enum {
@@ -269,9 +281,9 @@ bool cli_set_driver_option(const char *cmd, const cutoff_driver_option_t *opt, c
  * driver option of the registry as --NAME VALUE (--min-split 4, --lazy-skip off), written
  * straight into the command's engine template: a cutoff_config_t it starts from
  * cutoff_config_default() and hands to cli_engine_config(), which copies it whole.
- * CLI_ENGINE_OPTS(tmpl) is the one option-table entry that takes them all;
- * CLI_PARALLEL_USAGE the line of --help that points at them: cli_parse prints them after
- * the usage (cli_print_engine_usage), their ranges and defaults read from the library.
+ * CLI_ENGINE_OPTS(tmpl) is the one option-table entry that takes them all; its --help line
+ * points at the end of --help, where cli_parse lists them (cli_print_engine_usage), their
+ * ranges and defaults read from the library.
  */
 extern const char *const cli_onoff_names[]; /* "off", "on", NULL */
 
@@ -335,11 +347,6 @@ cutoff_engine_t *cli_engine_new(const char *cmd, const cutoff_game_t *game,
 #define CLI_PLACEMENT_OPT(value, help_) \
 	CLI_CHOICE_OPT("placement", value, cli_placement_names, help_)
 /* clang-format on */
-
-#define CLI_PARALLEL_USAGE                                                                         \
-	"  --threads N, --placement P, --OPTION VALUE\n"                                           \
-	"                    the engine's settings and any driver's option (listed at the\n"       \
-	"                    end, with their ranges and defaults)\n"
 
 /* The engine's settings (--threads when `threads`, that is, when the command has no
  * --threads of its own; --placement) and the drivers' options as the last part of --help,

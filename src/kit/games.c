@@ -2,9 +2,12 @@
 /*
  * games.c — each game's default search settings: the one table (games.h says who reads
  * which row). Every field of every row is written out, so that two rows of a game can be
- * compared at a glance; the usage texts of the commands say the same values in words.
+ * compared at a glance; the commands' --help reads them from here (cli_game_defaults_text).
  */
 #include "kit/games.h"
+
+#include <stdio.h>
+#include <string.h>
 
 static const cli_game_defaults_t rows[] = {
 	/* Tic-tac-toe: the textbook counts (549,946 minimax nodes from the empty board): the
@@ -133,6 +136,44 @@ static const cli_game_defaults_t rows[] = {
 	  .etc_min_depth = 0,
 	  .branching = 0 },
 };
+
+const char *const cli_game_names[] = { "ttt", "chess", "connect4", "rtree", "pgame", NULL };
+
+const char *cli_game_defaults_text(char *buf, size_t size, cli_game_use_t use,
+                                   void (*value)(const cli_game_defaults_t *d, char *out,
+                                                 size_t out_size))
+{
+	enum {
+		NGAMES = CLI_GAME_PGAME + 1
+	};
+	char text[NGAMES][160];
+	bool said[NGAMES] = { false };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int g = 0; g < NGAMES; g++)
+		value(cli_game_defaults((cli_game_t)g, use), text[g], sizeof(text[g]));
+	for (int g = 0; g < NGAMES && used < size; g++) {
+		if (said[g])
+			continue;
+		int same = 0;
+		for (int h = g; h < NGAMES; h++)
+			same += !strcmp(text[h], text[g]);
+		used += (size_t)snprintf(buf + used, size - used, "%s%s for", used ? "; " : "",
+		                         text[g]);
+		for (int h = g, k = 0; h < NGAMES && used < size; h++) {
+			if (said[h] || strcmp(text[h], text[g]))
+				continue;
+			said[h] = true;
+			k++;
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+			                         k == 1      ? " "
+			                         : k == same ? " and "
+			                                     : ", ",
+			                         cli_game_names[h]);
+		}
+	}
+	return buf;
+}
 
 const cli_game_defaults_t *cli_game_defaults(cli_game_t game, cli_game_use_t use)
 {

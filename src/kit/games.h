@@ -56,6 +56,9 @@ typedef struct cli_game_defaults {
 	int branching;       /* rtree: children per inner node; 0 for the other games */
 } cli_game_defaults_t;
 
+/* The games' names as --game takes them, indexed by cli_game_t, NULL-terminated. */
+extern const char *const cli_game_names[];
+
 /* The row of `game` for `use`; the game's search row when it has none of its own. */
 const cli_game_defaults_t *cli_game_defaults(cli_game_t game, cli_game_use_t use);
 
@@ -63,5 +66,12 @@ const cli_game_defaults_t *cli_game_defaults(cli_game_t game, cli_game_use_t use
  * tt_cutoffs and etc_min_depth; the rest (threads, driver, placement, the drivers'
  * options, the log) is left as it is. */
 void cli_game_config(const cli_game_defaults_t *d, cutoff_config_t *cfg);
+
+/* A setting of the `use` rows of every game as --help says it, the games with the same
+ * text named together in the table's order: "9 for ttt; 8 for chess; ...". `value`
+ * writes one row's setting into its buffer. Returns buf. */
+const char *cli_game_defaults_text(char *buf, size_t size, cli_game_use_t use,
+                                   void (*value)(const cli_game_defaults_t *d, char *out,
+                                                 size_t out_size));
 
 #endif /* CUTOFF_KIT_GAMES_H */

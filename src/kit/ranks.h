@@ -29,22 +29,16 @@ extern const char *const cli_cluster_exchange_names[]; /* "ring", "all", "none",
 
 /* clang-format off */
 #define CLI_CLUSTER_OPTS(o)                                                                \
-	{ .name = "cluster-driver", .kind = CLI_CHOICE, .dest.choice = &(o)->driver,       \
-	  .choices = cli_cluster_driver_names },                                           \
-	{ .name = "exchange", .kind = CLI_CHOICE, .dest.choice = &(o)->exchange,           \
-	  .choices = cli_cluster_exchange_names },                                         \
-	{ .name = "share-depth", .kind = CLI_INT, .dest.i = &(o)->share_depth, .min = 0,   \
-	  .max = 255 }
+	CLI_CHOICE_OPT("cluster-driver", &(o)->driver, cli_cluster_driver_names,           \
+	               "--algo cluster: the driver inside each rank; default %d"),         \
+	CLI_CHOICE_OPT("exchange", &(o)->exchange, cli_cluster_exchange_names,             \
+	               "--algo cluster: where each rank's deep entries go (none: "        \
+	               "nowhere, the ranks only stop and vote together); default %d"),     \
+	CLI_INT_OPT("share-depth", &(o)->share_depth, 0, 255, "D",                         \
+	            "--algo cluster: the least depth of a shared entry, %r, raised by one " \
+	            "while batches overflow and back while they are light; default the "  \
+	            "cluster layer's (cutoff_cluster_config_t.min_depth)")
 /* clang-format on */
-
-#define CLI_CLUSTER_USAGE                                                                          \
-	"  --algo cluster    under mpirun: every rank searches with its own engine and table,\n"   \
-	"                    sharing deep entries (docs/cluster.md); only rank 0 prints\n"         \
-	"  --cluster-driver D  the driver inside each rank: lazysmp or abdada; default lazysmp\n"  \
-	"  --exchange E      cluster: ring (default), all, or none (share nothing)\n"              \
-	"  --share-depth D   cluster: the least depth of a shared entry, 0..255, raised by\n"      \
-	"                    one while batches overflow and back while they are light;\n"          \
-	"                    default 2\n"
 
 typedef struct cli_cluster cli_cluster_t;
 
