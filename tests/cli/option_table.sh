@@ -13,7 +13,9 @@
 # --placement (its words and default) with Placement. UCI lists no option that is neither
 # one of its own nor the library's. And every command's --help states the range its
 # parser checks: for each option whose help gives one range A..B, `cutoff CMD --NAME B+1`
-# is a usage error (exit 2) naming A..B (or 0..B, for an option taking "0 or A..B").
+# is a usage error (exit 2) naming A..B (or 0..B, for an option taking "0 or A..B"). And
+# the per-game defaults `search --help` names (--algo, --iterate, --solve, --hash,
+# --ordering, --pruning) are those `cutoff search --game G` reports searching with.
 # Prints one "ok - ..." or "FAIL - ..." line per check and ends with "N passed, M failed".
 set -u
 
@@ -133,6 +135,51 @@ words = placement[0].split("|") if placement else []
 good = bool(m) and p == ("combo", ["default", m.group(1)] + sum((["var", w] for w in words), []))
 say(good, "--placement and UCI's Placement: one word list, one default%s"
     % ("" if good else " (%s; %s)" % (placement, p)))
+
+# search --help's per-game defaults (read from the games' table) against what `cutoff
+# search --game G` does: its report's algo, iterate, solve, hash_mb, ordering and pruning.
+GAMES = ("ttt", "chess", "connect4", "rtree", "pgame")
+BITS = {"ordering": {"none": 0, "all": 15, "tt": 1, "hints": 2, "killers": 4, "history": 8},
+        "pruning": {"off": 0, "on": 3, "null": 1, "lmr": 2}}
+
+
+def per_game(text):
+    """{game: value} of a text ending "default V1 for g1; V2 for g2, g3 and g4"."""
+    m = re.search(r"[Dd]efault (.*)$", text)
+    out = {}
+    for part in (m.group(1).split("; ") if m else []):
+        v = re.match(r"(\S+)(?: \(.*\))? for (.*)$", part)
+        if v:
+            for g in re.split(r", | and ", v.group(2)):
+                out[g] = v.group(1)
+    return out
+
+
+def as_report(key, word):
+    if key in BITS:
+        return sum(BITS[key][w] for w in word.split(","))
+    if key in ("iterate", "solve"):
+        return word == "on"
+    return int(word) if key == "hash_mb" else word
+
+
+h = help_options(os.path.join(tmp, "help-search.txt"))
+bad, checked = [], 0
+for opt, key in (("algo", "algo"), ("iterate", "iterate"), ("solve", "solve"),
+                 ("hash", "hash_mb"), ("ordering", "ordering"), ("pruning", "pruning")):
+    said = per_game(h[opt][1]) if h.get(opt) else {}
+    if sorted(said) != sorted(GAMES):
+        bad.append("--%s names no default for every game: %s" % (opt, said))
+        continue
+    for g in GAMES:
+        r = subprocess.run([cutoff, "search", "--game", g, "--depth", "1", "--json"],
+                           capture_output=True, text=True, timeout=60)
+        got = json.loads(r.stdout).get(key) if r.returncode == 0 else None
+        checked += 1
+        if got != as_report(key, said[g]):
+            bad.append("--game %s: --%s default %s in --help, %s searched" % (g, opt, said[g], got))
+say(checked == 6 * len(GAMES) and not bad, "cutoff search --help: each game's defaults are "
+    "those it searches with (%d checked)%s" % (checked, (": " + "; ".join(bad)) if bad else ""))
 
 # Every range a --help states against its parser's. GAME_RANGES: options whose one range
 # is a game's, checked by that game's reader (search --position: connect4's columns).
