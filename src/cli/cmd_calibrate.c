@@ -36,14 +36,7 @@ static const char calibrate_usage[] =
 	"them, a free lock and its hand-off from the other core, an atomic, a futex\n"
 	"wake-up, the pool's hand-over, and YBW's split point made and joined; a pause\n"
 	"instruction. Each figure is printed as it is measured,\n"
-	"with the load average: calibrate on a quiet machine. docs/simulation.md.\n"
-	"\n"
-	"  --calibrate FILE  where the model goes (written once everything is measured)\n"
-	"  --workload LIST   the workloads whose node cost is measured, among chess,\n"
-	"                    connect4 and rtree; default all three; the others keep the\n"
-	"                    built-in figure\n"
-	"  --positions K     the first K positions of each workload, 1..1000; default all\n"
-	"                    of cutoff bench's\n";
+	"with the load average: calibrate on a quiet machine. docs/simulation.md.\n";
 /* clang-format on */
 
 /* ------------------------------------------------------------------------------------ */
@@ -68,14 +61,18 @@ int sim_calibrate(int argc, char **argv)
 {
 	const char *path = NULL, *workload_text = "chess,connect4,rtree";
 	int64_t positions = 0;
+	char workload_help[192], words[64];
+	snprintf(workload_help, sizeof(workload_help),
+	         "the workloads whose node cost is measured, among %s; default all three; the "
+	         "others keep the built-in figure",
+	         bench_workload_words(words, sizeof(words)));
 	cli_opt_t opts[] = {
-		{ .name = "calibrate", .kind = CLI_STRING, .dest.s = &path },
-		{ .name = "workload", .kind = CLI_STRING, .dest.s = &workload_text },
-		{ .name = "positions",
-		  .kind = CLI_INT,
-		  .dest.i = &positions,
-		  .min = 1,
-		  .max = BENCH_MAX_ITEMS },
+		CLI_STRING_OPT("calibrate", &path, "FILE",
+		               "where the model goes (written once everything is measured)"),
+		CLI_STRING_OPT("workload", &workload_text, "LIST", workload_help),
+		CLI_INT_OPT("positions", &positions, 1, BENCH_MAX_ITEMS, "K",
+		            "the first K positions of each workload, %r; default all of cutoff "
+		            "bench's"),
 	};
 	cli_status_t st = cli_parse("sim", calibrate_usage, opts,
 	                            (int)(sizeof(opts) / sizeof(opts[0])), argc, argv);

@@ -24,69 +24,10 @@ static const char match_usage[] =
 	"by a fault (an illegal move, a loss on time, a crash). Engine 1 is the first\n"
 	"--engine; results are counted from its side.\n"
 	"\n"
-	"engines\n"
-	"  --engine CMD         an engine: a program and its arguments, split at blanks\n"
-	"                       ('...' and \"...\" quote, \\ escapes; no shell); exactly twice\n"
-	"  --option NAME=VALUE  a UCI option (setoption) for both engines; NAME alone for a\n"
-	"                       button; repeatable; the engine must declare the option\n"
-	"  --option1 NAME=VALUE, --option2 NAME=VALUE\n"
-	"                       the same for engine 1 or engine 2 only (sent after --option)\n"
-	"  --ignore-option-errors\n"
-	"                       play on when an engine rejects an option's value (an\n"
-	"                       'info string error: setoption ...' or 'No such option'\n"
-	"                       line before its readyok): a warning, and the lines in the\n"
-	"                       report; by default the match fails before its first game\n"
-	"  --concurrency N      games played at once, 1..256, each by its own two engine\n"
-	"                       processes; default 1. Results are reported in game order.\n"
-	"                       A warning when N times the most Threads an engine is given\n"
-	"                       (--option Threads=T) exceeds the CPUs: the clocks are unfair\n"
-	"games\n"
-	"  --games N            games to play, 1..1000000; default 2. Engine 1 has white in\n"
-	"                       odd games (1, 3, ...) and black in even ones\n"
-	"  --openings FILE      start positions, each played twice, colours reversed, the\n"
-	"                       file cycled; default the start position. FILE holds FEN or\n"
-	"                       EPD lines (the first four fields, and the two counters when\n"
-	"                       they follow; blank lines and lines starting with # skipped)\n"
-	"                       or PGN games (when it ends in .pgn or its first line starts\n"
-	"                       with '[' or a move number): each game gives the position\n"
-	"                       after its first --plies plies, or its last if shorter\n"
-	"  --openings builtin   41 well-known mainline openings of 6 to 10 plies each, built\n"
-	"                       in (./builtin for a file of that name)\n"
-	"  --plies N            the plies of each PGN game that make its opening, 1..10000;\n"
-	"                       default 8\n"
-	"  --max-moves N        adjudicate a draw once each side has made N moves; default 0\n"
-	"                       (no limit)\n"
-	"  --sprt E0,E1[,A,B]   a sequential probability ratio test of H0: Elo = E0 against\n"
-	"                       H1: Elo = E1 (E0 < E1, engine 1's Elo over engine 2), with\n"
-	"                       error rates alpha A and beta B (default 0.05 each), on the\n"
-	"                       game pairs (games 2k-1 and 2k: one opening, colours\n"
-	"                       reversed): the match stops once the log-likelihood ratio\n"
-	"                       crosses a bound, and --games is then the most it plays. A\n"
-	"                       progress line on stderr after each pair\n"
-	"  --sprt-elo MODEL     logistic (the default) or normalized Elo for E0 and E1\n"
-	"                       (docs/match-statistics.md)\n"
-	"time control (at most one; default --tc 10+0.1)\n"
-	"  --tc BASE[+INC]      seconds on each clock, and seconds added after each move:\n"
-	"                       60, 10+0.1, 1+0.01 (BASE above 0, each at most 1000000)\n"
-	"  --movetime MS        a fixed time per move (go movetime), 1..86400000\n"
-	"  --depth D            a fixed depth per move (go depth), 1..255\n"
-	"  --nodes N            a fixed node count per move (go nodes), 1..2^63-1\n"
-	"  --tc1, --movetime1, --depth1, --nodes1 (and ...2)\n"
-	"                       engine 1's (engine 2's) own limit, in place of the common\n"
-	"                       one: time or node odds (--nodes 100000 --nodes2 200000).\n"
-	"                       Both engines play under one kind of control\n"
-	"  --margin MS          how far a move may overrun the clock (or --movetime) before\n"
-	"                       it loses on time, 0..3600000; default 0 with --tc, 50 with\n"
-	"                       --movetime (an engine told to think N ms uses all N, and\n"
-	"                       the pipes add their latency)\n"
-	"  --timeout S          the longest wait, in seconds, for uciok, readyok and (with\n"
-	"                       --depth or --nodes) a bestmove, 1..86400; default 60\n"
-	"output\n"
-	"  --pgn FILE           write the games to FILE as PGN, moves in SAN\n"
-	"  --log FILE           write every line exchanged with the engines, timed, and\n"
-	"                       the engines' stderr (otherwise discarded) to FILE\n"
-	"  --json               one JSON object at the end instead of the text report\n"
-	"  --help               print this help\n"
+	"The time control is at most one of --tc, --movetime, --depth and --nodes (default\n"
+	"--tc as below); --tc1, --movetime1, --depth1, --nodes1 (and ...2) give engine 1\n"
+	"(engine 2) its own limit in place of the common one: time or node odds (--nodes\n"
+	"100000 --nodes2 200000). Both engines play under one kind of control.\n"
 	"\n"
 	"Exit status: 0 when every game ended by the rules (or --max-moves); 1 when an\n"
 	"engine lost a game by a fault (illegal or malformed move, loss on time, crash or\n"
@@ -182,10 +123,40 @@ static const char *const control_names[3][4] = {
 	{ "tc2", "movetime2", "depth2", "nodes2" },
 };
 
-/* The option of time control `mode` for the engines `k` (0 both, 1 or 2 one). */
-static cli_opt_t control_opt(options_t *o, int k, tc_mode_t mode)
+/* The time control without one on the line (--tc's default). */
+static const char tc_default[] = "10+0.1";
+
+/* How far a move may overrun its time before it loses on time, without --margin: under
+ * --tc, and under --movetime (an engine told to think N ms uses all N, and the pipes add
+ * their latency). */
+enum {
+	MARGIN_CLOCK_MS = 0,
+	MARGIN_MOVETIME_MS = 50
+};
+
+/* The option of time control `mode` for the engines `k` (0 both, 1 or 2 one), with its
+ * --help (written into `help`, which the row points to). */
+static cli_opt_t control_opt(options_t *o, int k, tc_mode_t mode, char *help, size_t size)
 {
-	cli_opt_t opt = { .name = control_names[k][mode] };
+	static const char *const arg[] = { "BASE[+INC]", "MS", "D", "N" };
+	static const char *const what[] = {
+		[TC_MOVETIME] = "a fixed time per move (go movetime), %r",
+		[TC_DEPTH] = "a fixed depth per move (go depth), %r",
+		/* The range is checked by control_modes, beyond the row's. */
+		[TC_NODES] = "a fixed node count per move (go nodes), 1..2^63-1",
+	};
+	cli_opt_t opt = { .name = control_names[k][mode], .arg = arg[mode], .help = help };
+	if (k > 0)
+		snprintf(help, size, "engine %d's own --%s, in place of the common one%s", k,
+		         control_names[0][mode],
+		         mode == TC_MOVETIME || mode == TC_DEPTH ? ", %r" : "");
+	else if (mode == TC_CLOCK)
+		snprintf(help, size,
+		         "seconds on each clock, and seconds added after each move: 60, 10+0.1, "
+		         "1+0.01 (BASE above 0, each at most %d); default %%d",
+		         MATCH_TC_MAX_S);
+	else
+		snprintf(help, size, "%s", what[mode]);
 	switch (mode) {
 	case TC_CLOCK:
 		opt.kind = CLI_STRING;
@@ -207,6 +178,9 @@ static cli_opt_t control_opt(options_t *o, int k, tc_mode_t mode)
 
 static const char *const sprt_elo_names[] = { "logistic", "normalized", NULL };
 
+/* --sprt's alpha and beta when left out. */
+#define SPRT_ERROR 0.05
+
 /* One number of --sprt: the whole of [text, end) must be a finite decimal. */
 static bool sprt_number(const char *text, const char *end, double *out)
 {
@@ -227,7 +201,7 @@ static bool sprt_number(const char *text, const char *end, double *out)
 static bool parse_sprt(const char *text, bool normalized, match_sprt_t *t)
 {
 	char q[CLI_QUOTE_SIZE];
-	double v[4] = { 0, 0, 0.05, 0.05 };
+	double v[4] = { 0, 0, SPRT_ERROR, SPRT_ERROR };
 	int n = 0;
 	for (const char *p = text;; n++) {
 		const char *comma = strchr(p, ',');
@@ -305,36 +279,99 @@ static bool control_modes(const cli_opt_t *opts, int nopts, options_t *o)
 	return true;
 }
 
+/* The rows before the time controls' (options_t's fields, but for the repeatable
+ * options, which take_multi takes out of the line before cli_parse: their rows only
+ * list them in --help). */
+enum {
+	FIRST_CONTROL = 12
+};
+
 /* Parses the single options into `o`, and checks there are two engines and at most one
  * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
 static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, options_t *o)
 {
 	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60, .concurrency = 1 };
+	o->tc[0] = tc_default;
+	const char *listed = NULL; /* the repeatable options' rows: never parsed */
+	char openings[1024], plies[128], sprt[768], margin[384], control[NCONTROLS][160];
+	snprintf(openings, sizeof(openings),
+	         "start positions, each played twice, colours reversed, the file cycled; "
+	         "default the start position. FILE holds FEN or EPD lines (the first four "
+	         "fields, and the two counters when they follow; blank lines and lines "
+	         "starting with # skipped) or PGN games (when it ends in .pgn or its first "
+	         "line starts with '[' or a move number): each game gives the position after "
+	         "its first --plies plies, or its last if shorter. --openings builtin: %d "
+	         "well-known "
+	         "mainline openings of 6 to 10 plies each, built in (./builtin for a file of "
+	         "that name)",
+	         match_book_count);
+	snprintf(plies, sizeof(plies),
+	         "the plies of each PGN game that make its opening, %%r; default %d",
+	         MATCH_PGN_PLIES);
+	snprintf(sprt, sizeof(sprt),
+	         "a sequential probability ratio test of H0: Elo = E0 against H1: Elo = E1 (E0 "
+	         "< E1, engine 1's Elo over engine 2), with error rates alpha A and beta B "
+	         "(default %g each), on the game pairs (games 2k-1 and 2k: one opening, "
+	         "colours reversed): the match stops once the log-likelihood ratio crosses a "
+	         "bound, and --games is then the most it plays. A progress line on stderr "
+	         "after each pair",
+	         SPRT_ERROR);
+	snprintf(margin, sizeof(margin),
+	         "how far a move may overrun the clock (or --movetime) before it loses on "
+	         "time, %%r; default %d with --tc, %d with --movetime (an engine told to "
+	         "think N ms uses all N, and the pipes add their latency)",
+	         MARGIN_CLOCK_MS, MARGIN_MOVETIME_MS);
 	cli_opt_t opts[] = {
-		/* opts[0 .. NCONTROLS): the time controls (control_opt), filled below */
-		[NCONTROLS] = CLI_INT_OPT("games", &o->games, 1, 1000000, NULL, NULL),
-		CLI_INT_OPT("margin", &o->margin, 0, 3600000, NULL, NULL),
-		CLI_INT_OPT("timeout", &o->timeout, 1, 86400, NULL, NULL),
-		CLI_INT_OPT("max-moves", &o->max_moves, 0, 1000000, NULL, NULL),
-		CLI_INT_OPT("concurrency", &o->concurrency, 1, MATCH_MAX_CONCURRENCY, NULL, NULL),
-		{ .name = "openings", .kind = CLI_STRING, .dest.s = &o->openings },
-		CLI_INT_OPT("plies", &o->plies, 1, 10000, NULL, NULL),
-		{ .name = "pgn", .kind = CLI_STRING, .dest.s = &o->pgn },
-		{ .name = "log", .kind = CLI_STRING, .dest.s = &o->log },
-		{ .name = "json", .kind = CLI_FLAG, .dest.flag = &o->json },
-		{ .name = "ignore-option-errors",
-		  .kind = CLI_FLAG,
-		  .dest.flag = &o->ignore_option_errors },
-		{ .name = "sprt", .kind = CLI_STRING, .dest.s = &o->sprt },
-		{ .name = "sprt-elo",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &o->sprt_elo,
-		  .choices = sprt_elo_names },
+		CLI_STRING_OPT("engine", &listed, "CMD",
+		               "an engine: a program and its arguments, split at blanks ('...' "
+		               "and \"...\" quote, \\ escapes; no shell); exactly twice"),
+		CLI_STRING_OPT("option", &listed, "NAME=VALUE",
+		               "a UCI option (setoption) for both engines; NAME alone for a "
+		               "button; repeatable; the engine must declare the option"),
+		CLI_STRING_OPT("option1", &listed, "NAME=VALUE",
+		               "the same for engine 1 only (sent after --option)"),
+		CLI_STRING_OPT("option2", &listed, "NAME=VALUE",
+		               "the same for engine 2 only (sent after --option)"),
+		CLI_FLAG_OPT("ignore-option-errors", &o->ignore_option_errors,
+		             "play on when an engine rejects an option's value (an 'info string "
+		             "error: setoption ...' or 'No such option' line before its "
+		             "readyok): a warning, and the lines in the report; by default the "
+		             "match fails before its first game"),
+		CLI_INT_OPT("concurrency", &o->concurrency, 1, MATCH_MAX_CONCURRENCY, "N",
+		            "games played at once, %r, each by its own two engine processes; "
+		            "default %d. Results are reported in game order. A warning when N "
+		            "times the most Threads an engine is given (--option Threads=T) "
+		            "exceeds the CPUs: the clocks are unfair"),
+		CLI_INT_OPT("games", &o->games, 1, 1000000, "N",
+		            "games to play, %r; default %d. Engine 1 has white in odd games (1, "
+		            "3, ...) and black in even ones"),
+		CLI_STRING_OPT("openings", &o->openings, "FILE|builtin", openings),
+		CLI_INT_OPT("plies", &o->plies, 1, 10000, "N", plies),
+		CLI_INT_OPT("max-moves", &o->max_moves, 0, 1000000, "N",
+		            "adjudicate a draw once each side has made N moves, %r; default %d "
+		            "(no limit)"),
+		CLI_STRING_OPT("sprt", &o->sprt, "E0,E1[,A,B]", sprt),
+		CLI_CHOICE_OPT("sprt-elo", &o->sprt_elo, sprt_elo_names,
+		               "%r Elo for E0 and E1 (docs/match-statistics.md); default %d"),
+		/* [FIRST_CONTROL, + NCONTROLS): the time controls (control_opt), filled below */
+		[FIRST_CONTROL + NCONTROLS] =
+			CLI_INT_OPT("margin", &o->margin, 0, 3600000, "MS", margin),
+		CLI_INT_OPT("timeout", &o->timeout, 1, 86400, "S",
+		            "the longest wait, in seconds, for uciok, readyok and (with --depth or "
+		            "--nodes) a bestmove, %r; default %d"),
+		CLI_STRING_OPT("pgn", &o->pgn, "FILE",
+		               "write the games to FILE as PGN, moves in SAN"),
+		CLI_STRING_OPT("log", &o->log, "FILE",
+		               "write every line exchanged with the engines, timed, and the "
+		               "engines' stderr (otherwise discarded) to FILE"),
+		CLI_FLAG_OPT("json", &o->json,
+		             "one JSON object at the end instead of the text report"),
 	};
 	const int nopts = (int)(sizeof(opts) / sizeof(opts[0]));
-	for (int k = 0, n = 0; k < 3; k++)
+	for (int k = 0, n = 0; k < 3; k++, n += 4)
 		for (int c = 0; c < 4; c++)
-			opts[n++] = control_opt(o, k, (tc_mode_t)c);
+			opts[FIRST_CONTROL + n + c] = control_opt(
+				o, k, (tc_mode_t)c, control[n + c], sizeof(control[n + c]));
 	cli_status_t st = cli_parse(MATCH_CMD, match_usage, opts, nopts, nrest, rest);
 	if (st != CLI_PARSED)
 		return st;
@@ -358,8 +395,7 @@ static bool set_engine_control(tc_t *tc, const options_t *o, int i)
 	char q[CLI_QUOTE_SIZE];
 	int k = 1 + i; /* the engine's own options */
 	tc->mode = o->mode[i];
-	const char *text = o->tc[k] ? o->tc[k] : o->tc[0];
-	tc->text = text ? text : "10+0.1";
+	tc->text = o->tc[k] ? o->tc[k] : o->tc[0]; /* o->tc[0]: tc_default when not given */
 	if (tc->mode == TC_CLOCK && !match_tc_parse(tc->text, &tc->base, &tc->inc)) {
 		cli_error(MATCH_CMD,
 		          "--tc%s: expected BASE or BASE+INC in seconds (10+0.1, 1+0.01, 60), BASE "
@@ -372,7 +408,10 @@ static bool set_engine_control(tc_t *tc, const options_t *o, int i)
 	tc->movetime = (o->movetime[k] ? o->movetime[k] : o->movetime[0]) * NS_PER_MS;
 	tc->depth = o->depth[k] ? o->depth[k] : o->depth[0];
 	tc->nodes = o->nodes[k] ? o->nodes[k] : o->nodes[0];
-	tc->margin = (o->margin >= 0 ? o->margin : tc->mode == TC_MOVETIME ? 50 : 0) * NS_PER_MS;
+	tc->margin = (o->margin >= 0            ? o->margin
+	              : tc->mode == TC_MOVETIME ? MARGIN_MOVETIME_MS
+	                                        : MARGIN_CLOCK_MS) *
+	             NS_PER_MS;
 	tc->timeout = o->timeout * NS_PER_S;
 	return true;
 }
@@ -415,8 +454,10 @@ int cli_match(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(match_usage, stdout);
-			return CLI_EXIT_OK;
+			/* before take_multi, which would read --help as a value */
+			multi_t none = { 0 };
+			options_t o;
+			return cli_parse_exit(parse_options(argc, argv, &none, &o));
 		}
 	}
 	multi_t mu = { 0 };

@@ -30,6 +30,7 @@
 
 #ifdef CUTOFF_SIM
 #include "lab/virtual.h"
+#include "sim/sim.h"
 #endif
 
 #ifndef CUTOFF_SIM
@@ -86,6 +87,7 @@ int cli_sim(int argc, char **argv)
 /* clang-format off */
 static const char sim_usage[] =
 	"usage: cutoff sim [options]\n"
+	"       cutoff sim --calibrate FILE [--workload LIST] [--positions K]\n"
 	"\n"
 	"Runs the library's drivers, table and search, unchanged, on N virtual threads: one\n"
 	"OS thread switches between them as coroutines, in virtual time, under a cost model\n"
@@ -93,49 +95,38 @@ static const char sim_usage[] =
 	"cost). The same workload, thread count, seed and model give the same nodes and\n"
 	"times, bit for bit. The report is cutoff bench's (speed-up, efficiency, overhead,\n"
 	"where each thread's time went, YBW's splits, ABDADA's deferrals, depths), every time\n"
-	"virtual, with the work/span of each run beside it. docs/simulation.md.\n"
-	"\n"
-	"  --cost-model FILE  the cost model ('name nanoseconds' lines; --calibrate writes\n"
-	"                     one); default: this machine's, built in (docs/simulation.md).\n"
-	"                     Names: node node.chess node.connect4 node.rtree node_jitter\n"
-	"                     (a percentage) tt_probe tt_store tt_store_other tt_visible\n"
-	"                     lock lock_handoff spin yield split join wake start quantum\n"
-	"                     line_transfer atomic sockets (a count) numa_transfer\n"
-	"                     net_latency net_epoch (simulated ranks: --drivers cluster).\n"
-	"                     Values 0..1e9 ns; yield at least 10 ns and net_epoch at\n"
-	"                     least 1000 ns (below, the simulation crawls)\n"
-	"  --ranks LIST       with --drivers cluster: simulated ranks, 1..32 each (a row\n"
-	"                     cluster/R: R engines on a simulated network, docs/simulation.md);\n"
-	"                     default 1,2,4,8\n"
-	"  --calibrate FILE   measure this machine (real threads) and write its cost model\n"
-	"                     into FILE, then stop\n"
-	"  --schedule S       clock: the earliest virtual thread runs (default); random: a\n"
-	"                     seeded random choice among the runnable ones at every\n"
-	"                     shared-memory access (to test; its times mean little)\n"
-	"  --seed S           the seed of the node costs' jitter and of the random\n"
-	"                     schedule, 0..2^64-1; default 1\n"
-	"  --threads LIST     virtual thread counts, 1..1024; default 1,2,4,...,256\n"
-	"  --repeat K         runs of every setting, with seeds S, S+1, .. S+K-1 (the report\n"
-	"                     gives medians and spreads over them); default 1\n"
-	"  --jobs N           measure the runs (a run: one driver at one thread count, one\n"
-	"                     repeat, over the positions) on N processes, 1..256, each\n"
-	"                     simulating one run at a time, the longest expected first; the\n"
-	"                     report is merged in the sweep's order, and every virtual\n"
-	"                     figure is the same as with --jobs 1 (only the real seconds\n"
-	"                     differ); simulated ranks (--drivers cluster) too; default: the\n"
-	"                     CPUs this process may run on; 1: this process alone\n"
-	"\n"
-	"and cutoff bench's options for the workloads, drivers and report: --drivers,\n"
-	"--workload, --positions, --chess-file, --chess-depth, --connect4-file,\n"
-	"--rtree-branching, --rtree-depth, --hash, --out (default a new sim-report-DATE; a\n"
-	"folder that holds a report, or that another run is writing, is refused),\n"
-	"--replace, --plot, --note, --no-progress, --placement and the drivers' options\n"
-	"('cutoff bench --help'). The progress line on stderr says the runs done, the real\n"
-	"time spent and the time left (estimated from the runs done, docs/simulation.md).\n"
-	"--quality-ms MS and --quality-suite FILE: the quality runs on the virtual clock\n"
-	"(MS virtual milliseconds a position; default 0, off). Not --stockfish or --hog: they\n"
-	"measure the real machine.\n";
+	"virtual, with the work/span of each run beside it. docs/simulation.md. The options\n"
+	"are cutoff bench's (where a simulation differs, the text says so), then the\n"
+	"simulation's own.\n";
 /* clang-format on */
+
+/* --cost-model's help: the model's field names, their units and least values, from the
+ * table that reads the file (sim/model.c). */
+static void cost_model_help(char *buf, size_t size)
+{
+	static const char *const unit[] = { [CUTOFF_SIM_NS] = "",
+		                            [CUTOFF_SIM_PERCENT] = " (a percentage)",
+		                            [CUTOFF_SIM_COUNT] = " (a count)" };
+	char least[256] = "";
+	size_t n = (size_t)snprintf(buf, size,
+	                            "the cost model ('name nanoseconds' lines; --calibrate writes "
+	                            "one); default: this machine's, built in "
+	                            "(docs/simulation.md). Names:");
+	size_t nl = 0;
+	for (int i = 0; i < cutoff_sim_nfields && n < size; i++) {
+		const cutoff_sim_field_t *f = &cutoff_sim_fields[i];
+		n += (size_t)snprintf(buf + n, size - n, " %s%s", f->name, unit[f->unit]);
+		if (f->least && nl < sizeof(least))
+			nl += (size_t)snprintf(least + nl, sizeof(least) - nl,
+			                       "%s%s at least %g ns", nl ? " and " : "; ", f->name,
+			                       (double)f->least / 1000);
+	}
+	if (n < size)
+		snprintf(buf + n, size - n,
+		         " (net_*: simulated ranks, --drivers cluster). Values 0..1e9 ns%s "
+		         "(below, the simulation crawls)",
+		         least);
+}
 
 int cli_sim(int argc, char **argv)
 {
@@ -143,18 +134,32 @@ int cli_sim(int argc, char **argv)
 		if (!strcmp(argv[i], "--calibrate") || !strncmp(argv[i], "--calibrate=", 12))
 			return sim_calibrate(argc, argv); /* says to run the real `cutoff` */
 	bench_virtual_opts_t o = { .seed = 1 };
+	const char *calibrate = NULL; /* never parsed: --calibrate is taken above */
+	char cost_model[1024];
+	cost_model_help(cost_model, sizeof(cost_model));
 	cli_opt_t extra[] = {
-		{ .name = "cost-model", .kind = CLI_STRING, .dest.s = &o.model_path },
-		{ .name = "schedule",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &o.schedule,
-		  .choices = bench_schedule_names },
-		{ .name = "seed", .kind = CLI_UINT64, .dest.u = &o.seed },
-		{ .name = "jobs",
-		  .kind = CLI_INT,
-		  .dest.i = &o.jobs,
-		  .min = 1,
-		  .max = BENCH_MAX_JOBS },
+		CLI_STRING_OPT("cost-model", &o.model_path, "FILE", cost_model),
+		CLI_STRING_OPT("calibrate", &calibrate, "FILE",
+		               "measure this machine (real threads) and write its cost model into "
+		               "FILE, then stop ('cutoff sim --calibrate FILE --help')"),
+		CLI_CHOICE_OPT("schedule", &o.schedule, bench_schedule_names,
+		               "clock: the earliest virtual thread runs; random: a seeded random "
+		               "choice among the runnable ones at every shared-memory access (to "
+		               "test; its times mean little); default %d"),
+		{ .name = "seed",
+		  .kind = CLI_UINT64,
+		  .dest.u = &o.seed,
+		  .arg = "S",
+		  .help = "the seed of the node costs' jitter and of the random schedule, %r; "
+		          "default %d" },
+		CLI_INT_OPT(
+			"jobs", &o.jobs, 1, BENCH_MAX_JOBS, "N",
+			"measure the runs (a run: one driver at one thread count, one repeat, "
+			"over the positions) on N processes, %r, each simulating one run at a "
+			"time, the longest expected first; the report is merged in the sweep's "
+			"order, and every virtual figure is the same as with --jobs 1 (only the "
+			"real seconds differ); simulated ranks (--drivers cluster) too; "
+			"default: the CPUs this process may run on; 1: this process alone"),
 	};
 	bench_error_t err = { .print = cli_error_text };
 	int status = bench_sim_main("sim", sim_usage, argc, argv, extra,

@@ -860,6 +860,8 @@ static void help_text(const cli_opt_t *o, char *buf, size_t size)
 			default_text(o, part, sizeof(part));
 		else if (o->kind == CLI_CHOICE)
 			words_text(o->choices, part, sizeof(part));
+		else if (o->kind == CLI_UINT64)
+			snprintf(part, sizeof(part), "0..%" PRIu64, UINT64_MAX);
 		else
 			snprintf(part, sizeof(part), "%" PRId64 "..%" PRId64, o->min, o->max);
 		used += (size_t)snprintf(buf + used, size - used, "%s", part);
@@ -875,6 +877,7 @@ static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int
 {
 	char text[2048], arg[512];
 	bool listed = false; /* the table lists the options (not the usage text) */
+	bool threads = find_opt((cli_opt_t *)opts, nopts, "threads", strlen("threads"));
 	for (int i = 0; i < nopts; i++)
 		listed = listed || (opts[i].help && opts[i].kind != CLI_ENGINE_OPTIONS);
 	fputs(usage, out);
@@ -886,8 +889,13 @@ static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int
 			continue;
 		help_text(o, text, sizeof(text));
 		if (o->kind == CLI_ENGINE_OPTIONS) {
-			print_option_usage(out, "threads", "N, --placement P, --OPTION VALUE",
-			                   text);
+			/* A table with its own --threads (a list of counts, say) takes only
+			 * the engine's other settings. */
+			if (threads)
+				print_option_usage(out, "placement", "P, --OPTION VALUE", text);
+			else
+				print_option_usage(out, "threads",
+				                   "N, --placement P, --OPTION VALUE", text);
 			continue;
 		}
 		arg[0] = '\0';
@@ -900,8 +908,7 @@ static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int
 	if (listed)
 		print_option_usage(out, "help", "", "print this help");
 	if (find_kind((cli_opt_t *)opts, nopts, CLI_ENGINE_OPTIONS))
-		cli_print_engine_usage(
-			out, !find_opt((cli_opt_t *)opts, nopts, "threads", strlen("threads")));
+		cli_print_engine_usage(out, !threads);
 }
 
 void cli_print_engine_usage(FILE *out, bool threads)

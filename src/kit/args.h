@@ -71,7 +71,8 @@ typedef struct cli_opt {
 	const char *arg;            /* --help: the value's name after --NAME ("D", "MB"); NULL
 	                               for a flag, and a choice shows its words, a|b|c */
 	const char *help;           /* --help: what the option does, where %r stands for the
-	                               accepted range (min..max) or words (a, b or c) and %d
+	                               accepted range (min..max; a CLI_UINT64's 0..2^64-1,
+	                               in digits) or words (a, b or c) and %d
 	                               for the default, read from the destination when --help
 	                               is read (so set before cli_parse); %% is a %. NULL: not
 	                               listed (an alias, or a command whose usage text still

@@ -506,71 +506,159 @@ static void default_options(bench_t *b, bench_opts_t *o)
 	b->set.plot = 1;
 }
 
+/* A simulation's defaults of --threads (1, 2, 4, .. this: virtual threads) and of
+ * --ranks (simulated ranks, with --drivers cluster). */
+enum {
+	SIM_THREADS = 256
+};
+static const char sim_ranks[] = "1,2,4,8";
+
+/* The --help texts that say more than their row knows: the limits of the lists that
+ * apply_options and setup_cluster read, and the workloads' defaults (work.c), formatted
+ * from the values the parser and the workloads use. */
+typedef struct option_help {
+	char threads[512], ranks[512], workload[128], positions[256], chess_file[256];
+	char connect4_file[256], hash[256];
+} option_help_t;
+
+static void option_help(option_help_t *h)
+{
+	bench_workload_defaults_t d[BENCH_NWORKLOADS];
+	char words[64];
+	for (int wk = 0; wk < BENCH_NWORKLOADS; wk++)
+		bench_workload_defaults(wk, &d[wk]);
+	snprintf(h->threads, sizeof(h->threads),
+	         "thread counts, e.g. 1,2,4,8 (1..%d each, at most %d counts; 1 is always "
+	         "added: it is the baseline); default 1 .. the number of cores, more threads "
+	         "than cores allowed and flagged with *; in a simulation virtual threads, "
+	         "default 1,2,4,...,%d",
+	         CUTOFF_MAX_THREADS, BENCH_MAX_COUNTS - 1, SIM_THREADS);
+	snprintf(h->ranks, sizeof(h->ranks),
+	         "the cluster's rank counts (--drivers cluster), each at most %d: a row "
+	         "cluster/R runs on R ranks. Under mpirun -np W: ranks 0..R-1 of the W, each "
+	         "count at most W; default 1,W. In a simulation: R engines on a simulated "
+	         "network (docs/simulation.md); default %s",
+	         BENCH_MAX_RANKS, sim_ranks);
+	snprintf(h->workload, sizeof(h->workload), "%s; default all three",
+	         bench_workload_words(words, sizeof(words)));
+	char chess[32] = "all";
+	if (d[BENCH_CHESS].positions)
+		snprintf(chess, sizeof(chess), "%d", d[BENCH_CHESS].positions);
+	snprintf(h->positions, sizeof(h->positions),
+	         "chess and connect4: only the first K positions; rtree: K trees; %%r; default "
+	         "%s chess positions, %d connect4 positions, %d trees",
+	         chess, d[BENCH_CONNECT4].positions, d[BENCH_RTREE].positions);
+	snprintf(h->chess_file, sizeof(h->chess_file),
+	         "chess positions, one a line: 'FEN ; depth D ; ref MOVE D ; sf D ; id NAME' "
+	         "(all but the FEN optional; the report folder's chess-positions.txt is one); "
+	         "default %d built-in positions",
+	         d[BENCH_CHESS].builtin);
+	snprintf(h->connect4_file, sizeof(h->connect4_file),
+	         "a test set of Pascal Pons ('<moves> <score>' lines); default "
+	         "$CUTOFF_DATA_DIR/connect4/Test_L1_R2, else its first %d lines built in",
+	         d[BENCH_CONNECT4].builtin);
+	snprintf(h->hash, sizeof(h->hash),
+	         "the table of every workload, %%r MiB (default: chess %zu, connect4 %zu, "
+	         "rtree %zu)",
+	         d[BENCH_CHESS].tt_mb, d[BENCH_CONNECT4].tt_mb, d[BENCH_RTREE].tt_mb);
+}
+
 /* Parses the command line (the bench's options, then the caller's `extra`) into b and o;
  * GO_ON, or the exit status after --help or a usage error. */
 static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int argc, char **argv,
                          const struct cli_opt *extra, int nextra)
 {
+	option_help_t h;
+	option_help(&h);
+	/* One text per option for bench and sim: where they differ, it says so. */
 	cli_opt_t opts[64] = {
-		{ .name = "threads", .kind = CLI_STRING, .dest.s = &o->threads },
-		{ .name = "drivers", .kind = CLI_STRING, .dest.s = &o->drivers },
-		{ .name = "ranks", .kind = CLI_STRING, .dest.s = &o->ranks },
-		{ .name = "workload", .kind = CLI_STRING, .dest.s = &o->workload },
-		{ .name = "repeat", .kind = CLI_INT, .dest.i = &o->repeat, .min = 1, .max = 1000 },
-		{ .name = "positions",
-		  .kind = CLI_INT,
-		  .dest.i = &o->positions,
-		  .min = 1,
-		  .max = BENCH_MAX_ITEMS },
-		{ .name = "chess-file", .kind = CLI_STRING, .dest.s = &o->chess_file },
-		{ .name = "chess-depth",
-		  .kind = CLI_INT,
-		  .dest.i = &o->chess_depth,
-		  .min = 1,
-		  .max = 60 },
-		{ .name = "connect4-file", .kind = CLI_STRING, .dest.s = &o->connect4_file },
-		{ .name = "rtree-branching",
-		  .kind = CLI_INT,
-		  .dest.i = &o->rb,
-		  .min = 2,
-		  .max = 64 },
-		{ .name = "rtree-depth", .kind = CLI_INT, .dest.i = &o->rd, .min = 1, .max = 30 },
-		{ .name = "hash", .kind = CLI_INT, .dest.i = &o->hash, .min = 0, .max = 65536 },
-		{ .name = "quality-ms",
-		  .kind = CLI_INT,
-		  .dest.i = &b->set.quality_ms,
-		  .min = 0,
-		  .max = 3600000 },
-		{ .name = "quality-suite", .kind = CLI_STRING, .dest.s = &b->set.quality_suite },
-		{ .name = "reference-extra",
-		  .kind = CLI_INT,
-		  .dest.i = &o->ref_extra,
-		  .min = 1,
-		  .max = 10 },
-		{ .name = "stockfish", .kind = CLI_STRING, .dest.s = &o->stockfish },
-		{ .name = "stockfish-timeout",
-		  .kind = CLI_INT,
-		  .dest.i = &b->set.stockfish_timeout_s,
-		  .min = 1,
-		  .max = 3600 },
-		{ .name = "out", .kind = CLI_STRING, .dest.s = &b->set.out_dir },
-		{ .name = "replace", .kind = CLI_FLAG, .dest.flag = &b->set.replace },
-		{ .name = "plot",
-		  .kind = CLI_CHOICE,
-		  .dest.choice = &b->set.plot,
-		  .choices = plot_names },
-		{ .name = "note", .kind = CLI_STRING, .dest.s = &b->set.note },
-		{ .name = "hog", .kind = CLI_INT, .dest.i = &o->hog_n, .min = 0, .max = 1024 },
-		{ .name = "no-progress", .kind = CLI_FLAG, .dest.flag = &o->no_progress },
-		{ .name = "profile-tt-writers", .kind = CLI_FLAG, .dest.flag = &o->tt_writers },
-		CLI_ENGINE_OPTS(
-			&b->set.cfg), /* --placement, the drivers' options (--threads: above) */
+		CLI_STRING_OPT("threads", &o->threads, "LIST", h.threads),
+		CLI_STRING_OPT(
+			"drivers", &o->drivers, "LIST",
+			"drivers of 'cutoff drivers', comma-separated; default every one (the "
+			"default driver, serial, runs at 1 thread only, and always: the speed-ups "
+			"are over it); and cluster: lazy SMP on every rank, the ranks sharing deep "
+			"entries (docs/cluster.md), with a per-rank table, under mpirun -np R "
+			"(R >= 2; rank 0 measures and writes everything, the other ranks only take "
+			"part in the cluster's rows) or, in a simulation, on simulated ranks "
+			"(--ranks)"),
+		CLI_STRING_OPT("ranks", &o->ranks, "LIST", h.ranks),
+		CLI_STRING_OPT("workload", &o->workload, "LIST", h.workload),
+		CLI_INT_OPT(
+			"repeat", &o->repeat, 1, 1000, "K",
+			"runs of every setting, %r, interleaved (in a simulation with the seeds "
+			"S, S+1, .. S+K-1); the report gives medians and the spread of the "
+			"time; default %d"),
+		CLI_INT_OPT("positions", &o->positions, 1, BENCH_MAX_ITEMS, "K", h.positions),
+		CLI_STRING_OPT("chess-file", &o->chess_file, "PATH", h.chess_file),
+		CLI_INT_OPT("chess-depth", &o->chess_depth, 1, 60, "D",
+		            "search every chess position to D plies, %r (default: the file's "
+		            "depth of each)"),
+		CLI_STRING_OPT("connect4-file", &o->connect4_file, "PATH", h.connect4_file),
+		CLI_INT_OPT("rtree-branching", &o->rb, 2, 64, "B",
+		            "the random trees' children per inner node, %r; default %d"),
+		CLI_INT_OPT("rtree-depth", &o->rd, 1, 30, "D",
+		            "the random trees' depth, %r; default %d"),
+		CLI_INT_OPT("hash", &o->hash, 0, 65536, "MB", h.hash),
+		CLI_INT_OPT("quality-ms", &b->set.quality_ms, 0, 3600000, "MS",
+		            "chess at equal time: each position searched MS ms (in a simulation "
+		            "virtual ms) by every driver and thread count (one run), depth "
+		            "reached and agreement with a deeper serial search; %r, 0 = off; "
+		            "default %d"),
+		CLI_STRING_OPT("quality-suite", &b->set.quality_suite, "FILE",
+		               "the quality runs search the positions of FILE instead "
+		               "(bench/quality-suite.epd: a reference engine's best moves and "
+		               "scores) and report per driver and threads the share of moves "
+		               "equal to its best (95 %% interval), the mean centipawn loss and "
+		               "the mean depth; needs the chess workload"),
+		CLI_INT_OPT("reference-extra", &o->ref_extra, 1, 10, "E",
+		            "the reference search is E plies deeper than the position's depth, "
+		            "%r, when the position has no reference; default %d"),
+		CLI_STRING_OPT("stockfish", &o->stockfish, "S",
+		               "the Stockfish binary, 'auto' ($STOCKFISH, stockfish on the PATH, "
+		               "/usr/games/stockfish) or 'off'; default %d; not in a simulation "
+		               "(it measures the real machine)"),
+		CLI_INT_OPT("stockfish-timeout", &b->set.stockfish_timeout_s, 1, 3600, "S",
+		            "the longest Stockfish may stay silent, in an answer or a search, "
+		            "before the bench ends with an error, %r s; default %d"),
+		CLI_STRING_OPT("out", &b->set.out_dir, "DIR",
+		               "the report folder, made when it is not there, checked before the "
+		               "sweep; default a new bench-report-YYYYMMDD-HHMMSS (sim: "
+		               "sim-report-YYYYMMDD-HHMMSS; -2, -3, ... when that is taken). A "
+		               "folder that holds a report is refused, unless --replace, and so is "
+		               "one that another bench or sim is writing"),
+		CLI_FLAG_OPT("replace", &b->set.replace,
+		             "DIR may hold a report: after the sweep, that report's files (those "
+		             "its report-files.txt lists) are removed, and nothing else, before "
+		             "this one is written"),
+		CLI_CHOICE_OPT("plot", &b->set.plot, plot_names,
+		               "the plots' format, or none; default %d (needs gnuplot: without it "
+		               "the report says how to get it, and still succeeds)"),
+		CLI_STRING_OPT("note", &b->set.note, "TEXT",
+		               "a line for the report (the commit, what else ran)"),
+		CLI_INT_OPT("hog", &o->hog_n, 0, 1024, "N",
+		            "run N processes, %r, that spin beside the sweep (another program's "
+		            "load, made on purpose); the ceilings are measured with them running, "
+		            "and the report says so; default %d; not in a simulation (it measures "
+		            "the real machine)"),
+		CLI_FLAG_OPT("no-progress", &o->no_progress,
+		             "no progress line on stderr (in a simulation it says the runs done, "
+		             "the real time spent and the time left, estimated from the runs done: "
+		             "docs/simulation.md)"),
+		CLI_FLAG_OPT("profile-tt-writers", &o->tt_writers,
+		             "also count the table hits on entries that another thread wrote ('tt "
+		             "other'). Off by default: it costs 6 to 10 %% of the node rate "
+		             "(docs/measurements.md), so its times are not comparable with a sweep "
+		             "without it"),
 	};
+	const cli_opt_t engine = CLI_ENGINE_OPTS(&b->set.cfg); /* --placement, the drivers'
+	                                                           options (--threads: above) */
 	int nopts = 0;
 	while (opts[nopts].name)
 		nopts++;
-	for (int k = 0; k < nextra && nopts < 64; k++)
+	for (int k = 0; k < nextra && nopts < 63; k++)
 		opts[nopts++] = extra[k];
+	opts[nopts++] = engine;
 	cli_status_t st = cli_parse(b->cmd, usage, opts, nopts, argc, argv);
 	return st == CLI_PARSED ? GO_ON : cli_parse_exit(st);
 }
@@ -602,7 +690,7 @@ static int apply_options(bench_t *b, bench_opts_t *o)
 		if (!parse_counts(b, o->threads))
 			return CLI_EXIT_USAGE;
 	} else if (b->sim) {
-		for (int n = 1; n <= 256; n *= 2)
+		for (int n = 1; n <= SIM_THREADS; n *= 2)
 			b->set.counts[b->set.ncounts++] = n;
 	} else {
 		for (int n = 1; n <= b->mach.cores && n < BENCH_MAX_COUNTS; n++)
@@ -667,7 +755,7 @@ static int setup_cluster(bench_t *b, const bench_opts_t *o)
 		return st;
 	b->mpi.ranks = 1;
 	if (b->sim && b->set.drivers[BENCH_CLUSTER]) { /* simulated ranks (virtual.c) */
-		if (!parse_ranks(b, o->ranks ? o->ranks : "1,2,4,8", BENCH_MAX_RANKS))
+		if (!parse_ranks(b, o->ranks ? o->ranks : sim_ranks, BENCH_MAX_RANKS))
 			return CLI_EXIT_USAGE;
 		b->mpi.ranks = b->mpi.rank_counts[b->mpi.nrank_counts - 1];
 	}

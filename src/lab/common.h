@@ -13,6 +13,9 @@
 
 extern const char *const bench_workload_names[]; /* indexed by BENCH_CHESS.., NULL-ended */
 
+/* The workloads' names as --help says them, "chess, connect4 and rtree", into buf; buf. */
+const char *bench_workload_words(char *buf, size_t size);
+
 /* The name of a run's or row's engine in every output: "stockfish", "cluster/R", or the
  * driver's. */
 const char *bench_engine_name(bool stockfish, int driver);

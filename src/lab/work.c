@@ -73,6 +73,13 @@ static const char *const default_connect4[] = {
 	"64715616 -4",       "7477544411743 6",   "142742571451 -4",  "6243671441 4",
 };
 
+/* The positions a workload takes without --positions: Connect Four's first, and the
+ * random trees (chess takes all it has). */
+enum {
+	CONNECT4_POSITIONS = 24,
+	RTREE_TREES = 8
+};
+
 /* The game of a workload. */
 static cli_game_t workload_game(int kind)
 {
@@ -297,7 +304,7 @@ static int load_connect4(const bench_t *b, bench_workload_t *w, const char *file
 	char path[512];
 	w->game = cutoff_connect4_game();
 	if (!positions)
-		positions = 24;
+		positions = CONNECT4_POSITIONS;
 	if (!file && data) {
 		snprintf(path, sizeof(path), "%s/connect4/Test_L1_R2", data);
 		FILE *f = fopen(path, "r");
@@ -346,7 +353,7 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 	}
 	w->game = cutoff_rtree_game(w->rtree);
 	if (!positions)
-		positions = 8;
+		positions = RTREE_TREES;
 	for (int64_t i = 0; i < positions; i++) {
 		bench_item_t *it = add_item(w);
 		if (!it)
@@ -367,6 +374,18 @@ static int load_rtree(const bench_t *b, bench_workload_t *w, int64_t positions,
 	         "iterative deepening to the full depth; PVS, ordering all (as cutoff tree "
 	         "--model incremental --iterate --ordering all --no-check)");
 	return CLI_EXIT_OK;
+}
+
+void bench_workload_defaults(int kind, bench_workload_defaults_t *d)
+{
+	d->positions = kind == BENCH_CONNECT4 ? CONNECT4_POSITIONS
+	               : kind == BENCH_RTREE  ? RTREE_TREES
+	                                      : 0;
+	d->builtin = kind == BENCH_CHESS ? (int)(sizeof(default_chess) / sizeof(default_chess[0]))
+	             : kind == BENCH_CONNECT4
+	                     ? (int)(sizeof(default_connect4) / sizeof(default_connect4[0]))
+	                     : 0;
+	d->tt_mb = workload_row(kind)->tt_mb;
 }
 
 int bench_workload_load(bench_t *b, int kind, const char *file, int64_t positions,

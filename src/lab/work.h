@@ -18,6 +18,16 @@ int bench_workload_load(bench_t *b, int kind, const char *file, int64_t position
                         int64_t hash_mb);
 void bench_workload_free(bench_workload_t *w);
 
+/* What the workload `kind` takes when the command line does not say, for --help: its
+ * positions without --positions (0: all it has; rtree: its trees), the positions it has
+ * built in (rtree: 0) and its table in MiB without --hash (its game's row of
+ * kit/games.c). */
+typedef struct bench_workload_defaults {
+	int positions, builtin;
+	size_t tt_mb;
+} bench_workload_defaults_t;
+void bench_workload_defaults(int kind, bench_workload_defaults_t *d);
+
 /* Fills *run for (workload, driver or Stockfish, threads, repeat) with its arrays (not
  * kept in b->res.runs: a simulated rank's own record); false when out of memory (then
  * nothing to free). bench_run_free frees the arrays. */

@@ -20,8 +20,13 @@
 
 enum {
 	MATCH_MAX_CONCURRENCY = 256, /* games at once */
-	MATCH_TC_MAX_S = 1000000     /* the longest BASE and INC of a clock, in seconds */
+	MATCH_TC_MAX_S = 1000000,    /* the longest BASE and INC of a clock, in seconds */
+	MATCH_PGN_PLIES = 8          /* the default of --plies: the plies of each PGN game
+	                                that make its opening */
 };
+
+/* The built-in openings of --openings builtin (book.c), for --help. */
+extern const int match_book_count;
 
 typedef enum tc_mode {
 	TC_CLOCK,

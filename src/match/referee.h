@@ -354,13 +354,10 @@ int match_rules_over(game_t *gm);
 
 /* ---- openings.c ----------------------------------------------------------------------- */
 
-/* The default of --plies: the plies of each PGN game that make its opening. */
-#define MATCH_PGN_PLIES 8
-
 /* Reads --openings into m->openings: `source` is a file of FEN/EPD lines or of PGN games
  * (told apart by the extension .pgn or by the first line that is not blank or a #
  * comment), or the word "builtin" for book.c's lines. `plies` is --plies (0 when not
- * given: MATCH_PGN_PLIES), which applies to a PGN file only. CLI_EXIT_OK, or an exit
+ * given: MATCH_PGN_PLIES, match.h), which applies to a PGN file only. CLI_EXIT_OK, or an exit
  * status after the one-line error naming the file and line. */
 int match_openings_read(match_t *m, const char *source, int plies);
 
@@ -372,8 +369,7 @@ typedef struct match_book_line {
 	const char *moves;
 } match_book_line_t;
 
-extern const match_book_line_t match_book[];
-extern const int match_book_count;
+extern const match_book_line_t match_book[]; /* match_book_count of them (match.h) */
 
 /* ---- gameplay.c --------------------------------------------------------------------------- */
 

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "uci/session.h"
 #include "uci/uci.h"
 
 /* Pruning's words, in the order `uci` lists them, and the CUTOFF_PRUNE_* bits of each. */
@@ -319,6 +320,15 @@ static void say_option(uci_session_t *s, const uci_option_t *opt, const uci_opti
 		uci_say(s, "option name %s type button", opt->name);
 		break;
 	}
+}
+
+const char *uci_option_names(char *buf, size_t size)
+{
+	const char *names[OPTION_COUNT + 1];
+	for (int i = 0; i < OPTION_COUNT; i++)
+		names[i] = option_table[i].name;
+	names[OPTION_COUNT] = NULL;
+	return join_words(names, "", ", ", ", ", buf, size);
 }
 
 void uci_say_options(uci_session_t *s)

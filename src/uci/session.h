@@ -6,6 +6,7 @@
 #ifndef CUTOFF_UCI_SESSION_H
 #define CUTOFF_UCI_SESSION_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -19,5 +20,10 @@
  * when the chess tables or the ranks could not be made.
  */
 int uci_run(FILE *in, FILE *out);
+
+/* The names of the engine's own options (options.c), in the order `uci` lists them
+ * before the drivers', as "Threads, Hash, ..., Clear Hash", into buf; buf. For
+ * --help. */
+const char *uci_option_names(char *buf, size_t size);
 
 #endif /* CUTOFF_UCI_SESSION_H */

@@ -253,7 +253,7 @@ bad "--plies: the builtin openings are played whole" match --engine "$fool" --en
 # twice, all different, each a legal position (cutoff perft finds moves in it) after 6 to
 # 10 plies with White to move, and with the material level.
 run match --help
-nbook=$(grep -o -- '--openings builtin *[0-9]* well-known' <<<"$stdout" | grep -o '[0-9][0-9]*')
+nbook=$(tr -s ' \n' ' ' <<<"$stdout" | grep -o -- '--openings builtin:* [0-9]* well-known' | grep -o '[0-9][0-9]*')
 ndoc=$(grep -o 'a built-in set of [0-9]* mainline openings' "$(dirname "$0")/../../docs/chess.md" | grep -o '[0-9][0-9]*')
 run match --engine "$fake illegal" --engine "$fake illegal" --games $((2 * ${nbook:-1})) --openings builtin --json
 book=$(fens | awk 'NR % 2')
