@@ -287,7 +287,9 @@ enum {
 };
 
 /* Parses the single options into `o`, and checks there are two engines and at most one
- * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error). */
+ * time control. CLI_PARSED to go on; CLI_HELP (printed) or CLI_BAD (the one-line error).
+ * Long: the option table, a row and its --help text per option, which points into the
+ * function's locals. */
 static cli_status_t parse_options(int nrest, char **rest, const multi_t *mu, options_t *o)
 {
 	*o = (options_t){ .games = 2, .margin = -1, .timeout = 60, .concurrency = 1 };

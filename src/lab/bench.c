@@ -564,7 +564,9 @@ static void option_help(option_help_t *h)
 }
 
 /* Parses the command line (the bench's options, then the caller's `extra`) into b and o;
- * GO_ON, or the exit status after --help or a usage error. */
+ * GO_ON, or the exit status after --help or a usage error.
+ * Long: the option table, a row and its --help text per option, which points into b, o
+ * and the help texts made for this call. */
 static int parse_options(bench_t *b, bench_opts_t *o, const char *usage, int argc, char **argv,
                          const struct cli_opt *extra, int nextra)
 {
