@@ -613,8 +613,7 @@ const char *cli_driver_name(cutoff_driver_t driver)
 	return name ? name : "?";
 }
 
-/* The words of a choice as "a, b or c". */
-static void words_text(const char *const *words, char *buf, size_t size)
+const char *cli_join_words(const char *const *words, const char *last, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -622,8 +621,9 @@ static void words_text(const char *const *words, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used, "%s%s",
 		                         k == 0         ? ""
 		                         : words[k + 1] ? ", "
-		                                        : " or ",
+		                                        : last,
 		                         words[k]);
+	return buf;
 }
 
 const char *cli_driver_list(char *buf, size_t size)
@@ -678,7 +678,7 @@ bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutof
 const char *cli_algo_forms(cutoff_algo_t lone, char *buf, size_t size)
 {
 	char algos[128], drivers[256];
-	words_text(cli_algo_names, algos, sizeof(algos));
+	cli_join_words(cli_algo_names, " or ", algos, sizeof(algos));
 	snprintf(buf, size,
 	         "ALGO, the algorithm at every node: %s (on the %s driver); DRIVER, a driver of "
 	         "'cutoff drivers' (%s), with %s at every node; or DRIVER/ALGO such as ybw/mtdf",
@@ -859,7 +859,7 @@ static void help_text(const cli_opt_t *o, char *buf, size_t size)
 		if (*++p == 'd')
 			default_text(o, part, sizeof(part));
 		else if (o->kind == CLI_CHOICE)
-			words_text(o->choices, part, sizeof(part));
+			cli_join_words(o->choices, " or ", part, sizeof(part));
 		else if (o->kind == CLI_UINT64)
 			snprintf(part, sizeof(part), "0..%" PRIu64, UINT64_MAX);
 		else

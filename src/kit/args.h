@@ -244,6 +244,10 @@ const char *cli_driver_list(char *buf, size_t size);
 bool cli_parse_algo(const char *cmd, const char *text, cutoff_algo_t lone, cutoff_driver_t *driver,
                     cutoff_algo_t *algo);
 
+/* The NULL-terminated `words` as "a, b" then `last` (" or ", " and ") and the last word.
+ * Returns buf. */
+const char *cli_join_words(const char *const *words, const char *last, char *buf, size_t size);
+
 /* For --help: the forms --algo takes, "ALGO (minimax, ...) ...; DRIVER (serial, ...) with
  * LONE at every node; or DRIVER/ALGO", from the names cli_parse_algo accepts. Returns
  * buf. */

@@ -20,15 +20,7 @@ const char *const bench_workload_names[] = { "chess", "connect4", "rtree", NULL 
 
 const char *bench_workload_words(char *buf, size_t size)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int k = 0; bench_workload_names[k] && used < size; k++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-		                         k == 0                        ? ""
-		                         : bench_workload_names[k + 1] ? ", "
-		                                                       : " and ",
-		                         bench_workload_names[k]);
-	return buf;
+	return cli_join_words(bench_workload_names, " and ", buf, size);
 }
 
 const char *bench_engine_name(bool stockfish, int driver)
