@@ -496,9 +496,12 @@ static const char *bits_text(const bits_word_t *words, int n, unsigned bits, cha
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < 2; i++)
-		if (bits == words[i].bits)
-			return snprintf(buf, size, "%s", words[i].word), buf;
+	for (int i = 0; i < 2; i++) {
+		if (bits == words[i].bits) {
+			snprintf(buf, size, "%s", words[i].word);
+			return buf;
+		}
+	}
 	for (int i = 2; i < n && used < size; i++)
 		if (bits & words[i].bits)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? "," : "",
