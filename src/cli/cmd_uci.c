@@ -23,9 +23,7 @@ static const char uci_usage_end[] =
 	"'info string error: ...' and changes nothing; a bad go is also answered at once\n"
 	"with the first legal move. A go during a search ends that search first: every\n"
 	"go gets one bestmove, in order. End of input acts as quit.\n"
-	"docs/chess.md (\"UCI\") has the details.\n"
-	"\n"
-	"  --help   print this help\n";
+	"docs/chess.md (\"UCI\") has the details.\n";
 /* clang-format on */
 
 int cli_uci(int argc, char **argv)

@@ -879,14 +879,10 @@ static void help_text(const cli_opt_t *o, char *buf, size_t size)
 static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int nopts)
 {
 	char text[2048], arg[512];
-	bool listed = false; /* the table lists the options (not the usage text) */
 	bool threads = find_opt((cli_opt_t *)opts, nopts, "threads", strlen("threads"));
-	for (int i = 0; i < nopts; i++)
-		listed = listed || (opts[i].help && opts[i].kind != CLI_ENGINE_OPTIONS);
 	fputs(usage, out);
-	if (listed)
-		fputc('\n', out);
-	for (int i = 0; listed && i < nopts; i++) {
+	fputc('\n', out);
+	for (int i = 0; i < nopts; i++) {
 		const cli_opt_t *o = &opts[i];
 		if (!o->help)
 			continue;
@@ -908,8 +904,7 @@ static void print_usage(FILE *out, const char *usage, const cli_opt_t *opts, int
 			range_text(o->choices, INT32_MAX, 0, 0, arg, sizeof(arg));
 		print_option_usage(out, o->name, arg, text);
 	}
-	if (listed)
-		print_option_usage(out, "help", "", "print this help");
+	print_option_usage(out, "help", "", "print this help");
 	if (find_kind((cli_opt_t *)opts, nopts, CLI_ENGINE_OPTIONS))
 		cli_print_engine_usage(out, !threads);
 }

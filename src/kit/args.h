@@ -75,8 +75,7 @@ typedef struct cli_opt {
 	                               in digits) or words (a, b or c) and %d
 	                               for the default, read from the destination when --help
 	                               is read (so set before cli_parse); %% is a %. NULL: not
-	                               listed (an alias, or a command whose usage text still
-	                               lists its options itself) */
+	                               listed (an alias, or a row that is only parsed) */
 	bool given;                 /* written by cli_parse(): the option was on the line */
 } cli_opt_t;
 
@@ -91,8 +90,7 @@ typedef enum cli_status {
  * nopts). For --help it prints `usage` as is (the synopsis and what the command does),
  * then a line for each option with a help text, in the table's order, its range, words
  * and default read from its row (so that nothing the parser checks is written twice),
- * then --help itself (when some option has a help text: a usage text that lists its
- * options itself lists --help too). Rejects unknown options, missing or
+ * then --help itself. Rejects unknown options, missing or
  * unexpected values, malformed or out-of-range numbers, unknown words and stray
  * positional arguments. A value that starts with "--" after a separate option is taken as
  * a missing value (write --name=--x to mean it); negative numbers ("-5") are values.
