@@ -714,12 +714,9 @@ static void search_help(search_help_t *h)
 	         "the horizon hold at every depth; without --depth there is no depth limit, and "
 	         "--iterate on deepens until an iteration meets no horizon. Default %s",
 	         cli_game_defaults_text(list, sizeof(list), CLI_USE_SEARCH, solve_value));
-	cli_algo_forms(CUTOFF_ALGO_PVS, forms, sizeof(forms));
 	snprintf(h->algo, sizeof(h->algo),
-	         "%s; or cluster, under mpirun: every rank searches with its own engine and "
-	         "table, sharing deep entries (docs/cluster.md); only rank 0 prints. Minimax "
-	         "never splits: ybw/minimax searches on one thread (lazysmp/minimax runs the "
-	         "same full search on every one). Default %s",
+	         "%s" CLI_CLUSTER_ALGO_HELP ". Minimax never splits: ybw/minimax searches on one "
+	         "thread (lazysmp/minimax runs the same full search on every one). Default %s",
 	         cli_algo_forms(CUTOFF_ALGO_PVS, list, sizeof(list)),
 	         cli_game_defaults_text(forms, sizeof(forms), CLI_USE_SEARCH, algo_value));
 	snprintf(h->iterate, sizeof(h->iterate),

@@ -537,9 +537,8 @@ static void solve_help(const solve_args_t *a, solve_help_t *h)
 {
 	char forms[256], bits[64];
 	snprintf(h->algo, sizeof(h->algo),
-	         "how each search runs: %s; or cluster, under mpirun: every rank searches with "
-	         "its own engine and table, sharing deep entries (docs/cluster.md); only rank 0 "
-	         "prints. Default %%d (on a null window, as every search of the strong solve "
+	         "how each search runs: %s" CLI_CLUSTER_ALGO_HELP
+	         ". Default %%d (on a null window, as every search of the strong solve "
 	         "has, the same search as pvs). Minimax does not prune: only for tiny positions",
 	         cli_algo_forms(a->defaults->algo, forms, sizeof(forms)));
 	snprintf(h->ordering, sizeof(h->ordering),

@@ -27,6 +27,11 @@ typedef struct cli_cluster_opts {
 extern const char *const cli_cluster_driver_names[];   /* "lazysmp", "abdada", NULL */
 extern const char *const cli_cluster_exchange_names[]; /* "ring", "all", "none", NULL */
 
+/* What --algo's help says of `--algo cluster`, after the other forms (cli_algo_forms). */
+#define CLI_CLUSTER_ALGO_HELP                                                                      \
+	"; or cluster, under mpirun: every rank searches with its own engine and table, "          \
+	"sharing deep entries (docs/cluster.md); only rank 0 prints"
+
 /* clang-format off */
 #define CLI_CLUSTER_OPTS(o)                                                                \
 	CLI_CHOICE_OPT("cluster-driver", &(o)->driver, cli_cluster_driver_names,           \
