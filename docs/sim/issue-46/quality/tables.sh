@@ -8,6 +8,8 @@
 #   subset.md, subset.csv, subset.svg  the named 100-position subset at 1 to 256 threads
 #                                      (the whole-suite runs read on its positions), 'self'
 #                                      = subset100-serial-1-21760 (21,760 ms: 256 x 85)
+#   summary.md                         suite.csv and subset.csv as driver-by-threads
+#                                      tables (what docs/benchmarks.md shows)
 # suite.md ends with the Elo scale: one point of 'self' agreement in Elo, from the serial
 # search's doubling (85 -> 170 ms) and the project's +100 Elo match at twice the nodes; its
 # tables of pairs then give each difference in Elo too.
@@ -46,4 +48,61 @@ if [ -f subset100-serial-1-21760/quality-positions.csv ]; then
 		--csv subset.csv "${subset[@]}" > subset.md
 	"$bench/quality-plot.sh" subset.csv subset.svg
 fi
+
+# summary CSV TITLE: the CSV's settings as three tables, a row a driver and a column a
+# thread count ('self' and Stockfish agreement with their Wilson 95 %, loss and depth).
+summary() {
+	awk -F, -v title="$2" '
+		{ sub(/\r$/, "") }
+		NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
+		{
+			d = $1; t = $2
+			if (!(d in seen)) { seen[d] = 1; drivers[++nd] = d }
+			if (!(t in tseen)) { tseen[t] = 1; threads[++nt] = t }
+			self[d, t] = share($col["self_share"], $col["self_lo95"], $col["self_hi95"])
+			sf[d, t] = share($col["agree_share"], $col["agree_lo95"], $col["agree_hi95"])
+			loss[d, t] = sprintf("%.1f +- %.1f / %.2f", $col["loss_cp"],
+				$col["loss_cp_half95"], $col["mean_depth"])
+			n = $col["positions"]
+		}
+		# a share and its interval in %, rounded half up (the CSV keeps 4 digits; a
+		# 0.5525 there is the 55.3 of the .md tables)
+		function share(x, lo, hi) {
+			return sprintf("%.1f (%.1f-%.1f)", 100 * x + 1e-6, 100 * lo + 1e-6, 100 * hi + 1e-6)
+		}
+		function table(name, cell,   i, j, d, t, line) {
+			printf "%s, %s (%d positions):\n\n| driver |", name, title, n
+			for (j = 1; j <= nt; j++) printf " %s |", threads[j]
+			printf "\n| --- |"
+			for (j = 1; j <= nt; j++) printf " ---: |"
+			printf "\n"
+			for (i = 1; i <= nd; i++) {
+				d = drivers[i]
+				if (d == "serial") continue
+				line = "| " d " |"
+				for (j = 1; j <= nt; j++) {
+					t = threads[j]
+					if (t == 1) line = line " " cell["serial", 1] " |"
+					else if ((d, t) in cell) line = line " " cell[d, t] " |"
+					else line = line " |"
+				}
+				print line
+			}
+			printf "\n"
+		}
+		END {
+			# the thread counts in order (numeric insertion sort)
+			for (i = 2; i <= nt; i++)
+				for (j = i; j > 1 && threads[j - 1] + 0 > threads[j] + 0; j--) {
+					x = threads[j]; threads[j] = threads[j - 1]; threads[j - 1] = x
+				}
+			table("agreement with the \x27self\x27 reference, % (Wilson 95 %)", self)
+			table("agreement with Stockfish\x27s depth-20 best, % (Wilson 95 %)", sf)
+			table("centipawn loss against Stockfish (+- 95 %) / mean depth of thread 0", loss)
+		}' "$1"
+}
+{
+	summary suite.csv "the whole suite"
+	[ ! -f subset.csv ] || summary subset.csv "the subset"
+} > summary.md
 
