@@ -59,16 +59,20 @@ summary() {
 			d = $1; t = $2
 			if (!(d in seen)) { seen[d] = 1; drivers[++nd] = d }
 			if (!(t in tseen)) { tseen[t] = 1; threads[++nt] = t }
-			self[d, t] = share($col["self_share"], $col["self_lo95"], $col["self_hi95"])
-			sf[d, t] = share($col["agree_share"], $col["agree_lo95"], $col["agree_hi95"])
+			self[d, t] = share($col["self"], $col["positions"])
+			sf[d, t] = share($col["agree"], $col["positions"])
 			loss[d, t] = sprintf("%.1f +- %.1f / %.2f", $col["loss_cp"],
 				$col["loss_cp_half95"], $col["mean_depth"])
 			n = $col["positions"]
 		}
-		# a share and its interval in %, rounded half up (the CSV keeps 4 digits; a
-		# 0.5525 there is the 55.3 of the .md tables)
-		function share(x, lo, hi) {
-			return sprintf("%.1f (%.1f-%.1f)", 100 * x + 1e-6, 100 * lo + 1e-6, 100 * hi + 1e-6)
+		# a count k of n in %, with its Wilson 95 % interval computed from the counts (as
+		# quality-curves.py does; the CSV rounds the interval to 4 digits)
+		function share(k, n,   z, p, d, c, h) {
+			z = 1.959964; p = k / n
+			d = 1 + z * z / n
+			c = (p + z * z / (2 * n)) / d
+			h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+			return sprintf("%.1f (%.1f-%.1f)", 100 * p, 100 * (c - h), 100 * (c + h))
 		}
 		function table(name, cell,   i, j, d, t, line) {
 			printf "%s, %s (%d positions):\n\n| driver |", name, title, n
