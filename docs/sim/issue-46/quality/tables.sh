@@ -50,60 +50,42 @@ if [ -f subset100-serial-1-21760/quality-positions.csv ]; then
 fi
 
 # summary CSV TITLE: the CSV's settings as three tables, a row a driver and a column a
-# thread count ('self' and Stockfish agreement with their Wilson 95 %, loss and depth).
+# thread count ('self' and Stockfish agreement with their Wilson 95 % intervals, from the
+# counts by quality-curves.py's own wilson(); loss and depth).
 summary() {
-	awk -F, -v title="$2" '
-		{ sub(/\r$/, "") }
-		NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
-		{
-			d = $1; t = $2
-			if (!(d in seen)) { seen[d] = 1; drivers[++nd] = d }
-			if (!(t in tseen)) { tseen[t] = 1; threads[++nt] = t }
-			self[d, t] = share($col["self"], $col["positions"])
-			sf[d, t] = share($col["agree"], $col["positions"])
-			loss[d, t] = sprintf("%.1f +- %.1f / %.2f", $col["loss_cp"],
-				$col["loss_cp_half95"], $col["mean_depth"])
-			n = $col["positions"]
-		}
-		# a count k of n in %, with its Wilson 95 % interval computed from the counts (as
-		# quality-curves.py does; the CSV rounds the interval to 4 digits)
-		function share(k, n,   z, p, d, c, h) {
-			z = 1.959964; p = k / n
-			d = 1 + z * z / n
-			c = (p + z * z / (2 * n)) / d
-			h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-			return sprintf("%.1f (%.1f-%.1f)", 100 * p, 100 * (c - h), 100 * (c + h))
-		}
-		function table(name, cell,   i, j, d, t, line) {
-			printf "%s, %s (%d positions):\n\n| driver |", name, title, n
-			for (j = 1; j <= nt; j++) printf " %s |", threads[j]
-			printf "\n| --- |"
-			for (j = 1; j <= nt; j++) printf " ---: |"
-			printf "\n"
-			for (i = 1; i <= nd; i++) {
-				d = drivers[i]
-				if (d == "serial") continue
-				line = "| " d " |"
-				for (j = 1; j <= nt; j++) {
-					t = threads[j]
-					if (t == 1) line = line " " cell["serial", 1] " |"
-					else if ((d, t) in cell) line = line " " cell[d, t] " |"
-					else line = line " |"
-				}
-				print line
-			}
-			printf "\n"
-		}
-		END {
-			# the thread counts in order (numeric insertion sort)
-			for (i = 2; i <= nt; i++)
-				for (j = i; j > 1 && threads[j - 1] + 0 > threads[j] + 0; j--) {
-					x = threads[j]; threads[j] = threads[j - 1]; threads[j - 1] = x
-				}
-			table("agreement with the \x27self\x27 reference, % (Wilson 95 %)", self)
-			table("agreement with Stockfish\x27s depth-20 best, % (Wilson 95 %)", sf)
-			table("centipawn loss against Stockfish (+- 95 %) / mean depth of thread 0", loss)
-		}' "$1"
+	python3 - "$bench/quality-curves.py" "$1" "$2" <<'PY'
+import csv, importlib.util, sys
+spec = importlib.util.spec_from_file_location("curves", sys.argv[1])
+curves = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(curves)
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+drivers = list(dict.fromkeys(r["driver"] for r in rows if r["driver"] != "serial"))
+threads = sorted({int(r["threads"]) for r in rows})
+cell = {(r["driver"], int(r["threads"])): r for r in rows}
+n = int(rows[0]["positions"])
+
+
+def share(k):
+    lo, hi = curves.wilson(int(k), n)
+    return "%.1f (%.1f-%.1f)" % (100 * int(k) / n, 100 * lo, 100 * hi)
+
+
+def table(name, text):
+    print("%s, %s (%d positions):\n" % (name, sys.argv[3], n))
+    print("| driver | " + " | ".join(str(t) for t in threads) + " |")
+    print("| --- |" + " ---: |" * len(threads))
+    for d in drivers:
+        r = [cell.get(("serial", 1) if t == 1 else (d, t)) for t in threads]
+        print("| %s |" % d + "".join(" %s |" % text(x) if x else " |" for x in r))
+    print()
+
+
+table("agreement with the 'self' reference, % (Wilson 95 %)", lambda r: share(r["self"]))
+table("agreement with Stockfish's depth-20 best, % (Wilson 95 %)", lambda r: share(r["agree"]))
+table("centipawn loss against Stockfish (+- 95 %) / mean depth of thread 0",
+      lambda r: "%.1f +- %.1f / %.2f" % (float(r["loss_cp"]), float(r["loss_cp_half95"]),
+                                        float(r["mean_depth"])))
+PY
 }
 {
 	summary suite.csv "the whole suite"
